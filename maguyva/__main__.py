@@ -1,0 +1,3 @@
+from maguyva.cli import main
+
+main()

@@ -1,0 +1,3 @@
+from orkestra.cli import main
+
+main()

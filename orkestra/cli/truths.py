@@ -1,0 +1,7 @@
+"""`orkestra truths` commands."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(help="truths commands.", no_args_is_help=True)

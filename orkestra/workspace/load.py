@@ -1,0 +1,443 @@
+"""``Workspace.load(root)``: every registry read once into typed models.
+
+Loading never stops at the first problem: each file that fails to parse or to match its
+schema adds located diagnostics and the rest still loads, so one run reports everything.
+Cross-reference checks (unknown mindset, dangling superseded_by, …) live in validate.py.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from orkestra.errors import Diagnostic, OrkestraError, Severity
+from orkestra.workspace import models as m
+from orkestra.workspace.config import CONFIG_FILE, OrkestraConfig
+from orkestra.workspace.source import (
+    Document,
+    SourceError,
+    diagnostics_from_validation,
+    locate,
+    read_text,
+    read_yaml,
+    split_frontmatter,
+)
+
+T = TypeVar("T", bound=BaseModel)
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where an entity was defined: its document and the field path inside it."""
+
+    doc: Document
+    loc: tuple = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TruthsRegistry:
+    """One ``ground_truths.yaml`` (there is one per package or domain)."""
+
+    path: str
+    data: m.TruthsFile
+
+    @property
+    def package_dir(self) -> str:
+        """The directory that owns ``ai_assets/`` — where GROUND_TRUTHS.md is rendered."""
+        parts = Path(self.path).parts
+        index = len(parts) - 1 - parts[::-1].index("ai_assets") if "ai_assets" in parts else 0
+        return Path(*parts[:index]).as_posix() if index else ""
+
+
+@dataclass
+class Workspace:
+    """All registries of one repository, loaded once. Read-only after ``load``."""
+
+    root: Path
+    config: OrkestraConfig
+    identities: dict[str, m.Primitive] = field(default_factory=dict)
+    mindsets: dict[str, m.Primitive] = field(default_factory=dict)
+    styles: dict[str, m.Primitive] = field(default_factory=dict)
+    values: list[m.Value] = field(default_factory=list)
+    agents: dict[str, m.Agent] = field(default_factory=dict)
+    skills: dict[str, m.Skill] = field(default_factory=dict)  # by rendered name
+    scopes: dict[str, m.Scope] = field(default_factory=dict)
+    tools: m.ToolsFile = field(default_factory=lambda: m.ToolsFile(builtin=[]))
+    commands: dict[str, m.Command] = field(default_factory=dict)
+    metadata: m.MetadataFile = field(default_factory=m.MetadataFile)
+    truths: list[TruthsRegistry] = field(default_factory=list)
+    decision_registry: m.DecisionRegistry = field(default_factory=lambda: m.DecisionRegistry(domains={}))
+    decisions: dict[str, m.Decision] = field(default_factory=dict)
+    domains: list[m.DomainKnowledge] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    origins: dict[tuple[str, str], Origin] = field(default_factory=dict)
+    source_files: list[str] = field(default_factory=list)
+
+    # --- construction -----------------------------------------------------------------------
+
+    @classmethod
+    def load(cls, root: str | os.PathLike[str]) -> "Workspace":
+        """Load the workspace rooted at ``root`` (the directory holding ``orkestra.yaml``)."""
+        root_path = Path(root).resolve()
+        if not (root_path / CONFIG_FILE).is_file():
+            raise OrkestraError(f"{root_path}: no {CONFIG_FILE} here (run `orkestra init` to create a workspace)")
+        loader = _Loader(root_path)
+        return loader.run()
+
+    # --- queries ----------------------------------------------------------------------------
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    def path(self, rel: str) -> Path:
+        return self.root / rel
+
+    def skill_by_ref(self) -> dict[str, m.Skill]:
+        """Skills by every name they can be referenced with: ref, rendered name, identifier."""
+        index: dict[str, m.Skill] = {}
+        for skill in self.skills.values():
+            index[skill.ref] = skill
+            index[skill.name] = skill
+        return index
+
+    def all_truths(self) -> list[tuple[TruthsRegistry, m.GroundTruth]]:
+        return [(reg, gt) for reg in self.truths for gt in reg.data.statements]
+
+    def where(self, kind: str, key: str, loc: tuple = ()) -> tuple[str, int, int]:
+        """(path, line, col) of a field of an entity, e.g. ``where("agent", "x", ("mindset",))``."""
+        origin = self.origins.get((kind, key))
+        if origin is None:
+            return ("", 0, 0)
+        line, col = locate(origin.doc, origin.loc + tuple(loc))
+        return origin.doc.path, line, col
+
+    def diagnostic(self, kind: str, key: str, loc: tuple, message: str, *,
+                   severity: Severity = "error", code: str = "") -> Diagnostic:
+        """A diagnostic located at a field of an entity."""
+        path, line, col = self.where(kind, key, loc)
+        origin = self.origins.get((kind, key))
+        field_path = ".".join(str(p) for p in ((origin.loc if origin else ()) + tuple(loc)))
+        return Diagnostic(path, line, col, field_path, message, severity=severity, code=code)
+
+
+class _Loader:
+    """Reads every registry file once; collects diagnostics instead of raising."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.diagnostics: list[Diagnostic] = []
+        self.origins: dict[tuple[str, str], Origin] = {}
+        self.files: list[str] = []
+        self.registries = "registries"
+
+    def run(self) -> Workspace:
+        config_doc = self._read(CONFIG_FILE)
+        config = OrkestraConfig()
+        if config_doc is not None:
+            parsed = self._validate(config_doc, OrkestraConfig, config_doc.data or {})
+            config = parsed or config
+        paths = config.paths
+        reg = self.registries = paths.registries
+        ws = Workspace(root=self.root, config=config)
+        ws.identities = self._primitives(f"{reg}/identities.yaml", "identities", "identity")
+        ws.mindsets = self._primitives(f"{reg}/mindsets.yaml", "mindsets", "mindset")
+        ws.styles = self._primitives(f"{reg}/styles.yaml", "styles", "style")
+        ws.values = self._values(f"{reg}/values.yaml")
+        ws.agents = self._agents(f"{reg}/agents")
+        ws.scopes = self._mapping_file(f"{reg}/scopes.yaml", m.ScopesFile, "scopes", "scope")
+        tools = self._single(f"{reg}/tools.yaml", m.ToolsFile, "tools")
+        ws.tools = tools or ws.tools
+        ws.commands = self._mapping_file(f"{reg}/commands.yaml", m.CommandsFile, "commands", "command",
+                                         required=False)
+        metadata = self._single(f"{reg}/metadata.yaml", m.MetadataFile, "metadata", required=False)
+        ws.metadata = metadata or ws.metadata
+        ws.skills = self._skills(f"{reg}/skills", ws.metadata)
+        ws.truths = self._truths(paths.ground_truths_glob, config.exclude)
+        registry = self._single(f"{paths.decisions}/registry.yaml", m.DecisionRegistry, "decision_registry",
+                                required=False)
+        ws.decision_registry = registry or ws.decision_registry
+        ws.decisions = self._decisions(f"{paths.decisions}/records")
+        ws.domains = self._domains(paths.domains)
+        ws.diagnostics = self.diagnostics
+        ws.origins = self.origins
+        ws.source_files = sorted(set(self.files))
+        return ws
+
+    # --- primitives -------------------------------------------------------------------------
+
+    def _read(self, rel: str, required: bool = True) -> Document | None:
+        if not (self.root / rel).is_file():
+            if required:
+                self.diagnostics.append(Diagnostic(rel, 1, 1, "", "required registry file is missing", code="missing"))
+            return None
+        self.files.append(rel)
+        try:
+            return read_yaml(self.root, rel)
+        except SourceError as exc:
+            self.diagnostics.append(exc.diagnostic)
+            return None
+
+    def _validate(self, doc: Document, model: type[T], data: Any, loc: tuple = ()) -> T | None:
+        try:
+            return model.model_validate(data)
+        except ValidationError as exc:
+            self.diagnostics.extend(diagnostics_from_validation(doc, exc, loc))
+            return None
+
+    def _expect_mapping(self, doc: Document, data: Any, loc: tuple, what: str) -> dict | None:
+        if isinstance(data, dict):
+            return data
+        line, col = locate(doc, loc)
+        found = "nothing" if data is None else type(data).__name__
+        self.diagnostics.append(Diagnostic(doc.path, line, col, ".".join(map(str, loc)),
+                                           f"expected a mapping of {what}, found {found}", code="schema"))
+        return None
+
+    def _keyed(self, doc: Document, table: dict, loc: tuple, model: type[T], kind: str,
+               key_check: Callable[[str], str] | None = m._kebab) -> dict[str, T]:
+        result: dict[str, T] = {}
+        for key, value in table.items():
+            key = str(key)
+            entry_loc = loc + (key,)
+            if key_check is not None:
+                try:
+                    key_check(key)
+                except ValueError as exc:
+                    line, col = locate(doc, entry_loc)
+                    self.diagnostics.append(Diagnostic(doc.path, line, col, ".".join(map(str, entry_loc)),
+                                                       str(exc), code="name"))
+                    continue
+            parsed = self._validate(doc, model, value if value is not None else {}, entry_loc)
+            if parsed is not None:
+                result[key] = parsed
+                self.origins[(kind, key)] = Origin(doc, entry_loc)
+        return result
+
+    def _primitives(self, rel: str, top: str, kind: str) -> dict[str, m.Primitive]:
+        doc = self._read(rel)
+        if doc is None:
+            return {}
+        data = self._expect_mapping(doc, doc.data, (), "sections")
+        if data is None:
+            return {}
+        table = self._expect_mapping(doc, data.get(top), (top,), kind + " definitions")
+        return self._keyed(doc, table, (top,), m.Primitive, kind) if table is not None else {}
+
+    def _values(self, rel: str) -> list[m.Value]:
+        doc = self._read(rel)
+        if doc is None:
+            return []
+        parsed = self._validate(doc, _ValuesFile, doc.data or {})
+        if parsed is None:
+            return []
+        for index, value in enumerate(parsed.values):
+            self.origins[("value", value.id)] = Origin(doc, ("values", index))
+        return parsed.values
+
+    def _single(self, rel: str, model: type[T], kind: str, required: bool = True) -> T | None:
+        doc = self._read(rel, required=required)
+        if doc is None:
+            return None
+        parsed = self._validate(doc, model, doc.data if doc.data is not None else {})
+        if parsed is not None:
+            self.origins[(kind, "")] = Origin(doc, ())
+        return parsed
+
+    def _mapping_file(self, rel: str, model: type[T], top: str, kind: str, required: bool = True) -> dict:
+        doc = self._read(rel, required=required)
+        if doc is None:
+            return {}
+        data = self._expect_mapping(doc, doc.data if doc.data is not None else {top: {}}, (), "sections")
+        if data is None:
+            return {}
+        extra = sorted(set(data) - {top})
+        for key in extra:
+            line, col = locate(doc, (key,))
+            self.diagnostics.append(Diagnostic(doc.path, line, col, key, "unknown field (not part of the schema)",
+                                               code="schema"))
+        table = self._expect_mapping(doc, data.get(top, {}), (top,), kind + " definitions")
+        if table is None:
+            return {}
+        entry_model = model.model_fields[top].annotation.__args__[1]  # dict[str, X] -> X
+        return self._keyed(doc, table, (top,), entry_model, kind)
+
+    # --- per-file registries ----------------------------------------------------------------
+
+    def _yaml_files(self, rel_dir: str) -> list[str]:
+        folder = self.root / rel_dir
+        if not folder.is_dir():
+            return []
+        return sorted(p.relative_to(self.root).as_posix() for p in folder.rglob("*.yaml") if p.is_file())
+
+    def _agents(self, rel_dir: str) -> dict[str, m.Agent]:
+        agents: dict[str, m.Agent] = {}
+        for rel in self._yaml_files(rel_dir):
+            doc = self._read(rel)
+            if doc is None:
+                continue
+            agent = self._validate(doc, m.Agent, doc.data if doc.data is not None else {})
+            if agent is None:
+                continue
+            if agent.name in agents:
+                line, col = locate(doc, ("name",))
+                first = self.origins[("agent", agent.name)].doc.path
+                self.diagnostics.append(Diagnostic(rel, line, col, "name",
+                                                   f"duplicate agent name {agent.name!r} (also in {first})",
+                                                   code="duplicate"))
+                continue
+            agents[agent.name] = agent
+            self.origins[("agent", agent.name)] = Origin(doc, ())
+        return agents
+
+    def _skills(self, rel_dir: str, metadata: m.MetadataFile) -> dict[str, m.Skill]:
+        skills: dict[str, m.Skill] = {}
+        folder = self.root / rel_dir
+        sources = sorted(p for p in folder.rglob("SKILL.md")) if folder.is_dir() else []
+        for path in sources:
+            self._skill(path, skills, provider=None)
+        for root in metadata.vendor_roots:
+            vendor = self.root / root.path
+            if not vendor.is_dir():
+                self.diagnostics.append(Diagnostic(f"{self.registries}/metadata.yaml", 1, 1,
+                                                   "vendor_roots", f"vendor root {root.path!r} does not exist",
+                                                   code="missing"))
+                continue
+            for path in sorted(vendor.rglob("SKILL.md")):
+                self._skill(path, skills, provider=root.provider)
+        return skills
+
+    def _skill(self, path: Path, skills: dict[str, m.Skill], provider: str | None) -> None:
+        rel = path.relative_to(self.root).as_posix()
+        self.files.append(rel)
+        try:
+            doc, body = split_frontmatter(read_text(self.root, rel), rel)
+        except SourceError as exc:
+            self.diagnostics.append(exc.diagnostic)
+            return
+        data = doc.data if doc.data is not None else {}
+        if provider is not None:
+            data = _vendor_source(data, provider)
+        source = self._validate(doc, m.SkillSource, data)
+        if source is None:
+            return
+        meta = source.metadata
+        source_dir = Path(rel).parent.as_posix()
+        if provider is None:
+            ref = f"{meta.semantic_folder}/{meta.name}"
+            name = meta.name
+            if Path(source_dir).name != meta.name:
+                line, col = locate(doc, ("metadata", "name"))
+                self.diagnostics.append(Diagnostic(rel, line, col, "metadata.name",
+                                                   f"name {meta.name!r} must equal its folder name "
+                                                   f"{Path(source_dir).name!r}", code="name"))
+                return
+        else:
+            ref = f"vendor/{provider}/{meta.name}"
+            name = f"{provider}-{meta.name}"
+        if name in skills:
+            line, col = locate(doc, ("metadata", "name"))
+            first = skills[name].source_dir
+            self.diagnostics.append(Diagnostic(rel, line, col, "metadata.name",
+                                               f"duplicate skill name {name!r} (also in {first})", code="duplicate"))
+            return
+        skills[name] = m.Skill(ref=ref, name=name, metadata=meta, frontmatter=source.frontmatter, body=body,
+                               source_dir=source_dir, provider=provider)
+        self.origins[("skill", name)] = Origin(doc, ())
+
+    def _truths(self, pattern: str, exclude: list[str]) -> list[TruthsRegistry]:
+        registries = []
+        for path in sorted(self.root.glob(pattern)):
+            rel = path.relative_to(self.root).as_posix()
+            if any(fnmatch.fnmatch(rel, glob) for glob in exclude) or "/." in "/" + rel:
+                continue
+            doc = self._read(rel)
+            if doc is None:
+                continue
+            parsed = self._validate(doc, m.TruthsFile, doc.data if doc.data is not None else {})
+            if parsed is None:
+                continue
+            seen: dict[str, int] = {}
+            for index, truth in enumerate(parsed.statements):
+                if truth.id in seen or ("truth", truth.id) in self.origins:
+                    line, col = locate(doc, ("statements", index, "id"))
+                    self.diagnostics.append(Diagnostic(rel, line, col, f"statements.{index}.id",
+                                                       f"duplicate ground-truth id {truth.id!r}", code="duplicate"))
+                    continue
+                seen[truth.id] = index
+                self.origins[("truth", truth.id)] = Origin(doc, ("statements", index))
+            registries.append(TruthsRegistry(rel, parsed))
+        return registries
+
+    def _decisions(self, rel_dir: str) -> dict[str, m.Decision]:
+        decisions: dict[str, m.Decision] = {}
+        for rel in self._yaml_files(rel_dir):
+            doc = self._read(rel)
+            if doc is None:
+                continue
+            decision = self._validate(doc, m.Decision, doc.data if doc.data is not None else {})
+            if decision is None:
+                continue
+            if decision.id in decisions:
+                line, col = locate(doc, ("id",))
+                self.diagnostics.append(Diagnostic(rel, line, col, "id", f"duplicate decision id {decision.id!r}",
+                                                   code="duplicate"))
+                continue
+            if Path(rel).stem != decision.id:
+                line, col = locate(doc, ("id",))
+                self.diagnostics.append(Diagnostic(rel, line, col, "id",
+                                                   f"id {decision.id!r} must match the file name {Path(rel).stem!r}",
+                                                   code="name"))
+            decisions[decision.id] = decision
+            self.origins[("decision", decision.id)] = Origin(doc, ())
+        return decisions
+
+    def _domains(self, rel_dir: str) -> list[m.DomainKnowledge]:
+        base = self.root / rel_dir
+        if not base.is_dir():
+            return []
+        found = []
+        for folder in sorted({p.parent for name in m.DOMAIN_FILES for p in base.rglob(name)}):
+            files = {name: (folder / name).relative_to(self.root).as_posix()
+                     for name in m.DOMAIN_FILES if (folder / name).is_file()}
+            self.files.extend(files.values())
+            found.append(m.DomainKnowledge(name=folder.relative_to(base).as_posix(),
+                                           path=folder.relative_to(self.root).as_posix(), files=files))
+        return found
+
+
+class _ValuesFile(m.Model):
+    values: list[m.Value]
+
+
+def _vendor_source(data: dict, provider: str) -> dict:
+    """A vendor SKILL.md (agentskills.io frontmatter) normalised into our source schema."""
+    if "metadata" in data and isinstance(data["metadata"], dict) and "identifier" in data["metadata"]:
+        return data
+    meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
+    tools = data.get("allowed-tools", [])
+    if isinstance(tools, str):
+        tools = [t for t in tools.replace(",", " ").split() if t]
+    name = str(data.get("name", ""))
+    return {
+        "metadata": {
+            "identifier": name,
+            "name": name,
+            "description": data.get("description", ""),
+            "type": meta.get("type", "workflow"),
+            "layer": meta.get("tier", meta.get("layer", "K3")),
+            "semantic_folder": meta.get("semantic_folder", "stacks"),
+            "source": "vendor",
+            "last_updated": str(meta.get("last_updated", "1970-01-01")),
+            "scope": meta.get("scope"),
+            "license": data.get("license"),
+            "compatibility": data.get("compatibility"),
+        },
+        "frontmatter": {"tags": list(meta.get("tags", "").split(",")) if meta.get("tags") else [],
+                        "allowed_tools": tools},
+    }

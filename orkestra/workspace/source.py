@@ -1,0 +1,145 @@
+"""The only YAML reader: fast loading, with line/column marks computed when they are needed.
+
+Files load with libyaml's C loader. Only when something must be reported (a schema error,
+a dangling reference) is the file composed again into nodes to find where a field sits:
+a clean workspace pays nothing for locations.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+import yaml
+
+try:  # libyaml is ~10x faster; the pure-Python loader is the fallback
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on the PyYAML build
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+from orkestra.errors import Diagnostic
+
+Loc = tuple  # a field path: ("tools", "builtin", 0)
+
+
+class SourceError(Exception):
+    """A file that cannot be read or parsed; carries the diagnostic that says where."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(str(diagnostic))
+        self.diagnostic = diagnostic
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """Parsed YAML plus where it came from (``line_offset`` > 0 for Markdown frontmatter)."""
+
+    path: str  # repo-relative, POSIX
+    data: Any
+    text: str
+    line_offset: int = 0
+
+
+def _plain(value: Any) -> Any:
+    """Turn YAML timestamps back into ISO strings so models see one type for dates."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, (_dt.date, _dt.datetime)):
+        return value.isoformat()
+    return value
+
+
+def parse_yaml(text: str, rel: str, line_offset: int = 0) -> Document:
+    """Parse YAML text; a syntax error becomes a SourceError naming file, line and column."""
+    try:
+        data = yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1 + line_offset, mark.column + 1) if mark else (1 + line_offset, 1)
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise SourceError(Diagnostic(rel, line, col, "", f"YAML syntax error: {problem}", code="yaml")) from exc
+    except yaml.YAMLError as exc:
+        raise SourceError(Diagnostic(rel, 1 + line_offset, 1, "", f"YAML error: {exc}", code="yaml")) from exc
+    return Document(rel, _plain(data), text, line_offset)
+
+
+def read_yaml(root: Path, rel: str) -> Document:
+    """Read and parse a YAML file below ``root``."""
+    return parse_yaml(read_text(root, rel), rel)
+
+
+def read_text(root: Path, rel: str) -> str:
+    try:
+        return (root / rel).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise SourceError(Diagnostic(rel, 1, 1, "", f"not UTF-8 text: {exc.reason}", code="encoding")) from exc
+    except OSError as exc:
+        raise SourceError(Diagnostic(rel, 1, 1, "", f"cannot read: {exc.strerror}", code="io")) from exc
+
+
+def split_frontmatter(text: str, rel: str) -> tuple[Document, str]:
+    """Split ``---`` YAML frontmatter from a Markdown body; the frontmatter is parsed."""
+    if not text.startswith("---"):
+        raise SourceError(Diagnostic(rel, 1, 1, "", "missing YAML frontmatter (file must start with '---')",
+                                     code="frontmatter"))
+    lines = text.split("\n")
+    for index in range(1, len(lines)):
+        if lines[index].rstrip() == "---":
+            front = "\n".join(lines[1:index])
+            body = "\n".join(lines[index + 1:])
+            return parse_yaml(front, rel, line_offset=1), body.lstrip("\n")
+    raise SourceError(Diagnostic(rel, 1, 1, "", "frontmatter is not closed by a '---' line", code="frontmatter"))
+
+
+# --- locations ------------------------------------------------------------------------------
+
+
+def locate(doc: Document, loc: Iterable[Any]) -> tuple[int, int]:
+    """Line and column (1-based) of the deepest node on ``loc`` that exists in ``doc``.
+
+    A missing key points at its parent mapping, which is where the user must add it.
+    """
+    try:
+        node = yaml.compose(doc.text, Loader=_Loader)
+    except yaml.YAMLError:
+        return 1 + doc.line_offset, 1
+    if node is None:
+        return 1 + doc.line_offset, 1
+    mark = node.start_mark
+    for key in loc:
+        child = _child(node, key)
+        if child is None:
+            break
+        key_node, node = child
+        mark = (key_node or node).start_mark
+    return mark.line + 1 + doc.line_offset, mark.column + 1
+
+
+def _child(node: yaml.Node, key: Any) -> tuple[yaml.Node | None, yaml.Node] | None:
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.value == str(key):
+                return key_node, value_node
+    elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and 0 <= key < len(node.value):
+        return None, node.value[key]
+    return None
+
+
+def diagnostics_from_validation(doc: Document, exc: Any, base: Loc = (), code: str = "schema") -> list[Diagnostic]:
+    """Pydantic ValidationError → one Diagnostic per error, each located in the file."""
+    result = []
+    for error in exc.errors(include_url=False):
+        loc = tuple(base) + tuple(error["loc"])
+        line, col = locate(doc, loc)
+        field = ".".join(str(part) for part in loc)
+        message = error["msg"]
+        if error["type"] == "extra_forbidden":
+            message = "unknown field (not part of the schema)"
+        elif error["type"] == "missing":
+            message = "required field is missing"
+        result.append(Diagnostic(doc.path, line, col, field, message, code=code))
+    return result
