@@ -1,0 +1,1 @@
+"""Skills: lifecycle, vendor roots, and the trust review (audit, evaluate, ingest)."""
