@@ -1,0 +1,1 @@
+"""Retrieval: intent routing, four retrievers sharing one hit type, weighted RRF fusion."""

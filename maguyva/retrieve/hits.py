@@ -1,0 +1,41 @@
+"""The one result type every retriever returns, and the fused answer around it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+MODALITIES = ("semantic", "text", "structure", "graph")
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One place in the repository that answers a query; always citable as ``path:line``."""
+
+    path: str
+    line: int
+    end_line: int
+    symbol: str | None
+    kind: str  # symbol kind, "chunk", "line", "file", "section"
+    snippet: str
+    score: float  # the retriever's own score (not comparable across modalities)
+    modality: str  # one of MODALITIES, or "fusion"
+    repo: str = ""  # set by multi-repo stores
+
+    @property
+    def citation(self) -> str:
+        prefix = f"{self.repo}:" if self.repo else ""
+        return f"{prefix}{self.path}:{self.line}"
+
+    def with_score(self, score: float, modality: str | None = None) -> "Hit":
+        return replace(self, score=score, modality=modality or self.modality)
+
+
+@dataclass(frozen=True, slots=True)
+class FusedHit:
+    """A hit after fusion, with the modalities that found it and their ranks."""
+
+    hit: Hit
+    score: float
+    ranks: dict[str, int] = field(default_factory=dict)  # modality -> 0-based rank
+    boost: float = 1.0
+    demoted: bool = False
