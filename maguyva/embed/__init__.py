@@ -1,0 +1,1 @@
+"""Semantic modality: embedders (voyage, local, none), the embedding cache, Hamming search."""

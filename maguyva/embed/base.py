@@ -1,0 +1,87 @@
+"""The embedder interface and the settings that choose a backend.
+
+Every backend returns *packed sign bits* (uint8, dims/8 bytes per vector): the semantic
+modality only ever stores and compares bits.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, Mapping, Protocol, Sequence
+
+import numpy as np
+
+BACKENDS = ("voyage", "local", "none")
+
+
+class EmbeddingError(Exception):
+    """An embedding request that failed in a way the user must fix (key, request, backend)."""
+
+
+class Embedder(Protocol):
+    backend: str
+    model: str
+    dims: int
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """Packed sign bits, shape (len(texts), dims // 8), dtype uint8."""
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Packed sign bits of one query, shape (dims // 8,)."""
+
+    def count_tokens(self, texts: Sequence[str]) -> int:
+        """An estimate of the tokens ``texts`` cost (for ``code embed --estimate``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EmbeddingSettings:
+    """``maguyva.embeddings`` in orkestra.yaml (or MAGUYVA_EMBEDDINGS=backend in the environment)."""
+
+    backend: str = "none"
+    model: str = ""
+    dims: int = 0
+    base_url: str | None = None
+    api_key_env: str = "VOYAGE_API_KEY"
+    batch_size: int = 128
+    max_batch_tokens: int = 100_000
+    max_retries: int = 5
+    backoff_seconds: float = 1.0
+    price_per_million_tokens: float = 0.12  # list price used for estimates; configure to your contract
+
+    @classmethod
+    def from_config(cls, raw: Mapping[str, Any] | None, environ: Mapping[str, str] = os.environ
+                    ) -> "EmbeddingSettings":
+        data = dict(raw or {})
+        if environ.get("MAGUYVA_EMBEDDINGS"):
+            data["backend"] = environ["MAGUYVA_EMBEDDINGS"]
+        backend = data.get("backend", "none")
+        if backend not in BACKENDS:
+            raise EmbeddingError(f"unknown embeddings backend {backend!r} (choose one of {', '.join(BACKENDS)})")
+        defaults = {"voyage": ("voyage-4-large", 2048), "local": ("all-MiniLM-L6-v2", 384), "none": ("", 0)}
+        model, dims = defaults[backend]
+        data.setdefault("model", model)
+        data.setdefault("dims", dims)
+        known = {f for f in cls.__slots__}  # type: ignore[attr-defined]
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise EmbeddingError(f"unknown embeddings setting {unknown[0]!r}")
+        return cls(**data)
+
+
+def make_embedder(settings: EmbeddingSettings, environ: Mapping[str, str] = os.environ) -> Embedder | None:
+    """The configured embedder, or None for the ``none`` backend."""
+    if settings.backend == "none":
+        return None
+    if settings.backend == "voyage":
+        from maguyva.embed.voyage import VoyageEmbedder
+
+        return VoyageEmbedder(settings, api_key=environ.get(settings.api_key_env))
+    from maguyva.embed.local import LocalEmbedder
+
+    return LocalEmbedder(settings)
+
+
+def estimate_tokens(texts: Sequence[str]) -> int:
+    """Rough token count for code: ~3.5 characters per token."""
+    return sum(max(1, round(len(t) / 3.5)) for t in texts)
