@@ -1,0 +1,112 @@
+"""MCP client configuration for the bundled Maguyva server, in each client's own format (FORMATS §4).
+
+Pure functions: they return the text a user pastes (or a file ``sync`` renders); nothing is written.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+CLIENTS = ("claude", "cursor", "codex", "vscode", "windsurf")
+SERVER_NAME = "maguyva"
+DEFAULT_KEY_ENV = "MAGUYVA_API_KEY"
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSpec:
+    """How a client reaches Maguyva: a local stdio command, or a URL with a bearer token from the env."""
+
+    command: str = "orkestra"
+    args: tuple[str, ...] = ("code", "serve")
+    repo: str | None = None  # absolute path; None → the client's own project-dir variable
+    url: str | None = None
+    key_env: str = DEFAULT_KEY_ENV
+    env: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ClientConfig:
+    client: str
+    path: str  # where the client reads it
+    text: str  # the file content (JSON or TOML)
+    format: str  # "json" | "toml"
+
+
+_PROJECT_VAR = {
+    "claude": "${CLAUDE_PROJECT_DIR:-.}",
+    "cursor": "${workspaceFolder}",
+    "vscode": "${workspaceFolder}",
+}
+_PATHS = {
+    "claude": ".mcp.json",
+    "cursor": ".cursor/mcp.json",
+    "vscode": ".vscode/mcp.json",
+    "codex": "~/.codex/config.toml",
+    "windsurf": "~/.codeium/windsurf/mcp_config.json",
+}
+
+
+def client_config(client: str, spec: ServerSpec) -> ClientConfig:
+    """The configuration ``client`` needs to reach Maguyva as ``spec`` describes."""
+    if client not in CLIENTS:
+        raise ValueError(f"unknown client {client!r} (choose one of {', '.join(CLIENTS)})")
+    if client == "codex":
+        return ClientConfig(client, _PATHS[client], _codex_toml(spec), "toml")
+    entry = _http_entry(client, spec) if spec.url else _stdio_entry(client, spec)
+    wrapper: dict = {"servers" if client == "vscode" else "mcpServers": {SERVER_NAME: entry}}
+    if client == "vscode" and spec.url:
+        wrapper = {"inputs": [{"type": "promptString", "id": "maguyva-api-key",
+                               "description": "Maguyva API key", "password": True}], **wrapper}
+    return ClientConfig(client, _PATHS[client], json.dumps(wrapper, indent=2) + "\n", "json")
+
+
+def _args(client: str, spec: ServerSpec) -> list[str]:
+    repo = spec.repo or _PROJECT_VAR.get(client)
+    return [*spec.args, "--repo", repo] if repo else list(spec.args)
+
+
+def _stdio_entry(client: str, spec: ServerSpec) -> dict:
+    entry: dict = {}
+    if client in ("claude", "vscode"):
+        entry["type"] = "stdio"  # required there; an entry without it is read differently
+    entry["command"] = spec.command
+    entry["args"] = _args(client, spec)
+    if spec.env:
+        entry["env"] = dict(sorted(spec.env.items()))
+    return entry
+
+
+def _http_entry(client: str, spec: ServerSpec) -> dict:
+    token = {
+        "claude": f"${{{spec.key_env}}}",
+        "cursor": f"${{env:{spec.key_env}}}",
+        "windsurf": f"${{env:{spec.key_env}}}",
+        "vscode": "${input:maguyva-api-key}",
+    }[client]
+    headers = {"Authorization": f"Bearer {token}"}
+    if client == "windsurf":
+        return {"serverUrl": spec.url, "headers": headers}
+    if client == "cursor":
+        return {"url": spec.url, "headers": headers}
+    return {"type": "http", "url": spec.url, "headers": headers}
+
+
+def _toml_str(value: str) -> str:
+    return json.dumps(value)  # a JSON string is a valid TOML basic string
+
+
+def _codex_toml(spec: ServerSpec) -> str:
+    lines = [f"[mcp_servers.{SERVER_NAME}]"]
+    if spec.url:
+        lines += [f"url = {_toml_str(spec.url)}", f"bearer_token_env_var = {_toml_str(spec.key_env)}"]
+    else:
+        args = list(spec.args) + (["--repo", spec.repo] if spec.repo else [])
+        lines += [f"command = {_toml_str(spec.command)}",
+                  "args = [" + ", ".join(_toml_str(a) for a in args) + "]"]
+        if spec.repo:
+            lines.append(f"cwd = {_toml_str(spec.repo)}")
+        if spec.env:
+            pairs = ", ".join(f"{_toml_str(k)} = {_toml_str(v)}" for k, v in sorted(spec.env.items()))
+            lines.append(f"env = {{ {pairs} }}")
+    return "\n".join(lines) + "\n"
