@@ -24,6 +24,7 @@ from maguyva.retrieve.intent import WEIGHTS, classify, extract_terms
         ("Traceback in sync", "exact_match", 0.85),
         ("KeyError when loading", "exact_match", 0.85),
         ("parseConfig", "find_definition", 0.80),
+        ("Workspace", "find_definition", 0.65),
         ("where is build_plan", "find_definition", 0.70),
         ("the function that does load_registry for the workspace config", "find_definition", 0.60),
         ("how does authentication work", "understand_code", 0.75),

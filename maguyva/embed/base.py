@@ -12,10 +12,12 @@ from typing import Any, Mapping, Protocol, Sequence
 
 import numpy as np
 
+from maguyva.errors import MaguyvaError
+
 BACKENDS = ("voyage", "local", "none")
 
 
-class EmbeddingError(Exception):
+class EmbeddingError(MaguyvaError):
     """An embedding request that failed in a way the user must fix (key, request, backend)."""
 
 

@@ -88,7 +88,8 @@ def _identifier_confidence(text: str) -> float:
     words = text.split()
     has_identifier = bool(_CAMEL.search(text) or _SNAKE.search(text) or _DOTTED.search(text))
     if not has_identifier:
-        return 0.0
+        # a lone capitalised word reads as a type name (``Workspace``); a lone lowercase word does not
+        return 0.65 if len(words) == 1 and re.fullmatch(r"[A-Z][a-z0-9]{2,}", text) else 0.0
     if len(words) == 1:
         return 0.80
     return 0.70 if len(words) <= 4 else 0.60

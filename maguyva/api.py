@@ -1,0 +1,409 @@
+"""The Maguyva library API: one object per indexed repository, behind the MCP tools and the CLI.
+
+Every answer is a JSON-ready dict whose hits cite ``path:line``; answers are bounded in size
+(default ≈ 8k tokens, hard cap 25k) and say so when they were truncated.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from maguyva.errors import MaguyvaError
+from maguyva.retrieve import graph, structure, text
+from maguyva.retrieve.fuse import direct, fuse, plan_route
+from maguyva.retrieve.hits import FusedHit, Hit
+from maguyva.retrieve.intent import classify, extract_terms
+from maguyva.store.base import Store
+
+DEFAULT_TOKENS = 8_000
+MAX_TOKENS = 25_000
+MAX_FILE_BYTES = 1_000_000
+DEMOTED_FLAGS = frozenset({"vendor", "build", "archive", "generated"})
+
+
+def estimate_tokens(value: Any) -> int:
+    """Tokens an answer costs a model: ~4 characters per token of its JSON."""
+    return len(json.dumps(value, ensure_ascii=False)) // 4
+
+
+def hit_dict(hit: Hit, **extra: Any) -> dict:
+    data = {"citation": hit.citation, "path": hit.path, "line": hit.line, "end_line": hit.end_line,
+            "symbol": hit.symbol, "kind": hit.kind, "snippet": hit.snippet, "score": round(hit.score, 6),
+            "modality": hit.modality}
+    if hit.repo:
+        data["repo"] = hit.repo
+    data.update(extra)
+    return data
+
+
+def bound(answer: dict, key: str, max_tokens: int) -> dict:
+    """Drop trailing entries of ``answer[key]`` until the answer fits ``max_tokens``; say so."""
+    budget = max(200, min(max_tokens, MAX_TOKENS))
+    items = answer[key]
+    if estimate_tokens(answer) <= budget:
+        return answer
+    kept = list(items)
+    while kept and estimate_tokens({**answer, key: kept}) > budget:
+        kept.pop()
+    dropped = len(items) - len(kept)
+    return {**answer, key: kept, "truncated": True,
+            "truncation_note": f"{dropped} more result(s) omitted to stay within {budget} tokens; "
+                               f"narrow the query or raise max_tokens"}
+
+
+@dataclass
+class Maguyva:
+    """Retrieval over one repository's index."""
+
+    root: Path
+    store: Store
+    store_location: str
+    embedder: Any = None  # maguyva.embed.base.Embedder, when embeddings are configured
+    _files: int | None = None
+
+    # ---- construction ------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, root: str | os.PathLike[str], store: str | None = None, *, readonly: bool = True) -> "Maguyva":
+        from maguyva.store import open_store
+        from maguyva.store.location import store_path
+
+        root_path = Path(root).resolve()
+        location = store_path(root_path, store)
+        if readonly and not Path(location).exists():
+            raise MaguyvaError(f"no index at {location}: run `orkestra code index` in {root_path} first")
+        return cls(root_path, open_store(location, readonly=readonly), str(location))
+
+    def close(self) -> None:
+        self.store.close()
+
+    # ---- helpers -----------------------------------------------------------------------------
+
+    def _file_count(self) -> int:
+        if self._files is None:
+            self._files = max(1, len(self.store.known_paths()))
+        return self._files
+
+    def _centrality(self, path: str, symbol: str | None = None) -> float:
+        """PageRank scaled so the average node scores 1 (the boost formula's unit)."""
+        row = self.store.centrality(path, symbol) or (self.store.centrality(path) if symbol else None)
+        return row.pagerank * self._file_count() if row else 0.0
+
+    def _demoted(self, hit: Hit) -> bool:
+        record = self.store.file_record(hit.path)
+        return bool(record and DEMOTED_FLAGS.intersection(record.flags))
+
+    def available_modalities(self) -> tuple[str, ...]:
+        has_vectors = self.embedder is not None and getattr(self.store, "embedding_count", lambda: 0)() > 0
+        return ("semantic", "text", "structure", "graph") if has_vectors else ("text", "structure", "graph")
+
+    # ---- search ------------------------------------------------------------------------------
+
+    def intelligent_search(self, query: str, *, limit: int = 10, preset: str = "default",
+                           modalities: Sequence[str] | None = None, path_prefix: str | None = None,
+                           max_tokens: int = DEFAULT_TOKENS) -> dict:
+        """Classify the question, run the retrievers its intent calls for, fuse, cite."""
+        if not query.strip():
+            raise MaguyvaError("query is empty")
+        intent = classify(query)
+        terms = extract_terms(query)
+        route = plan_route(intent, preset=preset, available=self.available_modalities(), modalities=modalities)
+        depth = max(limit * 3, 20)
+        ranked: dict[str, list[Hit]] = {}
+        for modality in route.weights:
+            hits = self._retrieve(modality, intent.name, query, terms, depth)
+            if path_prefix:
+                hits = [h for h in hits if h.path.startswith(path_prefix)]
+            ranked[modality] = hits
+        if route.strategy == "direct":
+            (only,) = route.weights
+            fused = direct(ranked[only], demoted=self._demoted, limit=limit)
+        else:
+            fused = fuse(ranked, route, centrality=lambda h: self._centrality(h.path, h.symbol),
+                         demoted=self._demoted, limit=limit)
+        answer = {
+            "query": query,
+            "intent": intent.name,
+            "confidence": intent.confidence,
+            "fusion_strategy": route.strategy,
+            "modalities_used": sorted(route.weights),
+            "weights": {m: round(w, 4) for m, w in sorted(route.weights.items())},
+            "k": route.k,
+            "notes": list(route.notes),
+            "results": [self._fused_dict(f) for f in fused],
+        }
+        return bound(answer, "results", max_tokens)
+
+    def _fused_dict(self, fused: FusedHit) -> dict:
+        return hit_dict(fused.hit, score=round(fused.score, 6), found_by=sorted(fused.ranks),
+                        boost=round(fused.boost, 3), demoted=fused.demoted)
+
+    def _retrieve(self, modality: str, intent: str, query: str, terms: list[str], depth: int) -> list[Hit]:
+        if modality == "text":
+            return text.search(self.store, query, terms, limit=depth)
+        if modality == "structure":
+            return structure.search(self.store, terms, query, limit=depth, centrality=self._centrality)
+        if modality == "graph":
+            graph_terms = terms or [w for w in re.findall(r"[A-Za-z_]\w{2,}", query)][:3]
+            return graph.search(self.store, intent, graph_terms, limit=depth)
+        from maguyva.retrieve import semantic
+
+        return semantic.search(self.store, self.embedder, query, limit=depth)
+
+    # ---- symbols -----------------------------------------------------------------------------
+
+    def find_symbol(self, symbol_name: str, *, kind: str | None = None, find_similar: bool = False,
+                    exact_match: bool = False, limit: int = 20) -> dict:
+        """Exact by default: a missing name gives an empty list unless ``find_similar`` (never with exact_match)."""
+        found = structure.find(self.store, symbol_name, kind=kind, limit=limit)
+        if exact_match:
+            found = [s for s in found if symbol_name in (s.name, s.qualified_name)]
+        fuzzy = False
+        if not found and find_similar and not exact_match:
+            found = structure.similar(self.store, symbol_name, kind=kind, limit=limit)
+            fuzzy = bool(found)
+        symbols = [hit_dict(structure.symbol_hit(s, 1.0), signature=s.signature, doc=s.doc,
+                            qualified_name=s.qualified_name) for s in found]
+        return {"symbol_name": symbol_name, "match": "similar" if fuzzy else "exact", "count": len(symbols),
+                "symbols": symbols}
+
+    def find_references(self, symbol_name: str, *, limit: int = 50, max_tokens: int = DEFAULT_TOKENS) -> dict:
+        """Every in-repo reference to a symbol (calls, imports, inheritance, type uses), at the use site."""
+        targets = graph.resolve_targets(self.store, symbol_name)
+        refs = []
+        for target in targets:
+            refs += [hit_dict(h, target=target.symbol or target.path) for h in graph.callers(self.store, target, limit)]
+        answer = {"symbol_name": symbol_name,
+                  "definitions": [f"{t.path}:{t.line}" for t in targets],
+                  "count": len(refs), "references": refs[:limit]}
+        return bound(answer, "references", max_tokens)
+
+    def analyze_dependencies(self, target: str, *, direction: str = "both", depth: int = 2,
+                             limit: int = 100, max_tokens: int = DEFAULT_TOKENS) -> dict:
+        """Callers, callees, or the impact (blast radius to ``depth``) of a path or a symbol."""
+        if direction not in ("callers", "callees", "both", "impact"):
+            raise MaguyvaError(f"unknown direction {direction!r} (callers, callees, both, impact)")
+        targets = graph.resolve_targets(self.store, target)
+        if not targets:
+            raise MaguyvaError(f"{target!r} is neither an indexed path nor a known symbol; "
+                               f"try find_symbol with find_similar=true")
+        answer: dict[str, Any] = {"target": target, "resolved": [f"{t.path}:{t.line}" for t in targets],
+                                  "direction": direction}
+        entries: list[dict] = []
+        for node in targets:
+            if direction in ("callers", "both"):
+                entries += [hit_dict(h, relation="caller") for h in graph.callers(self.store, node, limit)]
+            if direction in ("callees", "both"):
+                entries += [hit_dict(h, relation="callee") for h in graph.callees(self.store, node, limit)]
+                entries += [{"relation": "external", "name": e.name, "kind": e.kind,
+                             "citation": f"{e.src_path}:{e.src_line}", "reason": e.reason}
+                            for e in graph.external_callees(self.store, node)[:limit]]
+            if direction == "impact":
+                for item in graph.impact(self.store, node, depth=depth, limit=limit):
+                    entries.append({"relation": "impacted", "citation": f"{item.path}:{item.line}",
+                                    "path": item.path, "line": item.line, "symbol": item.symbol,
+                                    "depth": item.depth, "via": item.via})
+        if direction == "impact":
+            answer["files_affected"] = len({e["path"] for e in entries})
+        answer["count"] = len(entries)
+        answer["entries"] = entries
+        return bound(answer, "entries", max_tokens)
+
+    # ---- files and text ----------------------------------------------------------------------
+
+    def _confined(self, path: str) -> Path:
+        """A repository file for ``path``, refusing anything that leaves the repository."""
+        if not path or "\0" in path:
+            raise MaguyvaError("path is empty")
+        candidate = Path(path)
+        if candidate.is_absolute():
+            try:
+                candidate = candidate.resolve().relative_to(self.root)
+            except ValueError:
+                raise MaguyvaError(f"{path!r} is outside the repository") from None
+        full = (self.root / candidate).resolve()
+        if full != self.root and self.root not in full.parents:
+            raise MaguyvaError(f"{path!r} is outside the repository")
+        relative = full.relative_to(self.root)
+        if relative.parts and relative.parts[0] == ".git":
+            raise MaguyvaError(f"{path!r} is inside .git, which is not part of the code")
+        return full
+
+    def get_file(self, path: str, *, start_line: int | None = None, end_line: int | None = None,
+                 include_metadata: bool = False, max_tokens: int = DEFAULT_TOKENS) -> dict:
+        """A file's lines (optionally a range), numbered; confined to the repository."""
+        full = self._confined(path)
+        relative = full.relative_to(self.root).as_posix()
+        if full.is_file():
+            if full.stat().st_size > MAX_FILE_BYTES and start_line is None:
+                raise MaguyvaError(f"{relative} is larger than {MAX_FILE_BYTES} bytes; ask for a line range")
+            content = full.read_text(encoding="utf-8", errors="replace")
+        else:
+            content = self.store.file_text(relative)
+            if content is None:
+                raise MaguyvaError(f"no file {relative!r} in the repository")
+        lines = content.splitlines()
+        first = max(1, start_line or 1)
+        last = min(len(lines), end_line or len(lines))
+        if first > last and lines:
+            raise MaguyvaError(f"line range {first}-{last} is outside {relative} (1-{len(lines)})")
+        numbered = [{"line": n, "text": lines[n - 1]} for n in range(first, last + 1)]
+        answer: dict[str, Any] = {"path": relative, "citation": f"{relative}:{first}", "start_line": first,
+                                  "end_line": last, "total_lines": len(lines), "lines": numbered}
+        if include_metadata:
+            record = self.store.file_record(relative)
+            answer["metadata"] = {
+                "language": record.language if record else None,
+                "flags": list(record.flags) if record else [],
+                "indexed": record is not None,
+                "stale": bool(record) and record.content_hash != _sha1(full),
+                "symbols": [hit_dict(structure.symbol_hit(s, 1.0)) for s in self.store.symbols_in(relative)][:100],
+            }
+        bounded = bound(answer, "lines", max_tokens)
+        if bounded.get("truncated"):
+            bounded["end_line"] = bounded["lines"][-1]["line"] if bounded["lines"] else first
+        return bounded
+
+    def search_text(self, pattern: str, *, regex: bool = False, case_sensitive: bool = False,
+                    path_prefix: str | None = None, limit: int = 50, max_tokens: int = DEFAULT_TOKENS) -> dict:
+        """Literal (trigram index) or regex search; one hit per matching line."""
+        if regex:
+            try:
+                hits = text.regex(self.store, pattern, limit=limit * 4, case_sensitive=case_sensitive)
+            except re.error as exc:
+                raise MaguyvaError(f"invalid regular expression: {exc}") from exc
+        else:
+            hits = text.literal(self.store, pattern, limit=limit * 4)
+            if case_sensitive:
+                hits = [h for h in hits if pattern in h.snippet]
+        if path_prefix:
+            hits = [h for h in hits if h.path.startswith(path_prefix)]
+        answer = {"pattern": pattern, "regex": regex, "count": len(hits[:limit]),
+                  "results": [hit_dict(h) for h in hits[:limit]]}
+        return bound(answer, "results", max_tokens)
+
+    def search_structure(self, *, kind: str | None = None, name: str | None = None,
+                         signature_contains: str | None = None, path_prefix: str | None = None,
+                         limit: int = 50) -> dict:
+        """Definitions filtered by kind, name (glob, e.g. ``parse_*``) and signature text."""
+        if not (kind or name or signature_contains):
+            raise MaguyvaError("give at least one of kind, name, signature_contains")
+        symbols = self.store.query_symbols(kind=kind, name_glob=name, signature_like=signature_contains,
+                                           path_prefix=path_prefix, limit=limit)
+        return {"count": len(symbols),
+                "results": [hit_dict(structure.symbol_hit(s, 1.0), signature=s.signature) for s in symbols]}
+
+    # ---- repository context ------------------------------------------------------------------
+
+    def repo_overview(self, *, hubs: int = 15) -> dict:
+        """Languages, top-level layout, hubs by centrality and likely entry points."""
+        stats = self.store.language_stats()
+        paths = sorted(self.store.known_paths())
+        layout: dict[str, int] = {}
+        for path in paths:
+            top = path.split("/", 1)[0] if "/" in path else "."
+            layout[top] = layout.get(top, 0) + 1
+        entry_names = ("__main__.py", "main.py", "cli.py", "app.py", "server.py", "index.js", "main.go",
+                       "main.rs", "Main.java", "Program.cs", "setup.py", "pyproject.toml", "package.json")
+        entries = [p for p in paths if p.rsplit("/", 1)[-1] in entry_names][:20]
+        top_files = self.store.top_central(hubs, files=True)
+        top_symbols = self.store.top_central(hubs)
+        snapshot = self.store.snapshot()
+        return {
+            "root": str(self.root),
+            "files": len(paths),
+            "languages": [{"language": s.language, "files": s.files, "symbols": s.symbols, "edges": s.edges}
+                          for s in stats],
+            "layout": [{"dir": d, "files": n} for d, n in sorted(layout.items(), key=lambda kv: (-kv[1], kv[0]))],
+            "hub_files": [{"citation": f"{c.path}:1", "path": c.path, "pagerank": round(c.pagerank, 6),
+                           "in_degree": c.in_degree} for c in top_files],
+            "hub_symbols": [{"symbol": c.symbol, "path": c.path, "pagerank": round(c.pagerank, 6),
+                             "in_degree": c.in_degree,
+                             "citation": self._symbol_citation(c.path, c.symbol)} for c in top_symbols],
+            "entry_points": entries,
+            "snapshot": _snapshot_dict(snapshot),
+        }
+
+    def _symbol_citation(self, path: str, symbol: str | None) -> str:
+        for s in self.store.symbols_in(path):
+            if s.qualified_name == symbol:
+                return f"{path}:{s.line}"
+        return f"{path}:1"
+
+    def gather_task_context(self, task: str, *, token_budget: int = 4_000) -> dict:
+        """Ranked, cited snippets for a task description, packed into ``token_budget`` tokens."""
+        budget = max(300, min(token_budget, MAX_TOKENS))
+        found = self.intelligent_search(task, limit=25, preset="thorough", max_tokens=MAX_TOKENS)
+        snippets: list[dict] = []
+        used = estimate_tokens({"task": task, "snippets": []})
+        skipped = 0
+        for result in found["results"]:
+            body = self._span_text(result["path"], result["line"], result["end_line"])
+            item = {"citation": result["citation"], "symbol": result["symbol"], "kind": result["kind"],
+                    "score": result["score"], "text": body}
+            cost = estimate_tokens(item)
+            if used + cost > budget:
+                short = {**item, "text": "\n".join(body.splitlines()[:8])}
+                cost = estimate_tokens(short)
+                if used + cost > budget:
+                    skipped += 1
+                    continue
+                item = short
+            snippets.append(item)
+            used += cost
+        return {"task": task, "intent": found["intent"], "token_budget": budget, "tokens_used": used,
+                "snippets": snippets, "omitted": skipped}
+
+    def _span_text(self, path: str, line: int, end_line: int, max_lines: int = 60) -> str:
+        content = self.store.file_text(path) or ""
+        lines = content.splitlines()
+        end = min(max(end_line, line), line + max_lines - 1)
+        return "\n".join(f"{n}: {lines[n - 1]}" for n in range(line, min(end, len(lines)) + 1))
+
+    # ---- index -------------------------------------------------------------------------------
+
+    def index_status(self) -> dict:
+        """Snapshot commit and time, counts per language, and files changed since (not in the map)."""
+        from maguyva.index.git import uncommitted_paths
+
+        snapshot = self.store.snapshot()
+        states = self.store.file_states()
+        changed = []
+        for path, (size, mtime_ns, _) in sorted(states.items()):
+            full = self.root / path
+            if not full.exists():
+                changed.append({"path": path, "state": "deleted"})
+            else:
+                stat = full.stat()
+                if stat.st_size != size or stat.st_mtime_ns != mtime_ns:
+                    changed.append({"path": path, "state": "modified"})
+        return {"store": self.store_location, "snapshot": _snapshot_dict(snapshot),
+                "languages": [{"language": s.language, "files": s.files, "symbols": s.symbols, "edges": s.edges}
+                              for s in self.store.language_stats()],
+                "not_in_map": changed[:200], "not_in_map_count": len(changed),
+                "uncommitted": list(uncommitted_paths(self.root))[:200]}
+
+    def refresh_index(self) -> dict:
+        """Bring the index up to date incrementally (only changed files are re-processed)."""
+        from maguyva.index.pipeline import index_repository
+
+        summary = index_repository(self.root, self.store_location)
+        self._files = None
+        return summary.to_dict()
+
+
+def _snapshot_dict(snapshot: Any) -> dict | None:
+    if snapshot is None:
+        return None
+    return {"commit": snapshot.commit, "created_at": snapshot.created_at, "dirty": list(snapshot.dirty)}
+
+
+def _sha1(path: Path) -> str:
+    import hashlib
+
+    return hashlib.sha1(path.read_bytes()).hexdigest()

@@ -1,0 +1,114 @@
+"""Graph retrieval: callers, callees and impact (blast radius) over resolved edges."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from maguyva.retrieve import structure
+from maguyva.retrieve.hits import Hit
+
+if TYPE_CHECKING:
+    from maguyva.models import Edge
+    from maguyva.store.base import Store
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """What a graph question is about: a whole file, or one symbol in it."""
+
+    path: str
+    symbol: str | None
+    line: int
+    kind: str
+
+
+def resolve_targets(store: "Store", target: str, limit: int = 10) -> list[Target]:
+    """A repo path → that file; otherwise symbols with that (qualified) name, exact."""
+    clean = target.strip().lstrip("./")
+    if store.file_record(clean) is not None:
+        return [Target(clean, None, 1, "file")]
+    return [Target(s.path, s.qualified_name, s.line, s.kind) for s in structure.find(store, target, limit=limit)]
+
+
+_KIND_ORDER = {"calls": 0, "inherits": 1, "references": 2, "imports": 3}
+
+
+def _incoming(store: "Store", target: Target) -> list["Edge"]:
+    """Resolved edges into ``target``: calls first, imports last, then by place."""
+    edges = store.edges_in(target.path, target.symbol) if target.symbol else store.edges_in(target.path)
+    resolved = [e for e in edges if e.resolution == "resolved"]
+    return sorted(resolved, key=lambda e: (_KIND_ORDER.get(e.kind, 9), e.src_path, e.src_line))
+
+
+def callers(store: "Store", target: Target, limit: int = 50) -> list[Hit]:
+    """Every place that calls, imports, inherits from or references ``target`` (the reference site)."""
+    hits = []
+    for edge in _incoming(store, target)[:limit]:
+        hits.append(Hit(edge.src_path, edge.src_line, edge.src_line, edge.src_symbol, edge.kind,
+                        f"{edge.kind} {edge.name}", 1.0, "graph"))
+    return hits
+
+
+def callees(store: "Store", target: Target, limit: int = 50) -> list[Hit]:
+    """What ``target`` depends on, at the definitions (resolved) — externals are reported by name."""
+    edges = store.edges_out(target.path, target.symbol) if target.symbol else store.edges_out(target.path)
+    hits = []
+    for edge in edges[:limit]:
+        if edge.resolution == "resolved" and edge.dst_path:
+            hits.append(Hit(edge.dst_path, edge.dst_line or 1, edge.dst_line or 1, edge.dst_symbol, edge.kind,
+                            f"{edge.kind} {edge.name} (from {edge.src_path}:{edge.src_line})", 1.0, "graph"))
+    return hits
+
+
+def external_callees(store: "Store", target: Target) -> list["Edge"]:
+    edges = store.edges_out(target.path, target.symbol) if target.symbol else store.edges_out(target.path)
+    return [e for e in edges if e.resolution != "resolved"]
+
+
+@dataclass(frozen=True, slots=True)
+class Impacted:
+    path: str
+    line: int
+    symbol: str | None
+    depth: int
+    via: str  # the edge kind that reached it
+
+
+def impact(store: "Store", target: Target, depth: int = 2, limit: int = 200) -> list[Impacted]:
+    """Breadth-first over reverse edges: what would be affected by changing ``target``, nearest first."""
+    seen: set[tuple[str, str | None]] = {(target.path, target.symbol)}
+    frontier: deque[tuple[Target, int]] = deque([(target, 0)])
+    found: list[Impacted] = []
+    while frontier and len(found) < limit:
+        node, level = frontier.popleft()
+        if level >= depth:
+            continue
+        for edge in _incoming(store, node):
+            key = (edge.src_path, edge.src_symbol)
+            if key in seen:
+                continue
+            seen.add(key)
+            found.append(Impacted(edge.src_path, edge.src_line, edge.src_symbol, level + 1, edge.kind))
+            frontier.append((Target(edge.src_path, edge.src_symbol, edge.src_line, "symbol"), level + 1))
+    found.sort(key=lambda i: (i.depth, i.path, i.line))
+    return found[:limit]
+
+
+def search(store: "Store", intent: str, terms: list[str], limit: int = 20) -> list[Hit]:
+    """The graph modality: callers for reference questions, blast radius for impact, else neighbours."""
+    hits: list[Hit] = []
+    for term in terms:
+        for target in resolve_targets(store, term, limit=5):
+            if intent == "impact_analysis":
+                hits += [Hit(i.path, i.line, i.line, i.symbol, i.via, f"depth {i.depth} via {i.via}",
+                             1.0 / i.depth, "graph") for i in impact(store, target, depth=2, limit=limit)]
+            elif intent == "find_references":
+                hits += callers(store, target, limit=limit)
+            else:
+                hits.append(Hit(target.path, target.line, target.line, target.symbol, target.kind,
+                                target.symbol or target.path, 1.0, "graph"))
+                hits += callers(store, target, limit=limit // 2)
+                hits += callees(store, target, limit=limit // 2)
+    return hits[:limit]

@@ -1,0 +1,87 @@
+"""Structural retrieval: definitions by name, qualified name, kind and signature (the AST index)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Callable
+
+from maguyva.retrieve.hits import Hit
+
+if TYPE_CHECKING:
+    from maguyva.models import Symbol
+    from maguyva.store.base import Store
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def symbol_hit(symbol: "Symbol", score: float, modality: str = "structure") -> Hit:
+    snippet = symbol.signature or symbol.name
+    if symbol.doc:
+        snippet = f"{snippet} — {symbol.doc}"[:240]
+    return Hit(symbol.path, symbol.line, symbol.end_line, symbol.qualified_name, symbol.kind, snippet, score,
+               modality)
+
+
+def find(store: "Store", name: str, *, kind: str | None = None, limit: int = 20) -> list["Symbol"]:
+    """Exact lookup: a simple name, or a qualified name (``pkg.mod.Class.method``, ``Class.method``)."""
+    found = list(store.find_symbols(name, kind=kind, limit=limit))
+    if "." in name or "::" in name:
+        dotted = name.replace("::", ".")
+        found += store.find_symbols(dotted, kind=kind, qualified=True, limit=limit)
+        tail = dotted.rsplit(".", 1)[-1]
+        found += [s for s in store.find_symbols(tail, kind=kind, limit=limit * 5)
+                  if s.qualified_name.endswith("." + dotted)]
+    return _unique(found)[:limit]
+
+
+def similar(store: "Store", name: str, *, kind: str | None = None, limit: int = 20) -> list["Symbol"]:
+    """Fuzzy lookup (opt-in): prefix matches, case variants, then close spellings."""
+    import difflib
+
+    candidates: list["Symbol"] = []
+    for variant in dict.fromkeys([name, name.lower(), name[:1].upper() + name[1:], _snake(name)]):
+        candidates += store.find_symbols(variant, kind=kind, limit=limit)
+        candidates += store.find_symbols(variant, kind=kind, prefix=True, limit=limit)
+    pool = _unique(candidates)
+    if len(pool) < limit and len(name) >= 3:
+        prefix_pool = store.find_symbols(name[:3], kind=kind, prefix=True, limit=500)
+        names = sorted({s.name for s in prefix_pool})
+        close = set(difflib.get_close_matches(name, names, n=limit, cutoff=0.6))
+        pool = _unique(pool + [s for s in prefix_pool if s.name in close])
+    ratio = lambda s: difflib.SequenceMatcher(None, name.lower(), s.name.lower()).ratio()  # noqa: E731
+    return sorted(pool, key=lambda s: (-ratio(s), s.path, s.line))[:limit]
+
+
+def search(store: "Store", terms: list[str], query: str, *, limit: int = 20,
+           centrality: Callable[[str, str | None], float] = lambda path, symbol: 0.0) -> list[Hit]:
+    """The structure modality: definitions named by the query's identifiers, then by its words."""
+    exact: list["Symbol"] = []
+    for term in terms:
+        exact += find(store, term, limit=limit)
+    words = [w for w in _WORD.findall(query) if len(w) >= 3 and w not in terms]
+    partial: list["Symbol"] = []
+    for word in words:
+        partial += store.find_symbols(word, limit=limit)
+        partial += store.find_symbols(word, prefix=True, limit=limit)
+        if word.lower() != word:
+            partial += store.find_symbols(word.lower(), prefix=True, limit=limit)
+    order = lambda s: (-centrality(s.path, s.qualified_name), s.path, s.line)  # noqa: E731
+    ranked = sorted(_unique(exact), key=order)
+    taken = set(ranked)
+    ranked += sorted((s for s in _unique(partial) if s not in taken), key=order)
+    return [symbol_hit(s, 1.0 / (1 + i)) for i, s in enumerate(ranked[:limit])]
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+
+
+def _unique(symbols: list["Symbol"]) -> list["Symbol"]:
+    seen: set[tuple[str, int, str]] = set()
+    out = []
+    for symbol in symbols:
+        key = (symbol.path, symbol.line, symbol.qualified_name)
+        if key not in seen:
+            seen.add(key)
+            out.append(symbol)
+    return out

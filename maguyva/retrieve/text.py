@@ -1,0 +1,95 @@
+"""Text retrieval: trigram literals, regex with a literal pre-filter, BM25 over chunks."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from maguyva.retrieve.hits import Hit
+
+if TYPE_CHECKING:
+    from maguyva.store.base import Span, Store
+
+MAX_SNIPPET = 240
+_STOP = frozenset("a an and are as at be by do does for from how i in is it of on or the this to we what when "
+                  "where which who why with find show me code function method class file".split())
+
+
+def _hit(span: "Span", kind: str, score: float) -> Hit:
+    snippet = span.text.strip()[:MAX_SNIPPET]
+    return Hit(span.path, span.line, span.end_line, span.symbol, kind, snippet, score, "text")
+
+
+def literal(store: "Store", text: str, limit: int = 50) -> list[Hit]:
+    """Lines containing ``text`` (case-insensitive), in path order."""
+    spans = store.search_literal(text, limit=limit)
+    return [_hit(s, "line", 1.0) for s in spans]
+
+
+def regex(store: "Store", pattern: str, *, limit: int = 50, case_sensitive: bool = False,
+          max_files: int = 5000) -> list[Hit]:
+    """Lines matching ``pattern``; files are pre-filtered by the longest literal the regex requires."""
+    flags = 0 if case_sensitive else re.IGNORECASE
+    compiled = re.compile(pattern, flags)
+    needle = required_literal(pattern)
+    if needle:
+        candidates = sorted({s.path for s in store.search_literal(needle, limit=100_000)})
+    else:
+        candidates = sorted(store.known_paths())[:max_files]
+    hits: list[Hit] = []
+    for path in candidates:
+        text = store.file_text(path) or ""
+        for number, line in enumerate(text.splitlines(), start=1):
+            if compiled.search(line):
+                hits.append(Hit(path, number, number, None, "line", line.strip()[:MAX_SNIPPET], 1.0, "text"))
+                if len(hits) >= limit:
+                    return hits
+    return hits
+
+
+def required_literal(pattern: str) -> str:
+    """The longest run of literal characters every match must contain ("" if none ≥ 3 chars)."""
+    try:
+        import re._parser as sre_parse  # Python ≥ 3.11
+    except ImportError:  # pragma: no cover
+        import sre_parse  # type: ignore[no-redef]
+    try:
+        parsed = sre_parse.parse(pattern)
+    except re.error:
+        return ""
+    best, current = "", ""
+    for op, value in parsed:
+        if op is sre_parse.LITERAL:
+            current += chr(value)
+            continue
+        best, current = max(best, current, key=len), ""
+        if op is sre_parse.BRANCH or op is sre_parse.SUBPATTERN:
+            continue  # alternatives and groups may not all contain the same literal
+    best = max(best, current, key=len)
+    return best if len(best) >= 3 else ""
+
+
+def bm25(store: "Store", query: str, limit: int = 20) -> list[Hit]:
+    """Chunks ranked by BM25 over identifier-split words, docstrings and comments."""
+    words = [w for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", query) if w.lower() not in _STOP]
+    if not words:
+        return []
+    return [_hit(s, "chunk", s.score) for s in store.search_bm25(" ".join(words), limit=limit)]
+
+
+def search(store: "Store", query: str, terms: list[str], limit: int = 20) -> list[Hit]:
+    """The text modality for fused search: exact literals of the query's terms first, then BM25."""
+    ranked: list[Hit] = []
+    seen: set[tuple[str, int]] = set()
+    for term in terms:
+        if len(term) < 3:
+            continue
+        for hit in literal(store, term, limit=limit):
+            if (hit.path, hit.line) not in seen:
+                seen.add((hit.path, hit.line))
+                ranked.append(hit)
+    for hit in bm25(store, query, limit=limit):
+        if (hit.path, hit.line) not in seen:
+            seen.add((hit.path, hit.line))
+            ranked.append(hit)
+    return ranked[:limit]

@@ -1,0 +1,81 @@
+"""Build the ``maguyva`` MCPServer for one repository and run it over stdio or streamable HTTP.
+
+Each worker thread gets its own read connection to the index (SQLite WAL allows concurrent
+readers), so concurrent HTTP clients never share a cursor.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+from maguyva.api import Maguyva
+
+INSTRUCTIONS = (
+    "Maguyva answers questions about this repository with ranked path:line citations. Start with "
+    "intelligent_search; use find_symbol when you know a name (exact by default), analyze_dependencies for "
+    "callers, callees and blast radius, get_file to read only the lines you need. Lookups are cheap; whole-file "
+    "reads are expensive."
+)
+
+
+class Repository:
+    """Opens one ``Maguyva`` per thread on demand; the embedder is shared."""
+
+    def __init__(self, root: str | Path, store: str | None = None, embedder: Any = None):
+        self.root = Path(root).resolve()
+        self.store = store
+        self.embedder = embedder
+        self._local = threading.local()
+        self._opened: list[Maguyva] = []
+        self._lock = threading.Lock()
+
+    def api(self) -> Maguyva:
+        api = getattr(self._local, "api", None)
+        if api is None:
+            api = Maguyva.open(self.root, self.store)
+            api.embedder = self.embedder
+            self._local.api = api
+            with self._lock:
+                self._opened.append(api)
+        return api
+
+    def close(self) -> None:
+        with self._lock:
+            for api in self._opened:
+                api.close()
+            self._opened.clear()
+
+
+def build_server(repo: Repository | Callable[[], Maguyva]):
+    """The MCPServer named ``maguyva`` with its 11 tools bound to ``repo``."""
+    from mcp.server import MCPServer
+
+    from maguyva.server.tools import register
+
+    server = MCPServer("maguyva", instructions=INSTRUCTIONS, version=_version())
+    api = repo.api if isinstance(repo, Repository) else repo
+    register(server, api)
+    return server
+
+
+def _version() -> str:
+    from maguyva import __version__
+
+    return __version__
+
+
+def serve(root: str | Path, store: str | None = None, *, http: bool = False, host: str = "127.0.0.1",
+          port: int = 8765, embedder: Any = None) -> None:
+    """Run the server until interrupted: stdio by default, streamable HTTP at ``/mcp`` with ``http``."""
+    repo = Repository(root, store, embedder)
+    repo.api()  # fail fast (no index) before the transport starts
+    server = build_server(repo)
+    try:
+        if http:
+            server.run(transport="streamable-http", host=host, port=port, streamable_http_path="/mcp")
+        else:
+            server.run()
+    finally:
+        repo.close()

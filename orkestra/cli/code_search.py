@@ -1,0 +1,181 @@
+"""`orkestra code search|symbol|refs|deps|file|grep|structure|overview|context|serve`.
+
+The CLI twin of the Maguyva MCP tools: the same library calls, JSON on stdout.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, List, Optional
+
+import typer
+
+REPO = typer.Option(".", "--repo", help="Repository root (default: the current directory).")
+STORE = typer.Option(None, "--store", help="Index location (SQLite path); default .git/maguyva/index.db.")
+
+
+def _run(repo: str, store: Optional[str], call: Callable[[Any], dict], table: Optional[str] = None) -> None:
+    from orkestra.cli.output import emit_json, emit_table, run
+
+    def action() -> int:
+        from maguyva.api import Maguyva
+
+        api = Maguyva.open(repo, store)
+        try:
+            result = call(api)
+        finally:
+            api.close()
+        rows = result.get(table) if table else None
+        if rows is not None and _wants_table():
+            emit_table(table, ["citation", "kind", "symbol", "snippet"],
+                       [[r.get("citation"), r.get("kind"), r.get("symbol"), (r.get("snippet") or "")[:80]]
+                        for r in rows])
+        else:
+            emit_json(result)
+        return 0
+
+    run(action)
+
+
+_FORMAT: dict[str, str] = {"value": "json"}
+
+
+def _wants_table() -> bool:
+    return _FORMAT["value"] == "table"
+
+
+def _format(value: str) -> str:
+    if value not in ("json", "table"):
+        raise typer.BadParameter("choose json or table")
+    _FORMAT["value"] = value
+    return value
+
+
+FORMAT = typer.Option("json", "--format", callback=_format, help="json (default) or table.")
+
+
+def mount(app: typer.Typer) -> None:
+    """Register the retrieval commands and `serve` on the `code` group."""
+
+    @app.command("search")
+    def search(query: str = typer.Argument(..., help="A question, identifier, quoted literal or error text."),
+               limit: int = typer.Option(10, "--limit", "-n", min=1, max=200),
+               preset: str = typer.Option("default", "--preset", help="quick | default | thorough"),
+               modality: Optional[List[str]] = typer.Option(None, "--modality", help="Repeatable: semantic, text, "
+                                                                                       "structure, graph."),
+               path_prefix: Optional[str] = typer.Option(None, "--path"),
+               repo: str = REPO, store: Optional[str] = STORE, fmt: str = FORMAT) -> None:
+        """Intent-routed, fused search with path:line citations (the intelligent_search tool).
+
+        Example: orkestra code search "who calls plan_route" --limit 5
+        """
+        _run(repo, store, lambda api: api.intelligent_search(query, limit=limit, preset=preset,
+                                                             modalities=modality or None, path_prefix=path_prefix),
+             "results")
+
+    @app.command("symbol")
+    def symbol(name: str = typer.Argument(..., help="Symbol name or qualified name."),
+               kind: Optional[str] = typer.Option(None, "--kind"),
+               similar: bool = typer.Option(False, "--similar", help="Opt in to fuzzy matches."),
+               exact: bool = typer.Option(False, "--exact", help="Strict matching, no fallbacks."),
+               repo: str = REPO, store: Optional[str] = STORE, fmt: str = FORMAT) -> None:
+        """Find a symbol's definitions; exact by default (the find_symbol tool).
+
+        Example: orkestra code symbol Workspace.load
+        """
+        _run(repo, store, lambda api: api.find_symbol(name, kind=kind, find_similar=similar, exact_match=exact),
+             "symbols")
+
+    @app.command("refs")
+    def refs(name: str = typer.Argument(..., help="Symbol name or qualified name."),
+             limit: int = typer.Option(50, "--limit", "-n", min=1),
+             repo: str = REPO, store: Optional[str] = STORE, fmt: str = FORMAT) -> None:
+        """Every in-repo reference to a symbol (the find_references tool).
+
+        Example: orkestra code refs classify
+        """
+        _run(repo, store, lambda api: api.find_references(name, limit=limit), "references")
+
+    @app.command("deps")
+    def deps(target: str = typer.Argument(..., help="A repo path or a symbol."),
+             direction: str = typer.Option("both", "--direction", help="callers | callees | both | impact"),
+             depth: int = typer.Option(2, "--depth", min=1, max=6),
+             repo: str = REPO, store: Optional[str] = STORE) -> None:
+        """Callers, callees or blast radius of a path or symbol (the analyze_dependencies tool).
+
+        Example: orkestra code deps maguyva/api.py --direction impact
+        """
+        _run(repo, store, lambda api: api.analyze_dependencies(target, direction=direction, depth=depth))
+
+    @app.command("file")
+    def file(path: str = typer.Argument(..., help="Repo-relative path."),
+             start: Optional[int] = typer.Option(None, "--start", min=1),
+             end: Optional[int] = typer.Option(None, "--end", min=1),
+             metadata: bool = typer.Option(False, "--metadata"),
+             repo: str = REPO, store: Optional[str] = STORE) -> None:
+        """Numbered lines of a file, confined to the repository (the get_file tool).
+
+        Example: orkestra code file maguyva/api.py --start 1 --end 40
+        """
+        _run(repo, store, lambda api: api.get_file(path, start_line=start, end_line=end, include_metadata=metadata))
+
+    @app.command("grep")
+    def grep(pattern: str = typer.Argument(..., help="Literal text, or a regex with --regex."),
+             regex: bool = typer.Option(False, "--regex"),
+             case_sensitive: bool = typer.Option(False, "--case-sensitive"),
+             limit: int = typer.Option(50, "--limit", "-n", min=1),
+             repo: str = REPO, store: Optional[str] = STORE, fmt: str = FORMAT) -> None:
+        """Literal or regex text search over the index (the search_text tool).
+
+        Example: orkestra code grep "no such table"
+        """
+        _run(repo, store, lambda api: api.search_text(pattern, regex=regex, case_sensitive=case_sensitive,
+                                                      limit=limit), "results")
+
+    @app.command("structure")
+    def structure(kind: Optional[str] = typer.Option(None, "--kind"),
+                  name: Optional[str] = typer.Option(None, "--name", help="Name glob, e.g. 'test_*'."),
+                  signature: Optional[str] = typer.Option(None, "--signature", help="Text in the signature."),
+                  repo: str = REPO, store: Optional[str] = STORE, fmt: str = FORMAT) -> None:
+        """Definitions by kind, name glob and signature text (the search_structure tool).
+
+        Example: orkestra code structure --kind class --name '*Error'
+        """
+        _run(repo, store, lambda api: api.search_structure(kind=kind, name=name, signature_contains=signature),
+             "results")
+
+    @app.command("overview")
+    def overview(repo: str = REPO, store: Optional[str] = STORE) -> None:
+        """Languages, layout, hubs by centrality, entry points (the repo_overview tool).
+
+        Example: orkestra code overview | jq '.hub_files[:5]'
+        """
+        _run(repo, store, lambda api: api.repo_overview())
+
+    @app.command("context")
+    def context(task: str = typer.Argument(..., help="The task, in plain words."),
+                budget: int = typer.Option(4000, "--budget", min=300, max=25000, help="Token budget."),
+                repo: str = REPO, store: Optional[str] = STORE) -> None:
+        """Ranked, cited snippets for a task within a token budget (the gather_task_context tool).
+
+        Example: orkestra code context "add a retry to the voyage client" --budget 3000
+        """
+        _run(repo, store, lambda api: api.gather_task_context(task, token_budget=budget))
+
+    @app.command("serve")
+    def serve(repo: str = REPO, store: Optional[str] = STORE,
+              http: bool = typer.Option(False, "--http", help="Streamable HTTP at /mcp instead of stdio."),
+              host: str = typer.Option("127.0.0.1", "--host"),
+              port: int = typer.Option(8765, "--port")) -> None:
+        """Run the Maguyva MCP server (stdio by default; --http for streamable HTTP).
+
+        Example: orkestra code serve --http --port 8765   (clients connect to http://127.0.0.1:8765/mcp)
+        """
+        from orkestra.cli.output import run
+
+        def action() -> int:
+            from maguyva.server.app import serve as serve_repo
+
+            serve_repo(repo, store, http=http, host=host, port=port)
+            return 0
+
+        run(action)
