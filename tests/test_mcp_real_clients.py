@@ -1,0 +1,67 @@
+"""Real MCP clients, scripted: the MCP Inspector CLI and Claude Code talk to our stdio server."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from maguyva_project import index_project, make_project
+from npm_tools import npm_bin
+
+pytestmark = pytest.mark.external
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> tuple[Path, Path]:
+    base = tmp_path_factory.mktemp("clients")
+    root = make_project(base / "repo")
+    store = base / "index.db"
+    index_project(root, store)
+    return root, store
+
+
+def server_command(root: Path, store: Path) -> list[str]:
+    return [sys.executable, "-m", "orkestra", "code", "serve", "--repo", str(root), "--store", str(store)]
+
+
+def tool(package: str, executable: str) -> Path:
+    binary, reason = npm_bin(package, executable)
+    if binary is None:
+        print(f"skipping: {reason}")
+        pytest.skip(reason)
+    return binary
+
+
+def test_inspector_cli_lists_eleven_tools_and_calls_one(project):
+    inspector = tool("@modelcontextprotocol/inspector", "mcp-inspector")
+    root, store = project
+    listed = subprocess.run([str(inspector), "--cli", *server_command(root, store), "--method", "tools/list"],
+                            capture_output=True, text=True, timeout=180)
+    assert listed.returncode == 0, listed.stderr[-800:]
+    assert len(json.loads(listed.stdout)["tools"]) == 11
+    called = subprocess.run([str(inspector), "--cli", *server_command(root, store), "--method", "tools/call",
+                             "--tool-name", "find_symbol", "--tool-arg", "symbol_name=apply_discount"],
+                            capture_output=True, text=True, timeout=180)
+    assert called.returncode == 0, called.stderr[-800:]
+    payload = json.loads(called.stdout)
+    assert "shop/pricing.py:8" in json.dumps(payload)
+
+
+def test_claude_code_shows_the_server_connected(project, tmp_path):
+    claude = tool("@anthropic-ai/claude-code", "claude")
+    root, store = project
+    env = {**os.environ, "HOME": str(tmp_path / "home")}
+    (tmp_path / "home").mkdir()
+    added = subprocess.run([str(claude), "mcp", "add", "--scope", "local", "maguyva", "--",
+                            *server_command(root, store)], cwd=root, env=env, capture_output=True, text=True,
+                           timeout=120)
+    assert added.returncode == 0, added.stderr[-800:]
+    listed = subprocess.run([str(claude), "mcp", "list"], cwd=root, env=env, capture_output=True, text=True,
+                            timeout=180)
+    line = next((l for l in listed.stdout.splitlines() if l.startswith("maguyva:")), "")
+    assert "Connected" in line, listed.stdout[-800:] + listed.stderr[-800:]
