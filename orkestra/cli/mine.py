@@ -1,7 +1,202 @@
-"""`orkestra mine` commands."""
+"""`orkestra mine …`: git history → commit index → classified ledgers (changelog and decisions)."""
 
 from __future__ import annotations
 
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
 import typer
 
-app = typer.Typer(help="mine commands.", no_args_is_help=True)
+from orkestra.cli.output import Format, emit_json, run
+
+app = typer.Typer(help="Mine git history into changelog and decision ledgers.", no_args_is_help=True,
+                  rich_markup_mode=None)
+
+
+class Ledger(str, Enum):
+    changelog = "changelog"
+    decisions = "decisions"
+
+
+class Category(str, Enum):
+    added = "added"
+    changed = "changed"
+    deprecated = "deprecated"
+    removed = "removed"
+    fixed = "fixed"
+    security = "security"
+
+
+RootOption = Annotated[Optional[Path], typer.Option(
+    "--root", help="Repository to mine (default: the git work tree holding the cwd).")]
+
+
+def _paths(root: Path | None):
+    from orkestra.mining.config import open_mining
+
+    return open_mining(root or Path.cwd())
+
+
+@app.command("sync")
+def sync(
+    stats: Annotated[bool, typer.Option("--stats", help="Also record insertions/deletions (slower).")] = False,
+    full: Annotated[bool, typer.Option("--full", help="Rebuild the index from scratch.")] = False,
+    root: RootOption = None,
+) -> None:
+    """Index commits new since the last sync (rebuilds when history was rewritten).
+
+    \b
+    Example:
+      orkestra mine sync
+      orkestra mine sync --stats | jq .new_commits
+    """
+    def action() -> None:
+        from orkestra.mining.index import sync_index
+
+        emit_json(sync_index(_paths(root), stats=stats, full=full).to_dict())
+
+    run(action)
+
+
+@app.command("status")
+def status(
+    fmt: Annotated[Format, typer.Option("--format", help="json (default) or table for the text report.")]
+    = Format.json,
+    as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
+    root: RootOption = None,
+) -> None:
+    """Coverage of the indexed history: decisions and changelog, overall and per domain.
+
+    \b
+    Example:
+      orkestra mine status --format table
+      orkestra mine status | jq .changelog.coverage
+    """
+    def action() -> None:
+        import sys
+
+        from orkestra.mining.status import format_status, mining_status
+
+        result = mining_status(_paths(root))
+        if fmt is Format.table and not as_json:
+            sys.stdout.write(format_status(result))
+        else:
+            emit_json(result)
+
+    run(action)
+
+
+@app.command("candidates")
+def candidates(
+    limit: Annotated[int, typer.Option("--limit", min=1, help="At most this many commits.")] = 50,
+    full: Annotated[bool, typer.Option("--full", help="Include body, footers, files and stats.")] = False,
+    domain: Annotated[Optional[str], typer.Option("--domain", help="Only commits affecting this domain.")] = None,
+    ledger: Annotated[Optional[Ledger], typer.Option("--ledger", help="Only commits pending in it.")] = None,
+    suggest: Annotated[bool, typer.Option("--suggest", help="Print suggested classifications (JSONL).")] = False,
+    root: RootOption = None,
+) -> None:
+    """Unclassified commits as JSON, likely decisions first.
+
+    \b
+    Example:
+      orkestra mine candidates --limit 50 --full
+      orkestra mine candidates --suggest > review.jsonl   # edit, then: mine commit --input review.jsonl
+    """
+    def action() -> None:
+        import json
+        import sys
+
+        from orkestra.mining.candidates import find_candidates, suggest_classifications
+
+        found = find_candidates(_paths(root), limit=limit, full=full, domain=domain,
+                                ledger=ledger.value if ledger else None)
+        if suggest:
+            lines = suggest_classifications(found["candidates"])
+            sys.stdout.write("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines))
+        else:
+            emit_json(found)
+
+    run(action)
+
+
+@app.command("classify")
+def classify(
+    sha: Annotated[str, typer.Argument(help="Commit sha (full or unique prefix).")],
+    changelog: Annotated[Optional[Category], typer.Option("--changelog", help="Release in this category.")] = None,
+    summary: Annotated[Optional[str], typer.Option("--summary", help="Changelog text (default: subject).")] = None,
+    decision: Annotated[Optional[str], typer.Option("--decision", help="Link to this decision id.")] = None,
+    role: Annotated[str, typer.Option("--role", help="primary or supporting (with --decision).")] = "primary",
+    skip: Annotated[bool, typer.Option("--skip", help="Mark processed without an entry.")] = False,
+    reason: Annotated[Optional[str], typer.Option("--reason", help="Why it is skipped.")] = None,
+    only: Annotated[Optional[Ledger], typer.Option("--only", help="With --skip: one ledger (default both).")]
+    = None,
+    correct: Annotated[bool, typer.Option("--correct", help="Replace an earlier classification.")] = False,
+    root: RootOption = None,
+) -> None:
+    """Classify one commit: a changelog entry, a decision, or a skip.
+
+    \b
+    Example:
+      orkestra mine classify 9057178 --changelog added --summary "Add DuckDB runtime"
+      orkestra mine classify 9057178 --decision DEC-PL-143
+      orkestra mine classify 1a2b3c4 --skip --reason "Chore: dependency update"
+    """
+    def action() -> None:
+        from orkestra.mining.classify import classify_commit
+
+        outcome = classify_commit(_paths(root), sha, changelog=changelog.value if changelog else None,
+                                  summary=summary, decision=decision, role=role, skip=skip, reason=reason,
+                                  only=only.value if only else None, correct=correct)
+        emit_json(outcome.to_dict())
+
+    run(action)
+
+
+@app.command("commit")
+def commit(
+    input_path: Annotated[Path, typer.Option("--input", exists=True, dir_okay=False, help="JSONL file.")],
+    root: RootOption = None,
+) -> None:
+    """Record a batch of classifications: both ledgers in one pass, every line or none.
+
+    \b
+    Lines:
+      {"sha": "…", "domain": "changelog", "action": "release", "category": "added", "summary": "…"}
+      {"sha": "…", "domain": "decisions", "action": "extract", "decision_id": "DEC-PL-142"}
+      {"sha": "…", "domain": "changelog", "action": "skip", "reason": "Chore: dependency update"}
+    Example:
+      orkestra mine commit --input classifications.jsonl
+    """
+    def action() -> None:
+        from orkestra.mining.classify import commit_classifications
+
+        emit_json(commit_classifications(_paths(root), input_path.resolve()).to_dict())
+
+    run(action)
+
+
+@app.command("validate")
+def validate(
+    quick: Annotated[bool, typer.Option("--quick", help="Skip the check that SHAs exist in git.")] = False,
+    root: RootOption = None,
+) -> None:
+    """Check the ledgers: SHAs, decision ids, duplicates, corrupt lines. Exit 1 on problems.
+
+    \b
+    Example:
+      orkestra mine validate
+      orkestra mine validate --quick
+    """
+    def action() -> int:
+        import sys
+
+        from orkestra.mining.validate import validate_ledgers
+
+        result = validate_ledgers(_paths(root), quick=quick)
+        emit_json(result)
+        for diagnostic in result["diagnostics"]:
+            sys.stderr.write(f"{diagnostic}\n")
+        return 0 if result["ok"] else 1
+
+    run(action)

@@ -1,0 +1,7 @@
+"""Mining git history into institutional memory (SPEC §6).
+
+``git`` (the only git runner) → ``conventional`` + ``signals`` (pure) → ``index`` (derived,
+git-ignored) → ``candidates`` → ``classify`` (writes ``ledger`` lines and ``decisions`` records)
+→ ``changelog`` (pure) / ``changelog_files`` (CHANGELOG.md per package); ``status`` and
+``validate`` read. Importing this package imports nothing else.
+"""

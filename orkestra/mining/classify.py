@@ -1,0 +1,214 @@
+"""Recording classifications: ``mine classify`` (one) and ``mine commit`` (a JSONL batch).
+
+Every line is validated first — shape, sha known to the index, decision id usable, not
+already classified in that domain (unless ``"correction": true``), no repeat inside the
+batch — and only then is anything written: all or nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_left
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from orkestra.errors import Diagnostic, UsageError, WorkspaceError
+from orkestra.mining.config import MiningPaths
+from orkestra.mining.decisions import DecisionCatalog, upsert_decision_record
+from orkestra.mining.index import INDEX_FILE, load_index
+from orkestra.mining.ledger import append_lines, ledger_files, ledger_lock, read_lines
+
+LEDGERS = ("changelog", "decisions")
+CATEGORIES = ("added", "changed", "deprecated", "removed", "fixed", "security")
+SHA_RE = re.compile(r"^[0-9a-f]{7,40}$")
+SCAN_LIMIT = 8  # above this many shas, load the index once instead of scanning it per sha
+
+
+class Classification(BaseModel):
+    """One line of ``mine commit --input`` (and what ``mine classify`` builds from its flags)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    sha: str = Field(pattern=r"^[0-9a-fA-F]{7,40}$")
+    domain: Literal["changelog", "decisions"]
+    action: Literal["release", "skip", "extract"]
+    category: Literal["added", "changed", "deprecated", "removed", "fixed", "security"] | None = None
+    summary: str | None = None
+    decision_id: str | None = None
+    role: Literal["primary", "supporting"] | None = None
+    reason: str | None = None
+    correction: bool = False
+
+    @model_validator(mode="after")
+    def _shape(self) -> "Classification":
+        allowed = {"changelog": ("release", "skip"), "decisions": ("extract", "skip")}[self.domain]
+        if self.action not in allowed:
+            raise ValueError(f"action {self.action!r} is not valid for domain {self.domain!r} (use {allowed})")
+        if self.action == "release" and self.category is None:
+            raise ValueError(f"a changelog release needs a category ({', '.join(CATEGORIES)})")
+        if self.action == "extract" and not self.decision_id:
+            raise ValueError("a decisions extract needs a decision_id (see `orkestra decisions new`)")
+        if self.action == "skip" and not (self.reason or "").strip():
+            raise ValueError("a skip needs a reason")
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class CommitOutcome:
+    recorded: int
+    released: int
+    extracted: int
+    skipped: int
+    decision_records: list[str]
+
+    def to_dict(self) -> dict:
+        return {k: getattr(self, k) for k in self.__slots__}
+
+
+def parse_classifications(text: str, source: str) -> list[tuple[int, Classification]]:
+    """Parse a JSONL batch into (line number, classification); every bad line is reported before raising."""
+    items, problems = [], []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            items.append((number, Classification.model_validate(json.loads(line))))
+        except json.JSONDecodeError as exc:
+            problems.append(Diagnostic(source, number, exc.colno, "", f"not valid JSON: {exc.msg}", code="json"))
+        except ValidationError as exc:
+            problems.extend(Diagnostic(source, number, 1, ".".join(map(str, e["loc"])), e["msg"], code="schema")
+                            for e in exc.errors())
+    if problems:
+        raise WorkspaceError(problems)
+    return items
+
+
+def classify_commit(paths: MiningPaths, sha: str, *, changelog: str | None = None, summary: str | None = None,
+                    decision: str | None = None, role: str = "primary", skip: bool = False,
+                    reason: str | None = None, only: str | None = None, correct: bool = False) -> CommitOutcome:
+    """``mine classify``: exactly one of a changelog category, a decision id, or a skip (both ledgers
+    unless ``only`` names one)."""
+    if (changelog is not None) + (decision is not None) + skip != 1:
+        raise UsageError("give exactly one of --changelog CATEGORY, --decision ID, --skip --reason TEXT")
+    if changelog is not None:
+        lines = [{"domain": "changelog", "action": "release", "category": changelog, "summary": summary}]
+    elif decision is not None:
+        lines = [{"domain": "decisions", "action": "extract", "decision_id": decision, "role": role}]
+    else:
+        lines = [{"domain": d, "action": "skip", "reason": reason} for d in ([only] if only else LEDGERS)]
+    text = "\n".join(json.dumps({"sha": sha, **line, "correction": correct}) for line in lines)
+    source = "<command line>"
+    return record_classifications(paths, parse_classifications(text, source), source)
+
+
+def commit_classifications(paths: MiningPaths, input_path: Path) -> CommitOutcome:
+    """``mine commit --input FILE.jsonl``: validate every line, then record them all (or none)."""
+    text = input_path.read_text(encoding="utf-8")
+    return record_classifications(paths, parse_classifications(text, str(input_path)), str(input_path))
+
+
+def record_classifications(paths: MiningPaths, items: list[tuple[int, Classification]],
+                           source: str = "<input>") -> CommitOutcome:
+    """Validate every (line number, classification) against the index, ledgers and decisions, then
+    write them all."""
+    commits = _find_commits(paths, [c.sha.lower() for _, c in items])
+    catalog = DecisionCatalog.read(paths.decisions_dir)
+    problems: list[Diagnostic] = []
+    resolved: list[tuple[int, Classification, dict]] = []
+    for number, item in items:
+        found = commits.get(item.sha.lower())
+        if not isinstance(found, dict):
+            problems.append(Diagnostic(source, number, 1, "sha", found or f"unknown commit {item.sha!r} "
+                                       "(not in the index; run `orkestra mine sync`)", code="unknown-sha"))
+            continue
+        if item.decision_id and (why := catalog.problem(item.decision_id)):
+            problems.append(Diagnostic(source, number, 1, "decision_id", why, code="unknown-decision"))
+            continue
+        resolved.append((number, item, found))
+    if problems:
+        raise WorkspaceError(problems)
+
+    processed_path, notes_path = ledger_files(paths)
+    with ledger_lock(paths):
+        _check_repeats(processed_path, resolved, source)
+        written = [str(upsert_decision_record(catalog, i.decision_id, c, i.role or "primary"))
+                   for _, i, c in resolved if i.action == "extract"]
+        append_lines(notes_path, [_release_note(i, c) for _, i, c in resolved if i.action == "release"])
+        append_lines(processed_path, [_processed(i, c) for _, i, c in resolved])
+    actions = [i.action for _, i, _ in resolved]
+    return CommitOutcome(len(resolved), actions.count("release"), actions.count("extract"), actions.count("skip"),
+                         sorted(set(written)))
+
+
+def _processed(item: Classification, commit: dict) -> dict:
+    record = {"sha": commit["sha"], "domain": item.domain, "action": item.action}
+    extra = {"category": item.category, "decision_id": item.decision_id,
+             "role": (item.role or "primary") if item.action == "extract" else None,
+             "reason": item.reason, "correction": item.correction or None}
+    return record | {k: v for k, v in extra.items() if v is not None}
+
+
+def _release_note(item: Classification, commit: dict) -> dict:
+    signals = commit["signals"]
+    note = {"sha": commit["sha"], "date": commit["date"][:10], "category": item.category,
+            "summary": item.summary or commit["description"], "scope": signals["scope"],
+            "breaking": signals["breaking"], "packages": signals["packages"]}
+    return note | ({"correction": True} if item.correction else {})
+
+
+def _check_repeats(processed_path: Path, resolved: list[tuple[int, Classification, dict]], source: str) -> None:
+    """Refuse a (sha, domain) already in the ledger or earlier in the batch, unless it is a correction."""
+    data = processed_path.read_bytes() if processed_path.is_file() else b""
+    wanted = {c["sha"] for _, _, c in resolved if c["sha"].encode() in data}
+    existing = {(r.get("sha"), r.get("domain")) for _, r, _ in read_lines(processed_path)
+                if r and r.get("sha") in wanted} if wanted else set()
+    problems = []
+    for number, item, commit in resolved:
+        key = (commit["sha"], item.domain)
+        if key in existing and not item.correction:
+            problems.append(Diagnostic(source, number, 1, "sha", f"{commit['sha'][:12]} is already classified "
+                                       f"for {item.domain}; add \"correction\": true (--correct) to replace it",
+                                       code="duplicate"))
+        existing.add(key)
+    if problems:
+        raise WorkspaceError(problems)
+
+
+def _find_commits(paths: MiningPaths, shas: list[str]) -> dict[str, dict | str]:
+    """Index records for full or abbreviated shas (an error string when unknown or ambiguous).
+
+    A few shas (``mine classify``) are found by a byte scan that parses only their lines; a
+    batch loads the index once.
+    """
+    found: dict[str, dict | str] = {s: f"{s!r} is not a commit sha" for s in shas if not SHA_RE.match(s)}
+    wanted = [s for s in shas if s not in found]
+    if len(wanted) > SCAN_LIMIT:
+        index = load_index(paths)
+        full = sorted(index)
+        for sha in wanted:
+            matches = full[bisect_left(full, sha):bisect_left(full, sha + "g")]
+            if len(matches) == 1:
+                found[sha] = index[matches[0]]
+            elif matches:
+                found[sha] = f"{sha!r} is ambiguous ({len(matches)} commits)"
+        return found
+    index_path = paths.index_dir / INDEX_FILE
+    data = index_path.read_bytes() if index_path.is_file() else b""
+    text = b"\n" + data
+    for sha in wanted:
+        hits: dict[bytes, int] = {}
+        needle = b'\n{"sha":"' + sha.encode()
+        at = text.find(needle)
+        while at >= 0:  # ``at`` in text is the line's start in data; the last line for a sha wins
+            hits[data[at + 8:at + 48]] = at
+            at = text.find(needle, at + 1)
+        if len(hits) > 1:
+            found[sha] = f"{sha!r} is ambiguous ({len(hits)} commits)"
+        elif hits:
+            start = next(iter(hits.values()))
+            found[sha] = json.loads(data[start:data.index(b"\n", start)])
+    return found

@@ -1,0 +1,110 @@
+"""The ``mining:`` section of ``orkestra.yaml`` and where mining keeps its files.
+
+```yaml
+mining:
+  ledger_dir: ai_assets/reference/changelog      # commits_processed.jsonl, release_notes.jsonl
+  releasable_types: [feat, fix, perf, revert]    # breaking commits are always releasable
+  domains:                                       # domain -> path globs and commit scopes
+    pipeline: {paths: ["packages/canonical/pipelines/**"], scopes: [canonical, pipeline]}
+  packages: ["packages/*", "libs/*"]             # package dirs; default: detected by manifest
+  infrastructure: [".github/**", "Dockerfile"]   # extra globs that hint at a decision
+```
+
+The commit index is derived state under ``paths.state`` (``.orkestra/mining/``), git-ignored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from orkestra.errors import Diagnostic, OrkestraError, WorkspaceError
+
+CONFIG_FILE = "orkestra.yaml"
+DEFAULT_PACKAGE_ROOTS = ("packages/*", "libs/*", "apps/*", "services/*", "crates/*", "modules/*", "plugins/*")
+MANIFESTS = ("pyproject.toml", "package.json", "Cargo.toml", "go.mod")
+DEFAULT_INFRASTRUCTURE = (
+    ".github/**", ".gitlab-ci.yml", "Dockerfile", "**/Dockerfile", "docker-compose*.yml", "**/*.tf",
+    "infra/**", "deploy/**", "k8s/**", "**/migrations/**", "Makefile",
+)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class DomainRule(_Strict):
+    """A domain is affected by a commit touching one of ``paths`` or carrying one of ``scopes``."""
+
+    paths: list[str] = Field(default_factory=list)
+    scopes: list[str] = Field(default_factory=list)
+
+
+class MiningConfig(_Strict):
+    ledger_dir: str = "ai_assets/reference/changelog"
+    releasable_types: list[str] = Field(default_factory=lambda: ["feat", "fix", "perf", "revert"])
+    domains: dict[str, DomainRule] = Field(default_factory=dict)
+    packages: list[str] = Field(default_factory=list)
+    infrastructure: list[str] = Field(default_factory=lambda: list(DEFAULT_INFRASTRUCTURE))
+    decisions_dir: str = "ai_assets/reference/decisions"
+
+
+@dataclass(frozen=True, slots=True)
+class MiningPaths:
+    """Every file mining reads or writes, absolute."""
+
+    root: Path
+    config: MiningConfig
+    state_dir: Path
+    project: str
+
+    @property
+    def ledger_dir(self) -> Path:
+        return self.root / self.config.ledger_dir
+
+    @property
+    def index_dir(self) -> Path:
+        return self.state_dir / "mining"
+
+    @property
+    def decisions_dir(self) -> Path:
+        return self.root / self.config.decisions_dir
+
+
+def load_mining_paths(root: Path) -> MiningPaths:
+    """Read ``orkestra.yaml`` (if any) at ``root`` and parse its ``mining:`` section.
+
+    A repository without ``orkestra.yaml`` is mined with the defaults.
+    """
+    raw: dict = {}
+    config_path = root / CONFIG_FILE
+    if config_path.is_file():
+        import yaml
+
+        raw = yaml.safe_load(config_path.read_text(encoding="utf-8")) or {}
+    paths = raw.get("paths") or {}
+    decisions_dir = paths.get("decisions", "ai_assets/reference/decisions")
+    section = {"decisions_dir": decisions_dir, **(raw.get("mining") or {})}
+    try:
+        config = MiningConfig.model_validate(section)
+    except ValidationError as exc:
+        raise WorkspaceError([Diagnostic(CONFIG_FILE, 1, 1, "mining." + ".".join(map(str, e["loc"])), e["msg"],
+                                         code="schema") for e in exc.errors()]) from exc
+    return MiningPaths(root=root, config=config, state_dir=root / paths.get("state", ".orkestra"),
+                       project=str(raw.get("project") or root.name))
+
+
+def find_root(start: Path) -> Path:
+    """The work tree holding ``start``: the nearest directory with a ``.git`` entry (no git process)."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            return folder
+    raise OrkestraError(f"{start}: not inside a git repository")
+
+
+def open_mining(start: Path) -> MiningPaths:
+    """Mining settings and paths of the repository containing ``start``."""
+    return load_mining_paths(find_root(start))

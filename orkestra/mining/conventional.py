@@ -1,0 +1,114 @@
+"""Conventional Commits 1.0 parser; pure.
+
+Rules (https://www.conventionalcommits.org/en/v1.0.0/) and how they are read here:
+
+* header ``<type>[(<scope>)][!]: <description>``; the type is a word, matched and reported
+  case-insensitively (lower-cased); the scope is a non-empty noun in parentheses; the
+  description follows the colon and one space and must not be empty.
+* the body starts one blank line after the header and may hold any number of paragraphs.
+* footers start at the first paragraph after the header whose first line is a git-trailer
+  footer: ``Token: value`` or ``Token #value``; tokens use ``-`` for spaces, except
+  ``BREAKING CHANGE``. A footer value runs (blank lines included) until the next footer token.
+* breaking: ``!`` before the colon, or a ``BREAKING CHANGE:`` / ``BREAKING-CHANGE:`` footer,
+  which must be upper-case. With ``!`` and no footer the description describes the break.
+* anything that does not match is kept: ``type`` is None and ``description`` is the subject.
+* reverts (``revert:`` type or git's ``Revert "…"`` subject) report the reverted sha when the
+  message names one; merge subjects (``Merge branch …``, ``Merge pull request …``) are flagged.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+HEADER_RE = re.compile(
+    r"^(?P<type>[A-Za-z][A-Za-z0-9_-]*)(?:\((?P<scope>[^()\r\n]*)\))?(?P<bang>!)?: (?P<description>.*)$"
+)
+FOOTER_RE = re.compile(r"^(?P<token>BREAKING CHANGE|[A-Za-z][A-Za-z0-9-]*)(?:: | #)(?P<value>.*)$")
+BREAKING_TOKENS = ("BREAKING CHANGE", "BREAKING-CHANGE")
+REVERT_SHA_RE = re.compile(r"\b(?:This reverts commit|Reverts?:?|Refs:)\s+([0-9a-fA-F]{7,40})\b")
+MERGE_RE = re.compile(r"^Merge (?:branch|branches|remote-tracking branch|pull request|tag|commit) ")
+
+
+@dataclass(frozen=True, slots=True)
+class Footer:
+    token: str
+    value: str
+    separator: str  # ": " or " #"
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedCommit:
+    """One commit message read as a Conventional Commit (or kept as plain text)."""
+
+    subject: str
+    type: str | None
+    scope: str | None
+    description: str
+    body: str
+    footers: tuple[Footer, ...] = field(default_factory=tuple)
+    breaking: bool = False
+    breaking_description: str | None = None
+    is_revert: bool = False
+    reverts: str | None = None
+    is_merge: bool = False
+
+    @property
+    def conventional(self) -> bool:
+        return self.type is not None
+
+
+def _split_paragraphs(lines: list[str]) -> list[tuple[int, list[str]]]:
+    """Paragraphs as (index of their first line, lines)."""
+    paragraphs: list[tuple[int, list[str]]] = []
+    for index, line in enumerate(lines):
+        if not line.strip():
+            continue
+        if index and lines[index - 1].strip() and paragraphs:
+            paragraphs[-1][1].append(line)
+        else:
+            paragraphs.append((index, [line]))
+    return paragraphs
+
+
+def _parse_footers(lines: list[str]) -> tuple[Footer, ...]:
+    footers: list[list] = []  # [token, separator, value lines]
+    for line in lines:
+        match = FOOTER_RE.match(line)
+        if match:
+            separator = ": " if line[len(match["token"])] == ":" else " #"
+            footers.append([match["token"], separator, [match["value"]]])
+        elif footers:
+            footers[-1][2].append(line)
+    return tuple(Footer(token, "\n".join(value).strip(), sep) for token, sep, value in footers)
+
+
+def parse_message(message: str) -> ParsedCommit:
+    """Parse a full commit message (subject, body, footers)."""
+    lines = message.replace("\r\n", "\n").strip("\n").split("\n")
+    subject = lines[0].strip() if lines else ""
+    rest = lines[1:]
+    paragraphs = _split_paragraphs(rest)
+    start = next((i for i, (_, p) in enumerate(paragraphs) if FOOTER_RE.match(p[0])), len(paragraphs))
+    body = "\n\n".join("\n".join(p) for _, p in paragraphs[:start])
+    footers = _parse_footers(rest[paragraphs[start][0]:] if start < len(paragraphs) else [])
+
+    header = HEADER_RE.match(subject)
+    if header and header["description"].strip() and (header["scope"] is None or header["scope"].strip()):
+        ctype, scope = header["type"].lower(), header["scope"]
+        description, bang = header["description"].strip(), bool(header["bang"])
+    else:
+        ctype, scope, description, bang = None, None, subject, False
+
+    breaking_footer = next((f for f in footers if f.token in BREAKING_TOKENS and f.separator == ": "), None)
+    breaking = bang or breaking_footer is not None
+    breaking_description = breaking_footer.value if breaking_footer else (description if bang else None)
+
+    is_revert = ctype == "revert" or subject.startswith('Revert "')
+    reverted = REVERT_SHA_RE.search(message) if is_revert else None
+    return ParsedCommit(
+        subject=subject, type=ctype, scope=scope, description=description, body=body, footers=footers,
+        breaking=breaking, breaking_description=breaking_description, is_revert=is_revert,
+        reverts=reverted.group(1).lower() if reverted else None, is_merge=bool(MERGE_RE.match(subject)),
+    )
+

@@ -1,0 +1,193 @@
+"""The derived commit index: ``<state>/mining/commits.jsonl`` (one commit per line) + ``state.json``.
+
+``sync_index`` is incremental: it reads only ``last..HEAD``. When the last synced commit is
+no longer an ancestor of HEAD (history rewritten) or the mining settings changed, it rebuilds
+the index from scratch. The directory holds its own ``.gitignore`` so it is never committed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from orkestra.errors import OrkestraError
+from orkestra.mining.config import MiningPaths
+from orkestra.mining.conventional import parse_message
+from orkestra.mining.git import Git, RawCommit
+from orkestra.mining.ledger import ensure_gitattributes
+from orkestra.mining.signals import SignalExtractor, detect_packages
+
+INDEX_FILE = "commits.jsonl"
+GRAPH_FILE = "graph.txt"  # "<sha> <parent> …" per commit, oldest first: what the changelog renderer walks
+STATE_FILE = "state.json"
+SYNC_LOCK_FILE = "sync.lock"
+INDEX_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class SyncResult:
+    root: str
+    index: str
+    mode: str  # "full" | "incremental" | "up-to-date"
+    reason: str
+    new_commits: int
+    total_commits: int
+    head: str | None
+    stats: bool
+    gitattributes_updated: bool
+
+    def to_dict(self) -> dict:
+        return {k: getattr(self, k) for k in self.__slots__}
+
+
+def commit_record(raw: RawCommit, extractor: SignalExtractor) -> dict:
+    """One index line: what ``mine candidates`` shows and what the ledgers refer to."""
+    parsed = parse_message(raw.message)
+    stats = None
+    if raw.numstat is not None:
+        stats = {"files": len(raw.files), "insertions": sum(i for i, _ in raw.numstat),
+                 "deletions": sum(d for _, d in raw.numstat)}
+    return {
+        "sha": raw.sha,
+        "parents": list(raw.parents),
+        "date": raw.date,
+        "author": raw.author,
+        "subject": parsed.subject,
+        "description": parsed.description,
+        "body": parsed.body,
+        "footers": [[f.token, f.value] for f in parsed.footers],
+        "breaking_description": parsed.breaking_description,
+        "files_changed": list(raw.files),
+        "stats": stats,
+        "signals": extractor.signals(parsed, raw.files, len(raw.parents), stats),
+    }
+
+
+def _fingerprint(paths: MiningPaths, packages: list[str]) -> str:
+    settings = json.dumps([INDEX_VERSION, paths.config.model_dump(mode="json"), packages], sort_keys=True)
+    return hashlib.sha256(settings.encode()).hexdigest()[:16]
+
+
+def read_state(paths: MiningPaths, required: bool = False) -> dict:
+    """The index's ``state.json`` ({} before the first sync, or an error when ``required``)."""
+    state_path = paths.index_dir / STATE_FILE
+    if state_path.is_file():
+        return json.loads(state_path.read_text())
+    if required:
+        raise OrkestraError(f"{paths.root}: no commit index yet (run `orkestra mine sync` first)")
+    return {}
+
+
+def sync_index(paths: MiningPaths, stats: bool = False, full: bool = False, git: Git | None = None) -> SyncResult:
+    """Bring the commit index up to date with HEAD (and mark the ledgers ``merge=union``).
+
+    :param stats: also record insertions/deletions (a ``--numstat`` pass); sticky once used.
+    :param full: rebuild from scratch even when an incremental update would do.
+    """
+    from filelock import FileLock
+
+    git = git or Git(paths.root)
+    paths.index_dir.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(paths.index_dir / SYNC_LOCK_FILE)):  # two syncs at once would append twice
+        return _sync_locked(paths, git, stats, full)
+
+
+def _sync_locked(paths: MiningPaths, git: Git, stats: bool, full: bool) -> SyncResult:
+    index_dir = paths.index_dir
+    ignore = index_dir / ".gitignore"
+    if not ignore.is_file():
+        ignore.write_text("*\n")
+    packages = detect_packages(paths.root, paths.config)
+    fingerprint = _fingerprint(paths, packages)
+    state = read_state(paths)
+    stats = stats or bool(state.get("stats"))
+    head = git.head()
+    index_path = index_dir / INDEX_FILE
+
+    mode, reason = _plan(git, state, head, fingerprint, stats, full, index_path)
+    extractor = SignalExtractor.build(paths.config, packages)
+    new = 0
+    if mode == "full":
+        records = [commit_record(raw, extractor) for raw in git.log(head, stats)] if head else []
+        records.reverse()  # oldest first: later syncs append
+        _write_atomic(index_path, "".join(_line(r) for r in records))
+        _write_atomic(index_dir / GRAPH_FILE, "".join(_graph_line(r) for r in records))
+        new = total = len(records)
+    elif mode == "incremental":
+        records = [commit_record(raw, extractor) for raw in git.log(f"{state['head']}..{head}", stats)]
+        records.reverse()
+        with index_path.open("a", encoding="utf-8") as handle:
+            handle.write("".join(_line(r) for r in records))
+        with (index_dir / GRAPH_FILE).open("a", encoding="utf-8") as handle:
+            handle.write("".join(_graph_line(r) for r in records))
+        new, total = len(records), state["count"] + len(records)
+    else:
+        total = state.get("count", 0)
+    _write_atomic(index_dir / STATE_FILE, json.dumps(
+        {"version": INDEX_VERSION, "head": head, "stats": stats, "count": total, "fingerprint": fingerprint,
+         "packages": packages}, indent=2) + "\n")
+    attributes = ensure_gitattributes(paths.root, paths.config.ledger_dir)
+    return SyncResult(str(paths.root), str(index_path), mode, reason, new, total, head, stats, attributes)
+
+
+def _plan(git: Git, state: dict, head: str | None, fingerprint: str, stats: bool, full: bool,
+          index_path: Path) -> tuple[str, str]:
+    if head is None:
+        return "full", "repository has no commits"
+    if full:
+        return "full", "--full requested"
+    if not state or not index_path.is_file() or not (index_path.parent / GRAPH_FILE).is_file():
+        return "full", "no index yet"
+    if state.get("fingerprint") != fingerprint:
+        return "full", "mining settings or packages changed"
+    if stats and not state.get("stats"):
+        return "full", "stats requested on an index built without them"
+    if state.get("head") == head:
+        return "up-to-date", "index already at HEAD"
+    if not state.get("head") or not git.is_ancestor(state["head"], head):
+        return "full", "last synced commit is no longer in HEAD's history (rewritten)"
+    return "incremental", f"new commits since {state['head'][:12]}"
+
+
+def _line(record: dict) -> str:
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def _graph_line(record: dict) -> str:
+    return " ".join([record["sha"], *record["parents"]]) + "\n"
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    os.replace(tmp, path)
+
+
+def load_index(paths: MiningPaths) -> dict[str, dict]:
+    """Every indexed commit by sha, oldest first (empty when never synced)."""
+    index_path = paths.index_dir / INDEX_FILE
+    if not index_path.is_file():
+        return {}
+    commits: dict[str, dict] = {}
+    with index_path.open(encoding="utf-8") as handle:
+        for line in handle:
+            record = json.loads(line)
+            commits[record["sha"]] = record
+    return commits
+
+
+def load_graph(paths: MiningPaths) -> dict[str, list[str]]:
+    """Every indexed commit's parents by sha, oldest first (without parsing the full index)."""
+    graph_path = paths.index_dir / GRAPH_FILE
+    if not graph_path.is_file():
+        return {}
+    graph: dict[str, list[str]] = {}
+    for line in graph_path.read_text(encoding="utf-8").splitlines():
+        sha, *parents = line.split(" ")
+        graph[sha] = parents
+    return graph

@@ -1,0 +1,119 @@
+"""Append-only JSONL ledgers of classified commits, safe for concurrent writers.
+
+Two files under ``mining.ledger_dir`` (default ``ai_assets/reference/changelog/``):
+
+* ``commits_processed.jsonl`` — one line per classification, both domains:
+  ``{"sha", "domain": "changelog"|"decisions", "action": "release"|"skip"|"extract", …}``.
+  This is what coverage (``mine status``) and ``mine candidates`` read.
+* ``release_notes.jsonl`` — one line per changelog *release*: the entry as it will appear
+  in CHANGELOG.md (``sha, date, category, summary, scope, breaking, packages``).
+
+Last wins: a later line for the same (sha, domain) replaces the earlier one, but only when it
+says ``"correction": true``; any other repeat is a validation error. Writers take one file lock,
+write each file's new lines with a single ``write`` and fdatasync, so lines never interleave.
+``merge=union`` in ``.gitattributes`` lets branches that each appended lines merge cleanly.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from orkestra.mining.config import MiningPaths
+
+PROCESSED_FILE = "commits_processed.jsonl"
+RELEASE_NOTES_FILE = "release_notes.jsonl"
+LOCK_FILE = "ledger.lock"
+
+
+def ledger_files(paths: MiningPaths) -> tuple[Path, Path]:
+    return paths.ledger_dir / PROCESSED_FILE, paths.ledger_dir / RELEASE_NOTES_FILE
+
+
+def ledger_lock(paths: MiningPaths):
+    """The file lock every ledger writer holds (kept in the git-ignored state dir)."""
+    from filelock import FileLock
+
+    paths.index_dir.mkdir(parents=True, exist_ok=True)
+    return FileLock(str(paths.index_dir / LOCK_FILE))
+
+
+def append_lines(path: Path, records: list[dict]) -> None:
+    """Append ``records`` as JSON lines with one write, then fdatasync. Call under ``ledger_lock``."""
+    if not records:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records).encode()
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        _repair_missing_newline(fd, path)
+        written = os.write(fd, data)
+        while written < len(data):  # a regular file takes it all at once; be exact anyway
+            written += os.write(fd, data[written:])
+        os.fdatasync(fd)
+    finally:
+        os.close(fd)
+
+
+def _repair_missing_newline(fd: int, path: Path) -> None:
+    """A hand-edited file may end without a newline; never glue a new line onto it."""
+    size = path.stat().st_size
+    if size:
+        with path.open("rb") as handle:
+            handle.seek(size - 1)
+            if handle.read(1) != b"\n":
+                os.write(fd, b"\n")
+
+
+def read_lines(path: Path) -> Iterator[tuple[int, dict | None, str]]:
+    """(line number, parsed object or None when corrupt, raw text) for each non-empty line."""
+    if not path.is_file():
+        return
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        for number, text in enumerate(handle, start=1):
+            if not text.strip():
+                continue
+            try:
+                value = json.loads(text)
+            except json.JSONDecodeError:
+                value = None
+            yield number, value if isinstance(value, dict) else None, text.rstrip("\n")
+
+
+def read_records(path: Path) -> list[dict]:
+    """Every well-formed record of a ledger, in order (corrupt lines are left to ``mine validate``).
+
+    One JSON decode for the whole file when it is clean; line by line only when it is not.
+    """
+    if not path.is_file():
+        return []
+    lines = [line for line in path.read_text(encoding="utf-8", errors="replace").splitlines() if line.strip()]
+    try:
+        records = json.loads("[" + ",".join(lines) + "]")
+    except json.JSONDecodeError:
+        return [r for _, r, _ in read_lines(path) if r]
+    return [r for r in records if isinstance(r, dict)]
+
+
+def latest(records: Iterable[dict], key=lambda r: (r.get("sha"), r.get("domain"))) -> dict:
+    """Last-wins view of ledger records by (sha, domain)."""
+    result: dict = {}
+    for record in records:
+        result[key(record)] = record
+    return result
+
+
+def ensure_gitattributes(root: Path, ledger_dir: str = "ai_assets/reference/changelog") -> bool:
+    """Make sure ``.gitattributes`` marks both ledgers ``merge=union``; idempotent. True if changed."""
+    path = root / ".gitattributes"
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    present = {tuple(line.split()) for line in text.splitlines()}
+    missing = [f"{ledger_dir.rstrip('/')}/{name} merge=union" for name in (PROCESSED_FILE, RELEASE_NOTES_FILE)
+               if tuple(f"{ledger_dir.rstrip('/')}/{name} merge=union".split()) not in present]
+    if not missing:
+        return False
+    prefix = "" if not text or text.endswith("\n") else "\n"
+    path.write_text(text + prefix + "\n".join(missing) + "\n", encoding="utf-8")
+    return True

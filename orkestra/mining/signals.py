@@ -1,0 +1,100 @@
+"""Commit → signals: type, scope, breaking, domains, packages, decision hints; pure.
+
+Globs are fnmatch patterns on repo-relative POSIX paths where ``*`` also crosses ``/``
+(so ``packages/api/**`` and ``packages/api/*`` both cover the whole tree below it).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from orkestra.mining.config import DEFAULT_PACKAGE_ROOTS, MANIFESTS, MiningConfig
+from orkestra.mining.conventional import ParsedCommit
+
+DEPENDENCY_FILES = frozenset({*MANIFESTS, "requirements.txt", "setup.py", "setup.cfg", "Gemfile", "pom.xml",
+                              "build.gradle", "composer.json", "environment.yml"})
+LOW_SIGNAL_TYPES = frozenset({"docs", "style", "test", "chore", "ci"})
+ROOT_PACKAGE = "."
+
+
+def _glob_re(globs: list[str] | tuple[str, ...]) -> re.Pattern | None:
+    if not globs:
+        return None
+    return re.compile("|".join(f"(?:{fnmatch.translate(g)})" for g in globs))
+
+
+@dataclass(frozen=True)
+class SignalExtractor:
+    """Compiled mining settings: turns one parsed commit and its files into signals."""
+
+    releasable: frozenset[str]
+    domain_paths: tuple[tuple[str, re.Pattern | None, frozenset[str]], ...]
+    packages: tuple[str, ...]  # package dirs, longest first
+    infrastructure: re.Pattern | None
+
+    @classmethod
+    def build(cls, config: MiningConfig, packages: list[str]) -> "SignalExtractor":
+        domains = tuple((name, _glob_re(rule.paths), frozenset(s.lower() for s in rule.scopes))
+                        for name, rule in sorted(config.domains.items()))
+        return cls(releasable=frozenset(t.lower() for t in config.releasable_types), domain_paths=domains,
+                   packages=tuple(sorted(packages, key=lambda p: (-len(p), p))),
+                   infrastructure=_glob_re(config.infrastructure))
+
+    def package_of(self, path: str) -> str:
+        for package in self.packages:
+            if path.startswith(package + "/"):
+                return package
+        return ROOT_PACKAGE
+
+    def signals(self, parsed: ParsedCommit, files: tuple[str, ...], parents: int,
+                stats: dict | None) -> dict:
+        """The signals of one commit, as stored in the index and shown by ``mine candidates``."""
+        scope = (parsed.scope or "").lower()
+        domains = [name for name, paths, scopes in self.domain_paths
+                   if scope in scopes or (paths is not None and any(paths.match(f) for f in files))]
+        infrastructure = [f for f in files if self.infrastructure is not None and self.infrastructure.match(f)]
+        dependencies = [f for f in files if f.rsplit("/", 1)[-1] in DEPENDENCY_FILES]
+        result = {
+            "commit_type": parsed.type,
+            "scope": parsed.scope,
+            "breaking": parsed.breaking,
+            "is_releasable_type": parsed.breaking or (parsed.type in self.releasable),
+            "domains_affected": domains,
+            "packages": sorted({self.package_of(f) for f in files}) or [ROOT_PACKAGE],
+            "is_merge": parents > 1 or parsed.is_merge,
+            "is_revert": parsed.is_revert,
+            "reverts": parsed.reverts,
+            "infrastructure_files": len(infrastructure),
+            "dependency_files": len(dependencies),
+        }
+        result["decision_score"] = decision_score(result, len(files), stats)
+        return result
+
+
+def decision_score(signals: dict, files: int, stats: dict | None) -> int:
+    """A deterministic hint that a commit holds an architectural decision (higher first)."""
+    score = 4 * signals["breaking"] + 3 * bool(signals["infrastructure_files"])
+    score += 3 * bool(signals["dependency_files"]) + (files >= 10) + 2 * (files >= 30)
+    if stats is not None:
+        changed = stats["insertions"] + stats["deletions"]
+        score += (changed >= 200) + 2 * (changed >= 1000)
+    if signals["commit_type"] in ("feat", "refactor", "perf"):
+        score += 1
+    if signals["commit_type"] in LOW_SIGNAL_TYPES or signals["is_merge"]:
+        score -= 2
+    return score
+
+
+def detect_packages(root: Path, config: MiningConfig) -> list[str]:
+    """Package directories: the configured globs, or manifest-holding dirs under packages/*, libs/*, …"""
+    if config.packages:
+        return sorted({p.relative_to(root).as_posix() for g in config.packages for p in root.glob(g) if p.is_dir()})
+    found = set()
+    for pattern in DEFAULT_PACKAGE_ROOTS:
+        for folder in root.glob(pattern):
+            if folder.is_dir() and any((folder / m).is_file() for m in MANIFESTS):
+                found.add(folder.relative_to(root).as_posix())
+    return sorted(found)
