@@ -1,7 +1,54 @@
-"""`orkestra hooks` commands."""
+"""`orkestra hooks` commands: record agent hook events into the local telemetry store."""
 
 from __future__ import annotations
 
+import sys
+from typing import Optional
+
 import typer
 
-app = typer.Typer(help="hooks commands.", no_args_is_help=True)
+app = typer.Typer(help="Record Claude Code hook events and Codex notify payloads (telemetry).",
+                  no_args_is_help=True)
+
+STORE_DIR = typer.Option(None, "--store-dir", help="Store directory (default .orkestra/telemetry).")
+OTLP = typer.Option(None, "--otlp-endpoint", help="Also export to this OTLP/HTTP collector.")
+
+
+def _options(store_dir: Optional[str], otlp_endpoint: Optional[str], **extra: str) -> dict[str, str]:
+    given = {"store_dir": store_dir, "otlp_endpoint": otlp_endpoint, **extra}
+    return {key: value for key, value in given.items() if value}
+
+
+@app.command("handle")
+def handle(
+    store_dir: Optional[str] = STORE_DIR,
+    otlp_endpoint: Optional[str] = OTLP,
+    agent_tool: str = typer.Option("claude-code", "--agent-tool",
+                                   help="claude-code or codex-cli (Codex hooks)."),
+) -> None:
+    """Record the hook event JSON read from stdin; always exits 0 and prints nothing on stdout.
+
+    `.claude/settings.json` runs the faster twin `orkestra-hook`; this is the same handler.
+
+    Example: echo '{"hook_event_name":"Stop","session_id":"s1","cwd":"."}' | orkestra hooks handle
+    """
+    from orkestra.telemetry.hook import record_safely
+
+    record_safely(sys.stdin.read(), **_options(store_dir, otlp_endpoint, agent_tool=agent_tool))
+
+
+@app.command("codex-notify")
+def codex_notify(
+    payload: str = typer.Argument("", help="The JSON string Codex appends to its notify command."),
+    store_dir: Optional[str] = STORE_DIR,
+    otlp_endpoint: Optional[str] = OTLP,
+) -> None:
+    """Record a Codex `notify` payload (agent-turn-complete); always exits 0.
+
+    Codex config: notify = ["orkestra-hook", "codex-notify"]
+
+    Example: orkestra hooks codex-notify '{"type":"agent-turn-complete","thread-id":"t1","cwd":"."}'
+    """
+    from orkestra.telemetry.hook import record_safely
+
+    record_safely(payload, **_options(store_dir, otlp_endpoint, agent_tool="codex-cli"))

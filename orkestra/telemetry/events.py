@@ -1,0 +1,142 @@
+"""Hook payloads → ``Event`` records: low-cardinality ``labels`` apart from high-cardinality ``fields``.
+
+Stdlib-only (hook hot path). Claude Code sends one JSON object on stdin per event (FORMATS.md
+§5); Codex's ``notify`` passes a kebab-case JSON string in argv. Anything that does not parse
+becomes a ``malformed`` event holding the raw text, truncated and redacted, so nothing is lost.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import namedtuple
+from datetime import UTC, datetime
+from typing import Any
+
+from orkestra.telemetry import enrich
+from orkestra.telemetry.redact import redact, redact_text
+
+CLAUDE_CODE = "claude-code"
+CODEX_CLI = "codex-cli"
+MALFORMED = "malformed"
+RAW_LIMIT = 2000
+# Payload keys that are low-cardinality labels as they are.
+LABEL_KEYS = ("source", "reason", "trigger", "notification_type", "permission_mode", "model", "client",
+              "memory_type", "load_reason", "expansion_type")
+# Payload keys whose size, not content, is kept (they can be whole files or transcripts).
+SIZE_ONLY = ("tool_response", "last_assistant_message", "compact_summary")
+
+
+class Event(namedtuple("Event", "ts labels fields")):
+    """One stored hook event: when, how to group it (labels), and everything else (fields).
+
+    An immutable record; a namedtuple rather than a dataclass so the hook path does not pay
+    for importing ``dataclasses``.
+    """
+
+    __slots__ = ()
+    ts: str
+    labels: dict[str, str]
+    fields: dict[str, Any]
+
+    @property
+    def name(self) -> str:
+        return self.labels.get("event", "")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ts": self.ts, "labels": self.labels, "fields": self.fields}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Event:
+        return cls(str(data["ts"]), dict(data["labels"]), dict(data.get("fields") or {}))
+
+
+def _size(value: Any) -> int:
+    return len(value) if isinstance(value, str) else len(json.dumps(value, default=str))
+
+
+def _tool_labels(payload: dict[str, Any]) -> dict[str, str | None]:
+    name = str(payload.get("tool_name") or "")
+    if not name:
+        return {}
+    kind = enrich.tool_type(name)
+    tool_input = payload.get("tool_input")
+    tool_input = tool_input if isinstance(tool_input, dict) else {}
+    labels: dict[str, str | None] = {"tool_name": name, "tool_type": kind}
+    if kind == "mcp":
+        labels["mcp_server"] = enrich.mcp_server(name)
+    elif kind == "bash":
+        labels["bash_cli"] = enrich.bash_cli(str(tool_input.get("command") or ""))
+    elif kind == "skill":
+        labels["skill"] = enrich.skill_name(tool_input)
+    elif kind == "agent":
+        labels["subagent_type"] = tool_input.get("subagent_type")
+    return labels
+
+
+def from_claude(payload: dict[str, Any], ts: str, agent_tool: str = CLAUDE_CODE) -> Event:
+    """A Claude Code (or Codex hooks) stdin payload → Event."""
+    name = str(payload.get("hook_event_name") or "unknown")
+    labels: dict[str, str | None] = {"event": name, "agent_tool": agent_tool, **_tool_labels(payload)}
+    if name.startswith("Subagent"):
+        labels["subagent_type"] = payload.get("agent_type")
+    elif payload.get("agent_type"):
+        labels["agent_type"] = payload.get("agent_type")  # the event happened inside this agent
+    for key in LABEL_KEYS:
+        if isinstance(payload.get(key), str):
+            labels[key] = payload[key]
+    labels["outcome"] = enrich.outcome(name, payload)
+    used = {"hook_event_name", "tool_name", *LABEL_KEYS, *SIZE_ONLY}
+    if not name.startswith("Subagent"):
+        used.add("agent_type")
+    fields: dict[str, Any] = redact({k: v for k, v in payload.items() if k not in used})
+    for key in SIZE_ONLY:
+        if payload.get(key) is not None:
+            fields[f"{key}_chars"] = _size(payload[key])
+    return Event(ts=ts, labels=_clean(labels), fields=fields)
+
+
+def from_codex(payload: dict[str, Any], ts: str) -> Event:
+    """A Codex ``notify`` payload (``agent-turn-complete``) → Event in the same schema."""
+    name = str(payload.get("type") or "unknown")
+    labels = {"event": name, "agent_tool": CODEX_CLI, "client": payload.get("client"),
+              "outcome": enrich.outcome(name, payload)}
+    renamed = {"thread-id": "session_id", "turn-id": "prompt_id"}
+    fields: dict[str, Any] = {}
+    for key, value in payload.items():
+        if key in ("type", "client"):
+            continue
+        if key == "last-assistant-message":
+            fields["last_assistant_message_chars"] = _size(value or "")
+        else:
+            fields[renamed.get(key, key.replace("-", "_"))] = redact(value)
+    return Event(ts=ts, labels=_clean(labels), fields=fields)
+
+
+def malformed(raw: str, reason: str, ts: str, agent_tool: str = CLAUDE_CODE) -> Event:
+    """An input that could not be read as a payload, kept (truncated, redacted) for inspection."""
+    return Event(ts=ts, labels={"event": MALFORMED, "agent_tool": agent_tool, "outcome": "n/a"},
+                 fields={"error": reason, "raw": redact_text(raw[:RAW_LIMIT]), "raw_chars": len(raw)})
+
+
+def parse_payload(raw: str, ts: str, agent_tool: str = CLAUDE_CODE) -> Event:
+    """Raw hook input (stdin for Claude Code, argv for Codex notify) → Event, malformed if unreadable."""
+    try:
+        payload = json.loads(raw)
+    except ValueError as exc:
+        return malformed(raw, f"invalid JSON: {exc}", ts, agent_tool)
+    if not isinstance(payload, dict):
+        return malformed(raw, f"expected a JSON object, got {type(payload).__name__}", ts, agent_tool)
+    if "hook_event_name" in payload:
+        return from_claude(payload, ts, agent_tool)
+    if agent_tool == CODEX_CLI and "type" in payload:
+        return from_codex(payload, ts)
+    return malformed(raw, "no hook_event_name (Claude Code) or type (Codex notify)", ts, agent_tool)
+
+
+def _clean(labels: dict[str, Any]) -> dict[str, str]:
+    return {k: str(v) for k, v in labels.items() if v not in (None, "")}
+
+
+def timestamp(moment: datetime | None = None) -> str:
+    """The store's timestamp format: UTC, microseconds, ``Z`` suffix (sorts as text)."""
+    return (moment or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")

@@ -1,0 +1,95 @@
+"""The hook handler: one payload in, one line in the store, never a failure the agent sees.
+
+``orkestra-hook`` (the console script ``.claude/settings.json`` runs) reads a Claude Code
+payload on stdin; ``orkestra-hook codex-notify JSON`` takes Codex's notify argument. It
+imports only the stdlib and our stdlib-only telemetry modules, so it starts in a few tens of
+milliseconds; ``orkestra hooks handle`` is the typer twin calling the same ``record_hook``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections import namedtuple
+from collections.abc import Mapping, Sequence
+
+from orkestra.telemetry.events import CLAUDE_CODE, CODEX_CLI, Event, parse_payload, timestamp
+from orkestra.telemetry.store import DEFAULT_STORE_DIR, append_event, find_project_root, resolve_store_dir
+
+USAGE = ("usage: orkestra-hook [--store-dir DIR] [--otlp-endpoint URL] [--agent-tool claude-code|codex-cli]"
+         " [codex-notify JSON]  (payload on stdin otherwise)")
+
+
+class Recorded(namedtuple("Recorded", "event path warnings")):
+    """What one hook invocation stored (the event, its day file) and any export problem."""
+
+    __slots__ = ()
+    event: Event
+    path: str
+    warnings: list[str]
+
+
+def project_dir(event: Event, env: Mapping[str, str], cwd: str) -> str:
+    """Where the store lives: ``$CLAUDE_PROJECT_DIR``, else the payload's cwd, else ours; walked up."""
+    for start in (env.get("CLAUDE_PROJECT_DIR"), event.fields.get("cwd")):
+        if isinstance(start, str) and start and os.path.isdir(start):
+            return find_project_root(start)
+    return find_project_root(cwd)
+
+
+def record_hook(raw: str, *, agent_tool: str = CLAUDE_CODE, store_dir: str = DEFAULT_STORE_DIR,
+                otlp_endpoint: str | None = None, env: Mapping[str, str] | None = None,
+                cwd: str | None = None, ts: str | None = None) -> Recorded:
+    """Parse, enrich and append one raw payload; export it when an OTLP endpoint is set."""
+    event = parse_payload(raw, ts or timestamp(), agent_tool)
+    root = project_dir(event, os.environ if env is None else env, cwd or os.getcwd())
+    path = append_event(resolve_store_dir(root, store_dir), event)
+    warnings = []
+    if otlp_endpoint:
+        from orkestra.telemetry.export import export_events  # heavy: only when configured
+
+        warnings = export_events([event], otlp_endpoint)
+    return Recorded(event, path, warnings)
+
+
+def _parse_argv(argv: Sequence[str]) -> tuple[dict[str, str], list[str]]:
+    options, positional = {}, []
+    names = {"--store-dir": "store_dir", "--otlp-endpoint": "otlp_endpoint", "--agent-tool": "agent_tool"}
+    words = list(argv)
+    while words:
+        word = words.pop(0)
+        key, _, value = word.partition("=")
+        if key in names:
+            options[names[key]] = value if value else words.pop(0)
+        else:
+            positional.append(word)
+    return options, positional
+
+
+def record_safely(raw: str, **options: str) -> None:
+    """``record_hook`` at the edge: any failure goes to stderr as one line, never raised."""
+    try:
+        for warning in record_hook(raw, **options).warnings:
+            sys.stderr.write(f"orkestra-hook: {warning}\n")
+    except BaseException as exc:  # noqa: BLE001 - telemetry must never break the agent
+        sys.stderr.write(f"orkestra-hook: event not recorded: {type(exc).__name__}: {exc}\n")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Console-script entry point: always exits 0 and prints nothing on stdout."""
+    try:
+        options, positional = _parse_argv(sys.argv[1:] if argv is None else argv)
+        if positional[:1] == ["codex-notify"]:
+            options["agent_tool"] = CODEX_CLI
+            record_safely(positional[1] if len(positional) > 1 else "", **options)
+        elif positional:
+            sys.stderr.write(USAGE + "\n")
+        else:
+            record_safely(sys.stdin.read(), **options)
+    except BaseException as exc:  # noqa: BLE001 - a missing option value, unreadable stdin...
+        sys.stderr.write(f"orkestra-hook: event not recorded: {type(exc).__name__}: {exc}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,196 @@
+"""The ``telemetry:`` section of ``orkestra.yaml`` and the ``hooks`` block of ``.claude/settings.json``.
+
+``hooks_block`` and ``merge_settings`` are pure and stdlib-only (``orkestra sync`` calls
+``merge_settings`` to render the file); a bad section raises ``SettingsError`` naming the key,
+and ``load_settings`` turns that into a located ``orkestra.yaml:line:col`` diagnostic.
+
+```yaml
+telemetry:
+  enabled: true                     # false removes our hooks from settings.json
+  store_dir: .orkestra/telemetry    # relative to the project root
+  otlp_endpoint: http://127.0.0.1:4318   # optional OTLP/HTTP collector
+  events: [PreToolUse, PostToolUse]  # optional subset of HANDLED_EVENTS
+```
+"""
+
+from __future__ import annotations
+
+import copy
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from orkestra.telemetry.store import DEFAULT_STORE_DIR
+
+# What `orkestra sync` writes into .claude/settings.json: `orkestra-hook` is the stdlib-only
+# twin of `orkestra hooks handle` (no typer start-up cost). Settings the handler needs are
+# passed as options, so it never parses orkestra.yaml. The hook runs asynchronously (Claude
+# Code does not wait for it) and is killed after HOOK_TIMEOUT seconds.
+HOOK_PROGRAM = "orkestra-hook"
+HOOK_TIMEOUT = 10
+# Commands that mark a hook entry as ours, so a re-sync replaces it.
+OWNED_COMMANDS = (HOOK_PROGRAM, "orkestra hooks handle")
+
+# Events that carry a tool name: their matcher groups match every tool.
+TOOL_EVENTS = ("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionDenied")
+HANDLED_EVENTS = (
+    "SessionStart",
+    "UserPromptSubmit",
+    *TOOL_EVENTS,
+    "SubagentStart",
+    "SubagentStop",
+    "Notification",
+    "PreCompact",
+    "Stop",
+    "StopFailure",
+    "SessionEnd",
+)
+CONFIG_FILE = "orkestra.yaml"
+
+
+@dataclass(frozen=True, slots=True)
+class TelemetrySettings:
+    """The parsed ``telemetry:`` section."""
+
+    enabled: bool = True
+    store_dir: str = DEFAULT_STORE_DIR
+    otlp_endpoint: str | None = None
+    events: tuple[str, ...] = HANDLED_EVENTS
+
+
+class SettingsError(ValueError):
+    """A bad value in the ``telemetry:`` section; ``key`` names the offending key."""
+
+    def __init__(self, key: str, message: str):
+        super().__init__(f"telemetry.{key}: {message}" if key else f"telemetry: {message}")
+        self.key, self.message = key, message
+
+
+def parse_settings(config: dict[str, Any] | None) -> TelemetrySettings:
+    """The raw ``telemetry:`` mapping → settings; a bad value raises ``SettingsError``."""
+    if config is not None and not isinstance(config, dict):
+        raise SettingsError("", "expected a mapping")
+    raw = dict(config or {})
+    unknown = sorted(set(raw) - {"enabled", "store_dir", "otlp_endpoint", "events"})
+    if unknown:
+        raise SettingsError(unknown[0], "unknown key (expected enabled, store_dir, otlp_endpoint, events)")
+    events = raw.get("events") or list(HANDLED_EVENTS)
+    if not isinstance(events, list):
+        raise SettingsError("events", "expected a list of hook event names")
+    for event in events:
+        if event not in HANDLED_EVENTS:
+            handled = ", ".join(HANDLED_EVENTS)
+            raise SettingsError("events", f"unsupported event {event!r} (handled: {handled})")
+    endpoint = raw.get("otlp_endpoint")
+    if endpoint is not None and not str(endpoint).startswith(("http://", "https://")):
+        raise SettingsError("otlp_endpoint", f"expected an http(s) URL, got {endpoint!r}")
+    if not isinstance(raw.get("enabled", True), bool):
+        raise SettingsError("enabled", "expected true or false")
+    return TelemetrySettings(
+        enabled=raw.get("enabled", True),
+        store_dir=str(raw.get("store_dir") or DEFAULT_STORE_DIR),
+        otlp_endpoint=str(endpoint) if endpoint else None,
+        events=tuple(e for e in HANDLED_EVENTS if e in events),
+    )
+
+
+def load_settings(root: Path) -> TelemetrySettings:
+    """The ``telemetry:`` section of ``root/orkestra.yaml`` (defaults when there is no such file).
+
+    Raises ``WorkspaceError`` with a located diagnostic for a bad file or value.
+    """
+    from orkestra.errors import Diagnostic, WorkspaceError
+    from orkestra.workspace.source import SourceError, locate, read_yaml
+
+    if not (root / CONFIG_FILE).is_file():
+        return TelemetrySettings()
+    try:
+        doc = read_yaml(root, CONFIG_FILE)
+    except SourceError as exc:
+        raise WorkspaceError([exc.diagnostic]) from exc
+    section = doc.data.get("telemetry") if isinstance(doc.data, dict) else None
+    try:
+        return parse_settings(section)
+    except SettingsError as exc:
+        loc = ("telemetry", exc.key) if exc.key else ("telemetry",)
+        line, col = locate(doc, loc)
+        field_name = ".".join(loc)
+        diagnostic = Diagnostic(CONFIG_FILE, line, col, field_name, exc.message, code="telemetry")
+        raise WorkspaceError([diagnostic]) from exc
+
+
+def hook_command(settings: TelemetrySettings) -> str:
+    """The shell command a hook entry runs; options only where they differ from the defaults."""
+    words = [HOOK_PROGRAM]
+    if settings.store_dir != DEFAULT_STORE_DIR:
+        words += ["--store-dir", settings.store_dir]
+    if settings.otlp_endpoint:
+        words += ["--otlp-endpoint", settings.otlp_endpoint]
+    return " ".join(shlex.quote(word) for word in words)
+
+
+def _our_group(event: str, command: str) -> dict[str, Any]:
+    group: dict[str, Any] = {"matcher": "*"} if event in TOOL_EVENTS else {}
+    group["hooks"] = [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT, "async": True}]
+    return group
+
+
+def hooks_block(config: dict[str, Any] | None) -> dict[str, Any]:
+    """The ``hooks`` object wiring every enabled event to ``orkestra-hook``."""
+    settings = parse_settings(config)
+    if not settings.enabled:
+        return {}
+    command = hook_command(settings)
+    return {event: [_our_group(event, command)] for event in settings.events}
+
+
+def is_owned(hook: Any) -> bool:
+    """True for a hook handler entry we wrote (recognised by its command)."""
+    if not isinstance(hook, dict):
+        return False
+    command = str(hook.get("command", "")).strip()
+    return any(command == own or command.startswith(own + " ") for own in OWNED_COMMANDS)
+
+
+def _without_ours(groups: Any) -> list[Any]:
+    """The user's matcher groups for one event with our handlers removed, order kept."""
+    if not isinstance(groups, list):
+        return groups
+    kept = []
+    for group in groups:
+        if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+            handlers = [h for h in group["hooks"] if not is_owned(h)]
+            if not handlers and group["hooks"]:
+                continue
+            group = {**group, "hooks": handlers}
+        kept.append(group)
+    return kept
+
+
+def merge_settings(existing: dict[str, Any] | None, config: dict[str, Any] | None) -> dict[str, Any]:
+    """``existing`` settings with our hooks merged in; pure and idempotent.
+
+    User entries are never removed or reordered: our handlers are dropped wherever they
+    are and our groups appended at the end of each event's list; events new to the file
+    are appended in ``HANDLED_EVENTS`` order; every other key keeps its place.
+    """
+    result = copy.deepcopy(existing) if existing else {}
+    ours = hooks_block(config)
+    current = result.get("hooks")
+    if not isinstance(current, dict):
+        if not ours:
+            return result
+        current = {}
+    merged: dict[str, Any] = {}
+    for event, groups in current.items():
+        kept = _without_ours(groups)
+        if event in ours and isinstance(kept, list):
+            kept = kept + ours[event]
+        if kept or not groups:  # drop an event only when it held nothing but ours
+            merged[event] = kept
+    for event, groups in ours.items():
+        merged.setdefault(event, groups)
+    if merged or "hooks" in result:
+        result["hooks"] = merged
+    return result
