@@ -63,8 +63,10 @@ class Maguyva:
     root: Path
     store: Store
     store_location: str
-    embedder: Any = None  # maguyva.embed.base.Embedder, when embeddings are configured
+    embedder: Any = None  # maguyva.embed.base.Embedder; created lazily from the settings when None
+    embedding_settings: Any = None  # maguyva.embed.base.EmbeddingSettings
     _files: int | None = None
+    _semantic_problem: str | None = None
 
     # ---- construction ------------------------------------------------------------------------
 
@@ -73,11 +75,14 @@ class Maguyva:
         from maguyva.store import open_store
         from maguyva.store.location import store_path
 
+        from maguyva.embed.base import settings_for
+
         root_path = Path(root).resolve()
         location = store_path(root_path, store)
         if readonly and not Path(location).exists():
             raise MaguyvaError(f"no index at {location}: run `orkestra code index` in {root_path} first")
-        return cls(root_path, open_store(location, readonly=readonly), str(location))
+        return cls(root_path, open_store(location, readonly=readonly), str(location),
+                   embedding_settings=settings_for(root_path))
 
     def close(self) -> None:
         self.store.close()
@@ -98,9 +103,32 @@ class Maguyva:
         record = self.store.file_record(hit.path)
         return bool(record and DEMOTED_FLAGS.intersection(record.flags))
 
+    def _semantic_embedder(self) -> Any:
+        """The embedder when this index has vectors for it; else None (and why, for the response)."""
+        from maguyva.embed.pipeline import model_key
+
+        settings = self.embedding_settings
+        if self.embedder is None and (settings is None or settings.backend == "none"):
+            self._semantic_problem = "no embeddings backend configured"
+            return None
+        key = model_key(self.embedder or settings)
+        if self.store.vector_coverage(key)[0] == 0:
+            self._semantic_problem = f"no {key} vectors in the index (run `orkestra code embed`)"
+            return None
+        if self.embedder is None:
+            from maguyva.embed.base import EmbeddingError, shared_embedder
+
+            try:
+                self.embedder = shared_embedder(settings)
+            except EmbeddingError as exc:
+                self._semantic_problem = str(exc)
+                return None
+        return self.embedder
+
     def available_modalities(self) -> tuple[str, ...]:
-        has_vectors = self.embedder is not None and getattr(self.store, "embedding_count", lambda: 0)() > 0
-        return ("semantic", "text", "structure", "graph") if has_vectors else ("text", "structure", "graph")
+        if self._semantic_embedder() is not None:
+            return ("semantic", "text", "structure", "graph")
+        return ("text", "structure", "graph")
 
     # ---- search ------------------------------------------------------------------------------
 
@@ -134,7 +162,8 @@ class Maguyva:
             "modalities_used": sorted(route.weights),
             "weights": {m: round(w, 4) for m, w in sorted(route.weights.items())},
             "k": route.k,
-            "notes": list(route.notes),
+            "notes": list(route.notes) + ([f"semantic: {self._semantic_problem}"]
+                                           if "semantic" not in route.weights and self._semantic_problem else []),
             "results": [self._fused_dict(f) for f in fused],
         }
         return bound(answer, "results", max_tokens)
@@ -153,7 +182,7 @@ class Maguyva:
             return graph.search(self.store, intent, graph_terms, limit=depth)
         from maguyva.retrieve import semantic
 
-        return semantic.search(self.store, self.embedder, query, limit=depth)
+        return semantic.search(self.store, self._semantic_embedder(), query, limit=depth)
 
     # ---- symbols -----------------------------------------------------------------------------
 

@@ -84,6 +84,37 @@ def make_embedder(settings: EmbeddingSettings, environ: Mapping[str, str] = os.e
     return LocalEmbedder(settings)
 
 
+_SHARED: dict[EmbeddingSettings, Embedder] = {}
+
+
+def shared_embedder(settings: EmbeddingSettings) -> Embedder:
+    """One embedder per settings per process (loading a local model takes seconds)."""
+    if settings not in _SHARED:
+        embedder = make_embedder(settings)
+        if embedder is None:
+            raise EmbeddingError("embeddings are off (backend none)")
+        _SHARED[settings] = embedder
+    return _SHARED[settings]
+
+
 def estimate_tokens(texts: Sequence[str]) -> int:
     """Rough token count for code: ~3.5 characters per token."""
     return sum(max(1, round(len(t) / 3.5)) for t in texts)
+
+
+def settings_for(root: "os.PathLike[str] | str", environ: Mapping[str, str] = os.environ) -> EmbeddingSettings:
+    """The embedding settings of the repository at ``root`` (``maguyva.embeddings`` in orkestra.yaml)."""
+    from pathlib import Path
+
+    raw: Mapping[str, Any] | None = None
+    config = Path(root) / "orkestra.yaml"
+    if config.is_file():
+        from orkestra.workspace.source import SourceError, read_yaml
+
+        try:
+            data = read_yaml(Path(root), "orkestra.yaml").data
+        except SourceError as exc:
+            raise EmbeddingError(str(exc)) from exc
+        section = data.get("maguyva") if isinstance(data, dict) else None
+        raw = section.get("embeddings") if isinstance(section, dict) else None
+    return EmbeddingSettings.from_config(raw, environ)

@@ -179,3 +179,70 @@ def mount(app: typer.Typer) -> None:
             return 0
 
         run(action)
+
+
+def mount_embed(app: typer.Typer) -> None:
+    """Register `code embed` on the `code` group."""
+
+    @app.command("embed")
+    def embed(repo: str = REPO, store: Optional[str] = STORE,
+              estimate: bool = typer.Option(False, "--estimate", help="Print chunks, tokens and cost; embed nothing."),
+              backend: Optional[str] = typer.Option(None, "--backend", help="voyage | local (default: orkestra.yaml "
+                                                                            "maguyva.embeddings.backend).")) -> None:
+        """Embed the index's chunks (binary-quantised) for semantic search; cached, never paid twice.
+
+        Example: orkestra code embed --estimate && orkestra code embed
+        """
+        from orkestra.cli.output import emit_json, run
+
+        def action() -> int:
+            import sys
+            from pathlib import Path
+
+            from maguyva.embed.base import EmbeddingError, EmbeddingSettings, make_embedder, settings_for
+            from maguyva.embed.cache import EmbeddingCache, default_cache_path
+            from maguyva.embed.pipeline import embed_index
+            from maguyva.embed.pipeline import estimate as estimate_cost
+            from maguyva.store import open_store
+            from maguyva.store.location import store_path
+
+            settings = settings_for(repo)
+            if backend:
+                settings = EmbeddingSettings.from_config({"backend": backend})
+            if settings.backend == "none":
+                raise EmbeddingError("embeddings are off: set maguyva.embeddings.backend in orkestra.yaml "
+                                     "(voyage or local) or pass --backend")
+            index = open_store(store_path(Path(repo).resolve(), store))
+            try:
+                with EmbeddingCache(default_cache_path()) as cache:
+                    if estimate:
+                        emit_json(estimate_cost(index, settings, cache).to_dict())
+                        return 0
+                    embedder = make_embedder(settings)
+                    summary = embed_index(index, embedder, cache, progress=_progress_printer(sys.stderr))
+                    emit_json(summary.to_dict())
+            finally:
+                index.close()
+            return 0
+
+        run(action)
+
+
+def _progress_printer(stream):
+    """A rich progress bar on a terminal, nothing otherwise."""
+    if not stream.isatty():
+        return None
+    from rich.progress import Progress
+
+    progress = Progress(transient=True)
+    task = {"id": None}
+
+    def update(done: int, total: int) -> None:
+        if task["id"] is None:
+            progress.start()
+            task["id"] = progress.add_task("embedding", total=total)
+        progress.update(task["id"], completed=done)
+        if done >= total:
+            progress.stop()
+
+    return update

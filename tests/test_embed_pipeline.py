@@ -1,0 +1,93 @@
+"""Embedding an index: coverage, the cache across re-indexes, and the semantic modality in fusion."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sentence_transformers", reason="the local extra is not installed")
+
+from maguyva.api import Maguyva  # noqa: E402
+from maguyva.embed.base import EmbeddingSettings, shared_embedder  # noqa: E402
+from maguyva.embed.cache import EmbeddingCache  # noqa: E402
+from maguyva.embed.pipeline import embed_index, estimate, model_key  # noqa: E402
+from maguyva.index.pipeline import index_repository  # noqa: E402
+from maguyva.store import open_store  # noqa: E402
+from maguyva_project import make_project  # noqa: E402
+
+SETTINGS = EmbeddingSettings.from_config({"backend": "local"}, environ={})
+
+
+@pytest.fixture(scope="module")
+def embedder():
+    return shared_embedder(SETTINGS)
+
+
+@pytest.fixture
+def indexed(tmp_path) -> tuple[Path, Path]:
+    root = make_project(tmp_path / "repo")
+    store = tmp_path / "index.db"
+    index_repository(root, store, workers=1)
+    return root, store
+
+
+def test_every_chunk_gets_a_vector_and_a_second_run_has_nothing_to_do(indexed, embedder, tmp_path):
+    _, store_path = indexed
+    store = open_store(store_path)
+    with EmbeddingCache(tmp_path / "cache.sqlite") as cache:
+        first = embed_index(store, embedder, cache)
+        second = embed_index(store, embedder, cache)
+    assert first.chunks > 5 and first.embedded == first.chunks and first.coverage == 1.0
+    assert (second.chunks, second.embedded) == (0, 0)
+    ids, packed = store.load_vectors(model_key(embedder))
+    assert packed.shape == (first.chunks, 48)
+    store.close()
+
+
+def test_the_cache_survives_a_full_reindex_and_deleting_the_index(indexed, embedder, tmp_path):
+    root, store_path = indexed
+    with EmbeddingCache(tmp_path / "cache.sqlite") as cache:
+        store = open_store(store_path)
+        paid = embed_index(store, embedder, cache).embedded
+        store.close()
+        store_path.unlink()
+        index_repository(root, store_path, full=True, workers=1)
+        store = open_store(store_path)
+        assert estimate(store, SETTINGS, cache).to_embed == 0
+        again = embed_index(store, embedder, cache)
+        store.close()
+    assert paid > 0 and again.embedded == 0 and again.cache_hits == again.chunks == paid
+
+
+def test_an_edited_file_only_needs_its_own_chunks_embedded(indexed, embedder, tmp_path):
+    root, store_path = indexed
+    with EmbeddingCache(tmp_path / "cache.sqlite") as cache:
+        store = open_store(store_path)
+        embed_index(store, embedder, cache)
+        store.close()
+        (root / "shop" / "pricing.py").write_text('"""Prices."""\n\n\ndef surcharge(amount):\n    return amount * 1.05\n')
+        index_repository(root, store_path, workers=1)
+        store = open_store(store_path)
+        pending = store.chunks_without_vectors(model_key(embedder))
+        assert {row.path for row in pending} == {"shop/pricing.py"}
+        assert embed_index(store, embedder, cache).embedded == len(pending)
+        store.close()
+
+
+def test_semantic_joins_the_fusion_and_finds_code_by_meaning(indexed, embedder, tmp_path):
+    root, store_path = indexed
+    with EmbeddingCache(tmp_path / "cache.sqlite") as cache:
+        store = open_store(store_path)
+        embed_index(store, embedder, cache)
+        store.close()
+    api = Maguyva.open(root, str(store_path))
+    api.embedder = embedder
+    try:
+        answer = api.intelligent_search("try the card again later when the provider times out")
+        assert "semantic" in answer["modalities_used"]
+        assert answer["results"][0]["path"] == "shop/checkout.py"
+        quick = api.intelligent_search("where do we sleep between attempts", preset="quick")
+        assert quick["modalities_used"] == ["semantic"] and quick["results"]
+    finally:
+        api.close()
