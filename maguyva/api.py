@@ -178,8 +178,7 @@ class Maguyva:
         if modality == "structure":
             return structure.search(self.store, terms, query, limit=depth, centrality=self._centrality)
         if modality == "graph":
-            graph_terms = terms or [w for w in re.findall(r"[A-Za-z_]\w{2,}", query)][:3]
-            return graph.search(self.store, intent, graph_terms, limit=depth)
+            return graph.search(self.store, intent, terms, limit=depth)
         from maguyva.retrieve import semantic
 
         return semantic.search(self.store, self._semantic_embedder(), query, limit=depth)

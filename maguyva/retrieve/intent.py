@@ -95,9 +95,15 @@ def _identifier_confidence(text: str) -> float:
     return 0.70 if len(words) <= 4 else 0.60
 
 
+_OBJECT = re.compile(r"\b(?:who\s+calls|callers?\s+of|usages?\s+of|uses\s+of|references?\s+to|invocations?\s+of|"
+                     r"what\s+depends\s+on|dependents\s+of|impact\s+of(?:\s+changing)?|blast\s+radius\s+of|"
+                     r"where\s+is|definition\s+of|affected\s+by)\s+([A-Za-z_][\w.:]*)", re.I)
+
+
 def extract_terms(query: str) -> list[str]:
     """The identifiers and quoted literals a query names, most specific first."""
     quoted = [q.strip("\"'`") for q in _QUOTED.findall(query)]
+    quoted += [m.group(1).rstrip(".:") for m in _OBJECT.finditer(query) if m.group(1).lower() not in ("the", "a")]
     quoted += [m.group(0).rstrip(":") for m in _ERROR_TOKEN.finditer(query) if m.group(0)[0].isupper()
                and not m.group(0).lower().startswith(("traceback", "exception", "error", "panic", "fatal"))]
     identifiers = [m.group(0).rstrip("()") for m in _DOTTED.finditer(query)]

@@ -58,18 +58,53 @@ def search(store: "Store", terms: list[str], query: str, *, limit: int = 20,
     exact: list["Symbol"] = []
     for term in terms:
         exact += find(store, term, limit=limit)
-    words = [w for w in _WORD.findall(query) if len(w) >= 3 and w not in terms]
-    partial: list["Symbol"] = []
-    for word in words:
-        partial += store.find_symbols(word, limit=limit)
-        partial += store.find_symbols(word, prefix=True, limit=limit)
-        if word.lower() != word:
-            partial += store.find_symbols(word.lower(), prefix=True, limit=limit)
+    words = _content_words(query, exclude=terms)
+    partial: list[tuple[int, "Symbol"]] = []
+    for candidate in identifier_candidates(query, exclude=terms):
+        joined = "_" in candidate or candidate[1:].lower() != candidate[1:]
+        for symbol in store.find_symbols(candidate, limit=limit):
+            # a plain word naming a symbol is weak evidence: keep it only when the symbol's own
+            # text (qualified name, signature, doc) shares another word with the query
+            overlap = _overlap(symbol, words)
+            if joined or overlap >= 2:
+                partial.append((overlap + (2 if joined else 0), symbol))
     order = lambda s: (-centrality(s.path, s.qualified_name), s.path, s.line)  # noqa: E731
     ranked = sorted(_unique(exact), key=order)
     taken = set(ranked)
-    ranked += sorted((s for s in _unique(partial) if s not in taken), key=order)
+    best: dict["Symbol", int] = {}
+    for weight, symbol in partial:
+        if symbol not in taken:
+            best[symbol] = max(weight, best.get(symbol, 0))
+    ranked += sorted(best, key=lambda s: (-best[s], *order(s)))
     return [symbol_hit(s, 1.0 / (1 + i)) for i, s in enumerate(ranked[:limit])]
+
+
+_STOP = frozenset("the and for with from into that this what when where which while how does are was were "
+                  "can has have not all any our your their its out use used using about after before between "
+                  "there here then than them they some such only also just".split())
+
+
+def _content_words(query: str, exclude: list[str] = ()) -> set[str]:
+    return {w.lower() for w in _WORD.findall(query) if len(w) >= 4 and w.lower() not in _STOP and w not in exclude}
+
+
+def _overlap(symbol: "Symbol", words: set[str]) -> int:
+    own = f"{symbol.qualified_name} {symbol.signature} {symbol.doc}".lower()
+    return sum(1 for word in words if word.rstrip("s") in own)
+
+
+def identifier_candidates(query: str, exclude: list[str] = ()) -> list[str]:
+    """Names a plain-words query may mean: its words, and adjacent pairs joined in each naming style.
+
+    ``bytecode cache`` → ``bytecode``, ``cache``, ``bytecode_cache``, ``BytecodeCache``, ``bytecodeCache``.
+    Only exact names are looked up: prefix matches on ordinary words bring noise, not answers.
+    """
+    words = [w for w in _WORD.findall(query) if len(w) >= 4 and w.lower() not in _STOP and w not in exclude]
+    found = list(words)
+    for first, second in zip(words, words[1:]):
+        a, b = first.lower(), second.lower()
+        found += [f"{a}_{b}", f"{a.title()}{b.title()}", f"{a}{b.title()}"]
+    return list(dict.fromkeys(found))
 
 
 def _snake(name: str) -> str:
