@@ -1,0 +1,76 @@
+"""Encoded payloads: long base64 / hex blobs that decode to instructions or shell commands."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+
+from orkestra.skills.context import line_of, line_text
+from orkestra.skills.findings import Finding, excerpt
+from orkestra.skills.patterns import DANGER_WORDS
+
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{40,}={0,2}(?![A-Za-z0-9+/=_-])")
+_HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){20,}(?![0-9A-Fa-f])|(?:\\x[0-9A-Fa-f]{2}){12,}")
+MIN_TEXT = 16
+PRINTABLE_SHARE = 0.9
+
+
+def decode_blob(blob: str) -> str | None:
+    """The text a base64 or hex blob encodes, or None when it is not mostly printable text."""
+    raw: bytes | None = None
+    try:
+        if blob.startswith("\\x") or re.fullmatch(r"[0-9A-Fa-f]+", blob):
+            raw = bytes.fromhex(blob.replace("\\x", ""))
+        else:
+            padded = blob + "=" * (-len(blob) % 4)
+            raw = base64.b64decode(padded, altchars=b"-_" if ("-" in blob or "_" in blob) else None)
+    except (binascii.Error, ValueError):
+        return None
+    if len(raw) < MIN_TEXT:
+        return None
+    printable = sum(32 <= b < 127 or b in (9, 10, 13) for b in raw)
+    if printable / len(raw) < PRINTABLE_SHARE:
+        return None
+    return raw.decode("ascii", errors="replace")
+
+
+def _decoded_danger(blob: str, depth: int = 2) -> tuple[str, bool] | None:
+    text = decode_blob(blob)
+    if text is None:
+        return None
+    if DANGER_WORDS.search(text):
+        return text, True
+    if depth > 1:
+        for inner in _BASE64.findall(text) + _HEX.findall(text):
+            nested = _decoded_danger(inner, depth - 1)
+            if nested is not None and nested[1]:
+                return nested
+    return text, False
+
+
+def scan_encoded(text: str, file: str, base_line: int = 1) -> list[Finding]:
+    """Findings for encoded blobs: high when the decoded text is code or instructions, else low."""
+    findings: list[Finding] = []
+    if len(text) < 40:
+        return findings
+    for pattern in (_BASE64, _HEX):
+        for match in pattern.finditer(text):
+            if "/" in match.group(0) and not re.search(r"[0-9+=]", match.group(0)):
+                continue  # a path such as docs/reference/architecture/overview/index
+            decoded = _decoded_danger(match.group(0))
+            if decoded is None:
+                continue
+            plain, dangerous = decoded
+            line = line_of(text, match.start(), base_line)
+            findings.append(
+                Finding(
+                    "injection.encoded-payload",
+                    "high" if dangerous else "low",
+                    file,
+                    line,
+                    excerpt(line_text(text, match.start())),
+                    f"encoded blob decodes to {'code or instructions' if dangerous else 'text'}: {excerpt(plain)[:80]!r}",
+                )
+            )
+    return findings

@@ -1,0 +1,359 @@
+"""Prompt-injection scan of a skill's Markdown: hidden, authority-claiming and exfiltrating text.
+
+Phrases are matched on text with invisible characters removed (so ``ig\u200bnore`` still
+reads "ignore"), then judged by where they sit (see ``context``): a phrase in prose that is
+negated or discussed as an example is a mention (downgraded two levels), a phrase in a code
+block labelled as a bad example likewise, a phrase in an HTML comment is never excused —
+text the reader cannot see has no business instructing the model.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from orkestra.skills.context import (
+    Segment,
+    clause_bounds,
+    is_instruction_span,
+    is_mention,
+    line_of,
+    line_text,
+    segment_markdown,
+)
+from orkestra.skills.encoded import scan_encoded
+from orkestra.skills.findings import Finding, Severity, downgrade, excerpt
+from orkestra.skills.invisible import scan_invisible, strip_invisible
+from orkestra.skills.patterns import FETCHERS, SENSITIVE_PATH
+from orkestra.skills.python_audit import audit_python
+from orkestra.skills.regex_audit import regex_scan
+from orkestra.skills.shell_audit import audit_shell
+
+_I = re.I
+# (rule, pattern, message, hint): the cheap, lowercase hint must match the lowercased text before the
+# pattern is tried (case-insensitive alternations are several times slower than case-sensitive ones).
+PHRASES: tuple[tuple[str, re.Pattern[str], str, re.Pattern[str]], ...] = (
+    (
+        "override",
+        re.compile(
+            r"\b(?:ignore|disregard|forget|override|bypass|discard|drop)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+|every\s+)*"
+            r"(?:previous|prior|above|earlier|preceding|system|developer|original|existing|other|safety|security)\s+"
+            r"(?:instructions?|prompts?|rules|guidelines|directives|guardrails|messages|guidance|policies|constraints)",
+            _I,
+        ),
+        "tells the model to drop its other instructions",
+        re.compile(r"ignor|disregard|forget|overrid|bypass|discard|drop"),
+    ),
+    (
+        "override",
+        re.compile(
+            r"\b(?:ignore|disregard|forget)\s+(?:everything|all)\s+(?:you\s+(?:were|have\s+been)\s+told|above|before)"
+            r"|\bpay\s+no\s+attention\s+to\s+(?:the\s+|any\s+)?(?:previous|prior|earlier|above|system|other)"
+            r"|\b(?:previous|prior|earlier|above|system|original|developer)\s+(?:instructions?|guidance|rules|prompts?|"
+            r"guidelines)\s+(?:are|is|have\s+been|no\s+longer)\s+(?:now\s+)?(?:void|obsolete|superseded|cancell?ed|"
+            r"revoked|invalid|apply|applies|relevant|in\s+effect)",
+            _I,
+        ),
+        "declares the model's other instructions void",
+        re.compile(
+            r"ignor|disregard|forget|pay\s+no|(?:previous|prior|earlier|above|system|original|developer)\s+(?:instruction|guidance|rule|prompt|guideline)",
+            _I,
+        ),
+    ),
+    (
+        "override",
+        re.compile(
+            r"\b(?:ignore|disregard|forget)\s+(?:all\s+(?:of\s+)?)?(?:your|the)\s+(?:instructions|rules|guidelines|"
+            r"guardrails|restrictions|system\s+prompt)(?:\s+(?:above|before|given|you\s+(?:were|have\s+been)\s+given))?"
+            r"(?=\s*(?:[.,;:!]|and\b|$))",
+            _I,
+        ),
+        "tells the model to drop its other instructions",
+        re.compile(r"ignor|disregard|forget"),
+    ),
+    (
+        "permissions",
+        re.compile(
+            r"--dangerously-skip-permissions|\bbypassPermissions\b|\bdangerouslySkipPermissions\b|"
+            r"\b(?:disable|turn\s+off|skip|bypass|ignore)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:permission|approval|"
+            r"confirmation)\s+(?:prompts?|checks?|dialogs?|requests?)",
+            _I,
+        ),
+        "asks to switch off the permission checks that guard tool use",
+        re.compile(r"permission|approval|confirmation"),
+    ),
+    (
+        "role",
+        re.compile(
+            r"\byou\s+are\s+now\s+(?!ready|able|done|finished|set|in\b|on\b|at\b|connected|logged|inside|all\s+set)"
+            r"(?:a|an|the|in|my|no\s+longer|free|unrestricted|\w+GPT|DAN)\b"
+            r"|\bfrom\s+now\s+on,?\s+you\s+(?:are|will\s+act|will\s+obey|act|must\s+obey|have\s+no)"
+            r"|\b(?:enter|enable|activate|switch\s+to)\s+(?:developer|god|admin|jailbreak|unrestricted|DAN|debug)\s+mode"
+            r"|\bact\s+as\s+(?:an?\s+)?(?:unrestricted|unfiltered|jailbroken|uncensored)"
+            r"|\bpretend\s+(?:you\s+are|to\s+be)\s+(?:an?\s+)?(?:unrestricted|unfiltered|the\s+system|root|admin)"
+            r"|\byour\s+new\s+(?:role|identity|instructions|persona)\s+(?:is|are)\b",
+            _I,
+        ),
+        "tries to replace the model's role",
+        re.compile(r"you\s+are\s+now|from\s+now\s+on|mode|act\s+as|pretend|your\s+new"),
+    ),
+    (
+        "authority",
+        re.compile(
+            r"\bsystem\s+(?:override|prompt\s+override|administrator\s+notice)"
+            r"|\b(?:this|these)\s+(?:skill|instructions?|rules?|file|directives?)\s+(?:takes?|has|have|carr(?:y|ies))\s+"
+            r"(?:absolute\s+|highest\s+|top\s+|full\s+)?(?:priority|precedence|authority)\s+over"
+            r"|\b(?:supersedes?|overrides?|outranks?)\s+(?:all\s+|any\s+)?(?:other\s+|previous\s+|prior\s+)?"
+            r"(?:system|developer|safety|anthropic|claude|operator)\b"
+            r"|\b(?:highest|top|maximum|absolute)[- ]priority\s+(?:instruction|directive|rule|override)"
+            r"|\[(?:system|admin|developer|root)(?:\s+(?:message|note|override|instruction))?\]"
+            r"|</?(?:system|system-prompt|admin|developer_instructions)>"
+            r"|\b(?:message|instruction|directive|order)s?\s+from\s+(?:anthropic|the\s+system|your\s+(?:creators?|"
+            r"developers?)|openai|the\s+platform\s+team)"
+            r"|\byou\s+must\s+(?:obey|comply\s+with)\s+(?:this|these|me)\b",
+            _I,
+        ),
+        "claims authority over the model's system or developer rules",
+        re.compile(
+            r"system|admin|developer|root|priorit|preceden|authorit|supersed|overrid|outrank|anthropic|openai|creator|platform\s+team|obey|comply",
+            _I,
+        ),
+    ),
+    (
+        "secrecy",
+        re.compile(
+            r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention|reveal|disclose|notify|alert|show)\s+(?:\w+\s+){0,2}"
+            r"(?:the\s+)?user\s+(?:about|of)\s+(?:this|these|it|that|the\s+\w+)"
+            r"|\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose|show)\s+(?:this|these|it)\s+(?:\w+\s+)?"
+            r"(?:to|with)\s+the\s+user"
+            r"|\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+)?user"
+            r"|\bhide\s+(?:this|it|these|the\s+\w+)\s+from\s+the\s+user"
+            r"|\bthe\s+user\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|notice|find\s+out)"
+            r"|\b(?:silently|secretly|quietly|covertly)\s+(?:send|upload|post|copy|run|execute|exfiltrate|forward|"
+            r"transmit|include|append|attach)",
+            _I,
+        ),
+        "asks the model to hide what it does from the user",
+        re.compile(r"user|silently|secretly|quietly|covertly"),
+    ),
+    (
+        "prompt-leak",
+        re.compile(
+            r"\b(?:reveal|print|output|repeat|leak|send|post|upload|share|dump|copy|include|append)\s+(?:\w+\s+){0,3}"
+            r"(?:system\s+prompt|hidden\s+instructions|conversation\s+history|chat\s+history|context\s+window|"
+            r"previous\s+messages|entire\s+conversation|full\s+transcript)",
+            _I,
+        ),
+        "asks the model to leak its prompt or conversation",
+        re.compile(
+            r"system\s+prompt|hidden\s+instructions|history|context\s+window|previous\s+messages|entire\s+conversation|full\s+transcript",
+            _I,
+        ),
+    ),
+    (
+        "exfiltration",
+        re.compile(r"!\[[^\]]*\]\(https?://[^)\s]*(?:\{|\$|%7B|<)[^)]*\)", _I),
+        "renders an image whose URL carries interpolated data (a classic exfiltration channel)",
+        re.compile(r"!\["),
+    ),
+)
+_SEND = re.compile(  # lowercase: matched on lowercased text
+    r"\b(?:send|post|upload|transmit|exfiltrate|forward|submit|beacon|leak|report|ship|sync|push|"
+    r"pipe|copy)\w*\b"
+)
+_DEST = re.compile(
+    r"https?://|\bwebhook|\bpastebin|\brequestbin|\bngrok|\bdiscord|\btelegram|\bendpoint|"
+    r"\b(?:remote|external|our|collection|collector|logging)\s+(?:server|host|service|endpoint)|"
+    r"\b\d{1,3}(?:\.\d{1,3}){3}\b|\bgist\b",
+    _I,
+)
+_DATA = re.compile(
+    r"\b(?:api[_ -]?keys?|tokens?|secrets?|passwords?|credentials?|private\s+keys?|environment\s+"
+    r"variables|env\s+vars|\.env\b|ssh\s+keys?|cookies|session|contents?\s+of|file\s+contents|"
+    r"source\s+code|conversation|system\s+prompt)",
+    _I,
+)
+_DISCLOSE = re.compile(
+    r"\b(?:include|print|output|paste|echo|show|display|cat|append|attach|embed|copy|dump|"
+    r"reveal|send|upload|post|read|open|load|summari[sz]e)\w*\b",
+    _I,
+)
+# One pass that every phrase rule needs to match first: most segments fail it and cost one search.
+_ANY_HINT = re.compile(
+    "|".join(
+        [*(hint.pattern for *_, hint in PHRASES), _SEND.pattern, r"~|\$\{?home|/root|/home/|/users/|/etc/"]
+    )
+)
+_MODEL = re.compile(r"\b(?:assistant|claude|AI|agent|model|LLM|copilot)\b", _I)
+_DETAILS = re.compile(r"<details>(.*?)</details>", re.S | _I)
+_INLINE_CODE = re.compile(r"`([^`\n]+)`")
+_ADDRESSED = re.compile(r"\b(?:assistant|claude|AI|agent|model|LLM|copilot|you)\b", _I)
+_ACTION = re.compile(
+    r"\b(?:run|execute|send|upload|post|fetch|download|delete|remove|ignore|disable|read|reveal|"
+    r"curl|wget|install|include|append|exfiltrate|copy|write|modify|override|obey|forget)\b",
+    _I,
+)
+_COMMAND_WORDS = re.compile(
+    r"(?:^|\s)((?:"
+    + "|".join(
+        sorted(FETCHERS | {"rm", "git", "dd", "crontab", "printenv", "nc", "bash", "sh", "eval", "cat"})
+    )
+    + r")\s.*)$",
+    re.M,
+)
+_SHELL_LANGS = frozenset("sh bash shell zsh console shell-session ksh fish".split()) | {""}
+# Phrases inside code of these languages are data (a pattern list, a fixture): one level lower.
+_CODE_LANGS = frozenset(
+    "python py js javascript ts typescript json yaml yml toml regex go rust ruby java".split()
+)
+_REGEX_LANGS = frozenset(
+    "powershell ps1 pwsh js javascript ts typescript node ruby rb perl php bat cmd batch".split()
+)
+_LABEL_STEPS = {"": 0, "example": 1, "counter": 2}
+
+
+def scan_markdown(text: str, file: str) -> list[Finding]:
+    """Every injection, hidden-text and embedded-command finding of one Markdown file."""
+    findings = scan_invisible(text, file)
+    clean = strip_invisible(text)
+    for segment in segment_markdown(clean):
+        findings.extend(_scan_segment(segment, file))
+    return findings
+
+
+def scan_text(text: str, file: str) -> list[Finding]:
+    """Invisible characters, encoded payloads and injection phrases in a plain text file (read as prose)."""
+    clean = strip_invisible(text)
+    return (
+        scan_invisible(text, file) + scan_encoded(clean, file) + _phrases(Segment("text", clean, 1), file, 0)
+    )
+
+
+def _scan_segment(segment: Segment, file: str) -> list[Finding]:
+    if segment.kind == "prose":
+        steps = 2 if segment.under_counter_heading else 0
+        return (
+            _phrases(segment, file, steps)
+            + _shift(_inline_commands(segment, file), steps)
+            + scan_encoded(segment.text, file, segment.line)
+            + _collapsed(segment, file)
+        )
+    if segment.kind == "comment":
+        return _comment(segment, file)
+    if segment.kind == "code":
+        steps = _LABEL_STEPS[segment.label]
+        data_steps = 1 if segment.lang in _CODE_LANGS else 0
+        found = _phrases(segment, file, max(steps, data_steps)) + _shift(_code(segment, file), steps)
+        return found + _shift(scan_encoded(segment.text, file, segment.line), steps)
+    return _phrases(segment, file, 0) + scan_encoded(segment.text, file, segment.line)
+
+
+def _shift(findings: list[Finding], steps: int) -> list[Finding]:
+    return [replace(f, severity=downgrade(f.severity, steps)) for f in findings] if steps else findings
+
+
+def _finding(rule: str, severity: Severity, file: str, segment: Segment, start: int, message: str) -> Finding:
+    return Finding(
+        f"injection.{rule}",
+        severity,
+        file,
+        line_of(segment.text, start, segment.line),
+        excerpt(line_text(segment.text, start)),
+        message,
+    )
+
+
+def _phrases(segment: Segment, file: str, steps: int) -> list[Finding]:
+    """Phrase rules; in prose a negated or discussed phrase is downgraded two levels."""
+    text = segment.text
+    low = _lowercase(text)
+    found: list[Finding] = []
+    if not _ANY_HINT.search(low):
+        return found
+
+    def emit(rule: str, start: int, end: int, message: str) -> None:
+        extra = 2 if segment.kind in ("prose", "text") and is_mention(text, start, end) else 0
+        found.append(_finding(rule, downgrade("high", steps + extra), file, segment, start, message))
+
+    for rule, pattern, message, hint in PHRASES:
+        if not hint.search(low):
+            continue
+        for match in pattern.finditer(text):
+            emit(rule, match.start(), match.end(), message)
+    for match in _SEND.finditer(low):
+        start, end = clause_bounds(text, match.start(), match.end())
+        clause = text[start:end]
+        if _DEST.search(clause) and (_DATA.search(clause) or SENSITIVE_PATH.search(clause)):
+            emit(
+                "exfiltration",
+                match.start(),
+                match.end(),
+                "asks to send files, secrets or context to a remote host",
+            )
+    for match in SENSITIVE_PATH.finditer(text):
+        start, end = clause_bounds(text, match.start(), match.end())
+        if _DISCLOSE.search(text[start : match.start()]) or _DISCLOSE.search(text[match.end() : end]):
+            emit("exfiltration", match.start(), match.end(), f"asks to read or disclose {match.group(0)}")
+    return found
+
+
+def _lowercase(text: str) -> str:
+    """``text`` lowercased with its offsets kept (characters whose lowercase is longer stay as they are)."""
+    low = text.lower()
+    return low if len(low) == len(text) else "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+
+
+def _inline_commands(segment: Segment, file: str) -> list[Finding]:
+    """Shell commands written as inline code in prose; mentions and descriptions are downgraded two levels."""
+    found: list[Finding] = []
+    for match in _INLINE_CODE.finditer(segment.text):
+        line = line_of(segment.text, match.start(), segment.line)
+        described = not is_instruction_span(segment.text, match.start())
+        steps = 2 if described or is_mention(segment.text, match.start(), match.end()) else 0
+        found.extend(_shift(audit_shell(match.group(1), file, line), steps))
+    return found
+
+
+def _code(segment: Segment, file: str) -> list[Finding]:
+    if segment.lang in {"python", "py", "python3"}:
+        return audit_python(segment.text, file, segment.line)
+    if segment.lang in _SHELL_LANGS:
+        text = "\n".join(
+            re.sub(r"^\s*[$#>]\s", "", line) if segment.lang in {"console", "shell-session"} else line
+            for line in segment.text.split("\n")
+        )
+        return audit_shell(text, file, segment.line)
+    if segment.lang in _REGEX_LANGS:
+        return [replace(f, line=f.line + segment.line - 1) for f in regex_scan(segment.text, file)]
+    return []
+
+
+def _comment(segment: Segment, file: str) -> list[Finding]:
+    """Text hidden in an HTML comment: no excuses, and instructions to the model are high."""
+    found = _phrases(segment, file, 0) + scan_encoded(segment.text, file, segment.line)
+    for match in _COMMAND_WORDS.finditer(segment.text):
+        line = line_of(segment.text, match.start(1), segment.line)
+        found.extend(audit_shell(match.group(1), file, line))
+    return found + _hidden_instruction(segment, file, 0, segment.text, "an HTML comment", "html-comment")
+
+
+def _collapsed(segment: Segment, file: str) -> list[Finding]:
+    """``<details>`` blocks a reader sees folded: instructions there addressed to the model are high."""
+    found: list[Finding] = []
+    for match in _DETAILS.finditer(segment.text):
+        found += _hidden_instruction(
+            segment, file, match.start(), match.group(1), "a collapsed <details> block", "collapsed"
+        )
+    return found
+
+
+def _hidden_instruction(
+    segment: Segment, file: str, offset: int, text: str, where: str, rule: str
+) -> list[Finding]:
+    """High when hidden text tells the model (assistant, Claude, agent…) to act; medium when it tells "you"."""
+    if not (_ACTION.search(text) and _ADDRESSED.search(text)):
+        return []
+    severity = "high" if _MODEL.search(text) else "medium"
+    if rule == "collapsed" and severity != "high":
+        return []  # folded examples addressed to the reader are ordinary documentation
+    return [_finding(rule, severity, file, segment, offset, f"instructions hidden in {where}")]

@@ -1,0 +1,97 @@
+"""Invisible and direction-changing characters: text a reviewer cannot see but a model reads."""
+
+from __future__ import annotations
+
+import re
+
+from orkestra.skills.findings import Finding, excerpt
+
+ZERO_WIDTH = "\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u180e\u034f\u00ad"
+BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+MARKS = "\u200e\u200f\u061c"
+_TAGS = "\U000e0000-\U000e007f"
+_ANY = re.compile(f"[{ZERO_WIDTH}{BIDI}{MARKS}{_TAGS}]")
+_TAG_RUN = re.compile(f"[{_TAGS}]+")
+ZERO_WIDTH_HIGH = 3  # this many zero-width characters in a file can carry a hidden message
+
+
+def strip_invisible(text: str) -> str:
+    """``text`` without invisible characters (newlines untouched, so line numbers still hold)."""
+    return _ANY.sub("", text) if _ANY.search(text) else text
+
+
+def _legitimate(text: str, index: int, first_line: bool) -> bool:
+    """A zero-width joiner between two pictographs (👩‍💻) or a BOM at the very start is legitimate."""
+    if text[index] == "\ufeff":
+        return first_line and index == 0
+    if text[index] != "\u200d":
+        return False
+    before = text[index - 1] if index else ""
+    after = text[index + 1] if index + 1 < len(text) else ""
+    return bool(before and after and ord(before) >= 0x2190 and ord(after) >= 0x2190)
+
+
+def scan_invisible(text: str, file: str) -> list[Finding]:
+    """One finding per line with invisible characters; tag characters are decoded into the message."""
+    if not _ANY.search(text):
+        return []
+    findings: list[Finding] = []
+    zero_width: list[int] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        hits = [ch for i, ch in enumerate(line) if _ANY.match(ch) and not _legitimate(line, i, number == 1)]
+        if not hits:
+            continue
+        chars = set(hits)
+        if chars & set(BIDI):
+            findings.append(
+                Finding(
+                    "injection.bidi",
+                    "high",
+                    file,
+                    number,
+                    excerpt(line),
+                    "bidirectional control characters reorder what the reader sees",
+                )
+            )
+        tags = _TAG_RUN.findall(line)
+        if tags:
+            hidden = "".join(
+                chr(ord(ch) - 0xE0000) for run in tags for ch in run if 0x20 <= ord(ch) - 0xE0000 < 0x7F
+            )
+            findings.append(
+                Finding(
+                    "injection.invisible-char",
+                    "high",
+                    file,
+                    number,
+                    excerpt(line),
+                    f"Unicode tag characters hide text: {hidden[:80]!r}",
+                )
+            )
+        if chars & set(MARKS):
+            findings.append(
+                Finding(
+                    "injection.invisible-char",
+                    "low",
+                    file,
+                    number,
+                    excerpt(line),
+                    "directional marks (usually from right-to-left text)",
+                )
+            )
+        zero_width.extend(number for ch in hits if ch in ZERO_WIDTH)
+    if zero_width:
+        severity = "high" if len(zero_width) >= ZERO_WIDTH_HIGH else "medium"
+        for number in sorted(set(zero_width)):
+            findings.append(
+                Finding(
+                    "injection.invisible-char",
+                    severity,
+                    file,
+                    number,
+                    excerpt(text.split("\n")[number - 1]),
+                    f"zero-width characters ({len(zero_width)} in the file) can hide text "
+                    "or split words past filters",
+                )
+            )
+    return findings

@@ -1,0 +1,322 @@
+"""Python script audit on the syntax tree (``ast``): exec, shells, network, secrets, deletes, writes.
+
+Imports are resolved through their aliases (``import subprocess as sp`` → ``sp.run`` is
+``subprocess.run``). A small taint pass marks variables assigned from credentials (secret
+environment variables, whole-environment dumps, credential files); a network call that sends
+tainted data in its body, params or URL is exfiltration (high), while a secret used only in
+request headers is ordinary authentication.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+from orkestra.skills.findings import Finding, Severity, excerpt
+from orkestra.skills.patterns import PERSISTENCE_PATH, SECRET_NAME, SENSITIVE_PATH, is_outside_write_target
+from orkestra.skills.regex_audit import regex_scan
+from orkestra.skills.shell_audit import audit_argv, audit_shell
+
+_SHELL_CALLS = {
+    "os.system",
+    "os.popen",
+    "commands.getoutput",
+    "subprocess.getoutput",
+    "subprocess.getstatusoutput",
+    "pty.spawn",
+}
+_SUBPROCESS = {
+    "subprocess.run",
+    "subprocess.call",
+    "subprocess.check_call",
+    "subprocess.check_output",
+    "subprocess.Popen",
+    "os.execv",
+    "os.execvp",
+    "os.spawnv",
+    "os.spawnvp",
+}
+_SEND = {
+    "requests.post",
+    "requests.put",
+    "requests.patch",
+    "requests.request",
+    "httpx.post",
+    "httpx.put",
+    "httpx.patch",
+    "httpx.request",
+    "urllib.request.urlopen",
+    "urllib.request.Request",
+    "http.client.HTTPConnection",
+    "http.client.HTTPSConnection",
+    "smtplib.SMTP",
+    "smtplib.SMTP_SSL",
+    "ftplib.FTP",
+    "aiohttp.ClientSession",
+    "socket.create_connection",
+}
+_FETCH = {"requests.get", "httpx.get", "urllib.request.urlretrieve", "requests.head"}
+_DATA_KWARGS = {"data", "json", "params", "files", "content", "body"}
+_ENV_DUMP_METHODS = {"items", "keys", "values"}
+_DELETE = {"shutil.rmtree": "high", "os.remove": "medium", "os.unlink": "medium", "os.rmdir": "medium"}
+
+
+def audit_python(text: str, file: str, base_line: int = 1) -> list[Finding]:
+    """Findings for Python source; a syntax error falls back to a shell-pattern scan of the text."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError as exc:
+        line = base_line + (exc.lineno or 1) - 1
+        unparsed = Finding(
+            "python.unparsed", "low", file, line, "", f"does not parse ({exc.msg}); regex scan only"
+        )
+        return [unparsed, *(replace(f, line=f.line + base_line - 1) for f in regex_scan(text, file))]
+    visitor = _Visitor(file, base_line, text.split("\n"))
+    visitor.visit(tree)
+    return visitor.findings
+
+
+class _Visitor(ast.NodeVisitor):
+    def __init__(self, file: str, base_line: int, lines: list[str]):
+        self.file, self.base_line, self.lines = file, base_line, lines
+        self.aliases: dict[str, str] = {}
+        self.tainted: set[str] = set()
+        self.paths: dict[str, str] = {}  # variables holding a known path: home = expanduser("~")
+        self.findings: list[Finding] = []
+
+    # --- helpers ----------------------------------------------------------------------------
+
+    def add(self, node: ast.AST, rule: str, severity: Severity, message: str) -> None:
+        lineno = getattr(node, "lineno", 1)
+        source = self.lines[lineno - 1] if 0 < lineno <= len(self.lines) else ""
+        self.findings.append(
+            Finding(
+                f"python.{rule}", severity, self.file, self.base_line + lineno - 1, excerpt(source), message
+            )
+        )
+
+    def name_of(self, node: ast.AST) -> str:
+        """Dotted name of a callee with import aliases resolved (``sp.run`` → ``subprocess.run``)."""
+        if isinstance(node, ast.Name):
+            return self.aliases.get(node.id, node.id)
+        if isinstance(node, ast.Attribute):
+            base = self.name_of(node.value)
+            return f"{base}.{node.attr}" if base else node.attr
+        if isinstance(node, ast.Call):
+            return self.name_of(node.func)
+        return ""
+
+    def is_environ(self, node: ast.AST) -> bool:
+        return self.name_of(node) == "os.environ"
+
+    def secret_source(self, node: ast.AST) -> bool:
+        """Whether an expression reads credentials: secret env vars, the whole env, credential files."""
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name) and sub.id in self.tainted:
+                return True
+            if (
+                isinstance(sub, ast.Constant)
+                and isinstance(sub.value, str)
+                and SENSITIVE_PATH.search(sub.value)
+            ):
+                return True
+            if isinstance(sub, ast.BinOp) and SENSITIVE_PATH.search(self.path_literal(sub) or ""):
+                return True
+            if isinstance(sub, ast.Subscript) and self.is_environ(sub.value):
+                key = sub.slice
+                if not (
+                    isinstance(key, ast.Constant) and isinstance(key.value, str)
+                ) or SECRET_NAME.fullmatch(key.value):
+                    return True
+            if isinstance(sub, ast.Call):
+                callee = self.name_of(sub.func)
+                if callee in {"os.getenv", "os.environ.get"} and sub.args:
+                    key = sub.args[0]
+                    if (
+                        isinstance(key, ast.Constant)
+                        and isinstance(key.value, str)
+                        and SECRET_NAME.fullmatch(key.value)
+                    ):
+                        return True
+                if self.is_env_dump(sub):
+                    return True
+            if isinstance(sub, ast.Name) and self.is_environ(sub) and sub is node:
+                return True
+        return False
+
+    def is_env_dump(self, node: ast.Call) -> bool:
+        callee = self.name_of(node.func)
+        if callee.startswith("os.environ.") and callee.rsplit(".", 1)[1] in _ENV_DUMP_METHODS:
+            return True
+        return callee in {"json.dumps", "dict", "str", "repr", "print"} and any(
+            self.is_environ(a) for a in node.args
+        )
+
+    def constant_str(self, node: ast.AST) -> str | None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value
+        return None
+
+    def path_literal(self, node: ast.AST) -> str | None:
+        """A literal path, including ``expanduser("~/x")``, ``Path.home() / "x"``, ``Path("x")`` and variables
+        assigned one; an unknown part below a known base becomes ``*`` (``join(home, d)`` → ``~/*``)."""
+        text = self.constant_str(node)
+        if text is not None:
+            return text
+        if isinstance(node, ast.Name):
+            return self.paths.get(node.id)
+        if isinstance(node, ast.Call):
+            callee = self.name_of(node.func)
+            if (
+                callee in {"os.path.expanduser", "pathlib.Path", "Path", "pathlib.Path.expanduser"}
+                and node.args
+            ):
+                return self.path_literal(node.args[0])
+            if callee.endswith("Path.home") or callee == "pathlib.Path.home":
+                return "~"
+            if callee.endswith(".expanduser") and isinstance(node.func, ast.Attribute):
+                return self.path_literal(node.func.value)
+            if callee == "os.path.join" and node.args:
+                parts = [self.path_literal(a) for a in node.args]
+                return None if parts[0] is None else "/".join(p if p is not None else "*" for p in parts)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            left, right = self.path_literal(node.left), self.path_literal(node.right)
+            if left is not None:
+                return f"{left.rstrip('/')}/{right if right is not None else '*'}"
+        return None
+
+    # --- visitors ---------------------------------------------------------------------------
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            self.aliases[(alias.asname or alias.name).split(".")[0]] = (
+                alias.name if alias.asname else alias.name.split(".")[0]
+            )
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        for alias in node.names:
+            self.aliases[alias.asname or alias.name] = (
+                f"{node.module}.{alias.name}" if node.module else alias.name
+            )
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        path = self.path_literal(node.value)
+        if path is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            self.paths[node.targets[0].id] = path
+        if self.secret_source(node.value):
+            for target in node.targets:
+                for sub in ast.walk(target):
+                    if isinstance(sub, ast.Name):
+                        self.tainted.add(sub.id)
+        self.generic_visit(node)
+
+    def visit_For(self, node: ast.For) -> None:
+        if self.is_environ(node.iter):
+            self.add(node, "env-dump", "medium", "iterates over the whole environment")
+        self.generic_visit(node)
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        if isinstance(node.value, str) and SENSITIVE_PATH.search(node.value) and "\n" not in node.value:
+            self.add(node, "credential-access", "high", f"refers to credential file {node.value!r}")
+
+    def visit_BinOp(self, node: ast.BinOp) -> None:
+        path = self.path_literal(node)
+        if path is not None and SENSITIVE_PATH.search(path):
+            self.add(node, "credential-access", "high", f"refers to credential file {path!r}")
+            return  # the inner parts of this path are the same finding
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        callee = self.name_of(node.func)
+        self.check_exec(node, callee)
+        self.check_processes(node, callee)
+        self.check_network(node, callee)
+        if self.is_env_dump(node):
+            self.add(node, "env-dump", "medium", "reads the whole environment")
+        self.check_files(node, callee)
+        self.generic_visit(node)
+
+    def check_exec(self, node: ast.Call, callee: str) -> None:
+        if callee in {"eval", "exec", "compile", "builtins.eval", "builtins.exec"} and node.args:
+            literal = self.constant_str(node.args[0]) is not None
+            self.add(
+                node,
+                "exec",
+                "medium" if literal else "high",
+                f"{callee}() of {'a literal' if literal else 'dynamic code'}",
+            )
+        elif callee in {"marshal.loads", "pickle.loads", "codecs.decode"}:
+            self.add(node, "obfuscation", "medium", f"{callee}() can hide code")
+
+    def check_processes(self, node: ast.Call, callee: str) -> None:
+        shell = any(
+            k.arg == "shell" and isinstance(k.value, ast.Constant) and k.value.value for k in node.keywords
+        )
+        command = (
+            node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "args"), None)
+        )
+        if callee in _SHELL_CALLS or (callee in _SUBPROCESS and shell):
+            literal = self.constant_str(command) if command is not None else None
+            if literal is None:
+                self.add(node, "shell", "high", f"{callee} runs a dynamic command through the shell")
+            else:
+                self.add(node, "shell", "low", f"{callee} runs a fixed command through the shell")
+                self.findings.extend(audit_shell(literal, self.file, self.base_line + node.lineno - 1))
+        elif callee in _SUBPROCESS and isinstance(command, (ast.List, ast.Tuple)):
+            words = [self.constant_str(e) or "$ARG" for e in command.elts]
+            source = self.lines[node.lineno - 1] if node.lineno <= len(self.lines) else ""
+            self.findings.extend(audit_argv(words, self.file, self.base_line + node.lineno - 1, source))
+
+    def check_network(self, node: ast.Call, callee: str) -> None:
+        sends = (
+            callee in _SEND or callee.endswith((".sendall", ".send")) and "socket" in self.aliases.values()
+        )
+        fetches = callee in _FETCH
+        if callee in {"urllib.request.urlopen", "urllib.request.Request"} and len(node.args) < 2:
+            sends = any(k.arg == "data" for k in node.keywords)  # without data it is a download
+            fetches = not sends
+        if sends:
+            payload = [k.value for k in node.keywords if k.arg in _DATA_KWARGS] + list(node.args)
+            if any(self.secret_source(p) for p in payload):
+                self.add(node, "exfiltration", "high", f"{callee} sends credentials or the environment out")
+            else:
+                self.add(node, "network-send", "medium", f"{callee} sends data over the network")
+        elif fetches:
+            self.add(node, "remote-fetch", "medium", f"{callee} downloads from the network")
+
+    def check_files(self, node: ast.Call, callee: str) -> None:
+        if callee in _DELETE and node.args:
+            target = self.path_literal(node.args[0])
+            if target is not None and (is_outside_write_target(target) or target in {"~", "/", ".."}):
+                self.add(node, "destructive", _DELETE[callee], f"{callee} deletes {target}")
+            elif target is None and callee == "shutil.rmtree":
+                self.add(node, "delete", "low", "shutil.rmtree of a computed path")
+        target = None
+        if callee == "open" and node.args:
+            mode = (
+                self.constant_str(node.args[1])
+                if len(node.args) > 1
+                else next((self.constant_str(k.value) for k in node.keywords if k.arg == "mode"), "r")
+            )
+            if mode and set(mode) & set("wax"):
+                target = self.path_literal(node.args[0])
+        elif isinstance(node.func, ast.Attribute) and node.func.attr in {
+            "write_text",
+            "write_bytes",
+            "touch",
+            "mkdir",
+            "symlink_to",
+        }:
+            target = self.path_literal(node.func.value)
+        elif (
+            callee
+            in {"shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.move", "os.replace", "os.rename"}
+            and len(node.args) >= 2
+        ):
+            target = self.path_literal(node.args[1])
+        if target is None:
+            return
+        if PERSISTENCE_PATH.search(target):
+            self.add(node, "write-outside", "high", f"writes a start-up, credential or system file: {target}")
+        elif is_outside_write_target(target):
+            self.add(node, "write-outside", "medium", f"writes outside the skill folder: {target}")

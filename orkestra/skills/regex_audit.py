@@ -1,0 +1,103 @@
+"""The last-resort script audit: regexes for languages we do not parse (JS/TS, PowerShell, Ruby, …)."""
+
+from __future__ import annotations
+
+import re
+
+from orkestra.skills.findings import Finding, Severity, excerpt
+
+_REGEX_RULES: tuple[tuple[str, Severity, re.Pattern[str], str], ...] = (
+    (
+        "pipe-to-shell",
+        "high",
+        re.compile(
+            r"\b(?:curl|wget|iwr|Invoke-WebRequest)\b[^\n|]*\|\s*(?:sudo\s+)?"
+            r"(?:(?:ba|z|da)?sh|iex|Invoke-Expression|python3?|node)\b|\b(?:iex|Invoke-Expression)\b[^\n]*(?:DownloadString|iwr|"
+            r"Invoke-WebRequest)",
+            re.I,
+        ),
+        "pipes a download into a shell",
+    ),
+    (
+        "exec",
+        "high",
+        re.compile(r"\b(?:eval|Function)\s*\(\s*(?![\"'`][^\"'`]*[\"'`]\s*\))[^)\s]"),
+        "evaluates dynamic code",
+    ),
+    (
+        "exec",
+        "medium",
+        re.compile(r"\bchild_process\b|\bexecSync\s*\(|\bspawnSync?\s*\(|\bsystem\s*\(|\bexec\s*\("),
+        "runs child processes",
+    ),
+    (
+        "env-dump",
+        "medium",
+        re.compile(
+            r"(?:JSON\.stringify|Object\.(?:entries|keys|values))\s*\(\s*process\.env\s*\)|"
+            r"\bENV\.to_h\b|Get-ChildItem\s+env:",
+            re.I,
+        ),
+        "reads the whole environment",
+    ),
+    (
+        "network-send",
+        "medium",
+        re.compile(
+            r"\bmethod\s*:\s*[\"']POST[\"']|\baxios\.post\b|\bhttps?\.request\b|"
+            r"\bNet::HTTP\.post\b|Invoke-RestMethod[^\n]*-Method\s+Post",
+            re.I,
+        ),
+        "sends data over the network",
+    ),
+    (
+        "credential-access",
+        "high",
+        re.compile(
+            r"(?:homedir\(\)|~|\$HOME|os\.homedir|Dir\.home|\$env:USERPROFILE)"
+            r"[^\n]{0,40}\.(?:ssh|aws|netrc|git-credentials|kube|docker)",
+            re.I,
+        ),
+        "reads credential files",
+    ),
+    (
+        "destructive",
+        "high",
+        re.compile(
+            r"\brm\s+-[a-z]*r[a-z]*f?\s+(?:/|~|\$HOME)(?:\s|\*|[\"']|$)|"
+            r"\bfs\.rmSync\s*\(\s*(?:os\.homedir\(\)|[\"']/[\"'])|Remove-Item[^\n]*-Recurse[^\n]*"
+            r"(?:C:\\|\$env:USERPROFILE|~)",
+            re.I,
+        ),
+        "deletes a root or home directory",
+    ),
+)
+
+
+def regex_scan(text: str, file: str) -> list[Finding]:
+    """Regex findings; a script that both dumps env/credentials and sends data is exfiltration (high)."""
+    findings = []
+    lines = text.split("\n")
+    for rule, severity, pattern, message in _REGEX_RULES:
+        for match in pattern.finditer(text):
+            line = text.count("\n", 0, match.start()) + 1
+            findings.append(
+                Finding(f"script.{rule}", severity, file, line, excerpt(lines[line - 1]), message)
+            )
+    rules = {f.rule for f in findings}
+    if {"script.env-dump", "script.network-send"} <= rules or {
+        "script.credential-access",
+        "script.network-send",
+    } <= rules:
+        sender = next(f for f in findings if f.rule == "script.network-send")
+        findings.append(
+            Finding(
+                "script.exfiltration",
+                "high",
+                file,
+                sender.line,
+                sender.excerpt,
+                "sends the environment or credential files over the network",
+            )
+        )
+    return findings

@@ -1,0 +1,61 @@
+"""Script audit dispatch: every bundled file goes to the analyser for its language.
+
+Python goes through ``ast``, shell through ``shlex``; JavaScript/TypeScript and other
+scripting languages get the regex pass of ``regex_audit`` (the last resort) plus the
+encoded-payload and invisible-character checks every text file gets.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+from orkestra.skills.encoded import scan_encoded
+from orkestra.skills.findings import Finding
+from orkestra.skills.injection import scan_markdown, scan_text
+from orkestra.skills.invisible import scan_invisible
+from orkestra.skills.python_audit import audit_python
+from orkestra.skills.regex_audit import regex_scan
+from orkestra.skills.shell_audit import audit_shell
+
+MARKDOWN = {".md", ".markdown", ".mdx"}
+PYTHON = {".py", ".pyw"}
+SHELL = {".sh", ".bash", ".zsh", ".ksh", ".command"}
+JS = {".js", ".mjs", ".cjs", ".ts", ".mts", ".jsx", ".tsx"}
+OTHER_SCRIPTS = {".rb", ".pl", ".php", ".ps1", ".psm1", ".bat", ".cmd", ".lua"}
+
+
+def language_of(path: str, text: str) -> str:
+    """'markdown', 'python', 'shell', 'js', 'script' or 'text' from the suffix or the shebang."""
+    suffix = PurePosixPath(path).suffix.lower()
+    first = text[:80].split("\n", 1)[0]
+    if suffix in MARKDOWN:
+        return "markdown"
+    if suffix in PYTHON or (first.startswith("#!") and "python" in first):
+        return "python"
+    if suffix in SHELL or (first.startswith("#!") and re.search(r"\b(?:ba|z|k|da)?sh\b", first)):
+        return "shell"
+    if suffix in JS or (first.startswith("#!") and "node" in first):
+        return "js"
+    if suffix in OTHER_SCRIPTS or first.startswith("#!"):
+        return "script"
+    return "text"
+
+
+def audit_file(text: str, file: str) -> list[Finding]:
+    """Every finding of one bundled file, by its language."""
+    language = language_of(file, text)
+    if language == "markdown":
+        return scan_markdown(text, file)
+    findings = scan_text(text, file) if language == "text" else _common(text, file)
+    if language == "python":
+        findings += audit_python(text, file)
+    elif language == "shell":
+        findings += audit_shell(text, file)
+    elif language in {"js", "script"}:
+        findings += regex_scan(text, file)
+    return findings
+
+
+def _common(text: str, file: str) -> list[Finding]:
+    return scan_invisible(text, file) + scan_encoded(text, file)

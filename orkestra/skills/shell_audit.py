@@ -1,0 +1,509 @@
+"""Shell script audit with a real tokenizer (``shlex``): pipelines, redirects, substitutions.
+
+Each logical line (continuations joined, heredoc bodies set aside) is tokenized, split into
+pipelines and stages, and every stage is checked for downloads piped to an interpreter,
+uploads of files or secrets, environment dumps, credential reads, destructive commands and
+writes outside the skill folder. ``$(…)``, backticks and ``<(…)`` are analysed on their own
+and their nature (remote content, secrets, decoded data) flows into the enclosing command.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field, replace
+
+from orkestra.skills.findings import Finding, Severity, excerpt
+from orkestra.skills.patterns import (
+    DISK_TOOLS,
+    FETCHERS,
+    INTERPRETERS,
+    NETCATS,
+    PERSISTENCE_PATH,
+    SECRET_VAR,
+    SENSITIVE_PATH,
+    WRAPPERS,
+    is_outside_write_target,
+)
+
+# A line without any of these cannot trigger a rule, so it is not tokenized at all.
+_RISKY = re.compile(
+    r"\b(?:curl|wget|fetch|aria2c|https?|iwr|irm|invoke-\w+|lwp-download|httpie|sh|bash|zsh|dash|ksh|fish|python\d?|"
+    r"perl|ruby|node|php|pwsh|powershell|iex|source|eval|exec|nc|ncat|netcat|socat|telnet|env|printenv|export|set|"
+    r"rm|git|dd|mkfs\S*|fdisk|sfdisk|parted|wipefs|shred|mke2fs|mkswap|diskutil|chmod|chown|find|crontab|tee|cp|mv|"
+    r"install|ln|rsync|scp|base64|xxd|openssl|sudo|doas)\b|<<|[>~]|/dev/|/etc/|/root|/home/|/Users/|"
+    r"\$\{?(?:HOME|[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL))|"
+    r"^\s*\.\s|:\s*\(\s*\)",
+    re.I | re.M,
+)
+_SUBST = re.compile(r"\$\(([^()]*)\)|`([^`]*)`|<\(([^()]*)\)")
+_PLACEHOLDER = re.compile(r"__SUBST(\d+)__")
+_FORK_BOMB = re.compile(r":\s*\(\s*\)\s*\{[^}]*:\s*\|\s*:")
+_SEPARATORS = {";", "&&", "||", "&", ";;", "\n"}
+_PIPES = {"|", "|&"}
+_WRITE_REDIRECTS = {">", ">>", ">|", "&>", "&>>"}
+_DANGEROUS_RM = {
+    "/",
+    "/*",
+    "~",
+    "~/",
+    "~/*",
+    "$HOME",
+    "$HOME/",
+    "$HOME/*",
+    "${HOME}",
+    "${HOME}/",
+    "${HOME}/*",
+    "..",
+    "../",
+    "../*",
+    "*",
+    ".",
+    "./",
+    "./*",
+    ".*",
+}
+_GIT_HIJACK_KEYS = (
+    "core.hookspath",
+    "core.sshcommand",
+    "credential.helper",
+    "core.fsmonitor",
+    "alias.",
+    "core.pager",
+    "core.editor",
+    "url.",
+)
+_SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "fish"}
+_VERIFIERS = {"sha256sum", "sha512sum", "shasum", "gpg", "gpgv", "cosign", "minisign", "sigstore"}
+_UPLOAD_FLAGS = {
+    "-d",
+    "--data",
+    "--data-binary",
+    "--data-raw",
+    "--data-urlencode",
+    "-F",
+    "--form",
+    "-T",
+    "--upload-file",
+    "--post-file",
+    "--post-data",
+    "--body-file",
+    "--body-data",
+}
+
+
+@dataclass
+class _Subst:
+    """What a command substitution produces: remote content, secrets, decoded bytes."""
+
+    text: str
+    fetches: bool = False
+    secret: bool = False
+    decodes: bool = False
+
+
+@dataclass
+class _Script:
+    """What earlier lines of one script did: files downloaded, whether a checksum was verified."""
+
+    downloads: set[str] = field(default_factory=set)
+    verified: bool = False
+
+
+@dataclass
+class _Line:
+    file: str
+    line: int
+    raw: str
+    script: _Script = field(default_factory=_Script)
+    substs: list[_Subst] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+    def add(self, rule: str, severity: Severity, message: str) -> None:
+        self.findings.append(
+            Finding(f"shell.{rule}", severity, self.file, self.line, excerpt(self.raw), message)
+        )
+
+
+def audit_shell(text: str, file: str, base_line: int = 1) -> list[Finding]:
+    """Findings for a shell script (or a shell code block starting at ``base_line``)."""
+    findings: list[Finding] = []
+    lines = text.split("\n")
+    script = _Script()
+    index = 0
+    while index < len(lines):
+        start = index
+        logical = lines[index]
+        while logical.endswith("\\") and index + 1 < len(lines):
+            index += 1
+            logical = logical[:-1] + " " + lines[index]
+        index += 1
+        if not script.downloads and not _RISKY.search(logical):
+            continue
+        record = _Line(file, base_line + start, logical.strip(), script)
+        delimiter, runs_body = _analyse_line(logical, record)
+        findings.extend(record.findings)
+        if delimiter:
+            body_start = index
+            while index < len(lines) and lines[index].strip() != delimiter:
+                index += 1
+            if runs_body:
+                findings.extend(audit_shell("\n".join(lines[body_start:index]), file, base_line + body_start))
+            index += 1
+    return findings
+
+
+def audit_argv(words: list[str], file: str, line: int, raw: str) -> list[Finding]:
+    """Findings for one command given as an argument vector (e.g. ``subprocess.run([...])``)."""
+    record = _Line(file, line, raw)
+    _analyse_stage(words, [], record, piped_from=[], pipeline_has_network=False)
+    return record.findings
+
+
+def _analyse_line(logical: str, record: _Line) -> tuple[str, bool]:
+    """Analyse one logical line; returns (heredoc delimiter or "", whether its body is executed)."""
+    if _FORK_BOMB.search(logical):
+        record.add("destructive", "high", "fork bomb")
+    text = _extract_substitutions(logical, record)
+    tokens = _tokens(text)
+    delimiter, runs_body = "", False
+    for pipeline in _split(tokens, _SEPARATORS):
+        stages = _split(pipeline, _PIPES)
+        has_network = any(_command(stage)[0] in FETCHERS | NETCATS for stage in stages)
+        previous: list[str] = []
+        for stage in stages:
+            words, writes, heredoc = _redirects(stage, record)
+            if heredoc:
+                delimiter = heredoc
+                runs_body = _command(words)[0] in INTERPRETERS
+            _analyse_stage(words, writes, record, previous, has_network)
+            previous.append(_command(words)[0] if not _is_decoder(words) else "base64-decode")
+    return delimiter, runs_body
+
+
+def _extract_substitutions(text: str, record: _Line) -> str:
+    """Replace innermost ``$(…)``, backticks and ``<(…)`` with placeholders, analysing each."""
+    while True:
+        match = _SUBST.search(text)
+        if match is None:
+            return text
+        inner = next(group for group in match.groups() if group is not None)
+        inner = _PLACEHOLDER.sub(lambda m: record.substs[int(m.group(1))].text, inner)
+        nested = _Line(record.file, record.line, record.raw, record.script)
+        _analyse_line(inner, nested)
+        record.findings.extend(nested.findings)
+        words = _tokens(inner)
+        commands = {_command(stage)[0] for stage in _split(words, _SEPARATORS | _PIPES)}
+        subst = _Subst(
+            inner,
+            fetches=bool(commands & FETCHERS),
+            secret=bool(
+                SENSITIVE_PATH.search(inner) or SECRET_VAR.search(inner) or commands & {"env", "printenv"}
+            ),
+            decodes=any(_is_decoder(stage) for stage in _split(words, _SEPARATORS | _PIPES)),
+        )
+        record.substs.append(subst)
+        text = text[: match.start()] + f" __SUBST{len(record.substs) - 1}__ " + text[match.end() :]
+
+
+def _tokens(text: str) -> list[str]:
+    lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    try:
+        tokens = list(lexer)
+    except ValueError:  # unbalanced quotes: fall back to whitespace words
+        tokens = text.split()
+    for index, token in enumerate(tokens):
+        if token.startswith("#"):
+            return tokens[:index]
+    return tokens
+
+
+def _split(tokens: list[str], separators: set[str]) -> list[list[str]]:
+    parts: list[list[str]] = [[]]
+    for token in tokens:
+        if token in separators or (token.endswith(";") and set(token) <= set(");")):
+            parts.append([])
+        else:
+            parts[-1].append(token)
+    return [part for part in parts if part]
+
+
+def _redirects(stage: list[str], record: _Line) -> tuple[list[str], list[str], str]:
+    """Split a stage into its words, the files it writes, and a heredoc delimiter."""
+    words: list[str] = []
+    writes: list[str] = []
+    heredoc = ""
+    index = 0
+    while index < len(stage):
+        token = stage[index]
+        target = stage[index + 1] if index + 1 < len(stage) else ""
+        if token in _WRITE_REDIRECTS or token in {">&", "<", "<<<"}:
+            if token in _WRITE_REDIRECTS or token == ">&" and not target.isdigit():
+                writes.append(target)
+            elif token in {"<", "<<<"} and SENSITIVE_PATH.search(target):
+                record.add("credential-access", "high", f"reads credential file {target}")
+            index += 2
+            continue
+        if token in {"<<", "<<-"}:
+            heredoc = target.strip("'\"")
+            index += 2
+            continue
+        if token == "<(":
+            index += 1
+            continue
+        if token.isdigit() and index + 1 < len(stage) and stage[index + 1] in _WRITE_REDIRECTS | {">&"}:
+            index += 1
+            continue
+        words.append(token)
+        index += 1
+    return words, writes, heredoc
+
+
+def _command(words: list[str]) -> tuple[str, list[str], bool]:
+    """(command name, its arguments, whether it runs under sudo) after wrappers and assignments."""
+    index = 0
+    sudo = False
+    while index < len(words):
+        word = words[index]
+        base = word.rsplit("/", 1)[-1].lower()
+        if re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", word):
+            index += 1
+        elif base in WRAPPERS and not (base == "env" and index == len(words) - 1):
+            sudo = sudo or base in {"sudo", "doas"}
+            index += 1
+            while index < len(words) and words[index].startswith("-"):
+                index += 1
+        else:
+            return base, words[index + 1 :], sudo
+    return "", [], sudo
+
+
+def _is_decoder(words: list[str]) -> bool:
+    name, args, _ = _command(words)
+    if name == "base64":
+        return any(a in {"-d", "--decode", "-D"} for a in args)
+    if name == "xxd":
+        return "-r" in args
+    return name == "openssl" and "-d" in args
+
+
+def _subst_of(word: str, record: _Line) -> list[_Subst]:
+    return [record.substs[int(m.group(1))] for m in _PLACEHOLDER.finditer(word)]
+
+
+def _analyse_stage(
+    words: list[str], writes: list[str], record: _Line, piped_from: list[str], pipeline_has_network: bool
+) -> None:
+    name, args, sudo = _command(words)
+    if not name:
+        return
+    if sudo:
+        record.add("sudo", "medium", "runs a command as root")
+    substs = [s for word in words for s in _subst_of(word, record)]
+    if name in _VERIFIERS and args:
+        record.script.verified = True
+    _check_run_download(name, words, args, record)
+    if name in INTERPRETERS or name == "exec":
+        _check_interpreter(name, args, substs, piped_from, record)
+        _check_inline_program(name, args, record)
+    if name in FETCHERS:
+        _check_fetch(name, args, record)
+    if name in NETCATS:
+        record.add(
+            "network",
+            "high" if any(a in {"-e", "-c"} or "exec" in a for a in args) else "medium",
+            f"opens a raw network connection with {name}",
+        )
+    if any("/dev/tcp/" in w or "/dev/udp/" in w for w in words + writes):
+        record.add("network", "high", "opens a network socket through /dev/tcp (reverse shell pattern)")
+    if name in {"env", "printenv"} and not args or name in {"export", "set"} and args in ([], ["-p"]):
+        exfil = pipeline_has_network or bool(writes)
+        record.add(
+            "env-dump",
+            "high" if exfil else "medium",
+            "dumps the whole environment" + (" to a file or the network" if exfil else ""),
+        )
+    for word in words:
+        if SENSITIVE_PATH.search(word) and not any(s.secret for s in _subst_of(word, record)):
+            record.add("credential-access", "high", f"touches credential file {word}")
+    if name in {"echo", "printf"} and any(SECRET_VAR.search(w) for w in args):
+        record.add("credential-access", "medium", "prints a credential variable")
+    _check_destructive(name, args, record)
+    _check_writes(name, args, writes, record)
+
+
+def _check_run_download(name: str, words: list[str], args: list[str], record: _Line) -> None:
+    """Running a file an earlier line downloaded: high, medium when a checksum or signature was checked."""
+    downloads = record.script.downloads
+    if not downloads:
+        return
+    program = next((w for w in words if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", w)), "")
+    script = next((a for a in args if not a.startswith("-")), "")  # what an interpreter runs
+    runs = (name in INTERPRETERS and script.rsplit("/", 1)[-1] in downloads) or (
+        program.startswith(("./", "/")) and program.rsplit("/", 1)[-1] in downloads
+    )
+    if runs:
+        verified = record.script.verified
+        record.add(
+            "run-download",
+            "medium" if verified else "high",
+            "runs a downloaded file" + (" after verifying it" if verified else " without verifying it"),
+        )
+
+
+def _check_interpreter(
+    name: str, args: list[str], substs: list[_Subst], piped_from: list[str], record: _Line
+) -> None:
+    if piped_from and any(p in FETCHERS for p in piped_from):
+        record.add("pipe-to-shell", "high", f"pipes a download into {name}")
+    elif piped_from and "base64-decode" in piped_from:
+        record.add("pipe-to-shell", "high", f"pipes decoded data into {name}")
+    elif any(s.fetches for s in substs):
+        record.add("pipe-to-shell", "high", f"runs downloaded content with {name}")
+    elif any(s.decodes for s in substs):
+        record.add("pipe-to-shell", "high", f"runs decoded content with {name}")
+    elif name == "eval" and any("$" in a or "__SUBST" in a for a in args):
+        record.add("eval", "medium", "evaluates a dynamic string")
+
+
+def _check_inline_program(name: str, args: list[str], record: _Line) -> None:
+    """``bash -c CODE`` / ``python -c CODE``: the code string is audited in its own language."""
+    flag = "-c" if name in _SHELLS or name.startswith("python") else "-e"
+    if flag not in args or args.index(flag) + 1 >= len(args):
+        return
+    code = _PLACEHOLDER.sub(lambda m: f"$({record.substs[int(m.group(1))].text})", args[args.index(flag) + 1])
+    if name in _SHELLS:
+        found = audit_shell(code, record.file, record.line)
+    elif name.startswith("python"):
+        from orkestra.skills.python_audit import audit_python  # python_audit imports this module
+
+        found = audit_python(code.replace("; ", "\n"), record.file, record.line)
+    else:
+        return
+    seen = {(f.rule, f.message) for f in record.findings}
+    record.findings.extend(
+        replace(f, line=record.line, excerpt=excerpt(record.raw))
+        for f in found
+        if (f.rule, f.message) not in seen
+    )
+
+
+def _downloaded_file(name: str, args: list[str]) -> str | None:
+    """The file a curl/wget command saves to (``-o F``, ``-fsSLo F``, ``--output F``, ``-O`` / wget's default)."""
+    urls = [a for a in args if "://" in a]
+    for index, arg in enumerate(args):
+        value = args[index + 1] if index + 1 < len(args) else ""
+        if arg in {"--output", "--output-document"} or re.fullmatch(r"-[A-Za-z]*o", arg):
+            return value.rsplit("/", 1)[-1] or None
+        if arg.startswith(("--output=", "--output-document=")):
+            return arg.split("=", 1)[1].rsplit("/", 1)[-1] or None
+        if re.fullmatch(r"-[A-Za-z]*O-?", arg) and (arg.endswith("-") or value == "-"):
+            return None  # written to stdout
+        if re.fullmatch(r"-[A-Za-z]*O", arg) and urls:
+            return (
+                value.rsplit("/", 1)[-1]
+                if value and "://" not in value
+                else urls[0].rsplit("/", 1)[-1] or None
+            )
+    return urls[0].rsplit("/", 1)[-1] or None if name == "wget" and urls else None
+
+
+def _check_fetch(name: str, args: list[str], record: _Line) -> None:
+    saved = _downloaded_file(name, args)
+    if saved:
+        record.script.downloads.add(saved)
+    uploads = []
+    for index, arg in enumerate(args):
+        flag, _, attached = arg.partition("=") if arg.startswith("--") else (arg[:2], "", arg[2:])
+        if flag in _UPLOAD_FLAGS or arg in _UPLOAD_FLAGS:
+            value = attached or (args[index + 1] if index + 1 < len(args) else "")
+            uploads.append(value)
+    secret = [
+        v
+        for v in uploads
+        if v.startswith("@")
+        or "=@" in v
+        or SENSITIVE_PATH.search(v)
+        or SECRET_VAR.search(v)
+        or any(s.secret for s in _subst_of(v, record))
+    ]
+    urls = [a for a in args if "://" in a]
+    if secret or any(SECRET_VAR.search(u) or any(s.secret for s in _subst_of(u, record)) for u in urls):
+        record.add("upload", "high", "sends a file, secret or command output to a remote host")
+    elif uploads:
+        record.add("upload", "medium", "posts data to a remote host")
+    elif urls or args:
+        record.add("remote-fetch", "medium", "downloads from the network")
+
+
+def _flags(args: list[str]) -> str:
+    return "".join(a.lstrip("-") for a in args if a.startswith("-") and not a.startswith("--"))
+
+
+def _check_destructive(name: str, args: list[str], record: _Line) -> None:
+    long_flags = {a for a in args if a.startswith("--")}
+    targets = [a for a in args if not a.startswith("-")]
+    if name == "rm":
+        recursive = "r" in _flags(args).lower() or "--recursive" in long_flags
+        if "--no-preserve-root" in long_flags:
+            record.add("destructive", "high", "rm with --no-preserve-root")
+        for target in targets:
+            if target in _DANGEROUS_RM or is_outside_write_target(target):
+                record.add("destructive", "high" if recursive else "medium", f"deletes {target}")
+            elif recursive and re.match(r"^\$\{?\w+\}?/", target):
+                record.add("destructive", "medium", f"recursive delete of {target} (empty variable → /)")
+            elif recursive:
+                record.add("delete", "low", f"recursive delete of {target}")
+    elif name == "git" and args:
+        sub, rest = args[0], set(args[1:])
+        if sub == "reset" and "--hard" in rest:
+            record.add("destructive", "high", "git reset --hard discards work")
+        elif sub == "clean" and "f" in _flags(args[1:]):
+            record.add("destructive", "medium", "git clean deletes untracked files")
+        elif sub == "push" and rest & {"-f", "--force", "--force-with-lease"}:
+            record.add("destructive", "medium", "force push rewrites remote history")
+        elif sub in {"filter-branch", "update-ref"}:
+            record.add("destructive", "medium", f"git {sub} rewrites history")
+        elif sub == "config" and rest & {"--global", "--system"}:
+            hijack = any(a.lower().startswith(_GIT_HIJACK_KEYS) for a in args[1:])
+            record.add(
+                "persistence",
+                "high" if hijack else "medium",
+                "changes global git config"
+                + (" that runs commands (hooks, ssh, credentials)" if hijack else ""),
+            )
+    elif name == "dd":
+        dev = any(a.startswith("of=/dev/") for a in args)
+        record.add(
+            "destructive",
+            "high" if dev else "medium",
+            "dd writes raw blocks" + (" to a device" if dev else ""),
+        )
+    elif name.split(".")[0] in DISK_TOOLS:
+        record.add("destructive", "high", f"{name} destroys disk data")
+    elif (
+        name in {"chmod", "chown"}
+        and "r" in _flags(args).lower()
+        and any(t in _DANGEROUS_RM for t in targets)
+    ):
+        record.add("destructive", "high", f"recursive {name} on {' '.join(targets)}")
+    elif name == "find" and ("-delete" in args or "rm" in args) and any(t in _DANGEROUS_RM for t in targets):
+        record.add("destructive", "high", "find deletes files from a root or home directory")
+    elif name == "crontab" and "-l" not in args:
+        record.add("persistence", "high", "installs a cron job")
+
+
+def _check_writes(name: str, args: list[str], writes: list[str], record: _Line) -> None:
+    targets = list(writes)
+    plain = [a for a in args if not a.startswith("-")]
+    if name == "tee":
+        targets += plain
+    elif name in {"cp", "mv", "install", "ln", "rsync", "scp"} and len(plain) >= 2:
+        targets.append(plain[-1])
+    for target in targets:
+        if PERSISTENCE_PATH.search(target):
+            record.add("write-outside", "high", f"writes a start-up, credential or system file: {target}")
+        elif is_outside_write_target(target):
+            record.add("write-outside", "medium", f"writes outside the skill folder: {target}")
