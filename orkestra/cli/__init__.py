@@ -50,6 +50,7 @@ def _requested(argv: list[str]) -> str | None:
 def build_app(argv: list[str] | None = None) -> typer.Typer:
     """Build the root app, importing only the entry the command line names (all for help)."""
     app = typer.Typer(help=HELP, no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+    app.callback()(_group)  # keeps `orkestra` a group even when only one command is registered
     wanted = _requested(sys.argv[1:] if argv is None else argv)
     names = [wanted] if wanted in ENTRIES else list(ENTRIES)
     for name in names:
@@ -60,6 +61,10 @@ def build_app(argv: list[str] | None = None) -> typer.Typer:
         else:
             app.command(name)(module.command)
     return app
+
+
+def _group() -> None:
+    """Without a callback, typer would turn a one-command app into that bare command."""
 
 
 def main() -> None:

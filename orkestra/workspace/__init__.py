@@ -1,5 +1,17 @@
 """Loading a workspace: config + registries → typed models, with located diagnostics."""
 
-from orkestra.workspace.load import Workspace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from orkestra.workspace.load import Workspace
 
 __all__ = ["Workspace"]
+
+
+def __getattr__(name: str):
+    # Lazy, so that importing a light submodule (orkestra.workspace.cache) does not load pydantic.
+    if name == "Workspace":
+        from orkestra.workspace.load import Workspace
+
+        return Workspace
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

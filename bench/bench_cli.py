@@ -1,0 +1,135 @@
+"""CLI start-up and search at blog scale: 46 agents, 706 skills, 476 decisions, 100 truths.
+
+Generates the workspace with bench_sync.py's generator (then syncs it once, so `.claude/`
+exists), and measures:
+
+* ``cli_cold``: one ``orkestra system status`` subprocess that loads the workspace and
+  writes the load cache;
+* ``cli_startup``: min, median and p90 wall time (and median child CPU time, which other
+  processes' load hardly moves) of ``--repeat`` subprocess runs each of
+  ``orkestra system status`` and ``orkestra agents list`` (answered from the cache; also
+  ``orkestra search database --summary``, which tokenises every entry per run), next to
+  the floor every typer command with an option pays (typer 0.29 coerces every parameter
+  through a pydantic TypeAdapter, so it imports pydantic on every run);
+* ``search``: in-process unified search over every entry (~1,700 with packages), index
+  build once, then p50/p95 per query over a fixed query set.
+
+    .venv/bin/python bench/bench_cli.py [--repeat 10] [--scale 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_sync import generate  # noqa: E402  (the shared blog-scale generator)
+
+from orkestra.inspect import api, finder  # noqa: E402
+
+QUERIES = ["database", "skill-42", "DEC-PX-012", "GT-P3-010", "retry backoff", "security audit checklist",
+           "scope-7", "guidance for skill", "vendor tool", "pipeline", "agent-12", "deploying with tool 9",
+           "workflow", "search ranking fusion", "k2 domains", "x", "nothing-matches-this", "stage runtime",
+           "architecture", "evidence"]
+
+
+def timed_run(args: list[str], cwd: Path) -> float:
+    return timed_run_cpu(args, cwd)[0]
+
+
+def timed_run_cpu(args: list[str], cwd: Path) -> tuple[float, float]:
+    """(wall seconds, child CPU seconds): CPU time hardly moves when other processes load the machine."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(args, cwd=cwd, check=True, capture_output=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def emit(**fields) -> None:
+    print(json.dumps(fields), flush=True)
+
+
+FLOOR = """
+import typer
+app = typer.Typer()
+@app.command()
+def floor(root: str = "."):
+    pass
+@app.command()
+def other():
+    pass
+app()
+"""
+
+
+def bench_startup(root: Path, repeat: int) -> None:
+    """Round-robin over the commands so that load from other processes hits each alike."""
+    cli = [sys.executable, "-m", "orkestra"]
+    cold = timed_run([*cli, "system", "status"], root)
+    emit(name="cli_cold", command="system status", seconds=round(cold, 3))
+    commands = {"system status": [*cli, "system", "status"], "agents list": [*cli, "agents", "list"],
+                "search database --summary": [*cli, "search", "database", "--summary"],
+                "floor: typer command with one option": [sys.executable, "-c", FLOOR, "floor"]}
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
+    for _ in range(repeat):
+        for name, args in commands.items():
+            times[name].append(timed_run_cpu(args, root))
+    for name, runs in times.items():
+        wall, cpu = [w for w, _ in runs], [c for _, c in runs]
+        emit(name="cli_startup", command=name, n=repeat, min_ms=round(min(wall) * 1000, 1),
+             median_ms=round(statistics.median(wall) * 1000, 1),
+             p90_ms=round(percentile(wall, 0.9) * 1000, 1),
+             median_cpu_ms=round(statistics.median(cpu) * 1000, 1),
+             **({"target_ms": 150} if name in ("system status", "agents list") else {}))
+
+
+def bench_search(root: Path) -> None:
+    kinds = list(finder.SECTION)
+    sections = api.open_sections(root, (finder.SECTION[kind][0] for kind in kinds))
+    start = time.perf_counter()
+    index = finder.build_index(sections, kinds)
+    build = time.perf_counter() - start
+    times, totals = [], []
+    for _ in range(5):
+        for query in QUERIES:
+            start = time.perf_counter()
+            result = finder.search_all(index, query, kinds, limit=20)
+            times.append(time.perf_counter() - start)
+            totals.append(result["total"])
+    emit(name="search", entries=len(index.entries), index_build_ms=round(build * 1000, 1), queries=len(times),
+         p50_ms=round(percentile(times, 0.5) * 1000, 2), p95_ms=round(percentile(times, 0.95) * 1000, 2),
+         max_ms=round(max(times) * 1000, 2), mean_hits=round(statistics.mean(totals), 1), target_p95_ms=50)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--scale", type=int, default=1)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "ws"
+        root.mkdir()
+        counts = generate(root, args.scale)
+        subprocess.run([sys.executable, "-m", "orkestra", "sync"], cwd=root, check=True, capture_output=True)
+        emit(name="workspace", **counts, cpus=os.cpu_count())
+        bench_startup(root, args.repeat)
+        bench_search(root)
+
+
+if __name__ == "__main__":
+    main()

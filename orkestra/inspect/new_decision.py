@@ -1,0 +1,53 @@
+"""`decisions new`: the next free id for a domain and a skeleton record to fill in."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import TYPE_CHECKING, Any
+
+from orkestra.errors import OrkestraError
+
+if TYPE_CHECKING:
+    from orkestra.workspace import Workspace
+
+SKELETON = """\
+# Decision record skeleton written by `orkestra decisions new`; fill it in, then run `orkestra validate`.
+id: {id}
+title: 'TODO: the decision in one line'
+domain: {domain}
+status: proposed
+created: '{created}'
+summary: |
+  TODO: what was decided, in two or three sentences.
+context: |
+  TODO: the forces that made this decision necessary.
+rationale: []
+impact: {{positive: [], negative: []}}
+agent_guidance: {{do: [], avoid: []}}
+source_commits: []
+files: []
+related: []
+"""
+
+
+def decision_skeleton(decision_id: str, domain: str, created: _dt.date) -> str:
+    """The YAML text of a new, still-proposed decision record."""
+    return SKELETON.format(id=decision_id, domain=domain, created=created.isoformat())
+
+
+def create_decision(ws: "Workspace", domain: str, dry_run: bool,
+                    today: _dt.date | None = None) -> dict[str, Any]:
+    """Pick the next free id in ``domain`` (name or code); unless ``dry_run``, write its skeleton record."""
+    from orkestra.mining.decisions import next_decision_id
+
+    decision_id = next_decision_id(ws, domain)  # NotFoundError for an unknown domain
+    code = decision_id.split("-")[1]
+    domain = next(name for name, entry in ws.decision_registry.domains.items() if entry.code == code)
+    rel = f"{ws.config.paths.decisions}/records/{decision_id}.yaml"
+    if not dry_run:
+        target = ws.path(rel)
+        if target.exists():
+            raise OrkestraError(f"{rel}: already exists; not overwriting it")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(decision_skeleton(decision_id, domain, today or _dt.date.today()), encoding="utf-8")
+    return {"id": decision_id, "domain": domain, "path": rel, "written": not dry_run}

@@ -1,0 +1,210 @@
+"""A load cache: JSON sections derived from a workspace, reused while no watched path changed.
+
+Loading 1,300+ YAML files and importing pydantic costs far more than the 150 ms a CLI
+start-up may take, so inspection commands read derived JSON *sections* from
+``<paths.state>/cache/<name>/`` instead. A cache is valid only while every watched path
+is unchanged:
+
+* each watched file keeps its ``(mtime_ns, size)`` (or ``None`` when it did not exist);
+* each watched directory keeps its ``mtime_ns``, which changes when an entry is added,
+  removed or renamed — so new files are noticed without listing them;
+* a path modified while the cache was being built (mtime at or after the build started,
+  less a small slack for coarse clocks) is *racy*: the loader may have read it before or
+  after the change, so it is recorded as never matching and the next command rebuilds;
+* the key also holds a version and the date, for results that depend on today.
+
+This module imports only the standard library (and yaml, to find ``paths.state``), so a
+cache hit never imports pydantic.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import fnmatch
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+CACHE_VERSION = 1
+RACY_SLACK_NS = 50_000_000
+RACY = [-1, -1]  # recorded for a path modified while the cache was built: never fresh
+DEFAULT_STATE = ".orkestra"  # the default of orkestra.workspace.config.Paths.state
+SKIPPED_DIRS = {"node_modules", "__pycache__"}
+
+
+@dataclass(frozen=True, slots=True)
+class Watch:
+    """Paths (repo-relative, POSIX) whose change invalidates a cache."""
+
+    files: tuple[str, ...]
+    dirs: tuple[str, ...]
+
+
+def project_dirs(root: Path, exclude: list[str]) -> Iterator[tuple[str, list[str], list[str]]]:
+    """Walk ``root`` like ``os.walk`` (rel dir, dir names, file names), sorted, skipping hidden,
+    ``node_modules``/``__pycache__`` and excluded directories."""
+    base = os.fspath(root)
+    for current, dirnames, filenames in os.walk(base):
+        rel = _relative(current, base)
+        dirnames[:] = sorted(d for d in dirnames if not _skipped(d, "" if rel == "." else rel, exclude))
+        yield rel, list(dirnames), sorted(filenames)
+
+
+def _relative(path: str, base: str) -> str:
+    """``path`` below ``base`` as a POSIX relative path ("." for ``base`` itself); string slicing only."""
+    return path[len(base) + 1:].replace(os.sep, "/") if path != base else "."
+
+
+def _skipped(name: str, parent: str, exclude: list[str]) -> bool:
+    if name.startswith(".") or name in SKIPPED_DIRS:
+        return True
+    rel = f"{parent}/{name}" if parent else name
+    return any(fnmatch.fnmatch(rel + "/", glob) for glob in exclude)
+
+
+def tree(root: Path, rel: str, skip: str | None = None) -> tuple[list[str], list[str]]:
+    """(files, dirs) below ``root/rel``, all of them, except the subtree ``skip``."""
+    files, dirs = [], []
+    base = root / rel
+    if not base.is_dir():
+        return files, [rel]  # a missing directory is watched too: creating it is a change
+    for current, dirnames, filenames in os.walk(base):
+        current_rel = _relative(current, os.fspath(root))
+        if skip is not None:
+            dirnames[:] = [d for d in dirnames if f"{current_rel}/{d}" != skip]
+        dirs.append(current_rel)
+        files.extend(f"{current_rel}/{name}" for name in filenames)
+    return files, dirs
+
+
+def raw_config(root: Path) -> dict:
+    """``orkestra.yaml`` as plain data, without the pydantic config model ({} if unreadable)."""
+    import yaml
+
+    try:
+        data = yaml.safe_load((root / "orkestra.yaml").read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def state_dir(root: Path) -> Path:
+    """``paths.state`` of the workspace at ``root`` (yaml is imported only if the file mentions it)."""
+    try:
+        mentions_state = "state" in (root / "orkestra.yaml").read_text(encoding="utf-8")
+    except OSError:
+        mentions_state = False
+    if not mentions_state:
+        return root / DEFAULT_STATE
+    paths = raw_config(root).get("paths")
+    state = paths.get("state", DEFAULT_STATE) if isinstance(paths, dict) else DEFAULT_STATE
+    return root / str(state)
+
+
+class SectionCache:
+    """Named JSON sections under ``<state>/cache/<name>/`` with one fingerprint file."""
+
+    def __init__(self, root: Path, name: str):
+        self.root = root
+        self.folder = state_dir(root) / "cache" / name
+
+    @property
+    def relative_folder(self) -> str:
+        return self.folder.relative_to(self.root).as_posix()
+
+    def read(self, sections: Iterable[str]) -> dict[str, Any] | None:
+        """The cached sections, or ``None`` when one is missing or any watched path changed."""
+        try:
+            fingerprint = json.loads((self.folder / "fingerprint.json").read_text(encoding="utf-8"))
+            if fingerprint.get("key") != _key() or not _fresh(self.root, fingerprint):
+                return None
+            found = {}
+            for section in sections:
+                stored = json.loads((self.folder / f"{section}.json").read_text(encoding="utf-8"))
+                if stored.get("build") != fingerprint["build"]:
+                    return None
+                found[section] = stored["data"]
+        except (OSError, ValueError, KeyError):
+            return None
+        return found
+
+    def start(self) -> int:
+        """Call before building: creates the folder and returns the build's start time (ns).
+
+        Creating the folder changes its parents' mtimes; waiting out the racy window once, on
+        creation, keeps that change of ours from looking like one made during the build.
+        """
+        if not self.folder.is_dir():
+            try:
+                self.folder.mkdir(parents=True, exist_ok=True)
+            except OSError:
+                return time.time_ns()  # write() will fail the same way and skip caching
+            time.sleep(RACY_SLACK_NS / 1e9)
+        return time.time_ns()
+
+    def write(self, sections: dict[str, Any], watch: Watch, started_ns: int) -> None:
+        """Store ``sections`` with the fingerprint of ``watch`` taken now (after building them)."""
+        build = os.urandom(16).hex()
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            fingerprint = {"key": _key(), "build": build, **_fingerprint(self.root, watch, started_ns)}
+            for section, data in sections.items():
+                _write_json(self.folder / f"{section}.json", {"build": build, "data": data})
+            _write_json(self.folder / "fingerprint.json", fingerprint)
+        except OSError:
+            return  # a read-only checkout still answers, from a fresh load every time
+
+
+def _key() -> dict:
+    return {"version": CACHE_VERSION, "day": _dt.date.today().isoformat()}
+
+
+def _write_json(path: Path, data: Any) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _fingerprint(root: Path, watch: Watch, started_ns: int) -> dict:
+    racy_after = started_ns - RACY_SLACK_NS
+    files: dict[str, Any] = {}
+    for rel in sorted(set(watch.files)):
+        stat = _stat(root / rel)
+        files[rel] = RACY if stat is not None and stat[0] >= racy_after else stat
+    dirs: dict[str, Any] = {}
+    for rel in sorted(set(watch.dirs)):
+        stat = _stat(root / rel)
+        dirs[rel] = RACY if stat is not None and stat[0] >= racy_after else (stat and stat[:1])
+    return {"files": files, "dirs": dirs}
+
+
+def _fresh(root: Path, fingerprint: dict) -> bool:
+    """Every watched path as recorded; stats relative to an open root (the hot path of a cache hit)."""
+    root_fd = os.open(root, os.O_RDONLY)
+    try:
+        for table, check_size in ((fingerprint["files"], True), (fingerprint["dirs"], False)):
+            for rel, recorded in table.items():
+                try:
+                    stat = os.stat(rel, dir_fd=root_fd)
+                except OSError:
+                    if recorded is not None:
+                        return False
+                    continue
+                if recorded is None or stat.st_mtime_ns != recorded[0]:
+                    return False  # a RACY entry never matches: its mtime is recorded as -1
+                if check_size and stat.st_size != recorded[1]:
+                    return False
+    finally:
+        os.close(root_fd)
+    return True
+
+
+def _stat(path: Path) -> list[int] | None:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return [stat.st_mtime_ns, stat.st_size]

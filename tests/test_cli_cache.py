@@ -1,0 +1,102 @@
+"""The inspection load cache (orkestra/workspace/cache.py): fast when fresh, never stale."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from cli_workspace import cli_json, make_workspace
+from conftest import git
+
+from orkestra.inspect import api
+from orkestra.workspace.cache import SectionCache, Watch
+
+PROBE = """
+import json, sys
+from orkestra.inspect import api
+api.list_agents(sys.argv[1])
+print(json.dumps(sorted(m for m in ("orkestra.workspace.load", "pydantic", "yaml") if m in sys.modules)))
+"""
+
+
+def loaded_modules(root: Path) -> list[str]:
+    out = subprocess.run([sys.executable, "-c", PROBE, str(root)], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def agent_names(root: Path) -> list[str]:
+    return [a["name"] for a in api.list_agents(root)["agents"]]
+
+
+def test_a_cache_hit_answers_without_loading_the_workspace_or_pydantic(tmp_path):
+    root = make_workspace(tmp_path / "ws")
+    assert loaded_modules(root) == ["orkestra.workspace.load", "pydantic", "yaml"]  # cold: loads and caches
+    assert loaded_modules(root) == []  # warm: the cache answers; orkestra.yaml is only scanned as text
+    assert (root / ".orkestra" / "cache" / "catalog" / "fingerprint.json").is_file()
+
+
+def test_editing_adding_and_deleting_agent_files_is_seen_at_once(tmp_path):
+    root = make_workspace(tmp_path / "ws")
+    assert api.list_agents(root, model="haiku")["count"] == 0
+    path = root / "registries" / "agents" / "orchestrator.yaml"
+    path.write_text(path.read_text().replace("model: opus", "model: haiku"))
+    assert [a["name"] for a in api.list_agents(root, model="haiku")["agents"]] == ["orchestrator"]
+    new = root / "registries" / "agents" / "zeta-reviewer.yaml"
+    new.write_text(path.read_text().replace("name: orchestrator", "name: zeta-reviewer")
+                   .replace("orchestrator: true", "orchestrator: false").replace("Task]", "Grep]"))
+    assert agent_names(root)[-1] == "zeta-reviewer"
+    new.unlink()
+    assert agent_names(root) == ["architecture-advisor", "database-engineer", "orchestrator",
+                                 "security-auditor"]
+
+
+def test_a_ground_truths_file_in_a_new_package_folder_is_seen(tmp_path):
+    root = make_workspace(tmp_path / "ws")
+    assert api.system_status(root)["truths"] == 6
+    target = root / "packages" / "billing" / "ai_assets" / "reference"
+    target.mkdir(parents=True)
+    (target / "ground_truths.yaml").write_text(
+        "metadata: {title: Billing, last_updated: '2026-01-01'}\n"
+        "statements:\n  - {id: GT-BIL-001, status: current, statement: Invoices are immutable.}\n")
+    assert api.system_status(root)["truths"] == 7
+    assert [p["path"] for p in api.open_sections(root, ["packages"])["packages"]] == [
+        ".", "packages/billing", "packages/search", "packages/web"]
+
+
+def test_a_file_changed_while_the_cache_was_built_forces_a_rebuild(tmp_path):
+    """A racy entry (mtime not older than the build's start) is never trusted: the loader may have
+    read it before the change."""
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "orkestra.yaml").write_text("version: 1\n")
+    (root / "a.yaml").write_text("value: 1\n")
+    cache = SectionCache(root, "probe")
+    watch = Watch(files=("a.yaml",), dirs=(".",))
+    cache.write({"data": {"value": 1}}, watch, started_ns=time.time_ns() - 10**9)  # a.yaml written during it
+    assert cache.read(["data"]) is None
+    cache.write({"data": {"value": 1}}, watch, started_ns=time.time_ns() + 10**9)  # everything older
+    assert cache.read(["data"]) == {"data": {"value": 1}}
+    (root / "a.yaml").write_text("value: 22\n")
+    assert cache.read(["data"]) is None
+
+
+def test_index_freshness_compares_the_latest_snapshot_with_head(tmp_path):
+    root = make_workspace(tmp_path / "ws")
+    head = git(root, "rev-parse", "HEAD").strip()
+    index = root / ".git" / "maguyva" / "index.db"
+    index.parent.mkdir()
+    with sqlite3.connect(index) as conn:
+        conn.execute("CREATE TABLE snapshots (id INTEGER PRIMARY KEY, commit_sha TEXT, created_at TEXT)")
+        conn.execute("INSERT INTO snapshots (commit_sha, created_at) VALUES (?, '2026-01-01')",
+                     ("0" + head[1:],))
+    stale = cli_json(root, "system", "status")["health"]["index"]
+    assert (stale["present"], stale["fresh"], stale["head"]) == (True, False, head)
+    with sqlite3.connect(index) as conn:
+        conn.execute("INSERT INTO snapshots (commit_sha, created_at) VALUES (?, '2026-01-02')", (head,))
+    fresh = cli_json(root, "system", "status")["health"]["index"]
+    assert fresh["fresh"] is True
+    assert fresh["snapshot"] == {"id": 2, "commit_sha": head, "created_at": "2026-01-02"}
