@@ -8,11 +8,12 @@ chunks), so a vector can never describe text it was not computed from.
 from __future__ import annotations
 
 import sqlite3
-from typing import Iterable, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from maguyva.embed.units import ChunkRow
+
+if TYPE_CHECKING:
+    import numpy as np
 
 VECTOR_SCHEMA = """
 CREATE TABLE IF NOT EXISTS vectors (
@@ -40,7 +41,9 @@ class SQLiteVectors:
         self.db.executemany("INSERT OR REPLACE INTO vectors (model, chunk_id, bits) VALUES (?,?,?)",
                             [(model, chunk_id, bits) for chunk_id, bits in rows])
 
-    def load_vectors(self, model: str) -> tuple[np.ndarray, np.ndarray]:
+    def load_vectors(self, model: str) -> tuple["np.ndarray", "np.ndarray"]:
+        import numpy as np  # only semantic search needs it; keep store start-up light
+
         rows = self.db.execute("SELECT chunk_id, bits FROM vectors WHERE model = ? ORDER BY chunk_id",
                                (model,)).fetchall()
         if not rows:

@@ -1,0 +1,250 @@
+"""The generic extraction engine: a parsed tree + our query → symbols, references, chunks. Pure.
+
+Query capture contract (one ``queries/<language>.scm`` per language):
+
+* ``@def.<kind>`` on a definition node with ``@name`` on its name; optional ``@doc``.
+  The same definition node matched by several patterns is merged (first kind wins, any doc kept).
+* ``@ref.<kind>`` on a reference node with ``@name``; optional ``@qualifier``; imports carry
+  ``@module`` and optionally ``@name`` / ``@alias``.
+
+Per-language behaviour lives in optional hooks, ``maguyva.index.lang.<language>``:
+``module_name(path)``, ``is_method(def_node)``, ``owner(def_node)``, ``clean_module(text)``,
+``keep_reference(ref_node, captures) -> bool``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from maguyva.errors import ParseError
+from maguyva.index.chunk import chunk_code, chunk_text
+from maguyva.index.languages import compiled_query, has_query, hooks
+from maguyva.index.parse import DEFAULT_BUDGET_MS, parse_source
+from maguyva.models import DEF_KINDS, REF_KINDS, FileExtraction, Reference, Symbol
+
+CLASS_LIKE = frozenset({"class", "interface", "struct", "trait", "enum"})
+SIGNATURE_MAX = 200
+_SPACE = re.compile(r"\s+")
+_MAX_SYNTAX_ERRORS = 3
+
+
+@dataclass(slots=True)
+class _Def:
+    node: object
+    name_node: object
+    kind: str
+    doc_nodes: list
+    pattern: int  # a lower pattern index wins when two patterns capture the same definition
+
+
+def default_module_name(path: str) -> str:
+    """``pkg/sub/file.ext`` → ``pkg.sub.file``."""
+    stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
+    return stem.replace("/", ".")
+
+
+def module_name(path: str, language: str) -> str:
+    """The module prefix of qualified names in ``path``."""
+    hook = hooks(language)
+    if hook is not None and hasattr(hook, "module_name"):
+        return hook.module_name(path)
+    return default_module_name(path)
+
+
+def extract_file(path: str, language: str, source: bytes, tree) -> FileExtraction:
+    """Run ``language``'s query over ``tree`` and build the file's symbols, references and chunks."""
+    from tree_sitter import QueryCursor
+
+    defs: dict[tuple[int, int, int], _Def] = {}
+    raw_refs: dict[tuple[str, int, int], tuple[str, int, dict]] = {}
+    keep = getattr(hooks(language), "keep_reference", None)  # e.g. Ruby: a bare local is no call
+    for pattern, captures in QueryCursor(compiled_query(language)).matches(tree.root_node):
+        kind, node = _main_capture(captures)
+        if kind is None:
+            continue
+        family, _, sub = kind.partition(".")
+        if family == "def":
+            name_node = captures["name"][0]
+            key = (node.start_byte, node.end_byte, name_node.start_byte)
+            found = defs.get(key)
+            docs = list(captures.get("doc", ()))
+            if found is None or pattern < found.pattern:
+                defs[key] = _Def(node, name_node, sub, docs or (found.doc_nodes if found else []), pattern)
+            elif docs and not found.doc_nodes:
+                found.doc_nodes = docs
+        elif keep is None or keep(node, captures):
+            for name_node in captures.get("name") or [None]:
+                anchor = name_node if name_node is not None else node
+                key = (sub, anchor.start_byte, node.start_byte)
+                if key not in raw_refs or len(captures) > raw_refs[key][1]:  # keep the richest match
+                    raw_refs[key] = (sub, len(captures), {**captures, "_node": node, "name": name_node})
+    symbols, spans = _build_symbols(path, language, source, sorted(defs.values(), key=_order))
+    found = sorted(raw_refs.values(), key=lambda item: item[2]["_node"].start_byte)
+    scopes = _innermost_scopes(spans, [(caps["_node"].start_byte, caps["_node"].end_byte) for _, _, caps in found])
+    references = tuple(sorted((_build_reference(path, sub, caps, scope, source)
+                               for (sub, _, caps), scope in zip(found, scopes)),
+                              key=lambda r: (r.line, r.col, r.kind, r.name)))
+    text = source.decode("utf-8", errors="replace")
+    return FileExtraction(path=path, language=language, symbols=symbols, references=references,
+                          chunks=chunk_code(path, text, symbols), errors=_syntax_errors(path, tree))
+
+
+_MAIN_CAPTURES = {f"def.{kind}" for kind in DEF_KINDS} | {f"ref.{kind}" for kind in REF_KINDS}
+
+
+def _main_capture(captures: dict) -> tuple[str | None, object]:
+    for name in captures:
+        if name in _MAIN_CAPTURES:
+            return name, captures[name][0]
+    return None, None
+
+
+def _order(found: _Def) -> tuple[int, int]:
+    return found.node.start_byte, -found.node.end_byte
+
+
+def _build_symbols(path: str, language: str, source: bytes, defs: list[_Def]):
+    """Nest definitions by byte containment; return symbols and (start, end, qualified) spans."""
+    prefix = module_name(path, language)
+    is_method = getattr(hooks(language), "is_method", None)
+    stack: list[tuple[int, int, str, str]] = []  # (start, end, qualified name, kind)
+    symbols: list[Symbol] = []
+    spans: list[tuple[int, int, str]] = []
+    for found in defs:
+        node = found.node
+        while stack and not (stack[-1][0] <= node.start_byte and node.end_byte <= stack[-1][1]):
+            stack.pop()
+        parent = stack[-1] if stack else None
+        kind = found.kind
+        if kind == "function" and (is_method(node) if is_method else parent is not None and parent[3] in CLASS_LIKE):
+            kind = "method"
+        name = _text(found.name_node, source).strip()
+        outer = parent[2] if parent else _owner(hooks(language), node, prefix)
+        qualified = f"{outer or prefix}.{name}" if (outer or prefix) else name
+        symbols.append(Symbol(
+            path=path, name=name, qualified_name=qualified, kind=kind,
+            line=node.start_point[0] + 1, end_line=_end_line(node), col=node.start_point[1],
+            signature=_signature(node, source), doc=_doc(found.doc_nodes, source),
+            parent=outer))
+        stack.append((node.start_byte, node.end_byte, qualified, kind))
+        spans.append((node.start_byte, node.end_byte, qualified))
+    return tuple(symbols), spans
+
+
+def _owner(hook, node, prefix: str) -> str | None:
+    """The type a top-level definition belongs to outside any definition (a Rust ``impl``, a Go
+    receiver), from the hook ``owner(def_node) -> type name | None``, module-qualified."""
+    if hook is None or not hasattr(hook, "owner"):
+        return None
+    owner = hook.owner(node)
+    return (f"{prefix}.{owner}" if prefix else owner) if owner else None
+
+
+def _end_line(node) -> int:
+    """1-based last line; a span ending at column 0 ends on the line before."""
+    row, col = node.end_point
+    return row if col == 0 and row > node.start_point[0] else row + 1
+
+
+def _build_reference(path: str, kind: str, captures: dict, scope: str | None, source: bytes) -> Reference:
+    node = captures["_node"]
+    name_node = captures["name"]
+    modules = captures.get("module")  # several nodes (Scala's a . b . c path) → the span they cover
+    module = _clean_module(source[modules[0].start_byte:modules[-1].end_byte].decode(
+        "utf-8", errors="replace")) if modules else ""
+    name = _text(name_node, source).strip() if name_node is not None else module
+    qualifier = _SPACE.sub("", _text(captures["qualifier"][0], source)) if captures.get("qualifier") else ""
+    alias = _text(captures["alias"][0], source).strip() if captures.get("alias") else ""
+    anchor = name_node if name_node is not None and kind != "import" else node
+    return Reference(path=path, name=name, kind=kind, line=anchor.start_point[0] + 1,
+                     col=anchor.start_point[1], qualifier=qualifier,
+                     scope=scope, module=module, alias=alias)
+
+
+def _innermost_scopes(spans: list[tuple[int, int, str]], ranges: list[tuple[int, int]]) -> list[str | None]:
+    """For each [start, end) (sorted by start), the innermost definition span containing it.
+
+    ``spans`` are sorted by start (outer first) and properly nested; one sweep with a stack.
+    """
+    scopes: list[str | None] = []
+    stack: list[tuple[int, int, str]] = []
+    next_span = 0
+    for start, end in ranges:
+        while next_span < len(spans) and spans[next_span][0] <= start:
+            span = spans[next_span]
+            while stack and stack[-1][1] <= span[0]:
+                stack.pop()
+            stack.append(span)
+            next_span += 1
+        while stack and stack[-1][1] < end:
+            stack.pop()
+        scopes.append(stack[-1][2] if stack else None)
+    return scopes
+
+
+def _clean_module(text: str) -> str:
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'`":
+        return text[1:-1]
+    return text.strip("<>")
+
+
+def _signature(node, source: bytes) -> str:
+    body = node.child_by_field_name("body")
+    end = body.start_byte if body is not None and body.start_byte > node.start_byte else node.end_byte
+    text = source[node.start_byte:end].decode("utf-8", errors="replace")
+    if body is None:
+        text = text.split("\n", 1)[0]
+    return _SPACE.sub(" ", text).strip().rstrip("{").strip()[:SIGNATURE_MAX]
+
+
+_DOC_MARKERS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?|#+|--)\s?")
+
+
+def _doc(nodes: list, source: bytes) -> str:
+    """First paragraph of a docstring or leading comment, markers and quotes removed."""
+    if not nodes:
+        return ""
+    text = "\n".join(_text(n, source) for n in nodes).strip()
+    text = re.sub(r'^[rRbBuUfF]*("""|\'\'\'|"|\')', "", text)
+    text = re.sub(r'("""|\'\'\'|"|\')$', "", text).rstrip("*/ \n")
+    lines = [_DOC_MARKERS.sub("", line).strip() for line in text.splitlines()]
+    paragraph: list[str] = []
+    for line in lines:
+        if not line and paragraph:
+            break
+        if line:
+            paragraph.append(line)
+    return " ".join(paragraph)
+
+
+def _syntax_errors(path: str, tree) -> tuple[str, ...]:
+    if not tree.root_node.has_error:
+        return ()
+    found: list[str] = []
+    cursor = [tree.root_node]
+    while cursor and len(found) < _MAX_SYNTAX_ERRORS:
+        node = cursor.pop()
+        if node.is_error or node.is_missing:
+            found.append(f"{path}:{node.start_point[0] + 1}:{node.start_point[1]}: syntax error")
+        elif node.has_error:
+            cursor.extend(reversed(node.children))
+    return tuple(found)
+
+
+def _text(node, source: bytes) -> str:
+    return source[node.start_byte:node.end_byte].decode("utf-8", errors="replace")
+
+
+def extract_source(path: str, language: str | None, source: bytes,
+                   budget_ms: int = DEFAULT_BUDGET_MS) -> FileExtraction:
+    """Parse and extract a file with a query; chunk any other text file. Never raises on bad input."""
+    text = source.decode("utf-8", errors="replace")
+    if not has_query(language):
+        return FileExtraction(path=path, language=language, chunks=chunk_text(path, text))
+    try:
+        tree = parse_source(path, language, source, budget_ms)
+    except ParseError as exc:
+        return FileExtraction(path=path, language=language, chunks=chunk_text(path, text), errors=(str(exc),))
+    return extract_file(path, language, source, tree)

@@ -1,0 +1,7 @@
+"""TypeScript (and TSX) hooks: the same module resolution as JavaScript."""
+
+from __future__ import annotations
+
+from maguyva.index.lang.javascript import default_import, resolve_import
+
+__all__ = ["default_import", "resolve_import"]

@@ -1,0 +1,318 @@
+"""scan → parse → extract → resolve → graph → store, incremental by content hash.
+
+``extract_tree`` is the pure, store-less path (fixtures, the quality gate). ``index_repository``
+brings a store up to date: only added, changed, renamed and deleted files are re-extracted, and
+every file whose references might now resolve differently is re-resolved, so the result equals
+a clean index. All writes of one run happen in one transaction: a killed run leaves the
+previous index intact.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from collections import Counter
+from pathlib import Path
+from typing import Callable, Sequence
+
+from maguyva.index.git import head_commit, uncommitted_paths
+from maguyva.index.graph import compute_centrality
+from maguyva.index.parse import DEFAULT_BUDGET_MS
+from maguyva.index.resolve import Resolver, resolve_all
+from maguyva.index.scan import DEFAULT_MAX_BYTES, ScannedFile, scan_repository
+from maguyva.index.workers import extract_records, iter_extractions
+from maguyva.models import Edge, FileExtraction, Symbol
+from maguyva.store import Store, open_store, reset_store, store_exists
+from maguyva.store.base import Snapshot
+from maguyva.store.location import store_path as locate_store
+
+Progress = Callable[[str, int, int], None]  # (stage, done, total)
+
+
+@dataclass(frozen=True, slots=True)
+class IndexSummary:
+    """What one ``index_repository`` run did."""
+
+    root: str
+    store: str
+    mode: str  # "full" | "incremental"
+    files: int
+    added: int
+    changed: int
+    deleted: int
+    renamed: int
+    unchanged: int
+    reresolved: int  # files whose references were resolved again
+    symbols: int
+    edges: int
+    unresolved: int
+    skipped: int
+    seconds: float
+    commit: str | None
+    errors: tuple[str, ...] = ()
+    languages: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class IndexPlan:
+    """What ``index_repository`` would do (``--dry-run``): nothing is written."""
+
+    root: str
+    store: str
+    languages: dict  # language → number of files
+    flagged: dict  # flag → number of files
+    skipped: list  # [{"path", "reason"}]
+    added: int
+    changed: int
+    deleted: int
+    unchanged: int
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class IndexStatus:
+    """The index's snapshot and what has changed in the working tree since (``not_in_map``)."""
+
+    root: str
+    store: str
+    commit: str | None
+    indexed_at: str | None
+    uncommitted_at_index: list
+    languages: dict
+    totals: dict
+    not_in_map: dict  # {"added": [...], "changed": [...], "deleted": [...]}
+    stale: bool
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def extract_tree(root: Path | str, max_bytes: int = DEFAULT_MAX_BYTES,
+                 budget_ms: int = DEFAULT_BUDGET_MS) -> tuple[list[FileExtraction], list[Edge]]:
+    """Scan, parse, extract and resolve a directory (git repository or not), without a store."""
+    root = Path(root)
+    records = [scanned.record for scanned in scan_repository(root, max_bytes).files]
+    extractions = extract_records(root, records, budget_ms)
+    return extractions, resolve_all(extractions)
+
+
+def plan_index(root: Path | str, store_path: Path | str | None = None, full: bool = False,
+               max_bytes: int = DEFAULT_MAX_BYTES) -> IndexPlan:
+    """Preview an index run: files per language, flags, skipped files with reasons, the diff."""
+    root = Path(root).resolve()
+    path = locate_store(root, store_path)
+    states = {} if full or not store_exists(path) else _read_states(path)
+    scan = scan_repository(root, max_bytes, known=states)
+    diff = _Diff.between(states, scan.files)
+    languages: dict[str, int] = {}
+    flagged: dict[str, int] = {}
+    for scanned in scan.files:
+        language = scanned.record.language or "text"
+        languages[language] = languages.get(language, 0) + 1
+        for flag in scanned.record.flags:
+            flagged[flag] = flagged.get(flag, 0) + 1
+    return IndexPlan(root=str(root), store=str(path), languages=dict(sorted(languages.items())),
+                     flagged=dict(sorted(flagged.items())),
+                     skipped=[{"path": s.path, "reason": s.reason} for s in scan.skipped],
+                     added=len(diff.added), changed=len(diff.changed), deleted=len(diff.deleted),
+                     unchanged=len(diff.unchanged))
+
+
+def index_status(root: Path | str, store_path: Path | str | None = None,
+                 max_bytes: int = DEFAULT_MAX_BYTES) -> IndexStatus:
+    """Report the last snapshot and the files that changed since it. Writes nothing."""
+    root = Path(root).resolve()
+    path = locate_store(root, store_path)
+    store = open_store(path, readonly=True)
+    try:
+        states, snapshot, stats = store.file_states(), store.snapshot(), store.language_stats()
+    finally:
+        store.close()
+    diff = _Diff.between(states, scan_repository(root, max_bytes, known=states).files)
+    not_in_map = {"added": sorted(diff.added), "changed": sorted(diff.changed), "deleted": sorted(diff.deleted)}
+    return IndexStatus(
+        root=str(root), store=str(path), commit=snapshot.commit if snapshot else None,
+        indexed_at=snapshot.created_at if snapshot else None,
+        uncommitted_at_index=list(snapshot.dirty) if snapshot else [],
+        languages={s.language: {"files": s.files, "symbols": s.symbols, "edges": s.edges} for s in stats},
+        totals={"files": sum(s.files for s in stats), "symbols": sum(s.symbols for s in stats),
+                "edges": sum(s.edges for s in stats)},
+        not_in_map=not_in_map, stale=any(not_in_map.values()))
+
+
+def index_repository(root: Path | str, store_path: Path | str | None = None, full: bool = False,
+                     progress: Progress | None = None, *, max_bytes: int = DEFAULT_MAX_BYTES,
+                     budget_ms: int = DEFAULT_BUDGET_MS, workers: int | None = None) -> IndexSummary:
+    """Create or update the index of the repository at ``root``; return what was done."""
+    started = time.perf_counter()
+    root = Path(root).resolve()
+    path = locate_store(root, store_path)
+    if full:
+        reset_store(path)
+    report = progress or (lambda stage, done, total: None)
+    store = open_store(path)
+    try:
+        states = store.file_states()
+        scan = scan_repository(root, max_bytes, known=states)
+        diff = _Diff.between(states, scan.files)
+        todo = [scanned.record for scanned in scan.files if scanned.record.path in diff.added | diff.changed]
+        clean = not states
+        by_path = {s.record.path: s for s in scan.files}
+        extractions: list[FileExtraction] = []
+        with store.transaction():
+            old_symbols = {path: store.symbols_in(path) for path in diff.changed | diff.deleted}
+            for gone in sorted(diff.deleted):
+                store.delete_file(gone)
+            report("extract", 0, len(todo))
+            for batch in iter_extractions(root, todo, budget_ms, workers):  # stored while workers go on
+                for extraction in batch:
+                    scanned = by_path[extraction.path]
+                    text = (root / extraction.path).read_bytes().decode("utf-8", errors="replace")
+                    store.put_file(scanned.record, scanned.mtime_ns, extraction, text)
+                extractions += batch
+                report("extract", len(extractions), len(todo))
+            for touched in diff.touched:
+                store.touch_file(touched, by_path[touched].mtime_ns)
+            report("resolve", 0, 1)
+            if clean:
+                reresolved, edges = {e.path for e in extractions}, resolve_all(extractions)
+                store.replace_edges((), edges)
+            else:
+                reresolved, graph_changed = _reresolve(store, diff, extractions, old_symbols)
+                edges = store.all_edges() if graph_changed else None
+            report("resolve", 1, 1)
+            report("graph", 0, 1)
+            if edges is not None:
+                store.set_centrality(compute_centrality(edges))
+            report("graph", 1, 1)
+            if clean or diff.added or diff.changed or diff.deleted:
+                store.add_snapshot(Snapshot(commit=head_commit(root), dirty=uncommitted_paths(root),
+                                            created_at=datetime.now(timezone.utc).isoformat(timespec="seconds")))
+        stats = store.language_stats()
+        edge_counts = store.edge_counts()
+        snapshot = store.snapshot()
+    finally:
+        store.close()
+    return IndexSummary(
+        root=str(root), store=str(path), mode="full" if clean else "incremental", files=len(scan.files),
+        added=len(diff.added), changed=len(diff.changed), deleted=len(diff.deleted),
+        renamed=diff.renamed, unchanged=len(diff.unchanged), reresolved=len(reresolved),
+        symbols=sum(s.symbols for s in stats), edges=edge_counts.get("resolved", 0),
+        unresolved=sum(n for resolution, n in edge_counts.items() if resolution != "resolved"),
+        skipped=len(scan.skipped),
+        seconds=round(time.perf_counter() - started, 3), commit=snapshot.commit if snapshot else None,
+        errors=tuple(err for e in extractions for err in e.errors),
+        languages={s.language: {"files": s.files, "symbols": s.symbols, "edges": s.edges} for s in stats})
+
+
+@dataclass(frozen=True, slots=True)
+class _Diff:
+    added: set
+    changed: set
+    deleted: set
+    unchanged: set
+    touched: set  # same content, new mtime
+    renamed: int  # deleted/added pairs with identical content
+
+    @classmethod
+    def between(cls, states: dict, files: tuple[ScannedFile, ...]) -> "_Diff":
+        current = {s.record.path: s for s in files}
+        added = {p for p in current if p not in states}
+        deleted = {p for p in states if p not in current}
+        changed = {p for p in current if p in states and states[p][2] != current[p].record.content_hash}
+        unchanged = set(current) - added - changed
+        touched = {p for p in unchanged if states[p][1] != current[p].mtime_ns}
+        gone_hashes = {states[p][2] for p in deleted}
+        renamed = sum(1 for p in added if current[p].record.content_hash in gone_hashes)
+        return cls(added, changed, deleted, unchanged, touched, renamed)
+
+
+class StoreDefinitions:
+    """A resolution view (``maguyva.index.resolve.Definitions``) over the store, cached per run."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self._paths = store.known_paths()
+        self._cache: dict[tuple[str, str], object] = {}
+
+    def _get(self, kind: str, key: str, load):
+        if (kind, key) not in self._cache:
+            self._cache[(kind, key)] = load(key)
+        return self._cache[(kind, key)]
+
+    def known_paths(self):
+        return self._paths
+
+    def language(self, path):
+        return self._paths.get(path)
+
+    def named(self, name):
+        return self._get("named", name, self.store.symbols_named)
+
+    def in_file(self, path):
+        return self._get("file", path, self.store.symbols_in)
+
+    def qualified(self, qualified_name):
+        return self._get("qualified", qualified_name, self.store.symbols_qualified)
+
+    def references(self, path):
+        return self._get("refs", path, self.store.references_in)
+
+
+def _reresolve(store: Store, diff: _Diff, extractions: list[FileExtraction],
+               old_symbols: dict[str, Sequence[Symbol]]) -> tuple[set[str], bool]:
+    """Re-resolve what this change can affect; return the files touched and whether the graph changed.
+
+    Whole files: added and changed ones, files whose imports may now point elsewhere (a file
+    with that stem came or went) and, transitively, files inheriting from classes in changed
+    files (their ``self.x`` may move). Single references anywhere else: those whose name is a
+    definition that appeared, disappeared or moved. Call before the old edges are replaced.
+    """
+    before = {_symbol_key(s) for symbols in old_symbols.values() for s in symbols}
+    after = {_symbol_key(s) for e in extractions for s in e.symbols}
+    names = {key[0] for key in before ^ after}
+    fragments = set()
+    for path in diff.added | diff.deleted:
+        stem = posixpath.splitext(posixpath.basename(path))[0]
+        fragments.add(posixpath.basename(posixpath.dirname(path)) if stem in ("__init__", "index", "mod") else stem)
+    whole = diff.added | diff.changed | store.paths_importing(fragments - {""})
+    frontier = diff.changed | diff.deleted
+    while frontier:
+        frontier = store.paths_inheriting_from(frontier) - whole
+        whole |= frontier
+    whole -= diff.deleted
+    single = [ref for ref in store.references_named(names) if ref.path not in whole]
+    old_edges = [e for path in whole | diff.deleted for e in store.edges_out(path)]
+    old_edges += [e for e in store.edges_named(names) if e.src_path not in whole | diff.deleted]
+    resolver = Resolver(StoreDefinitions(store))
+    whole_edges = [edge for path in sorted(whole) for edge in resolver.resolve_file(path)]
+    single_edges = [resolver.resolve_reference(ref) for ref in single]
+    store.replace_edges(whole | diff.deleted, whole_edges)
+    store.replace_reference_edges(single_edges)
+    graph_changed = _links(old_edges) != _links(whole_edges + single_edges)
+    return whole | {ref.path for ref in single}, graph_changed
+
+
+def _symbol_key(symbol: Symbol) -> tuple:
+    return (symbol.name, symbol.path, symbol.qualified_name, symbol.kind, symbol.line, symbol.parent)
+
+
+def _links(edges: list[Edge]) -> Counter:
+    """The graph an edge list contributes: (source node, target node) pairs with multiplicity."""
+    return Counter(((e.src_path, e.src_symbol), (e.dst_path, e.dst_symbol))
+                   for e in edges if e.resolution == "resolved")
+
+
+def _read_states(path: Path) -> dict:
+    store = open_store(path, readonly=True)
+    try:
+        return store.file_states()
+    finally:
+        store.close()

@@ -1,0 +1,64 @@
+; JavaScript definitions and references (capture contract: maguyva/index/extract.py).
+
+; ---- definitions (a JSDoc variant of a pattern is merged with it by the engine) ----
+(function_declaration name: (identifier) @name) @def.function
+((comment) @doc . (function_declaration name: (identifier) @name) @def.function
+  (#match? @doc "^/\\*\\*"))
+((comment) @doc . (export_statement declaration: (function_declaration name: (identifier) @name) @def.function)
+  (#match? @doc "^/\\*\\*"))
+(generator_function_declaration name: (identifier) @name) @def.function
+
+(class_declaration name: (identifier) @name) @def.class
+((comment) @doc . (class_declaration name: (identifier) @name) @def.class
+  (#match? @doc "^/\\*\\*"))
+((comment) @doc . (export_statement declaration: (class_declaration name: (identifier) @name) @def.class)
+  (#match? @doc "^/\\*\\*"))
+
+(method_definition name: [(property_identifier) (private_property_identifier)] @name) @def.method
+((comment) @doc . (method_definition name: [(property_identifier) (private_property_identifier)] @name) @def.method
+  (#match? @doc "^/\\*\\*"))
+
+(field_definition property: [(property_identifier) (private_property_identifier)] @name) @def.field
+
+(variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @def.function
+
+(program (lexical_declaration (variable_declarator name: (identifier) @name) @def.constant)
+  (#match? @name "^[A-Z][A-Z0-9_]*$"))
+(program (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name) @def.constant))
+  (#match? @name "^[A-Z][A-Z0-9_]*$"))
+(program (_ (variable_declarator name: (identifier) @name) @def.variable)
+  (#not-match? @name "^[A-Z][A-Z0-9_]*$"))
+(program (export_statement declaration: (_ (variable_declarator name: (identifier) @name) @def.variable))
+  (#not-match? @name "^[A-Z][A-Z0-9_]*$"))
+
+; ---- references ----
+(call_expression function: (identifier) @name) @ref.call
+(call_expression
+  function: (member_expression object: (_) @qualifier property: (property_identifier) @name)) @ref.call
+(new_expression constructor: (identifier) @name) @ref.call
+(new_expression
+  constructor: (member_expression object: (_) @qualifier property: (property_identifier) @name)) @ref.call
+
+(class_heritage (identifier) @name @ref.inherit)
+(class_heritage
+  (member_expression object: (_) @qualifier property: (property_identifier) @name) @ref.inherit)
+
+(import_statement . source: (string) @module) @ref.import
+(import_statement (import_clause (identifier) @alias) source: (string) @module) @ref.import
+(import_statement
+  (import_clause (namespace_import "*" @name (identifier) @alias)) source: (string) @module) @ref.import
+(import_statement
+  (import_clause (named_imports (import_specifier name: (identifier) @name)))
+  source: (string) @module) @ref.import
+(import_statement
+  (import_clause (named_imports (import_specifier name: (identifier) @name alias: (identifier) @alias)))
+  source: (string) @module) @ref.import
+(export_statement
+  (export_clause (export_specifier name: (identifier) @name))
+  source: (string) @module) @ref.import
+(variable_declarator
+  name: (identifier) @alias
+  value: (call_expression function: (identifier) @_require arguments: (arguments . (string) @module))
+  (#eq? @_require "require")) @ref.import

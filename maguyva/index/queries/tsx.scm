@@ -1,0 +1,2 @@
+; TSX: the TypeScript query applies unchanged (JSX adds no definitions of its own).
+; inherits: typescript

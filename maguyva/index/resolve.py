@@ -1,0 +1,378 @@
+"""References → edges. Pure: every lookup goes through a ``Definitions`` view (memory or store).
+
+Order for a non-import reference (first hit wins):
+1. a definition in an enclosing scope of the same file, then a top-level one in the file;
+2. a name bound by this file's imports (or a qualifier naming an imported module/class);
+3. ``self``/``this``/``cls``/``super()`` → a member of the enclosing class or its in-repo bases;
+4. a unique repository definition of that name (same directory preferred);
+5. otherwise an ``external`` (no candidate) or ``ambiguous`` (k candidates) edge with a reason.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable, Protocol, Sequence
+
+from maguyva.index.extract import CLASS_LIKE, module_name
+from maguyva.index.languages import hooks
+from maguyva.models import EDGE_KIND, Edge, FileExtraction, Reference, Symbol
+
+SELF_QUALIFIERS = frozenset({"self", "this", "cls", "@", "$this", "Self"})
+SUPER_QUALIFIERS = frozenset({"super", "super()", "base", "parent"})
+CALLABLE = frozenset({"function", "class", "struct", "type", "constant", "variable"})
+MEMBER = frozenset({"method", "function", "field", "constant", "variable", "class", "struct", "enum"})
+TYPE_LIKE = CLASS_LIKE | {"type"}
+ALLOWED = {"call": CALLABLE, "inherit": TYPE_LIKE | {"module"}, "type": TYPE_LIKE}  # module: Ruby mixins
+_MAX_CHASE = 5
+
+
+class Definitions(Protocol):
+    """What resolution needs to know about the whole repository."""
+
+    def known_paths(self) -> Iterable[str]: ...
+    def language(self, path: str) -> str | None: ...
+    def named(self, name: str) -> Sequence[Symbol]: ...
+    def in_file(self, path: str) -> Sequence[Symbol]: ...
+    def qualified(self, qualified_name: str) -> Sequence[Symbol]: ...
+    def references(self, path: str) -> Sequence[Reference]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """What an import binds a local name to: a file, or a definition in it."""
+
+    path: str
+    symbol: Symbol | None = None
+
+
+class MemoryDefinitions:
+    """A ``Definitions`` view over extractions held in memory (clean indexes, fixtures)."""
+
+    def __init__(self, extractions: Iterable[FileExtraction]):
+        self._files = {e.path: e for e in extractions}
+        self._named: dict[str, list[Symbol]] = {}
+        self._qualified: dict[str, list[Symbol]] = {}
+        for extraction in self._files.values():
+            for symbol in extraction.symbols:
+                self._named.setdefault(symbol.name, []).append(symbol)
+                self._qualified.setdefault(symbol.qualified_name, []).append(symbol)
+
+    def known_paths(self):
+        return self._files.keys()
+
+    def language(self, path):
+        return self._files[path].language if path in self._files else None
+
+    def named(self, name):
+        return self._named.get(name, ())
+
+    def in_file(self, path):
+        return self._files[path].symbols if path in self._files else ()
+
+    def qualified(self, qualified_name):
+        return self._qualified.get(qualified_name, ())
+
+    def references(self, path):
+        return self._files[path].references if path in self._files else ()
+
+
+def resolve_all(extractions: Sequence[FileExtraction]) -> list[Edge]:
+    """Resolve every reference of every file against the same set of files."""
+    resolver = Resolver(MemoryDefinitions(extractions))
+    return [edge for extraction in extractions for edge in resolver.resolve_file(extraction.path)]
+
+
+class Resolver:
+    """Resolves one file's references at a time; caches import bindings and class bases."""
+
+    def __init__(self, definitions: Definitions):
+        self.defs = definitions
+        self._paths = definitions.known_paths()
+        self._bindings: dict[str, dict[str, Target]] = {}
+        self._external: dict[str, set[str]] = {}  # path → local names bound to out-of-repo imports
+        self._packages: dict[str, list[str]] = {}
+        self._modules: dict[tuple[str, str], str | None] = {}
+        self._locals: dict[str, dict[tuple[str | None, str], list[Symbol]]] = {}
+        self._base_cache: dict[str, list[Symbol]] = {}
+
+    def resolve_file(self, path: str) -> list[Edge]:
+        """One edge per reference in ``path``, in the order the references are listed."""
+        return [self.resolve_reference(ref) for ref in self.defs.references(path)]
+
+    def resolve_reference(self, ref: Reference) -> Edge:
+        """The edge for one reference."""
+        return self._import_edge(ref) if ref.kind == "import" else self._edge(ref)
+
+    # ---- imports ----
+    def module_path(self, module: str, from_path: str) -> str | None:
+        key = (module, from_path)
+        if key not in self._modules:
+            hook = hooks(self.defs.language(from_path) or "")
+            if hook is not None and hasattr(hook, "resolve_import"):
+                self._modules[key] = hook.resolve_import(module, from_path, self._paths)
+            else:
+                self._modules[key] = default_resolve_import(module, from_path, self._paths)
+        return self._modules[key]
+
+    def bindings(self, path: str) -> dict[str, Target]:
+        """Local names bound by ``path``'s imports: alias / imported name / module text → target."""
+        if path not in self._bindings:
+            self._bindings[path] = {}  # guards import cycles while chasing re-exports
+            bound: dict[str, Target] = {}
+            for ref in self.defs.references(path):
+                if ref.kind == "import":
+                    target = self._import_target(ref, 0)
+                    local = ref.alias or (ref.name if ref.name != ref.module else self._module_alias(ref))
+                    if target is not None:
+                        bound[local] = target
+                    else:
+                        self._external.setdefault(path, set()).add(local)
+            self._bindings[path] = bound
+        return self._bindings[path]
+
+    def _module_alias(self, ref: Reference) -> str:
+        """The local name a whole-module import binds: the hook's ``import_alias`` or the module text."""
+        hook = hooks(self.defs.language(ref.path) or "")
+        if hook is not None and hasattr(hook, "import_alias"):
+            return hook.import_alias(ref.module)
+        return ref.module
+
+    def _names_external_module(self, ref: Reference) -> bool:
+        """Whether ``ref``'s qualifier (or its first segment) is bound to an import outside the repo."""
+        self.bindings(ref.path)
+        external = self._external.get(ref.path, ())
+        return ref.qualifier in external or ref.qualifier.split(".", 1)[0] in external
+
+    def _import_target(self, ref: Reference, depth: int) -> Target | None:
+        target_path = self.module_path(ref.module, ref.path)
+        if ref.name == ref.module or ref.name in ("", "*"):  # the module itself ("*": a namespace import)
+            if target_path and ref.alias and ref.name == ref.module:
+                default = getattr(hooks(self.defs.language(ref.path) or ""), "default_import", None)
+                symbol = default(ref.alias, self.defs.in_file(target_path)) if default else None
+                if symbol is not None:
+                    return Target(symbol.path, symbol)
+            return Target(target_path) if target_path else None
+        if target_path is not None:
+            symbol = self._exported(target_path, ref.name, depth)
+            if symbol is not None:
+                return Target(symbol.path, symbol)
+        hook = hooks(self.defs.language(ref.path) or "")
+        if hook is not None and hasattr(hook, "submodule"):
+            sub_path = self.module_path(hook.submodule(ref.module, ref.name), ref.path)
+            if sub_path is not None:  # a module, or (hook FILE_PER_TYPE) the file of class C: a/b/C.java
+                named = getattr(hook, "FILE_PER_TYPE", False) and sub_path != target_path
+                symbol = self._exported(sub_path, ref.name, depth) if named else None
+                return Target(sub_path, symbol) if symbol is not None else Target(sub_path)
+        return Target(target_path) if target_path else None
+
+    def _package(self, path: str) -> list[str]:
+        """``path`` first, then the other files of its package when the language says a package
+        spans files (hook ``package_files(path, known_paths)``)."""
+        hook = hooks(self.defs.language(path) or "")
+        if not hasattr(hook, "package_files"):
+            return [path]
+        directory = posixpath.dirname(path)  # packages are folders: one listing per folder
+        if directory not in self._packages:
+            self._packages[directory] = hook.package_files(path, self._paths)
+        return [path, *(p for p in self._packages[directory] if p != path)]
+
+    def _local(self, path: str, parent: str | None, name: str) -> list[Symbol]:
+        """Definitions of ``name`` directly inside ``parent`` (None: top level) in ``path``."""
+        if path not in self._locals:
+            table: dict[tuple[str | None, str], list[Symbol]] = {}
+            for symbol in self.defs.in_file(path):
+                table.setdefault((symbol.parent, symbol.name), []).append(symbol)
+            self._locals[path] = table
+        return self._locals[path].get((parent, name), [])
+
+    def _exported(self, path: str, name: str, depth: int) -> Symbol | None:
+        """A top-level definition ``name`` of ``path`` (or of its package's other files, hook
+        ``package_files``: Go, Kotlin, Scala), following re-exports a few levels."""
+        for file in self._package(path):
+            for symbol in self._local(file, None, name):
+                return symbol
+        if depth < _MAX_CHASE:
+            for ref in self.defs.references(path):
+                if ref.kind == "import" and (ref.alias or ref.name) == name and ref.name not in (ref.module, "*"):
+                    target = self._import_target(ref, depth + 1)
+                    if target is not None and target.symbol is not None:
+                        return target.symbol
+        return None
+
+    def _import_edge(self, ref: Reference) -> Edge:
+        target = self._import_target(ref, 0)
+        if target is None:
+            return _unresolved(ref, "external", f"module {ref.module!r} is not in the repository")
+        if target.symbol is not None:
+            return _to_symbol(ref, target.symbol)
+        language = self.defs.language(target.path) or ""
+        return _edge(ref, target.path, 1, module_name(target.path, language))
+
+    # ---- calls, inheritance, type uses ----
+    def _edge(self, ref: Reference) -> Edge:
+        allowed = ALLOWED.get(ref.kind, CALLABLE)
+        if ref.qualifier:
+            return self._qualified_edge(ref)
+        for scope in self._scopes(ref):
+            for symbol in self._local(ref.path, scope, ref.name):
+                if symbol.kind in allowed:
+                    return _to_symbol(ref, symbol)
+        member = self._implicit_member(ref)
+        if member is not None:
+            return _to_symbol(ref, member)
+        target = self.bindings(ref.path).get(ref.name)
+        if target is not None and target.symbol is not None:
+            return _to_symbol(ref, target.symbol)
+        if ref.kind == "call" and self._implicit_receiver(ref):  # e.g. a mixin calling its host's method
+            allowed = allowed | {"method"}
+        return self._unique(ref, allowed)
+
+    def _implicit_receiver(self, ref: Reference) -> bool:
+        return bool(getattr(hooks(self.defs.language(ref.path) or ""), "IMPLICIT_RECEIVER", False))
+
+    def _implicit_member(self, ref: Reference) -> Symbol | None:
+        """A bare call inside a class of a language with an implicit receiver (hook
+        ``IMPLICIT_RECEIVER = True``: Java, C#, C++, Kotlin, Ruby) → a member of the class or its bases."""
+        if ref.kind != "call" or not self._implicit_receiver(ref):
+            return None
+        cls = self._enclosing_class(ref)
+        return self._member([cls, *self._bases(cls, set())], ref.name) if cls is not None else None
+
+    def _qualified_edge(self, ref: Reference) -> Edge:
+        qualifier = ref.qualifier
+        if qualifier in SELF_QUALIFIERS or qualifier in SUPER_QUALIFIERS:
+            cls = self._enclosing_class(ref)
+            if cls is None:
+                return _unresolved(ref, "external", f"{qualifier!r} outside a class")
+            classes = self._bases(cls, set()) if qualifier in SUPER_QUALIFIERS else [cls, *self._bases(cls, set())]
+            member = self._member(classes, ref.name)
+            if member is not None:
+                return _to_symbol(ref, member)
+            return _unresolved(ref, "external", f"no member {ref.name!r} on {cls.name} or its in-repo bases")
+        target = self.bindings(ref.path).get(qualifier)
+        if target is None and self._names_external_module(ref):
+            return _unresolved(ref, "external", f"{qualifier!r} names a module outside the repository")
+        if target is not None:
+            if target.symbol is None:
+                symbol = self._exported(target.path, ref.name, 0)
+                if symbol is not None:
+                    return _to_symbol(ref, symbol)
+                return _unresolved(ref, "external", f"{ref.name!r} is not defined in {target.path}")
+            member = self._member([target.symbol, *self._bases(target.symbol, set())], ref.name)
+            if member is not None:
+                return _to_symbol(ref, member)
+        cls = self._class_named(ref, qualifier.rsplit(".", 1)[-1])
+        if cls is not None:
+            member = self._member([cls, *self._bases(cls, set())], ref.name)
+            if member is not None:
+                return _to_symbol(ref, member)
+        return self._unique(ref, MEMBER - {"class"} if ref.kind == "call" else ALLOWED.get(ref.kind, MEMBER))
+
+    def _unique(self, ref: Reference, allowed: frozenset) -> Edge:
+        candidates = [s for s in self.defs.named(ref.name) if s.kind in allowed]
+        if not candidates:
+            return _unresolved(ref, "external", f"no definition of {ref.name!r} in the repository")
+        if len(candidates) == 1:
+            return _to_symbol(ref, candidates[0])
+        directory = _dirname(ref.path)
+        near = [s for s in candidates if _dirname(s.path) == directory]
+        if len(near) == 1:
+            return _to_symbol(ref, near[0])
+        where = ", ".join(sorted({f"{s.path}:{s.line}" for s in candidates})[:5])
+        return _unresolved(ref, "ambiguous", f"{len(candidates)} candidates: {where}")
+
+    # ---- scopes and classes ----
+    def _symbol(self, qualified_name: str, path: str) -> Symbol | None:
+        for symbol in self.defs.qualified(qualified_name):
+            if symbol.path == path:
+                return symbol
+        return None
+
+    def _scopes(self, ref: Reference) -> list[str | None]:
+        """Enclosing scopes, innermost first, ending with the file's top level (None)."""
+        scopes: list[str | None] = []
+        current = ref.scope
+        while current is not None:
+            scopes.append(current)
+            symbol = self._symbol(current, ref.path)
+            current = symbol.parent if symbol is not None else None
+        return [*scopes, None]
+
+    def _enclosing_class(self, ref: Reference) -> Symbol | None:
+        scopes = self._scopes(ref)[:-1]
+        if ref.kind == "inherit":  # a base list is evaluated outside the class it defines
+            scopes = scopes[1:]
+        for scope in scopes:
+            symbol = self._symbol(scope, ref.path)
+            if symbol is not None and symbol.kind in CLASS_LIKE:
+                return symbol
+        return None
+
+    def _class_named(self, ref: Reference, name: str) -> Symbol | None:
+        target = self.bindings(ref.path).get(name)
+        if target is not None and target.symbol is not None and target.symbol.kind in CLASS_LIKE:
+            return target.symbol
+        local = [s for s in self._local(ref.path, None, name) if s.kind in CLASS_LIKE]
+        if local:
+            return local[0]
+        found = [s for s in self.defs.named(name) if s.kind in CLASS_LIKE]
+        return found[0] if len(found) == 1 else None
+
+    def _member(self, classes: list[Symbol], name: str) -> Symbol | None:
+        for cls in classes:
+            for symbol in self._local(cls.path, cls.qualified_name, name):
+                return symbol
+        return None
+
+    def _bases(self, cls: Symbol, seen: set[str]) -> list[Symbol]:
+        """In-repo base classes of ``cls``, nearest first (depth-first, cycle-safe)."""
+        key = f"{cls.path}\0{cls.qualified_name}"
+        if key in self._base_cache:
+            return self._base_cache[key]
+        self._base_cache[key] = []  # cycle guard: a base list that refers back to its own class
+        seen.add(cls.qualified_name)
+        bases: list[Symbol] = []
+        for ref in self.defs.references(cls.path):
+            if ref.kind == "inherit" and ref.scope == cls.qualified_name:
+                edge = self._edge(ref)
+                if edge.dst_symbol and edge.dst_symbol not in seen:
+                    base = self._symbol(edge.dst_symbol, edge.dst_path)
+                    if base is not None:
+                        bases += [base, *self._bases(base, seen)]
+        self._base_cache[key] = bases
+        return bases
+
+
+@lru_cache(maxsize=65536)
+def _dirname(path: str) -> str:
+    return posixpath.dirname(path)
+
+
+def default_resolve_import(module: str, from_path: str, known_paths) -> str | None:
+    """Relative paths (``./x``, ``../x``) and dotted/slashed names → a known file, same extension first."""
+    if module.startswith("."):
+        stem = posixpath.normpath(posixpath.join(posixpath.dirname(from_path), module))
+    else:
+        stem = module.replace(".", "/") if "/" not in module else module
+    ext = posixpath.splitext(from_path)[1]
+    for path in (stem, f"{stem}{ext}", f"{stem}/index{ext}", f"{stem}/mod{ext}"):
+        if path in known_paths:
+            return path
+    return None
+
+
+def _to_symbol(ref: Reference, symbol: Symbol) -> Edge:
+    return _edge(ref, symbol.path, symbol.line, symbol.qualified_name)
+
+
+def _edge(ref: Reference, dst_path: str, dst_line: int, dst_symbol: str) -> Edge:
+    return Edge(kind=EDGE_KIND[ref.kind], src_path=ref.path, src_line=ref.line, src_symbol=ref.scope,
+                dst_path=dst_path, dst_line=dst_line, dst_symbol=dst_symbol, name=ref.name, src_col=ref.col)
+
+
+def _unresolved(ref: Reference, resolution: str, reason: str) -> Edge:
+    return Edge(kind=EDGE_KIND[ref.kind], src_path=ref.path, src_line=ref.line, src_symbol=ref.scope,
+                dst_path=None, dst_line=None, dst_symbol=None, name=ref.name,
+                resolution=resolution, reason=reason, src_col=ref.col)

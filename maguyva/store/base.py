@@ -1,0 +1,186 @@
+"""The store interface: everything the indexer writes and retrieval reads, with no SQL in sight.
+
+``SQLiteStore`` implements it today; a PostgreSQL backend will implement the same methods.
+Results are frozen values; every hit carries ``path`` and a line span for ``path:line`` citations.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+
+from maguyva.models import Edge, FileExtraction, FileRecord, Reference, Symbol
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from maguyva.embed.units import ChunkRow
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A ``path:line`` hit from a text search."""
+
+    path: str
+    line: int
+    end_line: int
+    text: str  # the matching line (literal search) or the chunk text (BM25)
+    score: float = 0.0
+    symbol: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What the index was built from."""
+
+    commit: str | None
+    created_at: str  # ISO 8601, UTC
+    dirty: tuple[str, ...]  # uncommitted files at index time (indexed, but not in the commit)
+
+
+@dataclass(frozen=True, slots=True)
+class Centrality:
+    """Graph importance of one symbol (``symbol`` set) or one file (``symbol`` None)."""
+
+    path: str
+    symbol: str | None
+    pagerank: float
+    in_degree: int
+    out_degree: int
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageStats:
+    language: str
+    files: int
+    symbols: int
+    edges: int
+
+
+class Store(ABC):
+    """A Maguyva index. Writes happen inside ``transaction()``; reads work at any time."""
+
+    # ---- lifecycle ----
+    @abstractmethod
+    def transaction(self) -> AbstractContextManager[None]: ...
+    @abstractmethod
+    def close(self) -> None: ...
+    @abstractmethod
+    def integrity_check(self) -> str: ...
+
+    # ---- writes (the indexer) ----
+    @abstractmethod
+    def file_states(self) -> dict[str, tuple[int, int, str]]:
+        """path → (size, mtime_ns, content hash) of every indexed file."""
+    @abstractmethod
+    def put_file(self, record: FileRecord, mtime_ns: int, extraction: FileExtraction, text: str) -> None:
+        """Replace everything stored for ``record.path`` (file row, symbols, references, chunks, text)."""
+    @abstractmethod
+    def touch_file(self, path: str, mtime_ns: int) -> None:
+        """Record a new mtime for a file whose content did not change."""
+    @abstractmethod
+    def delete_file(self, path: str) -> None: ...
+    @abstractmethod
+    def replace_edges(self, src_paths: Iterable[str], edges: Iterable[Edge]) -> None:
+        """Drop the edges out of ``src_paths`` and insert ``edges`` (all from those paths)."""
+    @abstractmethod
+    def replace_reference_edges(self, edges: Iterable[Edge]) -> None:
+        """Replace the edges of the references these edges come from (same path, line, col, kind, name)."""
+    @abstractmethod
+    def set_centrality(self, rows: Iterable[Centrality]) -> None:
+        """Replace all centrality rows."""
+    @abstractmethod
+    def add_snapshot(self, snapshot: Snapshot) -> None: ...
+
+    # ---- what resolution needs (also a ``maguyva.index.resolve.Definitions``) ----
+    @abstractmethod
+    def known_paths(self) -> Mapping[str, str | None]:
+        """path → language of every indexed file."""
+    @abstractmethod
+    def symbols_named(self, name: str) -> Sequence[Symbol]: ...
+    @abstractmethod
+    def symbols_in(self, path: str) -> Sequence[Symbol]: ...
+    @abstractmethod
+    def symbols_qualified(self, qualified_name: str) -> Sequence[Symbol]: ...
+    @abstractmethod
+    def references_in(self, path: str) -> Sequence[Reference]: ...
+    @abstractmethod
+    def references_named(self, names: Iterable[str]) -> list[Reference]:
+        """Every reference, in any file, whose name is in ``names``."""
+    @abstractmethod
+    def edges_named(self, names: Iterable[str]) -> list[Edge]:
+        """Every edge (any resolution) whose referenced name is in ``names``."""
+    @abstractmethod
+    def paths_importing(self, fragments: Iterable[str]) -> set[str]:
+        """Files with an import whose module or name contains one of ``fragments``."""
+    @abstractmethod
+    def paths_inheriting_from(self, paths: Iterable[str]) -> set[str]:
+        """Files with a resolved ``inherits`` edge into one of ``paths``."""
+    @abstractmethod
+    def all_edges(self, resolved_only: bool = True) -> list[Edge]: ...
+
+    # ---- retrieval ----
+    @abstractmethod
+    def find_symbols(self, name: str, *, kind: str | None = None, qualified: bool = False,
+                     prefix: bool = False, limit: int = 50) -> list[Symbol]:
+        """Symbols by name (or qualified name), exact or by prefix, optionally of one kind."""
+    # ---- vectors (packed embedding bits per chunk, keyed by "backend/model/dims") ----
+    searches_vectors = False  # True when ``nearest_vectors`` runs inside the store (PostgreSQL)
+
+    def nearest_vectors(self, model: str, query: "np.ndarray", limit: int) -> list[tuple[int, int]]:
+        """Top-``limit`` (chunk id, Hamming distance) for packed ``query`` bits; only if ``searches_vectors``."""
+        raise NotImplementedError(f"{type(self).__name__} loads vectors; search them with HammingIndex")
+
+    @abstractmethod
+    def chunks_without_vectors(self, model: str) -> list["ChunkRow"]: ...
+    @abstractmethod
+    def put_vectors(self, model: str, rows: Iterable[tuple[int, bytes]]) -> None: ...
+    @abstractmethod
+    def load_vectors(self, model: str) -> tuple["np.ndarray", "np.ndarray"]:
+        """(chunk ids, packed bits as an (n, dims/8) uint8 matrix)."""
+    @abstractmethod
+    def vector_version(self, model: str) -> tuple[int, int]:
+        """A value that changes whenever vectors for ``model`` are added or dropped."""
+    @abstractmethod
+    def vector_coverage(self, model: str) -> tuple[int, int]:
+        """(chunks with a vector for ``model``, all chunks)."""
+    @abstractmethod
+    def chunks_by_id(self, ids: Sequence[int]) -> dict[int, "ChunkRow"]: ...
+
+    @abstractmethod
+    def query_symbols(self, *, kind: str | None = None, name_glob: str | None = None,
+                      signature_like: str | None = None, path_prefix: str | None = None,
+                      limit: int = 50) -> list[Symbol]:
+        """Structural search: kind, a glob on the name (``parse_*``), signature substring, path prefix."""
+    @abstractmethod
+    def edges_out(self, path: str, symbol: str | None = None) -> list[Edge]: ...
+    @abstractmethod
+    def edges_in(self, path: str | None = None, symbol: str | None = None) -> list[Edge]: ...
+    @abstractmethod
+    def search_literal(self, text: str, limit: int = 50) -> list[Span]:
+        """Case-insensitive substring matches (trigram index), one span per matching line."""
+    @abstractmethod
+    def search_bm25(self, query: str, limit: int = 20) -> list[Span]:
+        """Chunks ranked by BM25 over identifier-split words, docstrings and comments."""
+    @abstractmethod
+    def file_text(self, path: str) -> str | None: ...
+    @abstractmethod
+    def file_record(self, path: str) -> FileRecord | None: ...
+    @abstractmethod
+    def snapshot(self) -> Snapshot | None: ...
+    @abstractmethod
+    def centrality(self, path: str, symbol: str | None = None) -> Centrality | None: ...
+    @abstractmethod
+    def top_central(self, limit: int = 20, files: bool = False) -> list[Centrality]: ...
+    @abstractmethod
+    def language_stats(self) -> list[LanguageStats]: ...
+    @abstractmethod
+    def edge_counts(self) -> dict[str, int]:
+        """Number of edges per resolution (resolved, external, ambiguous, …)."""
+    @abstractmethod
+    def query_symbols(self, *, kind: str | None = None, name_glob: str | None = None,
+                      signature_like: str | None = None, path_prefix: str | None = None,
+                      limit: int = 50) -> list[Symbol]:
+        """Definitions filtered by kind, a name glob (``parse_*``), signature text and path prefix."""

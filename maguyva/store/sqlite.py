@@ -1,0 +1,341 @@
+"""The SQLite backend: WAL, ``synchronous=NORMAL``, FTS5 trigram (substring) and unicode61 (BM25).
+
+The only module that speaks SQL. A crash mid-index loses at most the open transaction; the
+previous state stays consistent (the indexer commits in batches and records its snapshot last).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import Counter
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from maguyva.errors import StoreError
+from maguyva.index.chunk import search_words
+from maguyva.models import Edge, FileExtraction, FileRecord, Reference, Symbol
+from maguyva.store.base import Centrality, LanguageStats, Snapshot, Span, Store
+from maguyva.store.sqlite_vectors import SQLiteVectors
+from maguyva.store.schema import SCHEMA, SCHEMA_VERSION
+
+_SYMBOL_COLUMNS = "path, name, qualified_name, kind, line, end_line, col, signature, doc, parent"
+_REF_COLUMNS = "path, name, kind, line, col, qualifier, scope, module, alias"
+_EDGE_COLUMNS = ("kind, src_path, src_line, src_symbol, dst_path, dst_line, dst_symbol, name, resolution, reason,"
+                 " src_col")
+_MAX_VARS = 500
+
+
+class SQLiteStore(SQLiteVectors, Store):
+    """A Maguyva index in one SQLite file."""
+
+    def __init__(self, path: Path | str, *, readonly: bool = False):
+        self.path = Path(path)
+        if readonly and not self.path.exists():
+            raise StoreError(f"no index at {self.path} (run `orkestra code index` first)")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute("PRAGMA busy_timeout=5000")
+            self._migrate()
+            self._create_vectors()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: {exc}") from exc
+
+    def _migrate(self) -> None:
+        row = self.db.execute(
+            "SELECT name FROM sqlite_master WHERE type='table' AND name='meta'").fetchone()
+        if row is not None:
+            version = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+            if version is not None and int(version[0]) != SCHEMA_VERSION:
+                raise StoreError(f"{self.path}: schema version {version[0]}, expected {SCHEMA_VERSION};"
+                                 " delete it and re-index")
+        self.db.executescript("BEGIN IMMEDIATE;" + SCHEMA + "INSERT OR IGNORE INTO meta VALUES ('schema_version', "
+                              f"'{SCHEMA_VERSION}'); COMMIT;")
+
+    # ---- lifecycle ----
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        if self.db.in_transaction:
+            yield
+            return
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def close(self) -> None:
+        self.db.close()
+
+    def integrity_check(self) -> str:
+        return self.db.execute("PRAGMA integrity_check").fetchone()[0]
+
+    # ---- writes ----
+    def file_states(self):
+        return {p: (s, m, h) for p, s, m, h in self.db.execute("SELECT path, size, mtime_ns, hash FROM files")}
+
+    def put_file(self, record: FileRecord, mtime_ns: int, extraction: FileExtraction, text: str) -> None:
+        self.delete_file(record.path)
+        db = self.db
+        cursor = db.execute(
+            "INSERT INTO files (path, language, size, mtime_ns, hash, flags, errors, n_symbols)"
+            " VALUES (?,?,?,?,?,?,?,?)",
+            (record.path, record.language, record.size, mtime_ns, record.content_hash,
+             ",".join(record.flags), json.dumps(list(extraction.errors)), len(extraction.symbols)))
+        db.execute("INSERT INTO files_text (rowid, text) VALUES (?, ?)", (cursor.lastrowid, text))
+        db.executemany(f"INSERT INTO symbols ({_SYMBOL_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                       [(s.path, s.name, s.qualified_name, s.kind, s.line, s.end_line, s.col, s.signature,
+                         s.doc, s.parent) for s in extraction.symbols])
+        db.executemany(f"INSERT INTO refs ({_REF_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)",
+                       [(r.path, r.name, r.kind, r.line, r.col, r.qualifier, r.scope, r.module, r.alias)
+                        for r in extraction.references])
+        first = (db.execute("SELECT coalesce(max(id), 0) + 1 FROM chunks").fetchone()[0])
+        db.executemany("INSERT INTO chunks (id, path, start_line, end_line, symbol, kind) VALUES (?,?,?,?,?,?)",
+                       [(first + i, c.path, c.start_line, c.end_line, c.symbol, c.kind)
+                        for i, c in enumerate(extraction.chunks)])
+        db.executemany("INSERT INTO chunks_fts (rowid, words) VALUES (?, ?)",
+                       [(first + i, search_words(c.text)) for i, c in enumerate(extraction.chunks)])
+
+    def touch_file(self, path: str, mtime_ns: int) -> None:
+        self.db.execute("UPDATE files SET mtime_ns = ? WHERE path = ?", (mtime_ns, path))
+
+    def delete_file(self, path: str) -> None:
+        db = self.db
+        row = db.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
+        if row is None:
+            return
+        db.execute("DELETE FROM files_text WHERE rowid = ?", row)
+        db.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE path = ?)", (path,))
+        for table in ("chunks", "symbols", "refs"):
+            db.execute(f"DELETE FROM {table} WHERE path = ?", (path,))
+        db.execute("DELETE FROM files WHERE id = ?", row)
+
+    def replace_edges(self, src_paths: Iterable[str], edges: Iterable[Edge]) -> None:
+        src_paths, edges = set(src_paths), list(edges)
+        for batch in _batches(sorted(src_paths)):
+            self.db.execute(f"DELETE FROM edges WHERE src_path IN ({_marks(batch)})", batch)
+        self._insert_edges(edges)
+        resolved = Counter(e.src_path for e in edges if e.resolution == "resolved")
+        self.db.executemany("UPDATE files SET n_edges = ? WHERE path = ?",
+                            [(resolved[path], path) for path in src_paths | {e.src_path for e in edges}])
+
+    def replace_reference_edges(self, edges: Iterable[Edge]) -> None:
+        edges = list(edges)
+        self.db.executemany("DELETE FROM edges WHERE src_path = ? AND src_line = ? AND src_col = ? AND kind = ?"
+                            " AND name = ?", [(e.src_path, e.src_line, e.src_col, e.kind, e.name) for e in edges])
+        self._insert_edges(edges)
+        self._recount({e.src_path for e in edges})
+
+    def _recount(self, paths: set[str]) -> None:
+        # "+resolution" keeps SQLite on the src_path index (the resolution index matches most rows)
+        for batch in _batches(sorted(paths)):
+            self.db.execute(f"UPDATE files SET n_edges = (SELECT count(*) FROM edges WHERE src_path = files.path"
+                            f" AND +resolution = 'resolved') WHERE path IN ({_marks(batch)})", batch)
+
+    def _insert_edges(self, edges: Iterable[Edge]) -> None:
+        self.db.executemany(f"INSERT INTO edges ({_EDGE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                            [(e.kind, e.src_path, e.src_line, e.src_symbol, e.dst_path, e.dst_line,
+                              e.dst_symbol, e.name, e.resolution, e.reason, e.src_col) for e in edges])
+
+    def set_centrality(self, rows: Iterable[Centrality]) -> None:
+        self.db.execute("DELETE FROM centrality")
+        self.db.executemany("INSERT INTO centrality VALUES (?,?,?,?,?)",
+                            [(c.path, c.symbol or "", c.pagerank, c.in_degree, c.out_degree) for c in rows])
+
+    def add_snapshot(self, snapshot: Snapshot) -> None:
+        self.db.execute("INSERT INTO snapshots (commit_sha, created_at, dirty) VALUES (?,?,?)",
+                        (snapshot.commit, snapshot.created_at, json.dumps(list(snapshot.dirty))))
+
+    # ---- resolution view ----
+    def known_paths(self):
+        return dict(self.db.execute("SELECT path, language FROM files"))
+
+    def symbols_named(self, name: str):
+        return self._symbols("name = ?", (name,))
+
+    def symbols_in(self, path: str):
+        return self._symbols("path = ?", (path,))
+
+    def symbols_qualified(self, qualified_name: str):
+        return self._symbols("qualified_name = ?", (qualified_name,))
+
+    def references_in(self, path: str):
+        return self._references("path = ?", (path,))
+
+    def _references(self, clause: str, args) -> list[Reference]:
+        rows = self.db.execute(f"SELECT {_REF_COLUMNS} FROM refs WHERE {clause} ORDER BY path, line, col, kind, name",
+                               args)
+        return [Reference(path=r[0], name=r[1], kind=r[2], line=r[3], col=r[4], qualifier=r[5], scope=r[6],
+                          module=r[7], alias=r[8]) for r in rows]
+
+    def references_named(self, names: Iterable[str]) -> list[Reference]:
+        found: list[Reference] = []
+        for batch in _batches(sorted(set(names))):
+            found += self._references(f"name IN ({_marks(batch)})", batch)
+        return found
+
+    def edges_named(self, names: Iterable[str]) -> list[Edge]:
+        found: list[Edge] = []
+        for batch in _batches(sorted(set(names))):
+            found += self._edges(f"name IN ({_marks(batch)})", batch)
+        return found
+
+    def paths_importing(self, fragments: Iterable[str]) -> set[str]:
+        found: set[str] = set()
+        for fragment in set(fragments):
+            pattern = "%" + fragment.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            found.update(p for (p,) in self.db.execute(
+                "SELECT DISTINCT path FROM refs WHERE kind = 'import' AND "
+                "(module LIKE ? ESCAPE '\\' OR name LIKE ? ESCAPE '\\')", (pattern, pattern)))
+        return found
+
+    def paths_inheriting_from(self, paths: Iterable[str]) -> set[str]:
+        found: set[str] = set()
+        for batch in _batches(sorted(set(paths))):
+            found.update(p for (p,) in self.db.execute(
+                f"SELECT DISTINCT src_path FROM edges WHERE kind = 'inherits' AND dst_path IN ({_marks(batch)})",
+                batch))
+        return found
+
+    def all_edges(self, resolved_only: bool = True):
+        where = "WHERE resolution = 'resolved'" if resolved_only else ""
+        return [Edge(*row) for row in self.db.execute(f"SELECT {_EDGE_COLUMNS} FROM edges {where}")]
+
+    # ---- retrieval ----
+    def find_symbols(self, name, *, kind=None, qualified=False, prefix=False, limit=50):
+        column = "qualified_name" if qualified else "name"
+        if prefix:
+            clause, args = f"{column} >= ? AND {column} < ?", [name, name + "\U0010ffff"]
+        else:
+            clause, args = f"{column} = ?", [name]
+        if kind:
+            clause, args = clause + " AND kind = ?", args + [kind]
+        return self._symbols(clause + " ORDER BY path, line LIMIT ?", (*args, limit))
+
+    def query_symbols(self, *, kind=None, name_glob=None, signature_like=None, path_prefix=None, limit=50):
+        clauses, args = ["1"], []
+        if kind:
+            clauses.append("kind = ?")
+            args.append(kind)
+        if name_glob:
+            clauses.append("name GLOB ?")
+            args.append(name_glob)
+        if signature_like:
+            clauses.append("instr(lower(signature), lower(?)) > 0")
+            args.append(signature_like)
+        if path_prefix:
+            clauses.append("substr(path, 1, ?) = ?")
+            args += [len(path_prefix), path_prefix]
+        return self._symbols(" AND ".join(clauses) + " ORDER BY path, line LIMIT ?", (*args, limit))
+
+    def edges_out(self, path, symbol=None):
+        if symbol is None:
+            return self._edges("src_path = ?", (path,))
+        return self._edges("src_path = ? AND src_symbol = ?", (path, symbol))
+
+    def edges_in(self, path=None, symbol=None):
+        if symbol is not None and path is not None:
+            return self._edges("dst_path = ? AND dst_symbol = ?", (path, symbol))
+        if symbol is not None:
+            return self._edges("dst_symbol = ?", (symbol,))
+        return self._edges("dst_path = ?", (path,))
+
+    def search_literal(self, text: str, limit: int = 50) -> list[Span]:
+        if not text:
+            return []
+        # LIKE is served by the trigram index (from three characters on) only without ESCAPE, so
+        # "_" and "%" in the text act as wildcards here: a superset, narrowed line by line below.
+        rows = self.db.execute("SELECT f.path, t.text FROM files_text t JOIN files f ON f.id = t.rowid "
+                               "WHERE t.text LIKE ? ORDER BY f.path", (f"%{text}%",))
+        needle = text.lower()
+        spans: list[Span] = []
+        for path, content in rows:
+            for number, line in enumerate(content.splitlines(), start=1):
+                if needle in line.lower():
+                    spans.append(Span(path=path, line=number, end_line=number, text=line))
+                    if len(spans) >= limit:
+                        return spans
+        return spans
+
+    def search_bm25(self, query: str, limit: int = 20) -> list[Span]:
+        words = search_words(query).split()
+        if not words:
+            return []
+        expression = " OR ".join('"' + w.replace('"', '""') + '"' for w in dict.fromkeys(words))
+        rows = self.db.execute(
+            "SELECT c.path, c.start_line, c.end_line, c.symbol, bm25(chunks_fts) AS score "
+            "FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid "
+            "WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?", (expression, limit)).fetchall()
+        spans = []
+        for path, start, end, symbol, score in rows:
+            text = self.file_text(path) or ""
+            body = "\n".join(text.splitlines()[start - 1:end])
+            spans.append(Span(path=path, line=start, end_line=end, text=body, score=-score, symbol=symbol))
+        return spans
+
+    def file_text(self, path: str) -> str | None:
+        row = self.db.execute("SELECT t.text FROM files_text t JOIN files f ON f.id = t.rowid WHERE f.path = ?",
+                              (path,)).fetchone()
+        return row[0] if row else None
+
+    def file_record(self, path: str) -> FileRecord | None:
+        row = self.db.execute("SELECT path, language, size, hash, flags FROM files WHERE path = ?",
+                              (path,)).fetchone()
+        if row is None:
+            return None
+        return FileRecord(path=row[0], language=row[1], size=row[2], content_hash=row[3],
+                          flags=tuple(f for f in row[4].split(",") if f))
+
+    def snapshot(self) -> Snapshot | None:
+        row = self.db.execute(
+            "SELECT commit_sha, created_at, dirty FROM snapshots ORDER BY id DESC LIMIT 1").fetchone()
+        return Snapshot(row[0], row[1], tuple(json.loads(row[2]))) if row else None
+
+    def centrality(self, path, symbol=None):
+        row = self.db.execute("SELECT * FROM centrality WHERE path = ? AND symbol = ?",
+                              (path, symbol or "")).fetchone()
+        return _centrality(row) if row else None
+
+    def top_central(self, limit=20, files=False):
+        clause = "symbol = ''" if files else "symbol != ''"
+        rows = self.db.execute(f"SELECT * FROM centrality WHERE {clause} ORDER BY pagerank DESC, path, symbol"
+                               " LIMIT ?", (limit,))
+        return [_centrality(row) for row in rows]
+
+    def language_stats(self) -> list[LanguageStats]:
+        rows = self.db.execute("SELECT coalesce(language, 'text'), count(*), sum(n_symbols), sum(n_edges)"
+                               " FROM files GROUP BY 1 ORDER BY 2 DESC, 1")
+        return [LanguageStats(*row) for row in rows]
+
+    def edge_counts(self) -> dict[str, int]:
+        return dict(self.db.execute("SELECT resolution, count(*) FROM edges GROUP BY resolution ORDER BY 1"))
+
+    # ---- helpers ----
+    def _symbols(self, clause: str, args) -> list[Symbol]:
+        rows = self.db.execute(f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE {clause}", args)
+        return [Symbol(path=r[0], name=r[1], qualified_name=r[2], kind=r[3], line=r[4], end_line=r[5],
+                       col=r[6], signature=r[7], doc=r[8], parent=r[9]) for r in rows]
+
+    def _edges(self, clause: str, args) -> list[Edge]:
+        rows = self.db.execute(f"SELECT {_EDGE_COLUMNS} FROM edges WHERE {clause} ORDER BY src_path, src_line",
+                               args)
+        return [Edge(*row) for row in rows]
+
+
+def _centrality(row) -> Centrality:
+    return Centrality(path=row[0], symbol=row[1] or None, pagerank=row[2], in_degree=row[3], out_degree=row[4])
+
+
+def _marks(batch) -> str:
+    return ",".join("?" * len(batch))
+
+
+def _batches(items: list) -> Iterator[list]:
+    for start in range(0, len(items), _MAX_VARS):
+        yield items[start:start + _MAX_VARS]

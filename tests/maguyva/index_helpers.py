@@ -1,0 +1,44 @@
+"""Helpers for the Maguyva index tests: write a tree of files, commit it, dump an index."""
+
+from __future__ import annotations
+
+import sqlite3
+import textwrap
+from pathlib import Path
+
+from conftest import git
+
+
+def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
+    """Write ``files`` (path → text, dedented, or bytes) under ``root``."""
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(textwrap.dedent(content).lstrip("\n"), encoding="utf-8")
+    return root
+
+
+def commit_all(repo: Path, message: str = "snapshot") -> None:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message)
+
+
+def dump_index(db: Path) -> dict[str, list[tuple]]:
+    """Every symbol, reference, edge and file hash of an index, sorted, for equality checks."""
+    con = sqlite3.connect(db)
+    try:
+        return {
+            "files": sorted(con.execute("SELECT path, language, hash, flags FROM files")),
+            "symbols": sorted(con.execute(
+                "SELECT path, name, qualified_name, kind, line, end_line, col, signature, doc, "
+                "coalesce(parent, '') FROM symbols")),
+            "edges": sorted(con.execute(
+                "SELECT kind, src_path, src_line, coalesce(src_symbol, ''), coalesce(dst_path, ''), "
+                "coalesce(dst_line, 0), coalesce(dst_symbol, ''), name, resolution, reason FROM edges")),
+            "chunks": sorted(con.execute("SELECT path, start_line, end_line, coalesce(symbol, '') FROM chunks")),
+        }
+    finally:
+        con.close()

@@ -1,0 +1,83 @@
+"""Incremental indexing equals a clean index of the same tree, edit by edit."""
+
+from __future__ import annotations
+
+from index_helpers import commit_all, dump_index, write_tree
+
+from maguyva.index.pipeline import index_repository
+
+BEFORE = {
+    "pkg/__init__.py": "",
+    "pkg/a.py": "class Base:\n    def run(self):\n        return helper()\n\n\ndef helper():\n    return 1\n",
+    "pkg/b.py": "from pkg.a import helper, Base\n\n\nclass Child(Base):\n    def go(self):\n"
+                "        self.run()\n        self.stop()\n        return helper()\n",
+    "pkg/c.py": "def main():\n    return widget()\n",
+    "pkg/deep.py": "class Deep:\n    def deep(self):\n        return 1\n",
+    "pkg/mid.py": "class Mid:\n    pass\n",
+    "pkg/f.py": "from pkg.mid import Mid\n\n\nclass F(Mid):\n    def go(self):\n        return self.deep()\n",
+    "pkg/g.py": "from pkg.f import F\n\n\nclass G(F):\n    def go(self):\n        return self.deep()\n",
+    "pkg/e.py": "from pkg import b\n\n\ndef use():\n    return b.Child()\n",
+    "docs/readme.md": "# Readme\n\nSee pkg.\n",
+}
+
+
+def _edit(repo):
+    # shift lines, rename helper, define stop and the previously undefined widget
+    write_tree(repo, {"pkg/a.py": "# moved down\n\n\nclass Base:\n    def run(self):\n        return helper2()\n\n"
+                                  "    def stop(self):\n        return 0\n\n\ndef helper2():\n    return 1\n\n\n"
+                                  "def widget():\n    return 2\n",
+                      "pkg/mid.py": "from pkg.deep import Deep\n\n\nclass Mid(Deep):\n    pass\n",
+                      "pkg/extra.py": "from pkg.a import Base\n\n\nclass Extra(Base):\n    pass\n"})
+    (repo / "pkg/b.py").rename(repo / "pkg/b2.py")
+    (repo / "docs/readme.md").unlink()
+
+
+def _clean(repo, tmp_path):
+    index_repository(repo, tmp_path / "clean.db", full=True)
+    return dump_index(tmp_path / "clean.db")
+
+
+def test_edits_adds_renames_and_deletes_give_the_same_index_as_a_clean_run(git_repo, tmp_path):
+    write_tree(git_repo, BEFORE)
+    commit_all(git_repo)
+    store = tmp_path / "inc.db"
+    index_repository(git_repo, store)
+    _edit(git_repo)
+    summary = index_repository(git_repo, store)
+    assert (summary.mode, summary.added, summary.changed, summary.deleted, summary.renamed) == (
+        "incremental", 2, 2, 2, 1)
+    assert dump_index(store) == _clean(git_repo, tmp_path)
+
+
+def test_references_follow_the_change_into_unchanged_files(git_repo, tmp_path):
+    write_tree(git_repo, BEFORE)
+    store = tmp_path / "inc.db"
+    index_repository(git_repo, store)
+    _edit(git_repo)
+    index_repository(git_repo, store)
+    edges = {(e[1], e[2], e[7]): (e[4], e[5], e[8]) for e in dump_index(store)["edges"]}
+    assert edges[("pkg/c.py", 2, "widget")] == ("pkg/a.py", 16, "resolved")  # became defined
+    assert edges[("pkg/f.py", 6, "deep")] == ("pkg/deep.py", 2, "resolved")  # base class gained a base
+    assert edges[("pkg/g.py", 6, "deep")] == ("pkg/deep.py", 2, "resolved")  # ... two levels down
+    # the submodule it imported was renamed away: the import now lands on the package itself
+    assert edges[("pkg/e.py", 1, "b")] == ("pkg/__init__.py", 1, "resolved")
+
+
+def test_a_second_run_without_changes_touches_nothing(git_repo, tmp_path):
+    write_tree(git_repo, BEFORE)
+    store = tmp_path / "inc.db"
+    index_repository(git_repo, store)
+    before = dump_index(store)
+    summary = index_repository(git_repo, store)
+    assert (summary.added, summary.changed, summary.deleted, summary.reresolved) == (0, 0, 0, 0)
+    assert dump_index(store) == before
+
+
+def test_a_one_file_edit_re_extracts_only_that_file(git_repo, tmp_path):
+    write_tree(git_repo, BEFORE)
+    store = tmp_path / "inc.db"
+    index_repository(git_repo, store)
+    write_tree(git_repo, {"pkg/c.py": "def main():\n    return 3\n"})
+    summary = index_repository(git_repo, store)
+    assert (summary.added, summary.changed, summary.unchanged, summary.reresolved) == (0, 1, 9, 1)
+    assert dump_index(store) == _clean(git_repo, tmp_path)
