@@ -79,7 +79,7 @@ class Maguyva:
 
         root_path = Path(root).resolve()
         location = store_path(root_path, store)
-        if readonly and not Path(location).exists():
+        if readonly and isinstance(location, Path) and not location.exists():
             raise MaguyvaError(f"no index at {location}: run `orkestra code index` in {root_path} first")
         return cls(root_path, open_store(location, readonly=readonly), str(location),
                    embedding_settings=settings_for(root_path))
@@ -265,16 +265,7 @@ class Maguyva:
     def get_file(self, path: str, *, start_line: int | None = None, end_line: int | None = None,
                  include_metadata: bool = False, max_tokens: int = DEFAULT_TOKENS) -> dict:
         """A file's lines (optionally a range), numbered; confined to the repository."""
-        full = self._confined(path)
-        relative = full.relative_to(self.root).as_posix()
-        if full.is_file():
-            if full.stat().st_size > MAX_FILE_BYTES and start_line is None:
-                raise MaguyvaError(f"{relative} is larger than {MAX_FILE_BYTES} bytes; ask for a line range")
-            content = full.read_text(encoding="utf-8", errors="replace")
-        else:
-            content = self.store.file_text(relative)
-            if content is None:
-                raise MaguyvaError(f"no file {relative!r} in the repository")
+        relative, content, on_disk = self._file_content(path, ranged=start_line is not None)
         lines = content.splitlines()
         first = max(1, start_line or 1)
         last = min(len(lines), end_line or len(lines))
@@ -289,13 +280,26 @@ class Maguyva:
                 "language": record.language if record else None,
                 "flags": list(record.flags) if record else [],
                 "indexed": record is not None,
-                "stale": bool(record) and record.content_hash != _sha1(full),
+                "stale": bool(record) and on_disk is not None and record.content_hash != _sha1(on_disk),
                 "symbols": [hit_dict(structure.symbol_hit(s, 1.0)) for s in self.store.symbols_in(relative)][:100],
             }
         bounded = bound(answer, "lines", max_tokens)
         if bounded.get("truncated"):
             bounded["end_line"] = bounded["lines"][-1]["line"] if bounded["lines"] else first
         return bounded
+
+    def _file_content(self, path: str, *, ranged: bool) -> tuple[str, str, Path | None]:
+        """(repo-relative path, text, the file on disk — None when the text came from the index)."""
+        full = self._confined(path)
+        relative = full.relative_to(self.root).as_posix()
+        if full.is_file():
+            if full.stat().st_size > MAX_FILE_BYTES and not ranged:
+                raise MaguyvaError(f"{relative} is larger than {MAX_FILE_BYTES} bytes; ask for a line range")
+            return relative, full.read_text(encoding="utf-8", errors="replace"), full
+        content = self.store.file_text(relative)
+        if content is None:
+            raise MaguyvaError(f"no file {relative!r} in the repository")
+        return relative, content, None
 
     def search_text(self, pattern: str, *, regex: bool = False, case_sensitive: bool = False,
                     path_prefix: str | None = None, limit: int = 50, max_tokens: int = DEFAULT_TOKENS) -> dict:

@@ -34,8 +34,8 @@ def _free_port() -> int:
 
 
 class TempPostgres:
-    def __init__(self) -> None:
-        self.bindir = find_bindir()
+    def __init__(self, bindir: Path | None = None) -> None:
+        self.bindir = bindir or find_bindir()
         if self.bindir is None:
             raise RuntimeError("PostgreSQL binaries not found (install Debian's postgresql package)")
         self.base = Path(tempfile.mkdtemp(prefix="maguyva-pg-"))

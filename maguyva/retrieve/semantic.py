@@ -46,10 +46,13 @@ def search(store: "Store", embedder: Any, query: str, limit: int = 20) -> list[H
     if embedder is None:
         return []
     key = model_key(embedder)
-    index = vector_index(store, key)
-    if len(index) == 0:
-        return []
-    nearest = index.search(query_bits(embedder, query), limit)
+    if store.searches_vectors:
+        nearest = store.nearest_vectors(key, query_bits(embedder, query), limit)
+    else:
+        index = vector_index(store, key)
+        if len(index) == 0:
+            return []
+        nearest = index.search(query_bits(embedder, query), limit)
     chunks = store.chunks_by_id([chunk_id for chunk_id, _ in nearest])
     hits = []
     bits = embedder.dims

@@ -48,13 +48,18 @@ class Repository:
             self._opened.clear()
 
 
-def build_server(repo: Repository | Callable[[], Maguyva]):
-    """The MCPServer named ``maguyva`` with its 11 tools bound to ``repo``."""
+def build_server(repo: Repository | Callable[[], Maguyva], *, token_verifier: Any = None, auth: Any = None):
+    """The MCPServer named ``maguyva`` with its 11 tools bound to ``repo``.
+
+    ``token_verifier`` and ``auth`` (the SDK's ``TokenVerifier`` and ``AuthSettings``) put HTTP behind
+    bearer keys; see ``maguyva.server.team``.
+    """
     from mcp.server import MCPServer
 
     from maguyva.server.tools import register
 
-    server = MCPServer("maguyva", instructions=INSTRUCTIONS, version=_version())
+    server = MCPServer("maguyva", instructions=INSTRUCTIONS, version=_version(), token_verifier=token_verifier,
+                       auth=auth)
     api = repo.api if isinstance(repo, Repository) else repo
     register(server, api)
     return server
@@ -68,7 +73,21 @@ def _version() -> str:
 
 def serve(root: str | Path, store: str | None = None, *, http: bool = False, host: str = "127.0.0.1",
           port: int = 8765, embedder: Any = None) -> None:
-    """Run the server until interrupted: stdio by default, streamable HTTP at ``/mcp`` with ``http``."""
+    """Run the server until interrupted: stdio by default, streamable HTTP at ``/mcp`` with ``http``.
+
+    Over HTTP, a PostgreSQL store serves its whole workspace behind API keys (``maguyva.server.team``).
+    """
+    if http:
+        from maguyva.store.location import store_path
+        from maguyva.store.postgres.location import PostgresLocation
+
+        location = store_path(Path(root).resolve(), store)
+        if isinstance(location, PostgresLocation):
+            from maguyva.embed.base import settings_for
+            from maguyva.server.team import serve_team
+
+            serve_team(location, host=host, port=port, embedder=embedder, embedding_settings=settings_for(root))
+            return
     repo = Repository(root, store, embedder)
     repo.api()  # fail fast (no index) before the transport starts
     server = build_server(repo)

@@ -10,16 +10,17 @@ from typing import Any, Callable, List, Optional
 import typer
 
 REPO = typer.Option(".", "--repo", help="Repository root (default: the current directory).")
-STORE = typer.Option(None, "--store", help="Index location (SQLite path); default .git/maguyva/index.db.")
+STORE = typer.Option(None, "--store", help="Index location: a SQLite path or postgresql://…?workspace=W&repo=R "
+                                           "(repo=* spans the workspace); default .git/maguyva/index.db.")
 
 
 def _run(repo: str, store: Optional[str], call: Callable[[Any], dict], table: Optional[str] = None) -> None:
     from orkestra.cli.output import emit_json, emit_table, run
 
     def action() -> int:
-        from maguyva.api import Maguyva
+        from maguyva.workspace import open_api
 
-        api = Maguyva.open(repo, store)
+        api = open_api(repo, store)
         try:
             result = call(api)
         finally:
@@ -180,8 +181,10 @@ def mount(app: typer.Typer) -> None:
 
         run(action)
 
+    _mount_embed(app)
 
-def mount_embed(app: typer.Typer) -> None:
+
+def _mount_embed(app: typer.Typer) -> None:
     """Register `code embed` on the `code` group."""
 
     @app.command("embed")

@@ -1,0 +1,1 @@
+"""The PostgreSQL team store: many workspaces and repositories in one database (needs psycopg)."""
