@@ -61,3 +61,22 @@ def dogfood(tmp_path: Path) -> Path:
             shutil.copytree(REPO / name, target / name, symlinks=True,
                             ignore=shutil.ignore_patterns("__pycache__"))
     return target
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    """A throwaway PostgreSQL server for the session ($MAGUYVA_TEST_PG names an existing one instead).
+
+    Skips, saying why, when PostgreSQL or psycopg is not installed.
+    """
+    if os.environ.get("MAGUYVA_TEST_PG"):
+        yield os.environ["MAGUYVA_TEST_PG"]
+        return
+    pytest.importorskip("psycopg", reason="psycopg is not installed (pip install 'orkestra[postgres]')")
+    from pg_server import TempPostgres, find_bindir
+
+    if find_bindir() is None:
+        pytest.skip("PostgreSQL binaries not found (apt-get install postgresql)")
+    server = TempPostgres().start()
+    yield server.url
+    server.stop()
