@@ -414,7 +414,11 @@ class Maguyva:
                 stat = full.stat()
                 if stat.st_size != size or stat.st_mtime_ns != mtime_ns:
                     changed.append({"path": path, "state": "modified"})
+        from maguyva.embed.pipeline import embedding_status
+
         return {"store": self.store_location, "snapshot": _snapshot_dict(snapshot),
+                "embeddings": embedding_status(self.store, self.embedding_settings)
+                if self.embedding_settings is not None else None,
                 "languages": [{"language": s.language, "files": s.files, "symbols": s.symbols, "edges": s.edges}
                               for s in self.store.language_stats()],
                 "not_in_map": changed[:200], "not_in_map_count": len(changed),

@@ -91,3 +91,35 @@ def test_semantic_joins_the_fusion_and_finds_code_by_meaning(indexed, embedder, 
         assert quick["modalities_used"] == ["semantic"] and quick["results"]
     finally:
         api.close()
+
+
+def test_cli_estimates_embeds_and_reports_coverage(indexed, tmp_path):
+    """`code embed --estimate` spends nothing; `code embed` fills the index; `code status` shows coverage."""
+    import json
+
+    from conftest import run_cli
+
+    root, store_path = indexed
+    (root / "orkestra.yaml").write_text("maguyva:\n  embeddings:\n    backend: local\n")
+    env = {"MAGUYVA_EMBED_CACHE": str(tmp_path / "cli-cache.sqlite")}
+    args = ("--repo", str(root), "--store", str(store_path))
+    estimate_run = run_cli("code", "embed", "--estimate", *args, cwd=root, env=env)
+    assert estimate_run.returncode == 0, estimate_run.stderr
+    planned = json.loads(estimate_run.stdout)
+    assert planned["to_embed"] == planned["chunks"] > 0 and planned["estimated_cost_usd"] is None
+    before = json.loads(run_cli("code", "status", str(root), "--store", str(store_path), cwd=root).stdout)
+    assert before["embeddings"]["coverage"] == 0.0
+    embedded = run_cli("code", "embed", *args, cwd=root, env=env)
+    assert embedded.returncode == 0, embedded.stderr
+    assert json.loads(embedded.stdout)["embedded"] == planned["chunks"]
+    after = json.loads(run_cli("code", "status", str(root), "--store", str(store_path), cwd=root).stdout)
+    assert after["embeddings"] == {"backend": "local", "model": "all-MiniLM-L6-v2", "dims": 384,
+                                   "vectors": planned["chunks"], "chunks": planned["chunks"], "coverage": 100.0}
+
+
+def test_embed_refuses_when_no_backend_is_configured(indexed):
+    from conftest import run_cli
+
+    root, store_path = indexed
+    result = run_cli("code", "embed", "--repo", str(root), "--store", str(store_path), cwd=root)
+    assert result.returncode == 1 and "embeddings are off" in result.stderr

@@ -94,3 +94,13 @@ class _KeyOnly:
     @property
     def dims(self) -> int:
         return self.settings.dims
+
+
+def embedding_status(store: "Store", settings: EmbeddingSettings) -> dict:
+    """Backend, model and coverage of the index's vectors, for ``code status`` and ``index_status``."""
+    if settings.backend == "none":
+        return {"backend": "none", "model": None, "dims": 0, "vectors": 0, "chunks": None, "coverage": None}
+    key = model_key(settings)
+    with_vectors, total = store.vector_coverage(key)
+    return {"backend": settings.backend, "model": settings.model, "dims": settings.dims, "vectors": with_vectors,
+            "chunks": total, "coverage": round(100.0 * with_vectors / total, 1) if total else 0.0}

@@ -85,7 +85,8 @@ def status(
 
     JSON: {"root", "store", "commit", "indexed_at", "uncommitted_at_index": [path],
     "languages": {<language>: {"files", "symbols", "edges"}}, "totals": {"files", "symbols", "edges"},
-    "not_in_map": {"added": [path], "changed": [path], "deleted": [path]}, "stale": bool}.
+    "not_in_map": {"added": [path], "changed": [path], "deleted": [path]}, "stale": bool,
+    "embeddings": {"backend", "model", "dims", "vectors", "chunks", "coverage"}} (coverage in %).
     Exit 1 when there is no index yet.
 
     \b
@@ -98,6 +99,7 @@ def status(
         from maguyva.index import pipeline
 
         report = pipeline.index_status(path, store).to_dict()
+        report["embeddings"] = _embedding_status(path, store)
         if fmt is Format.table:
             emit_table(f"index at {report['commit'] or '(no commit)'} on {report['indexed_at']}"
                        f"{' (stale)' if report['stale'] else ''}",
@@ -105,10 +107,30 @@ def status(
                        [[lang, v["files"], v["symbols"], v["edges"]] for lang, v in report["languages"].items()])
             emit_table("not in the map", ("change", "path"),
                        [[change, p] for change, paths in report["not_in_map"].items() for p in paths])
+            vectors = report["embeddings"]
+            emit_table("embeddings", ("backend", "model", "vectors", "coverage %"),
+                       [[vectors["backend"], vectors["model"], vectors["vectors"], vectors["coverage"]]])
         else:
             emit_json(report)
 
     run(action)
+
+
+def _embedding_status(path: str, store: Optional[str]) -> dict:
+    """The embeddings backend, model and coverage % of the index (semantic search)."""
+    from pathlib import Path
+
+    from maguyva.embed.base import settings_for
+    from maguyva.embed.pipeline import embedding_status
+    from maguyva.store import open_store
+    from maguyva.store.location import store_path
+
+    root = Path(path).resolve()
+    index = open_store(store_path(root, store), readonly=True)
+    try:
+        return embedding_status(index, settings_for(root))
+    finally:
+        index.close()
 
 
 class _progress:
