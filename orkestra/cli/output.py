@@ -34,6 +34,11 @@ def _default(value: Any) -> Any:
     return str(value)
 
 
+def emit_lines(lines: Sequence[str]) -> None:
+    """Print plain text lines on stdout (commands whose default output is for people: sync, validate)."""
+    sys.stdout.write("".join(f"{line}\n" for line in lines))
+
+
 def emit_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
     """Render rows as a rich table (rich is imported only here, for people)."""
     from rich.console import Console

@@ -1,8 +1,65 @@
-"""`orkestra sync`."""
+"""`orkestra sync`: render the registries into .claude/ (plan → diff → apply)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Annotated, Optional
 
-def command() -> None:
-    """sync (being built)."""
-    raise SystemExit("orkestra sync: not built yet")
+import typer
+
+from orkestra.cli.output import emit_json, emit_lines, run
+
+if TYPE_CHECKING:
+    from orkestra.render.sync import SyncReport
+
+
+def command(
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="List what would be created, updated, deleted.")] = False,
+    check: Annotated[bool, typer.Option("--check", help="Write nothing; exit 1 on any drift (for CI).")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite generated files edited by hand.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the plan and result as JSON.")] = False,
+    root: Annotated[Optional[str], typer.Option("--root", help="Workspace root (default: nearest with "
+                                                "orkestra.yaml upwards from the cwd).")] = None,
+) -> None:
+    """Render registries into .claude/, .mcp.json, GROUND_TRUTHS.md and the decisions digest.
+
+    Validates first: on any error nothing is written (exit 1, file:line:col diagnostics on
+    stderr). Generated files edited by hand are never overwritten without --force; files
+    sync does not own (per .claude/.orkestra-manifest.json) are never touched.
+
+    \b
+    Example:
+      orkestra sync --dry-run
+      orkestra sync
+      orkestra sync --check     # CI: exit 1 on drift
+    """
+
+    def action() -> int:
+        from orkestra.render.sync import sync
+
+        report = sync(root, apply=not (dry_run or check), force=force)
+        if as_json:
+            emit_json(report.to_dict())
+        else:
+            emit_lines(_text(report, planned=dry_run or check))
+        return 1 if check and report.plan.drift else 0
+
+    run(action)
+
+
+def _text(report: "SyncReport", planned: bool) -> list[str]:
+    plan = report.plan
+    lines = [f"{c.action:<7} {c.path}  ({c.reason}{'; from ' + ', '.join(c.sources) if c.sources else ''})"
+             for c in plan.changes]
+    lines += [f"conflict {c.path}  ({c.reason})" for c in plan.conflicts]
+    if planned:
+        lines.append("in sync" if not plan.drift else f"{len(plan.changes)} change(s), "
+                     f"{len(plan.conflicts)} conflict(s) pending")
+    else:
+        applied = report.applied
+        summary = f"wrote {len(applied.written)} file(s), deleted {len(applied.deleted)}"
+        if applied.manifest_written:
+            summary += "; manifest updated"
+        elif not applied.written and not applied.deleted:
+            summary += "; already in sync"
+        lines.append(summary)
+    return lines

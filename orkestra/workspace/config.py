@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -42,3 +43,28 @@ class OrkestraConfig(Strict):
     telemetry: dict[str, Any] = Field(default_factory=dict)
     # Files below these globs are never scanned for ground truths (vendored trees, fixtures).
     exclude: list[str] = Field(default_factory=lambda: ["tests/fixtures/**", "node_modules/**", ".venv/**"])
+
+
+def find_root(root: str | Path | None = None) -> Path:
+    """``root`` if given, else the nearest directory from the cwd upwards holding ``orkestra.yaml``."""
+    from orkestra.errors import OrkestraError
+
+    if root is not None:
+        return Path(root).resolve()
+    start = Path.cwd().resolve()
+    for folder in (start, *start.parents):
+        if (folder / CONFIG_FILE).is_file():
+            return folder
+    raise OrkestraError(f"no {CONFIG_FILE} in {start} or any parent directory (use --root PATH)")
+
+
+def read_config(root: Path) -> OrkestraConfig | None:
+    """``orkestra.yaml`` parsed and validated, or None if it is missing or has any problem."""
+    from pydantic import ValidationError
+
+    from orkestra.workspace.source import SourceError, read_yaml
+
+    try:
+        return OrkestraConfig.model_validate(read_yaml(root, CONFIG_FILE).data or {})
+    except (SourceError, ValidationError):
+        return None

@@ -7,17 +7,19 @@ Cross-reference checks (unknown mindset, dangling superseded_by, …) live in va
 
 from __future__ import annotations
 
-import fnmatch
+import gc
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Iterator, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from orkestra.errors import Diagnostic, OrkestraError, Severity
 from orkestra.workspace import models as m
 from orkestra.workspace.config import CONFIG_FILE, OrkestraConfig
+from orkestra.workspace.scan import glob_files
 from orkestra.workspace.source import (
     Document,
     SourceError,
@@ -29,6 +31,24 @@ from orkestra.workspace.source import (
 )
 
 T = TypeVar("T", bound=BaseModel)
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector for a bulk load or sync.
+
+    They allocate hundreds of thousands of objects that all stay alive until the end, so
+    the generational passes triggered along the way reclaim nothing yet cost ~30 % of the
+    run at blog scale. Reference counting still frees everything else; collection resumes
+    afterwards.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +97,8 @@ class Workspace:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     origins: dict[tuple[str, str], Origin] = field(default_factory=dict)
     source_files: list[str] = field(default_factory=list)
+    input_hashes: dict[str, bytes] = field(default_factory=dict, repr=False)  # sha256 of each file read
+    _memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     # --- construction -----------------------------------------------------------------------
 
@@ -86,10 +108,16 @@ class Workspace:
         root_path = Path(root).resolve()
         if not (root_path / CONFIG_FILE).is_file():
             raise OrkestraError(f"{root_path}: no {CONFIG_FILE} here (run `orkestra init` to create a workspace)")
-        loader = _Loader(root_path)
-        return loader.run()
+        with paused_gc():
+            return _Loader(root_path).run()
 
     # --- queries ----------------------------------------------------------------------------
+
+    def memo(self, key: str, build: Callable[[], Any]) -> Any:
+        """A derived index computed once (the workspace is read-only after ``load``)."""
+        if key not in self._memo:
+            self._memo[key] = build()
+        return self._memo[key]
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -134,6 +162,7 @@ class _Loader:
         self.diagnostics: list[Diagnostic] = []
         self.origins: dict[tuple[str, str], Origin] = {}
         self.files: list[str] = []
+        self.hashes: dict[str, bytes] = {}
         self.registries = "registries"
 
     def run(self) -> Workspace:
@@ -142,6 +171,7 @@ class _Loader:
         if config_doc is not None:
             parsed = self._validate(config_doc, OrkestraConfig, config_doc.data or {})
             config = parsed or config
+            self.origins[("config", "")] = Origin(config_doc, ())
         paths = config.paths
         reg = self.registries = paths.registries
         ws = Workspace(root=self.root, config=config)
@@ -167,6 +197,7 @@ class _Loader:
         ws.diagnostics = self.diagnostics
         ws.origins = self.origins
         ws.source_files = sorted(set(self.files))
+        ws.input_hashes = self.hashes
         return ws
 
     # --- primitives -------------------------------------------------------------------------
@@ -178,7 +209,7 @@ class _Loader:
             return None
         self.files.append(rel)
         try:
-            return read_yaml(self.root, rel)
+            return read_yaml(self.root, rel, self.hashes)
         except SourceError as exc:
             self.diagnostics.append(exc.diagnostic)
             return None
@@ -316,7 +347,7 @@ class _Loader:
         rel = path.relative_to(self.root).as_posix()
         self.files.append(rel)
         try:
-            doc, body = split_frontmatter(read_text(self.root, rel), rel)
+            doc, body = split_frontmatter(read_text(self.root, rel, self.hashes), rel)
         except SourceError as exc:
             self.diagnostics.append(exc.diagnostic)
             return
@@ -352,10 +383,7 @@ class _Loader:
 
     def _truths(self, pattern: str, exclude: list[str]) -> list[TruthsRegistry]:
         registries = []
-        for path in sorted(self.root.glob(pattern)):
-            rel = path.relative_to(self.root).as_posix()
-            if any(fnmatch.fnmatch(rel, glob) for glob in exclude) or "/." in "/" + rel:
-                continue
+        for rel in glob_files(self.root, pattern, exclude):
             doc = self._read(rel)
             if doc is None:
                 continue

@@ -164,6 +164,11 @@ class Scope(Model):
     primary_skills: list[str] = Field(default_factory=list)
     dormant: bool = False
 
+    @property
+    def is_dormant(self) -> bool:
+        """Dormant scopes load the skills registered under them, and only for agents that declare them."""
+        return self.dormant or not self.primary_skills
+
 
 class ScopesFile(Model):
     scopes: dict[str, Scope]

@@ -1,0 +1,75 @@
+"""Every file a sync reads, and one digest over them; no jinja2, no workspace load needed.
+
+Inputs are the config, everything under the registries, templates, decisions, domains and
+vendor roots, every ground-truths file, the packaged default templates and the orkestra
+modules that shape the output. Generated files are never inputs. Same inputs → same
+outputs, so an unchanged digest (and untouched outputs) lets a sync skip loading and
+rendering entirely.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Iterable
+
+import orkestra
+from orkestra.workspace.config import CONFIG_FILE, OrkestraConfig
+from orkestra.workspace.models import Skill
+from orkestra.workspace.scan import is_pruned, match_glob, walk_files
+
+PACKAGE_DIR = Path(orkestra.__file__).resolve().parent
+PACKAGED_TEMPLATES = PACKAGE_DIR / "render" / "templates"
+SKILL_ASSET_DIRS = ("references", "scripts", "assets")
+# Modules whose code decides the rendered bytes (beyond the templates).
+SHAPING_MODULES = ("workspace/compose.py", "workspace/models.py", "render/context.py", "render/outputs.py")
+
+
+def skill_assets(root: Path, skill: Skill) -> list[str]:
+    """Repo-relative files under a skill's references/, scripts/ and assets/, sorted."""
+    with os.scandir(root / skill.source_dir) as entries:
+        folders = [Path(e.path) for e in entries if e.name in SKILL_ASSET_DIRS and e.is_dir()]
+    return sorted(p.relative_to(root).as_posix() for folder in folders for p in folder.rglob("*") if p.is_file())
+
+
+def input_files(root: Path, config: OrkestraConfig, vendor_roots: Iterable[str]) -> list[str]:
+    """Repo-relative paths of every workspace input, sorted (one walk of the root)."""
+    paths = config.paths
+    folders = [paths.registries, paths.templates, paths.decisions, paths.domains, *vendor_roots]
+    everything = walk_files(root, ".", config.exclude)
+    prefixes = tuple(folder.strip("/") + "/" for folder in folders)
+    found = {CONFIG_FILE, *match_glob(everything, paths.ground_truths_glob, config.exclude)}
+    found.update(rel for rel in everything if rel.startswith(prefixes))
+    for folder in folders:  # inputs below a hidden or excluded folder are not in that walk
+        if is_pruned(folder, config.exclude):
+            found.update(walk_files(root, folder))
+    output = paths.output.rstrip("/") + "/"
+    generated = {paths.mcp_config, paths.decisions_digest}
+    return sorted(rel for rel in found if not rel.startswith(output) and rel not in generated
+                  and not rel.endswith("GROUND_TRUTHS.md"))
+
+
+def inputs_digest(root: Path, config: OrkestraConfig, vendor_roots: Iterable[str],
+                  known: dict[str, bytes] | None = None) -> str:
+    """sha256 over (name, content hash) of every input, the packaged templates and shaping modules.
+
+    ``known`` holds sha256 digests of files already read (by the loader), to avoid reading twice.
+    """
+    known = known or {}
+    names = input_files(root, config, vendor_roots)
+    for path in sorted(PACKAGED_TEMPLATES.rglob("*")):
+        if path.is_file():
+            names.append(f"<package>/{path.relative_to(PACKAGE_DIR).as_posix()}")
+    names += [f"<package>/{rel}" for rel in SHAPING_MODULES]
+    digest = hashlib.sha256(f"orkestra {orkestra.__version__}\n".encode())
+    for name in names:
+        content_hash = known.get(name)
+        if content_hash is None:
+            path = PACKAGE_DIR / name.removeprefix("<package>/") if name.startswith("<package>/") else root / name
+            try:
+                content_hash = hashlib.sha256(path.read_bytes()).digest()
+            except OSError:
+                content_hash = hashlib.sha256(b"<unreadable>").digest()
+        digest.update(name.encode() + b"\0" + content_hash)
+    return digest.hexdigest()

@@ -1,0 +1,107 @@
+"""Every generated file, in memory: composed workspace → contexts → templates → bytes.
+
+Reads (skill assets, the user's settings.json to merge into) but never writes. Paths are
+repo-relative POSIX; the list is sorted by path so a plan is stable.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from orkestra.errors import OrkestraError
+from orkestra.render import context as ctx
+from orkestra.render.environment import template_loader
+from orkestra.render.inputs import skill_assets
+from orkestra.workspace.compose import compose_agent
+from orkestra.workspace.load import Workspace
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    """One file sync wants on disk. ``merged`` files hold user content too and are never pruned."""
+
+    path: str
+    content: bytes
+    sources: tuple[str, ...]
+    executable: bool = False
+    merged: bool = False
+
+
+def _join(*parts: str) -> str:
+    return "/".join(p.strip("/") for p in parts if p.strip("/"))
+
+
+def render_outputs(ws: Workspace) -> list[Output]:
+    """Agents, skills (flat, with assets), commands, ground truths, decisions digest, MCP config, settings."""
+    render = template_loader(ws.root / ws.config.paths.templates)
+    out = ws.config.paths.output
+    digest_path = ws.config.paths.decisions_digest
+    outputs: list[Output] = []
+
+    def text(path: str, body: str, *sources: str) -> None:
+        outputs.append(Output(path, (body.rstrip("\n") + "\n").encode("utf-8"), tuple(sources)))
+
+    for name, agent in sorted(ws.agents.items()):
+        if agent.status == "active":
+            composed = compose_agent(ws, agent)
+            text(_join(out, "agents", f"{name}.md"), render("agent.md.j2", ctx.agent_context(composed, digest_path)),
+                 _source(ws, "agent", name))
+    for name, skill in sorted(ws.skills.items()):
+        if skill.metadata.status == "deprecated":
+            continue
+        target = _join(out, "skills", name)
+        text(_join(target, "SKILL.md"), render("skill.md.j2", ctx.skill_context(skill)), f"{skill.source_dir}/SKILL.md")
+        for rel in skill_assets(ws.root, skill):
+            source = ws.root / rel
+            outputs.append(Output(_join(target, Path(rel).relative_to(skill.source_dir).as_posix()),
+                                  source.read_bytes(), (rel,), executable=os.access(source, os.X_OK)))
+    for name, command in sorted(ws.commands.items()):
+        text(_join(out, "commands", f"{name}.md"), render("command.md.j2", ctx.command_context(name, command)),
+             _source(ws, "command", name))
+    for registry in ws.truths:
+        text(_join(registry.package_dir, "GROUND_TRUTHS.md"),
+             render("ground_truths.md.j2", ctx.truths_context(registry)), registry.path)
+    if ws.decisions:
+        records = _join(ws.config.paths.decisions, "records")
+        text(digest_path, render("decisions.md.j2", ctx.decisions_context(list(ws.decisions.values()),
+                                                                           ws.decision_registry, records)), records)
+    servers = ctx.mcp_config(ws.tools)
+    if servers["mcpServers"]:
+        text(ws.config.paths.mcp_config, json.dumps(servers, indent=2) + "\n", _source(ws, "tools", ""))
+    settings = _settings(ws)
+    if settings is not None:
+        outputs.append(settings)
+    return sorted(outputs, key=lambda o: o.path)
+
+
+def _source(ws: Workspace, kind: str, key: str) -> str:
+    """The registry file an entity came from (``ws.where`` would also locate the line: slow)."""
+    origin = ws.origins.get((kind, key))
+    return origin.doc.path if origin else ""
+
+
+def _settings(ws: Workspace) -> Output | None:
+    """``.claude/settings.json`` with our hooks merged into what the user keeps there (None: nothing to write)."""
+    from orkestra.telemetry.settings import merge_settings
+
+    rel = _join(ws.config.paths.output, "settings.json")
+    path = ws.root / rel
+    existing = None
+    if path.is_file():
+        try:
+            existing = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError as exc:
+            raise OrkestraError(f"{rel}: not valid JSON ({exc}); fix it so sync can merge its hooks") from exc
+        if not isinstance(existing, dict):
+            raise OrkestraError(f"{rel}: expected a JSON object")
+    try:
+        merged = merge_settings(existing, ws.config.telemetry)
+    except ValueError as exc:
+        raise OrkestraError(f"orkestra.yaml: {exc}") from exc
+    if existing is None and not merged:
+        return None
+    content = (json.dumps(merged, indent=2, ensure_ascii=False) + "\n").encode()
+    return Output(rel, content, ("orkestra.yaml",), merged=True)

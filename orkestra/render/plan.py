@@ -1,0 +1,135 @@
+"""Plan a sync: rendered outputs vs. disk vs. manifest → creates, updates, deletes, conflicts.
+
+Writes nothing. Ownership rules: only files in the manifest are ever updated or pruned;
+an owned file whose bytes differ from the manifest was edited by hand and is a conflict
+unless ``force``; a file at an output path that the manifest does not own is a conflict
+too (adopted silently only when its bytes already equal the rendering).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from orkestra.errors import OrkestraError
+from orkestra.render.manifest import Manifest, file_sha256, manifest_path, read_manifest, sha256
+from orkestra.render.state import untouched, workspace_digest
+from orkestra.workspace.load import Workspace
+
+
+@dataclass(frozen=True, slots=True)
+class FileChange:
+    path: str
+    action: str  # create | update | delete
+    reason: str
+    sources: tuple[str, ...] = ()
+    content: bytes | None = None
+    before: str | None = None  # sha256 on disk when planned (None: absent)
+    executable: bool = False
+
+    def to_dict(self) -> dict:
+        return {"path": self.path, "action": self.action, "reason": self.reason, "sources": list(self.sources)}
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    path: str
+    reason: str
+
+    def to_dict(self) -> dict:
+        return {"path": self.path, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Plan:
+    changes: tuple[FileChange, ...]
+    conflicts: tuple[Conflict, ...]
+    manifest: Manifest  # what the manifest says after applying
+    manifest_changed: bool
+
+    @property
+    def drift(self) -> bool:
+        """True when the output tree differs from what the registries render (for ``--check``)."""
+        return bool(self.changes or self.conflicts)
+
+    def to_dict(self) -> dict:
+        counts = {action: sum(c.action == action for c in self.changes) for action in ("create", "update", "delete")}
+        return {"in_sync": not self.drift, "counts": counts, "changes": [c.to_dict() for c in self.changes],
+                "conflicts": [c.to_dict() for c in self.conflicts], "manifest_changed": self.manifest_changed}
+
+
+class _Guard:
+    """Refuses paths that leave the workspace root, following symlinks; one lstat per directory."""
+
+    def __init__(self, root: Path):
+        self.root = root.resolve()
+        self.real: dict[str, Path] = {"": self.root}
+
+    def _real_dir(self, rel: str) -> Path:
+        if rel not in self.real:
+            parent, _, name = rel.rpartition("/")
+            path = self._real_dir(parent) / name
+            self.real[rel] = path.resolve() if path.is_symlink() else path
+        return self.real[rel]
+
+    def check(self, rel: str) -> None:
+        parts = rel.split("/")
+        lexical_ok = not Path(rel).is_absolute() and ".." not in parts and parts[0] != ".git"
+        folder = self._real_dir("/".join(parts[:-1])) if lexical_ok else None
+        if folder is None or not folder.is_relative_to(self.root) or (folder / parts[-1]).is_symlink():
+            raise OrkestraError(f"refusing to write {rel!r}: outside the workspace root {self.root}")
+
+
+def build_plan(ws: Workspace, force: bool = False) -> Plan:
+    """Everything a sync would do; rendering is skipped when inputs and outputs are both unchanged."""
+    old = read_manifest(ws.root, ws.config) or Manifest()
+    digest = workspace_digest(ws)
+    manifest_rel = manifest_path(ws.config)
+    if untouched(ws.root, old, digest):
+        return Plan((), (), old, False)
+
+    from orkestra.render.outputs import render_outputs  # jinja2 is imported only when rendering
+
+    guard = _Guard(ws.root)
+    changes: list[FileChange] = []
+    conflicts: list[Conflict] = []
+    owned: dict[str, str] = {}
+    merged: dict[str, str] = {}
+    for output in render_outputs(ws):
+        guard.check(output.path)
+        new, disk, before = sha256(output.content), file_sha256(ws.root / output.path), old.files.get(output.path)
+        if output.merged:
+            merged[output.path] = new
+        else:
+            owned[output.path] = new
+        if disk == new:
+            continue
+        if disk is None:
+            reason = "new output" if before is None else "generated file is missing on disk"
+        elif output.merged:
+            reason = "orkestra's entries merged into the existing file"
+        elif before == disk:
+            reason = "rendered content changed"
+        else:
+            problem = "edited by hand since the last sync" if before else "exists but is not owned by orkestra"
+            if not force:
+                conflicts.append(Conflict(output.path, f"{problem}; re-run with --force to overwrite it"))
+                continue
+            reason = f"{problem}; overwritten (--force)"
+        changes.append(FileChange(output.path, "create" if disk is None else "update", reason, output.sources,
+                                  output.content, disk, output.executable))
+    for path, recorded in sorted(old.files.items()):
+        if path in owned:
+            continue
+        guard.check(path)
+        disk = file_sha256(ws.root / path)
+        if disk is None:
+            continue
+        if disk != recorded and not force:
+            conflicts.append(Conflict(path, "no longer generated but edited by hand; re-run with --force to delete"))
+            continue
+        changes.append(FileChange(path, "delete", "no longer generated", before=disk))
+    manifest = Manifest(digest, owned, merged)
+    manifest_changed = file_sha256(ws.root / manifest_rel) != sha256(manifest.to_bytes())
+    return Plan(tuple(sorted(changes, key=lambda c: c.path)), tuple(conflicts), manifest, manifest_changed)
+

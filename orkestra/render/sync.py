@@ -1,0 +1,47 @@
+"""``orkestra sync`` as one library call: load → validate → plan → (apply)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from orkestra.errors import WorkspaceError
+from orkestra.render.apply import ApplyResult, apply_plan
+from orkestra.render.plan import Plan, build_plan
+from orkestra.render.state import unchanged_since_sync
+from orkestra.workspace.config import find_root
+from orkestra.workspace.load import Workspace, paused_gc
+from orkestra.workspace.validate import validate
+
+
+@dataclass(frozen=True)
+class SyncReport:
+    plan: Plan
+    applied: ApplyResult | None  # None for --dry-run / --check
+
+    def to_dict(self) -> dict:
+        data = self.plan.to_dict()
+        if self.applied is not None:
+            data.update(self.applied.to_dict())
+        return data
+
+
+def sync(root: str | os.PathLike[str] | None, *, apply: bool = True, force: bool = False) -> SyncReport:
+    """Render the workspace at ``root`` (None: nearest upwards from the cwd); ``apply=False`` only plans.
+
+    When inputs and outputs are byte-identical to the last sync, returns at once without
+    loading (so validation runs only when something changed; `orkestra validate` always does).
+    Raises WorkspaceError (every diagnostic) before anything is written if the workspace
+    has errors, and SyncConflict if hand-edited or unowned files are in the way.
+    """
+    root_path = find_root(root)
+    manifest = None if force else unchanged_since_sync(root_path)
+    if manifest is not None:  # nothing changed since the last sync: no load, no render
+        return SyncReport(Plan((), (), manifest, False), ApplyResult((), (), False) if apply else None)
+    with paused_gc():
+        ws = Workspace.load(root_path)
+        diagnostics = validate(ws)
+        if any(d.severity == "error" for d in diagnostics):
+            raise WorkspaceError(diagnostics)
+        plan = build_plan(ws, force=force)
+        return SyncReport(plan, apply_plan(ws, plan) if apply else None)
