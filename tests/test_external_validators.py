@@ -1,9 +1,8 @@
 """The real clients accept what sync renders: `claude plugin validate` and `agentskills validate`.
 
 Runs on a sync of the rich fixture and of this repository's own workspace (skipped while
-its `registries/agents` is empty). Claude Code is installed once per session with npm into
-`.cache/npm-claude-code`; the tests skip, saying why, only when npm is missing or the
-install fails.
+its `registries/agents` is empty). Claude Code is installed once with npm (`tests/npm_tools.py`);
+the tests skip, saying why, only when npm is missing or the install fails.
 """
 
 from __future__ import annotations
@@ -17,26 +16,21 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
+from npm_tools import CLAUDE_CODE, npm_bin
 from orkestra.render.sync import sync
 
 pytestmark = pytest.mark.external
 
-NPM_PREFIX = REPO / ".cache/npm-claude-code"
-CLAUDE = NPM_PREFIX / "node_modules/.bin/claude"
 AGENTSKILLS = Path(sys.executable).parent / "agentskills"
 
 
 @pytest.fixture(scope="session")
 def claude() -> Path:
-    if not CLAUDE.exists():
-        npm = shutil.which("npm")
-        if npm is None:
-            pytest.skip("npm is not installed")
-        result = subprocess.run([npm, "install", "--prefix", str(NPM_PREFIX), "@anthropic-ai/claude-code@latest"],
-                                capture_output=True, text=True, timeout=600)
-        if result.returncode != 0 or not CLAUDE.exists():
-            pytest.skip(f"npm install @anthropic-ai/claude-code failed: {result.stderr[-500:]}")
-    return CLAUDE
+    binary, reason = npm_bin(CLAUDE_CODE, "claude")
+    if binary is None:
+        print(f"skipping: {reason}")
+        pytest.skip(reason)
+    return binary
 
 
 @pytest.fixture(scope="module", params=["rich", "dogfood"])

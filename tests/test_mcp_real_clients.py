@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from maguyva_project import index_project, make_project
-from npm_tools import npm_bin
+from npm_tools import CLAUDE_CODE, INSPECTOR, npm_bin
 
 pytestmark = pytest.mark.external
 
@@ -38,7 +38,7 @@ def tool(package: str, executable: str) -> Path:
 
 
 def test_inspector_cli_lists_eleven_tools_and_calls_one(project):
-    inspector = tool("@modelcontextprotocol/inspector", "mcp-inspector")
+    inspector = tool(INSPECTOR, "mcp-inspector")
     root, store = project
     listed = subprocess.run([str(inspector), "--cli", *server_command(root, store), "--method", "tools/list"],
                             capture_output=True, text=True, timeout=180)
@@ -53,7 +53,7 @@ def test_inspector_cli_lists_eleven_tools_and_calls_one(project):
 
 
 def test_claude_code_shows_the_server_connected(project, tmp_path):
-    claude = tool("@anthropic-ai/claude-code", "claude")
+    claude = tool(CLAUDE_CODE, "claude")
     root, store = project
     env = {**os.environ, "HOME": str(tmp_path / "home")}
     (tmp_path / "home").mkdir()

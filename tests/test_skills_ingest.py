@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO, run_cli
+from conftest import run_cli
+from npm_tools import CLAUDE_CODE, npm_bin
 from skills_helpers import CORPUS, make_workspace, skill_source, write
 
 from orkestra.workspace import Workspace
@@ -20,13 +21,6 @@ SCOPES = {
     "database": {"description": "Databases and migrations", "primary_skills": ["domains/schema-migration"]},
     "bioinformatics": {"description": "Bioinformatics and genomics", "primary_skills": []},
 }
-NPM_PREFIX = REPO / ".cache" / "npm"
-# Either this suite's install or the one test_external_validators.py makes; installed here if neither exists.
-CLAUDE_CANDIDATES = (
-    NPM_PREFIX / "node_modules/.bin/claude",
-    REPO / ".cache/npm-claude-code/node_modules/.bin/claude",
-)
-
 
 def genome_qc(parent: Path) -> Path:
     folder = parent / "genome-qc"
@@ -189,16 +183,11 @@ def test_ingest_shows_similar_skills_first(tmp_path: Path):
 
 
 def _claude() -> Path | None:
-    """A Claude Code binary, installed with npm into .cache/npm when missing; None without npm."""
-    found = next((path for path in CLAUDE_CANDIDATES if path.exists()), None)
-    if found is not None or shutil.which("npm") is None:
-        return found
-    subprocess.run(
-        ["npm", "install", "--prefix", str(NPM_PREFIX), "@anthropic-ai/claude-code"],
-        check=True,
-        capture_output=True,
-    )
-    return CLAUDE_CANDIDATES[0]
+    """A Claude Code binary (installed with npm on first use); None when npm cannot provide one."""
+    binary, reason = npm_bin(CLAUDE_CODE, "claude")
+    if binary is None:
+        print(f"skipping claude plugin validate: {reason}")
+    return binary
 
 
 @pytest.mark.external
@@ -222,9 +211,7 @@ def test_ingested_skill_round_trips_through_sync_and_stays_dormant_until_declare
     assert check.returncode == 0, check.stdout + check.stderr
 
     claude = _claude()
-    if claude is None:
-        print("skipping claude plugin validate: npm is not installed")
-    else:
+    if claude is not None:
         plugin = tmp_path / "plugin"
         write(
             plugin / ".claude-plugin" / "plugin.json",
