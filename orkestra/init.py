@@ -36,13 +36,15 @@ class InitResult:
     created: list[str]
     skipped: list[str]
     gitignore_updated: bool
+    gitattributes_updated: bool
 
     def to_dict(self) -> dict:
         return asdict(self)
 
 
 def init_workspace(target: str | os.PathLike[str]) -> InitResult:
-    """Create the scaffold files missing under ``target`` and git-ignore ``.orkestra/``."""
+    """Create the scaffold files missing under ``target``, git-ignore ``.orkestra/`` and mark the ledgers
+    ``merge=union`` in ``.gitattributes``."""
     root = Path(target).resolve()
     if root.exists() and not root.is_dir():
         raise UsageError(f"{root}: not a directory")
@@ -55,7 +57,10 @@ def init_workspace(target: str | os.PathLike[str]) -> InitResult:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes((SCAFFOLD / source).read_bytes())
         created.append(rel)
-    return InitResult(str(root), created, skipped, _ignore_state(root / ".gitignore"))
+    from orkestra.mining.ledger import ensure_gitattributes
+
+    # the changelog ledgers are append-only JSONL: union merges let several agents classify at once
+    return InitResult(str(root), created, skipped, _ignore_state(root / ".gitignore"), ensure_gitattributes(root))
 
 
 def _ignore_state(gitignore: Path) -> bool:
