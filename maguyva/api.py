@@ -6,54 +6,23 @@ Every answer is a JSON-ready dict whose hits cite ``path:line``; answers are bou
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from maguyva.answers import DEFAULT_TOKENS, MAX_TOKENS, bound, estimate_tokens, hit_dict
 from maguyva.errors import MaguyvaError
+from maguyva.files import confine
 from maguyva.retrieve import graph, structure, text
 from maguyva.retrieve.fuse import direct, fuse, plan_route
 from maguyva.retrieve.hits import FusedHit, Hit
 from maguyva.retrieve.intent import classify, extract_terms
 from maguyva.store.base import Store
 
-DEFAULT_TOKENS = 8_000
-MAX_TOKENS = 25_000
 MAX_FILE_BYTES = 1_000_000
 DEMOTED_FLAGS = frozenset({"vendor", "build", "archive", "generated"})
-
-
-def estimate_tokens(value: Any) -> int:
-    """Tokens an answer costs a model: ~4 characters per token of its JSON."""
-    return len(json.dumps(value, ensure_ascii=False)) // 4
-
-
-def hit_dict(hit: Hit, **extra: Any) -> dict:
-    data = {"citation": hit.citation, "path": hit.path, "line": hit.line, "end_line": hit.end_line,
-            "symbol": hit.symbol, "kind": hit.kind, "snippet": hit.snippet, "score": round(hit.score, 6),
-            "modality": hit.modality}
-    if hit.repo:
-        data["repo"] = hit.repo
-    data.update(extra)
-    return data
-
-
-def bound(answer: dict, key: str, max_tokens: int) -> dict:
-    """Drop trailing entries of ``answer[key]`` until the answer fits ``max_tokens``; say so."""
-    budget = max(200, min(max_tokens, MAX_TOKENS))
-    items = answer[key]
-    if estimate_tokens(answer) <= budget:
-        return answer
-    kept = list(items)
-    while kept and estimate_tokens({**answer, key: kept}) > budget:
-        kept.pop()
-    dropped = len(items) - len(kept)
-    return {**answer, key: kept, "truncated": True,
-            "truncation_note": f"{dropped} more result(s) omitted to stay within {budget} tokens; "
-                               f"narrow the query or raise max_tokens"}
 
 
 @dataclass
@@ -244,24 +213,6 @@ class Maguyva:
 
     # ---- files and text ----------------------------------------------------------------------
 
-    def _confined(self, path: str) -> Path:
-        """A repository file for ``path``, refusing anything that leaves the repository."""
-        if not path or "\0" in path:
-            raise MaguyvaError("path is empty")
-        candidate = Path(path)
-        if candidate.is_absolute():
-            try:
-                candidate = candidate.resolve().relative_to(self.root)
-            except ValueError:
-                raise MaguyvaError(f"{path!r} is outside the repository") from None
-        full = (self.root / candidate).resolve()
-        if full != self.root and self.root not in full.parents:
-            raise MaguyvaError(f"{path!r} is outside the repository")
-        relative = full.relative_to(self.root)
-        if relative.parts and relative.parts[0] == ".git":
-            raise MaguyvaError(f"{path!r} is inside .git, which is not part of the code")
-        return full
-
     def get_file(self, path: str, *, start_line: int | None = None, end_line: int | None = None,
                  include_metadata: bool = False, max_tokens: int = DEFAULT_TOKENS) -> dict:
         """A file's lines (optionally a range), numbered; confined to the repository."""
@@ -290,7 +241,7 @@ class Maguyva:
 
     def _file_content(self, path: str, *, ranged: bool) -> tuple[str, str, Path | None]:
         """(repo-relative path, text, the file on disk — None when the text came from the index)."""
-        full = self._confined(path)
+        full = confine(self.root, path)
         relative = full.relative_to(self.root).as_posix()
         if full.is_file():
             if full.stat().st_size > MAX_FILE_BYTES and not ranged:

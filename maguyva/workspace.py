@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable
 
-from maguyva.api import DEFAULT_TOKENS, MAX_TOKENS, Maguyva, bound, estimate_tokens
+from maguyva.answers import DEFAULT_TOKENS, MAX_TOKENS, bound, estimate_tokens
+from maguyva.api import Maguyva
 from maguyva.errors import MaguyvaError
 from maguyva.store.postgres.location import PostgresLocation
 

@@ -11,7 +11,8 @@ from typing import Annotated, Any, Callable, Iterator, Literal
 
 from pydantic import Field
 
-from maguyva.api import DEFAULT_TOKENS, Maguyva
+from maguyva.answers import DEFAULT_TOKENS
+from maguyva.api import Maguyva
 from maguyva.errors import MaguyvaError
 
 Limit = Annotated[int, Field(ge=1, le=200, description="Max results.")]
