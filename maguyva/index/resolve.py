@@ -96,6 +96,7 @@ class Resolver:
         self._modules: dict[tuple[str, str], str | None] = {}
         self._locals: dict[str, dict[tuple[str | None, str], list[Symbol]]] = {}
         self._base_cache: dict[str, list[Symbol]] = {}
+        self._candidate_cache: dict[tuple[str, frozenset], _Candidates] = {}
 
     def resolve_file(self, path: str) -> list[Edge]:
         """One edge per reference in ``path``, in the order the references are listed."""
@@ -180,12 +181,12 @@ class Resolver:
 
     def _local(self, path: str, parent: str | None, name: str) -> list[Symbol]:
         """Definitions of ``name`` directly inside ``parent`` (None: top level) in ``path``."""
-        if path not in self._locals:
-            table: dict[tuple[str | None, str], list[Symbol]] = {}
+        table = self._locals.get(path)
+        if table is None:
+            table = self._locals[path] = {}
             for symbol in self.defs.in_file(path):
                 table.setdefault((symbol.parent, symbol.name), []).append(symbol)
-            self._locals[path] = table
-        return self._locals[path].get((parent, name), [])
+        return table.get((parent, name), [])
 
     def _exported(self, path: str, name: str, depth: int) -> Symbol | None:
         """A top-level definition ``name`` of ``path`` (or of its package's other files, hook
@@ -271,17 +272,23 @@ class Resolver:
         return self._unique(ref, MEMBER - {"class"} if ref.kind == "call" else ALLOWED.get(ref.kind, MEMBER))
 
     def _unique(self, ref: Reference, allowed: frozenset) -> Edge:
-        candidates = [s for s in self.defs.named(ref.name) if s.kind in allowed]
-        if not candidates:
+        candidates = self._candidates(ref.name, allowed)
+        if not candidates.symbols:
             return _unresolved(ref, "external", f"no definition of {ref.name!r} in the repository")
-        if len(candidates) == 1:
-            return _to_symbol(ref, candidates[0])
-        directory = _dirname(ref.path)
-        near = [s for s in candidates if _dirname(s.path) == directory]
+        if len(candidates.symbols) == 1:
+            return _to_symbol(ref, candidates.symbols[0])
+        near = candidates.near(_dirname(ref.path))
         if len(near) == 1:
             return _to_symbol(ref, near[0])
-        where = ", ".join(sorted({f"{s.path}:{s.line}" for s in candidates})[:5])
-        return _unresolved(ref, "ambiguous", f"{len(candidates)} candidates: {where}")
+        return _unresolved(ref, "ambiguous", candidates.reason())
+
+    def _candidates(self, name: str, allowed: frozenset) -> "_Candidates":
+        """Repository definitions of ``name`` of an allowed kind; looked up once per run and kind set."""
+        found = self._candidate_cache.get((name, allowed))
+        if found is None:
+            found = _Candidates(tuple(s for s in self.defs.named(name) if s.kind in allowed))
+            self._candidate_cache[(name, allowed)] = found
+        return found
 
     # ---- scopes and classes ----
     def _symbol(self, qualified_name: str, path: str) -> Symbol | None:
@@ -317,7 +324,7 @@ class Resolver:
         local = [s for s in self._local(ref.path, None, name) if s.kind in CLASS_LIKE]
         if local:
             return local[0]
-        found = [s for s in self.defs.named(name) if s.kind in CLASS_LIKE]
+        found = self._candidates(name, CLASS_LIKE).symbols
         return found[0] if len(found) == 1 else None
 
     def _member(self, classes: list[Symbol], name: str) -> Symbol | None:
@@ -343,6 +350,29 @@ class Resolver:
                         bases += [base, *self._bases(base, seen)]
         self._base_cache[key] = bases
         return bases
+
+
+class _Candidates:
+    """Definitions one name may refer to, with the per-directory narrowing and the ambiguity
+    reason computed once (common names such as ``get`` have hundreds of candidates)."""
+
+    __slots__ = ("symbols", "_near", "_reason")
+
+    def __init__(self, symbols: tuple[Symbol, ...]):
+        self.symbols = symbols
+        self._near: dict[str, list[Symbol]] = {}
+        self._reason = ""
+
+    def near(self, directory: str) -> list[Symbol]:
+        if directory not in self._near:
+            self._near[directory] = [s for s in self.symbols if _dirname(s.path) == directory]
+        return self._near[directory]
+
+    def reason(self) -> str:
+        if not self._reason:
+            where = ", ".join(sorted({f"{s.path}:{s.line}" for s in self.symbols})[:5])
+            self._reason = f"{len(self.symbols)} candidates: {where}"
+        return self._reason
 
 
 @lru_cache(maxsize=65536)

@@ -8,14 +8,17 @@ in guarded children (``run_guarded``), and the remaining batches go to a fresh p
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
+from collections import deque
 from pathlib import Path
 from typing import Iterator, Sequence
 
 from maguyva.index.extract import extract_source
 from maguyva.index.languages import compiled_query, has_query
 from maguyva.index.parse import run_guarded
+from maguyva.index.transport import pack, unpack
 from maguyva.models import FileExtraction, FileRecord
 
 # Below these, a pool costs more than it saves: measured on this repository (750 small files,
@@ -23,6 +26,7 @@ from maguyva.models import FileExtraction, FileRecord
 PARALLEL_MIN_FILES = 48
 PARALLEL_MIN_BYTES = 8_000_000
 BATCH = 8
+IN_FLIGHT = 4  # batches queued per worker
 
 
 def worker_count() -> int:
@@ -51,27 +55,32 @@ def iter_extractions(root: Path, records: Sequence[FileRecord], budget_ms: int,
 def _extract_pool(root: str, records, budget_ms: int, workers: int) -> Iterator[list[FileExtraction]]:
     for language in {r.language for r in records if has_query(r.language)}:
         compiled_query(language)  # compile once here; forked workers inherit the compiled queries
-    jobs = [[(r.path, r.language) for r in records[i:i + BATCH]] for i in range(0, len(records), BATCH)]
+    jobs = deque([(r.path, r.language) for r in records[i:i + BATCH]] for i in range(0, len(records), BATCH))
     hard_seconds = _hard_seconds(budget_ms)
     context = multiprocessing.get_context("fork")
     while jobs:
-        with context.Pool(workers) as pool:  # leaving the block terminates the workers
-            running = [pool.apply_async(_extract_batch, (root, job, budget_ms)) for job in jobs]
-            remaining: list = []
-            for index, (job, handle) in enumerate(zip(jobs, running)):
+        with context.Pool(workers, initializer=gc.enable) as pool:  # leaving the block terminates them
+            running: deque = deque()
+            timed_out = False
+            while jobs or running:
+                while jobs and len(running) < workers * IN_FLIGHT:  # a bounded backlog bounds memory
+                    job = jobs.popleft()
+                    running.append((job, pool.apply_async(_extract_batch, (root, job, budget_ms))))
+                job, handle = running.popleft()
                 try:
-                    batch = handle.get(timeout=hard_seconds * len(job))
+                    batch = [unpack(packed) for packed in handle.get(timeout=hard_seconds * len(job))]
                 except multiprocessing.TimeoutError:
                     batch = [_extract_guarded(root, path, language, budget_ms) for path, language in job]
-                    remaining = jobs[index + 1:]
+                    jobs.extendleft(reversed([queued for queued, _ in running]))  # redone by a fresh pool
+                    timed_out = True
                 yield batch
-                if remaining:
+                if timed_out:
                     break
-        jobs = remaining
 
 
-def _extract_batch(root: str, job, budget_ms: int) -> list[FileExtraction]:
-    return [_extract_one(root, path, language, budget_ms) for path, language in job]
+def _extract_batch(root: str, job, budget_ms: int) -> list[tuple]:
+    """Runs in a worker; the results travel as tuples (see ``transport``)."""
+    return [pack(_extract_one(root, path, language, budget_ms)) for path, language in job]
 
 
 def _extract_one(root: str, path: str, language: str | None, budget_ms: int) -> FileExtraction:

@@ -17,6 +17,7 @@ from maguyva.errors import StoreError
 from maguyva.index.chunk import search_words
 from maguyva.models import Edge, FileExtraction, FileRecord, Reference, Symbol
 from maguyva.store.base import Centrality, LanguageStats, Snapshot, Span, Store
+from maguyva.store.lines import matching_lines, split_lines, trigram_match
 from maguyva.store.sqlite_vectors import SQLiteVectors
 from maguyva.store.schema import SCHEMA, SCHEMA_VERSION
 
@@ -40,6 +41,8 @@ class SQLiteStore(SQLiteVectors, Store):
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA busy_timeout=5000")
+            self.db.execute("PRAGMA cache_size=-65536")  # 64 MiB, not 2: a cold index's B-tree updates
+            # spill far less (stdlib: its file writes took 6.6 s instead of 7.9 s)
             self._migrate()
             self._create_vectors()
         except sqlite3.DatabaseError as exc:
@@ -249,18 +252,19 @@ class SQLiteStore(SQLiteVectors, Store):
     def search_literal(self, text: str, limit: int = 50) -> list[Span]:
         if not text:
             return []
-        # LIKE is served by the trigram index (from three characters on) only without ESCAPE, so
-        # "_" and "%" in the text act as wildcards here: a superset, narrowed line by line below.
-        rows = self.db.execute("SELECT f.path, t.text FROM files_text t JOIN files f ON f.id = t.rowid "
-                               "WHERE t.text LIKE ? ORDER BY f.path", (f"%{text}%",))
-        needle = text.lower()
+        expression = trigram_match(text)
+        if expression is None:  # under three characters the trigram index cannot help: scan
+            rows = self.db.execute("SELECT f.path, t.rowid FROM files_text t JOIN files f ON f.id = t.rowid "
+                                   "WHERE instr(lower(t.text), lower(?)) ORDER BY f.path", (text,)).fetchall()
+        else:  # candidates from the trigram index, read one by one only until ``limit`` lines are found
+            rows = self.db.execute("SELECT f.path, t.rowid FROM files_text t JOIN files f ON f.id = t.rowid "
+                                   "WHERE files_text MATCH ? ORDER BY f.path", (expression,)).fetchall()
         spans: list[Span] = []
-        for path, content in rows:
-            for number, line in enumerate(content.splitlines(), start=1):
-                if needle in line.lower():
-                    spans.append(Span(path=path, line=number, end_line=number, text=line))
-                    if len(spans) >= limit:
-                        return spans
+        for path, rowid in rows:
+            content = self.db.execute("SELECT text FROM files_text WHERE rowid = ?", (rowid,)).fetchone()[0]
+            spans += matching_lines(path, content, text, limit - len(spans))
+            if len(spans) >= limit:
+                break
         return spans
 
     def search_bm25(self, query: str, limit: int = 20) -> list[Span]:
@@ -275,7 +279,7 @@ class SQLiteStore(SQLiteVectors, Store):
         spans = []
         for path, start, end, symbol, score in rows:
             text = self.file_text(path) or ""
-            body = "\n".join(text.splitlines()[start - 1:end])
+            body = "\n".join(split_lines(text)[start - 1:end])
             spans.append(Span(path=path, line=start, end_line=end, text=body, score=-score, symbol=symbol))
         return spans
 

@@ -1,0 +1,46 @@
+"""FileExtraction ⇄ plain tuples, for the trip from a worker process to the parent. Pure.
+
+Pickling a slotted dataclass runs its Python ``__getstate__`` / ``__setstate__`` once per object;
+on the stdlib (360k references) that cost 2.9 s in the workers and 3.4 s in the parent, against
+0.6 s and 0.2 s (+1 s to rebuild the records) for the same data as tuples of fields. The worker
+interns the strings references repeat (names, kinds, qualifiers, scopes) and pickle sends each
+once per batch: on the stdlib the records the parent holds for resolution shrink from 141 MB to 87 MB.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from operator import attrgetter
+from sys import intern
+
+from maguyva.models import Chunk, FileExtraction, Reference, Symbol
+
+Packed = tuple  # (path, language, symbols, references, chunks, errors), each record a field tuple
+
+
+def _getter(cls) -> attrgetter:
+    return attrgetter(*(f.name for f in fields(cls)))
+
+
+_SYMBOL, _REFERENCE, _CHUNK = _getter(Symbol), _getter(Reference), _getter(Chunk)
+
+
+def pack(extraction: FileExtraction) -> Packed:
+    """The extraction as nested tuples of its fields (cheap to pickle)."""
+    return (extraction.path, extraction.language, tuple(map(_SYMBOL, extraction.symbols)),
+            tuple(map(_reference, extraction.references)), tuple(map(_CHUNK, extraction.chunks)),
+            extraction.errors)
+
+
+def unpack(packed: Packed) -> FileExtraction:
+    """The inverse of ``pack``."""
+    path, language, symbols, references, chunks, errors = packed
+    return FileExtraction(path=path, language=language, symbols=tuple(Symbol(*s) for s in symbols),
+                          references=tuple(Reference(*r) for r in references),
+                          chunks=tuple(Chunk(*c) for c in chunks), errors=errors)
+
+
+def _reference(reference: Reference) -> tuple:
+    path, name, kind, line, col, qualifier, scope, module, alias = _REFERENCE(reference)
+    return (path, intern(name), intern(kind), line, col, intern(qualifier),
+            None if scope is None else intern(scope), intern(module), intern(alias))
