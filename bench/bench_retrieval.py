@@ -41,8 +41,8 @@ def emit(**fields) -> None:
 
 def git_repo_from(source: Path, target: Path, subdir: str | None = None, limit: int | None = None) -> Path:
     dest = target / subdir if subdir else target
-    files = [p for p in sorted(source.rglob("*")) if p.is_file() and "__pycache__" not in p.parts
-             and p.suffix in (".py", ".md", ".txt", ".rst", ".pyi")]
+    files = [p for p in sorted(source.rglob("*")) if p.is_file() and p.suffix in (".py", ".md", ".txt", ".rst", ".pyi")
+             and not {"__pycache__", "site-packages"} & set(p.relative_to(source).parts)]
     for path in files[:limit]:
         out = dest / path.relative_to(source)
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -19,6 +19,7 @@ from maguyva.retrieve import graph, structure, text
 from maguyva.retrieve.fuse import direct, fuse, plan_route
 from maguyva.retrieve.hits import FusedHit, Hit
 from maguyva.retrieve.intent import classify, extract_terms
+from maguyva.store.lines import split_lines
 from maguyva.store.base import Store
 
 MAX_FILE_BYTES = 1_000_000
@@ -217,7 +218,7 @@ class Maguyva:
                  include_metadata: bool = False, max_tokens: int = DEFAULT_TOKENS) -> dict:
         """A file's lines (optionally a range), numbered; confined to the repository."""
         relative, content, on_disk = self._file_content(path, ranged=start_line is not None)
-        lines = content.splitlines()
+        lines = split_lines(content)
         first = max(1, start_line or 1)
         last = min(len(lines), end_line or len(lines))
         if first > last and lines:
@@ -344,7 +345,7 @@ class Maguyva:
 
     def _span_text(self, path: str, line: int, end_line: int, max_lines: int = 60) -> str:
         content = self.store.file_text(path) or ""
-        lines = content.splitlines()
+        lines = split_lines(content)
         end = min(max(end_line, line), line + max_lines - 1)
         return "\n".join(f"{n}: {lines[n - 1]}" for n in range(line, min(end, len(lines)) + 1))
 

@@ -6,6 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from maguyva.retrieve.hits import Hit
+from maguyva.store.lines import split_lines
 
 if TYPE_CHECKING:
     from maguyva.store.base import Span, Store
@@ -46,7 +47,7 @@ def regex(store: "Store", pattern: str, *, limit: int = 50, case_sensitive: bool
     hits: list[Hit] = []
     for path in candidates:
         text = store.file_text(path) or ""
-        for number, line in enumerate(text.splitlines(), start=1):
+        for number, line in enumerate(split_lines(text), start=1):
             if compiled.search(line):
                 hits.append(Hit(path, number, number, None, "line", line.strip()[:MAX_SNIPPET], 1.0, "text"))
                 if len(hits) >= limit:

@@ -10,6 +10,7 @@ import json
 
 from maguyva.models import Edge, FileRecord, Reference, Symbol
 from maguyva.store.base import Centrality, LanguageStats, Snapshot, Span
+from maguyva.store.lines import matching_lines, split_lines
 from maguyva.store.postgres.bm25 import query_terms
 
 _SYMBOL_COLUMNS = "path, name, qualified_name, kind, line, end_line, col, signature, doc, parent"
@@ -137,14 +138,11 @@ class PostgresReads:
         pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         rows = self._rows("SELECT path, content FROM files WHERE repo_id = %s AND content ILIKE %s ESCAPE '\\' "
                           "ORDER BY path", (self.repo_id, pattern))
-        needle = text.lower()
         spans: list[Span] = []
         for path, content in rows:
-            for number, line in enumerate(content.splitlines(), start=1):
-                if needle in line.lower():
-                    spans.append(Span(path=path, line=number, end_line=number, text=line))
-                    if len(spans) >= limit:
-                        return spans
+            spans += matching_lines(path, content, text, limit - len(spans))
+            if len(spans) >= limit:
+                break
         return spans
 
     def search_bm25(self, query: str, limit: int = 20) -> list[Span]:
@@ -157,7 +155,7 @@ class PostgresReads:
         spans = []
         for path, start, end, symbol, score in rows:
             if path not in texts:
-                texts[path] = (self.file_text(path) or "").splitlines()
+                texts[path] = split_lines(self.file_text(path) or "")
             body = "\n".join(texts[path][start - 1:end])
             spans.append(Span(path=path, line=start, end_line=end, text=body, score=score, symbol=symbol))
         return spans

@@ -1,0 +1,30 @@
+"""Finding a literal's lines: numbered like tree-sitter numbers them, case-insensitive, bounded."""
+
+from __future__ import annotations
+
+from maguyva.store.lines import matching_lines, split_lines, trigram_match
+
+
+def test_lines_are_numbered_on_newlines_only_like_tree_sitter():
+    content = "a = 1\r\n\x0cpage two = 2\nthird NEEDLE\n"
+    assert split_lines(content) == ["a = 1", "\x0cpage two = 2", "third NEEDLE"]
+    assert [(s.line, s.text) for s in matching_lines("f.py", content, "needle", 10)] == [(3, "third NEEDLE")]
+
+
+def test_one_span_per_line_in_order_and_the_limit_holds():
+    content = "x x x\nno\nx\n"
+    assert [s.line for s in matching_lines("f", content, "x", 10)] == [1, 3]
+    assert [s.line for s in matching_lines("f", content, "x", 1)] == [1]
+    assert matching_lines("f", content, "absent", 10) == [] and matching_lines("f", content, "x", 0) == []
+
+
+def test_unicode_case_folding_that_changes_length_still_finds_the_line():
+    content = "header\nİstanbul office\n"  # "İ".lower() is two code points
+    assert [s.line for s in matching_lines("f", content, "istanbul", 5)] == [2] or \
+        [s.line for s in matching_lines("f", content, "i̇stanbul", 5)] == [2]
+
+
+def test_trigram_expression_requires_every_trigram_and_quotes_them():
+    assert trigram_match("ab") is None
+    assert trigram_match('a"bc') == '"a""b" AND """bc"'
+    assert trigram_match("Foo_Bar") == '"foo" AND "oo_" AND "o_b" AND "_ba" AND "bar"'
