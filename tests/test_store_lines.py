@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from maguyva.store.lines import matching_lines, split_lines, trigram_match
+from maguyva.store.lines import matching_lines, phrase_match, split_lines
 
 
 def test_lines_are_numbered_on_newlines_only_like_tree_sitter():
@@ -24,7 +24,7 @@ def test_unicode_case_folding_that_changes_length_still_finds_the_line():
         [s.line for s in matching_lines("f", content, "i̇stanbul", 5)] == [2]
 
 
-def test_trigram_expression_requires_every_trigram_and_quotes_them():
-    assert trigram_match("ab") is None
-    assert trigram_match('a"bc') == '"a""b" AND """bc"'
-    assert trigram_match("Foo_Bar") == '"foo" AND "oo_" AND "o_b" AND "_ba" AND "bar"'
+def test_phrase_expression_quotes_the_literal_and_needs_three_characters():
+    assert phrase_match("ab") is None
+    assert phrase_match('say "hi"') == '"say ""hi"""'
+    assert phrase_match("DROP TABLE users; --") == '"DROP TABLE users; --"'

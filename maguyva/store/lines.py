@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bisect import bisect_right
+import re
 
 from maguyva.store.base import Span
 
@@ -10,47 +10,33 @@ from maguyva.store.base import Span
 def matching_lines(path: str, content: str, text: str, limit: int) -> list[Span]:
     """Up to ``limit`` lines of ``content`` containing ``text`` (case-insensitive), in order.
 
-    Searches the whole lowered text once and maps offsets to line numbers, instead of lowering
-    and testing every line: the cost follows the matches, not the file length.
+    One compiled case-insensitive scan of the whole text; line numbers are counted between
+    matches only, so the cost follows the matches, not the number of lines in the file.
     """
     if limit <= 0 or not text:
         return []
-    haystack, needle = content.lower(), text.lower()
-    if len(haystack) != len(content):  # a case mapping changed lengths: fall back to line by line
-        return [Span(path, n, n, line) for n, line in enumerate(split_lines(content), start=1)
-                if needle in line.lower()][:limit]
-    starts = [0]
-    position = haystack.find(needle)
-    if position < 0:
-        return []
-    index = content.find("\n")
-    while index >= 0:
-        starts.append(index + 1)
-        index = content.find("\n", index + 1)
     spans: list[Span] = []
-    last_line = 0
-    while position >= 0 and len(spans) < limit:
-        number = bisect_right(starts, position)
-        if number != last_line:
-            begin = starts[number - 1]
-            end = content.find("\n", begin)
-            spans.append(Span(path, number, number, content[begin:end if end >= 0 else len(content)].rstrip("\r")))
-            last_line = number
-        position = haystack.find(needle, position + 1)
+    line, cursor, last_line = 1, 0, 0
+    for match in re.compile(re.escape(text), re.IGNORECASE).finditer(content):
+        position = match.start()
+        line += content.count("\n", cursor, position)
+        cursor = position
+        if line == last_line:
+            continue
+        begin = content.rfind("\n", 0, position) + 1
+        end = content.find("\n", position)
+        spans.append(Span(path, line, line, content[begin:end if end >= 0 else len(content)].rstrip("\r")))
+        last_line = line
+        if len(spans) >= limit:
+            break
     return spans
 
 
-def trigram_match(text: str) -> str | None:
-    """An FTS5 MATCH expression requiring every trigram of ``text`` (None when shorter than three).
-
-    With ``detail=none`` phrase queries are unavailable, so this finds a superset of the files
-    that contain ``text``; ``matching_lines`` then keeps only real matches.
-    """
-    lowered = text.lower()
-    grams = list(dict.fromkeys(lowered[i:i + 3] for i in range(len(lowered) - 2)))
-    if not grams:
+def phrase_match(text: str) -> str | None:
+    """An FTS5 trigram MATCH expression for files containing ``text`` (None when shorter than three)."""
+    if len(text) < 3:
         return None
-    return " AND ".join('"' + gram.replace('"', '""') + '"' for gram in grams)
+    return '"' + text.replace('"', '""') + '"'
 
 
 def split_lines(content: str) -> list[str]:

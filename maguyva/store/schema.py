@@ -1,6 +1,6 @@
 """The SQLite schema (version 1). Paths are repo-relative POSIX; lines are 1-based."""
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -43,8 +43,9 @@ CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
 -- rowid = chunks.id; identifier-split words for BM25
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(words, tokenize = 'unicode61');
 -- rowid = files.id; the file's text, for substring search (LIKE uses the trigram index) and
--- get-file. detail=none: 2.5x smaller and faster to build; phrase MATCH is not needed.
-CREATE VIRTUAL TABLE IF NOT EXISTS files_text USING fts5(text, tokenize = 'trigram', detail = 'none');
+-- get-file. Full detail (positions) so a phrase MATCH finds exactly the files holding a literal:
+-- on the stdlib 0.5 ms p50 against 3.3 ms with detail=none, for +0.9 s of build and 2.5x the size.
+CREATE VIRTUAL TABLE IF NOT EXISTS files_text USING fts5(text, tokenize = 'trigram');
 CREATE TABLE IF NOT EXISTS snapshots (
     id INTEGER PRIMARY KEY, commit_sha TEXT, created_at TEXT NOT NULL, dirty TEXT NOT NULL
 );

@@ -17,7 +17,7 @@ from maguyva.errors import StoreError
 from maguyva.index.chunk import search_words
 from maguyva.models import Edge, FileExtraction, FileRecord, Reference, Symbol
 from maguyva.store.base import Centrality, LanguageStats, Snapshot, Span, Store
-from maguyva.store.lines import matching_lines, split_lines, trigram_match
+from maguyva.store.lines import matching_lines, phrase_match, split_lines
 from maguyva.store.sqlite_vectors import SQLiteVectors
 from maguyva.store.schema import SCHEMA, SCHEMA_VERSION
 
@@ -252,11 +252,11 @@ class SQLiteStore(SQLiteVectors, Store):
     def search_literal(self, text: str, limit: int = 50) -> list[Span]:
         if not text:
             return []
-        expression = trigram_match(text)
+        expression = phrase_match(text)
         if expression is None:  # under three characters the trigram index cannot help: scan
             rows = self.db.execute("SELECT f.path, t.rowid FROM files_text t JOIN files f ON f.id = t.rowid "
                                    "WHERE instr(lower(t.text), lower(?)) ORDER BY f.path", (text,)).fetchall()
-        else:  # candidates from the trigram index, read one by one only until ``limit`` lines are found
+        else:  # exactly the files holding the text (trigram phrase); read one by one until ``limit`` lines
             rows = self.db.execute("SELECT f.path, t.rowid FROM files_text t JOIN files f ON f.id = t.rowid "
                                    "WHERE files_text MATCH ? ORDER BY f.path", (expression,)).fetchall()
         spans: list[Span] = []

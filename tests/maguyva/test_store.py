@@ -11,6 +11,7 @@ from maguyva.index.extract import extract_source
 from maguyva.models import Edge, FileRecord, Symbol
 from maguyva.store import open_store
 from maguyva.store.base import Centrality, Snapshot, Span
+from maguyva.store.schema import SCHEMA_VERSION
 
 SOURCE = (
     'class UserService:\n'
@@ -124,7 +125,7 @@ def test_an_index_from_another_schema_version_is_refused(tmp_path):
     con.execute("UPDATE meta SET value = '0' WHERE key = 'schema_version'")
     con.commit()
     con.close()
-    with pytest.raises(StoreError, match="schema version 0, expected 4"):
+    with pytest.raises(StoreError, match=f"schema version 0, expected {SCHEMA_VERSION}"):
         open_store(path)
 
 
