@@ -9,13 +9,11 @@ previous index intact.
 
 from __future__ import annotations
 
-import gc
 import posixpath
 import time
 from dataclasses import asdict, dataclass, field, replace
-from datetime import datetime, timezone
 from collections import Counter
-from contextlib import contextmanager
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -29,6 +27,7 @@ from maguyva.models import Edge, FileExtraction, Symbol
 from maguyva.store import Store, open_store, reset_store, store_exists
 from maguyva.store.base import Snapshot
 from maguyva.store.location import store_path as locate_store
+from orkestra.memory import paused_gc
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 EDGE_BATCH = 200  # files resolved and stored at a time in a clean run
@@ -150,20 +149,7 @@ def index_status(root: Path | str, store_path: Path | str | None = None,
         not_in_map=not_in_map, stale=any(not_in_map.values()))
 
 
-@contextmanager
-def _cyclic_gc_paused():
-    """Pause the cyclic garbage collector: a run holds millions of long-lived, acyclic records, and
-    every full collection walks them all (40% of the stdlib's unpacking and resolution time)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-@_cyclic_gc_paused()
+@paused_gc()  # millions of long-lived records: GC passes would walk them all for nothing
 def index_repository(root: Path | str, store_path: Path | str | None = None, full: bool = False,
                      progress: Progress | None = None, *, max_bytes: int = DEFAULT_MAX_BYTES,
                      budget_ms: int = DEFAULT_BUDGET_MS, workers: int | None = None) -> IndexSummary:

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Generic, TypeVar
 
 from maguyva.api import Maguyva
+
+T = TypeVar("T")
 
 INSTRUCTIONS = (
     "Maguyva answers questions about this repository with ranked path:line citations. Start with "
@@ -20,22 +22,19 @@ INSTRUCTIONS = (
 )
 
 
-class Repository:
-    """Opens one ``Maguyva`` per thread on demand; the embedder is shared."""
+class PerThread(Generic[T]):
+    """One API object per worker thread, opened on first use and all closed together."""
 
-    def __init__(self, root: str | Path, store: str | None = None, embedder: Any = None):
-        self.root = Path(root).resolve()
-        self.store = store
-        self.embedder = embedder
+    def __init__(self, factory: Callable[[], T]):
+        self._factory = factory
         self._local = threading.local()
-        self._opened: list[Maguyva] = []
+        self._opened: list[T] = []
         self._lock = threading.Lock()
 
-    def api(self) -> Maguyva:
+    def api(self) -> T:
         api = getattr(self._local, "api", None)
         if api is None:
-            api = Maguyva.open(self.root, self.store)
-            api.embedder = self.embedder
+            api = self._factory()
             self._local.api = api
             with self._lock:
                 self._opened.append(api)
@@ -48,7 +47,22 @@ class Repository:
             self._opened.clear()
 
 
-def build_server(repo: Repository | Callable[[], Maguyva], *, token_verifier: Any = None, auth: Any = None):
+class Repository(PerThread[Maguyva]):
+    """One repository's ``Maguyva`` per thread; the embedder is shared."""
+
+    def __init__(self, root: str | Path, store: str | None = None, embedder: Any = None):
+        self.root = Path(root).resolve()
+        self.store = store
+        self.embedder = embedder
+        super().__init__(self._open)
+
+    def _open(self) -> Maguyva:
+        api = Maguyva.open(self.root, self.store)
+        api.embedder = self.embedder
+        return api
+
+
+def build_server(repo: PerThread | Callable[[], Any], *, token_verifier: Any = None, auth: Any = None):
     """The MCPServer named ``maguyva`` with its 11 tools bound to ``repo``.
 
     ``token_verifier`` and ``auth`` (the SDK's ``TokenVerifier`` and ``AuthSettings``) put HTTP behind
@@ -60,7 +74,7 @@ def build_server(repo: Repository | Callable[[], Maguyva], *, token_verifier: An
 
     server = MCPServer("maguyva", instructions=INSTRUCTIONS, version=_version(), token_verifier=token_verifier,
                        auth=auth)
-    api = repo.api if isinstance(repo, Repository) else repo
+    api = repo.api if isinstance(repo, PerThread) else repo
     register(server, api)
     return server
 

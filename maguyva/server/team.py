@@ -8,38 +8,20 @@ connection, like the SQLite server's per-thread readers.
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
-from maguyva.server.app import build_server
+from maguyva.server.app import PerThread, build_server
 from maguyva.store.postgres.location import PostgresLocation
 from maguyva.workspace import TeamWorkspace
 
 
-class TeamRepositories:
-    """Opens one ``TeamWorkspace`` per thread on demand; the embedder is shared."""
+class TeamRepositories(PerThread[TeamWorkspace]):
+    """One ``TeamWorkspace`` (its own connection) per thread; the embedder is shared."""
 
     def __init__(self, store: str | PostgresLocation, embedder: Any = None, embedding_settings: Any = None):
         self.location = PostgresLocation.parse(store)
         self.embedder, self.embedding_settings = embedder, embedding_settings
-        self._local = threading.local()
-        self._opened: list[TeamWorkspace] = []
-        self._lock = threading.Lock()
-
-    def api(self) -> TeamWorkspace:
-        api = getattr(self._local, "api", None)
-        if api is None:
-            api = TeamWorkspace(self.location, self.embedder, self.embedding_settings)
-            self._local.api = api
-            with self._lock:
-                self._opened.append(api)
-        return api
-
-    def close(self) -> None:
-        with self._lock:
-            for api in self._opened:
-                api.close()
-            self._opened.clear()
+        super().__init__(lambda: TeamWorkspace(self.location, self.embedder, self.embedding_settings))
 
 
 def build_team_server(team: TeamRepositories, keys: Any, public_url: str):

@@ -10,7 +10,8 @@ from orkestra.render.apply import ApplyResult, apply_plan
 from orkestra.render.plan import Plan, build_plan
 from orkestra.render.state import unchanged_since_sync
 from orkestra.workspace.config import find_root
-from orkestra.workspace.load import Workspace, paused_gc
+from orkestra.memory import paused_gc
+from orkestra.workspace.load import Workspace
 from orkestra.workspace.validate import validate
 
 

@@ -7,16 +7,15 @@ Cross-reference checks (unknown mindset, dangling superseded_by, …) live in va
 
 from __future__ import annotations
 
-import gc
 import os
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, Callable, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from orkestra.errors import Diagnostic, OrkestraError, Severity
+from orkestra.memory import paused_gc
 from orkestra.workspace import models as m
 from orkestra.workspace.config import CONFIG_FILE, OrkestraConfig
 from orkestra.workspace.scan import glob_files
@@ -31,24 +30,6 @@ from orkestra.workspace.source import (
 )
 
 T = TypeVar("T", bound=BaseModel)
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector for a bulk load or sync.
-
-    They allocate hundreds of thousands of objects that all stay alive until the end, so
-    the generational passes triggered along the way reclaim nothing yet cost ~30 % of the
-    run at blog scale. Reference counting still frees everything else; collection resumes
-    afterwards.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 @dataclass(frozen=True, slots=True)
