@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import posixpath
 
+from maguyva.index.lang import jvm
+
 IMPLICIT_RECEIVER = True  # a bare call inside a class may name one of its methods
 FILE_PER_TYPE = True  # class a.b.C lives in a/b/C.java: an import of C targets the class
 SOURCE_ROOTS = ("", "src/main/java/", "src/test/java/", "src/", "app/src/main/java/")
+submodule = jvm.submodule
 
 
 def resolve_import(module: str, from_path: str, known_paths) -> str | None:
@@ -16,25 +19,6 @@ def resolve_import(module: str, from_path: str, known_paths) -> str | None:
     that the resolver can then look the imported name up (``submodule`` gives the class file).
     """
     stem = module.replace(".", "/")
+    roots = jvm.source_roots(SOURCE_ROOTS, from_path, module)
     ext = posixpath.splitext(from_path)[1] or ".java"
-    for root in (*SOURCE_ROOTS, *_roots_of(from_path, module)):
-        if f"{root}{stem}{ext}" in known_paths:
-            return f"{root}{stem}{ext}"
-    for root in (*SOURCE_ROOTS, *_roots_of(from_path, module)):
-        prefix = f"{root}{stem}/"
-        files = sorted(p for p in known_paths if p.startswith(prefix) and "/" not in p[len(prefix):])
-        if files:
-            return files[0]
-    return None
-
-
-def submodule(module: str, name: str) -> str:
-    """``import a.b.C`` names class ``C`` in file ``a/b/C.java``."""
-    return f"{module}.{name}"
-
-
-def _roots_of(from_path: str, module: str) -> list[str]:
-    """Source roots guessed from the importing file's own directories."""
-    parts = posixpath.dirname(from_path).split("/")
-    first = module.split(".", 1)[0]
-    return ["/".join(parts[:i]) + "/" for i, part in enumerate(parts) if part == first and i > 0]
+    return jvm.type_file(stem, roots, ext, known_paths) or jvm.first_file_in(stem, roots, None, known_paths)
