@@ -142,7 +142,8 @@ class _progress:
         from rich.console import Console
         from rich.progress import Progress
 
-        self.bar = Progress(console=Console(stderr=True), transient=True)
+        # no refresh thread: a second thread would keep the indexer from forking its worker pool
+        self.bar = Progress(console=Console(stderr=True), transient=True, auto_refresh=False)
         self.bar.__enter__()
         self.tasks: dict[str, int] = {}
         return self.update
@@ -150,7 +151,7 @@ class _progress:
     def update(self, stage: str, done: int, total: int) -> None:
         if stage not in self.tasks:
             self.tasks[stage] = self.bar.add_task(stage, total=total or 1)
-        self.bar.update(self.tasks[stage], completed=done, total=total or 1)
+        self.bar.update(self.tasks[stage], completed=done, total=total or 1, refresh=True)
 
     def __exit__(self, *exc) -> None:
         if hasattr(self, "bar"):

@@ -1,12 +1,13 @@
 """What the cold-index speed-ups must keep: records cross processes unchanged, centrality does not
 depend on how edges are batched, the garbage collector is restored, a hang in the bounded pool
-costs only its own file."""
+costs only its own file, a pooled cold index stores what an in-process one stores."""
 
 from __future__ import annotations
 
 import gc
 import os
 import pickle
+import sqlite3
 
 from index_helpers import write_tree
 from maguyva.index import workers
@@ -73,3 +74,40 @@ def test_a_hanging_file_in_the_pool_is_redone_alone_and_the_rest_keep_their_orde
     assert [e.path for e in pooled] == ["m0.py", "pipe.py", "m1.py", "m2.py", "m3.py", "m4.py", "m5.py"]
     assert pooled[1].errors == ("pipe.py: exceeded hard deadline of 5 s",)
     assert [e.symbols[0].name for e in pooled if e.path != "pipe.py"] == [f"f{n}" for n in range(6)]
+
+
+def test_a_pooled_cold_index_stores_what_an_in_process_one_stores(tmp_path, monkeypatch):
+    """Most cold indexes now run a pool (from 0.5 MB of source): the store must hold the same rows."""
+    write_tree(tmp_path / "repo", {f"pkg/m{n}.py": f"class HTTPServer{n}(Base):\n    def getUserName(self):\n"
+                                                   f"        return self.fetch_v{n}(m{(n + 1) % 9}.HTTPServer{n})\n"
+                                   for n in range(9)} | {"README.md": "# Title\n\nsome `snake_case` prose\n"})
+    monkeypatch.setattr(workers, "PARALLEL_MIN_FILES", 0)
+    monkeypatch.setattr(workers, "PARALLEL_MIN_BYTES", 0)
+    tables = {}
+    for count in (1, 2):
+        index_repository(tmp_path / "repo", tmp_path / f"{count}.db", full=True, workers=count)
+        db = sqlite3.connect(tmp_path / f"{count}.db")
+        tables[count] = [db.execute(query).fetchall() for query in (
+            "SELECT c.path, c.start_line, c.symbol, f.words FROM chunks c JOIN chunks_fts f ON f.rowid = c.id"
+            " ORDER BY c.path, c.start_line",
+            "SELECT * FROM refs ORDER BY path, line, col, name", "SELECT * FROM symbols ORDER BY path, line, name",
+            "SELECT kind, src_path, src_line, dst_path, dst_symbol, resolution FROM edges ORDER BY 1, 2, 3, 4, 5")]
+        db.close()
+    assert ("pkg/m0.py", 2, "pkg.m0.HTTPServer0.getUserName",
+            "def getusername get user name self return self fetch_v0 fetch v 0 m1 m 1 httpserver0 http server 0") \
+        in tables[2][0]
+    assert tables[2] == tables[1]
+
+
+def test_a_pool_is_forked_only_for_enough_work_from_a_single_threaded_process():
+    """The MCP server refreshes from a worker thread: extraction must then stay in-process."""
+    from maguyva.index.workers import PARALLEL_MIN_BYTES, PARALLEL_MIN_FILES, use_pool
+    from maguyva.models import FileRecord
+
+    size = PARALLEL_MIN_BYTES // PARALLEL_MIN_FILES + 1
+    many = [FileRecord(f"f{i}.py", "python", size, "h") for i in range(PARALLEL_MIN_FILES)]
+    assert use_pool(many, workers=2, threads=1)
+    assert not use_pool(many, workers=2, threads=3)  # other threads alive: no fork
+    assert not use_pool(many, workers=1, threads=1)
+    assert not use_pool(many[:-1], workers=2, threads=1)
+    assert not use_pool([FileRecord("f.py", "python", 1, "h")] * PARALLEL_MIN_FILES, workers=2, threads=1)
