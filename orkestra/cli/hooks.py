@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Optional
 
 import typer
@@ -32,9 +31,9 @@ def handle(
 
     Example: echo '{"hook_event_name":"Stop","session_id":"s1","cwd":"."}' | orkestra hooks handle
     """
-    from orkestra.telemetry.hook import record_safely
+    from orkestra.telemetry.hook import read_stdin, record_safely
 
-    record_safely(sys.stdin.read(), **_options(store_dir, otlp_endpoint, agent_tool=agent_tool))
+    record_safely(read_stdin(), **_options(store_dir, otlp_endpoint, agent_tool=agent_tool))
 
 
 @app.command("codex-notify")

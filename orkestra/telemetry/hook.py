@@ -13,7 +13,15 @@ import sys
 from collections import namedtuple
 from collections.abc import Mapping, Sequence
 
-from orkestra.telemetry.events import CLAUDE_CODE, CODEX_CLI, Event, parse_payload, timestamp
+from orkestra.telemetry.events import (
+    CLAUDE_CODE,
+    CODEX_CLI,
+    MAX_INPUT,
+    Event,
+    decode_input,
+    parse_payload,
+    timestamp,
+)
 from orkestra.telemetry.store import DEFAULT_STORE_DIR, append_event, find_project_root, resolve_store_dir
 
 USAGE = ("usage: orkestra-hook [--store-dir DIR] [--otlp-endpoint URL] [--agent-tool claude-code|codex-cli]"
@@ -37,11 +45,17 @@ def project_dir(event: Event, env: Mapping[str, str], cwd: str) -> str:
     return find_project_root(cwd)
 
 
-def record_hook(raw: str, *, agent_tool: str = CLAUDE_CODE, store_dir: str = DEFAULT_STORE_DIR,
+def read_stdin() -> bytes:
+    """At most ``MAX_INPUT`` + 1 bytes of stdin, undecoded (decoding is ``decode_input``'s job)."""
+    return sys.stdin.buffer.read(MAX_INPUT + 1)
+
+
+def record_hook(raw: str | bytes, *, agent_tool: str = CLAUDE_CODE, store_dir: str = DEFAULT_STORE_DIR,
                 otlp_endpoint: str | None = None, env: Mapping[str, str] | None = None,
                 cwd: str | None = None, ts: str | None = None) -> Recorded:
-    """Parse, enrich and append one raw payload; export it when an OTLP endpoint is set."""
-    event = parse_payload(raw, ts or timestamp(), agent_tool)
+    """Parse, enrich and append one raw payload (text, or stdin bytes); export it when configured."""
+    text, problem = decode_input(raw) if isinstance(raw, bytes) else (raw, None)
+    event = parse_payload(text, ts or timestamp(), agent_tool, problem)
     root = project_dir(event, os.environ if env is None else env, cwd or os.getcwd())
     path = append_event(resolve_store_dir(root, store_dir), event)
     warnings = []
@@ -66,7 +80,7 @@ def _parse_argv(argv: Sequence[str]) -> tuple[dict[str, str], list[str]]:
     return options, positional
 
 
-def record_safely(raw: str, **options: str) -> None:
+def record_safely(raw: str | bytes, **options: str) -> None:
     """``record_hook`` at the edge: any failure goes to stderr as one line, never raised."""
     try:
         for warning in record_hook(raw, **options).warnings:
@@ -85,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif positional:
             sys.stderr.write(USAGE + "\n")
         else:
-            record_safely(sys.stdin.read(), **options)
+            record_safely(read_stdin(), **options)
     except BaseException as exc:  # noqa: BLE001 - a missing option value, unreadable stdin...
         sys.stderr.write(f"orkestra-hook: event not recorded: {type(exc).__name__}: {exc}\n")
     return 0

@@ -40,15 +40,33 @@ def resolve_store_dir(root: str | os.PathLike[str], store_dir: str) -> str:
 
 
 def encode_event(event: Event) -> bytes:
-    """One JSONL line; an oversize event keeps its labels and ids but not its blobs."""
-    line = json.dumps(event.to_dict(), ensure_ascii=False, separators=(",", ":"), default=str) + "\n"
-    data = line.encode("utf-8")
+    """One JSONL line; an oversize event keeps its labels and ids but not its blobs.
+
+    Never raises and never recurses without bound: fields too deep for ``json.dumps`` or
+    holding lone surrogates are replaced by a note, so the event is stored all the same.
+    """
+    try:
+        line = json.dumps(event.to_dict(), ensure_ascii=False, separators=(",", ":"), default=str)
+        data = (line + "\n").encode("utf-8")
+    except (ValueError, TypeError, RecursionError, UnicodeEncodeError) as exc:
+        fields = _scalars(event.fields)
+        fields["unencodable"] = f"{type(exc).__name__}: {str(exc)[:200]}"
+        data = _dumps(Event(event.ts, event.labels, fields))
     if len(data) <= MAX_LINE:
         return data
-    small = {k: v for k, v in event.fields.items() if isinstance(v, (int, float, bool)) or
-             (isinstance(v, str) and len(v) <= 200)}
+    small = _scalars(event.fields)
     small["truncated_bytes"] = len(data)
-    return encode_event(Event(event.ts, event.labels, small))
+    return _dumps(Event(event.ts, event.labels, small))
+
+
+def _scalars(fields: dict) -> dict:
+    return {k: v for k, v in fields.items() if isinstance(v, (int, float, bool)) or
+            (isinstance(v, str) and len(v) <= 200)}
+
+
+def _dumps(event: Event) -> bytes:
+    line = json.dumps(event.to_dict(), separators=(",", ":"), default=str)  # ASCII: surrogates escaped
+    return (line + "\n").encode("ascii")
 
 
 def append_event(directory: str | os.PathLike[str], event: Event) -> str:
