@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
 app = typer.Typer(help="Record Claude Code hook events and Codex notify payloads (telemetry).",
@@ -11,17 +9,21 @@ app = typer.Typer(help="Record Claude Code hook events and Codex notify payloads
 
 STORE_DIR = typer.Option(None, "--store-dir", help="Store directory (default .orkestra/telemetry).")
 OTLP = typer.Option(None, "--otlp-endpoint", help="Also export to this OTLP/HTTP collector.")
+LOKI = typer.Option(None, "--loki-endpoint", help="Also push to this Loki (credential from the environment).")
 
 
-def _options(store_dir: Optional[str], otlp_endpoint: Optional[str], **extra: str) -> dict[str, str]:
-    given = {"store_dir": store_dir, "otlp_endpoint": otlp_endpoint, **extra}
+def _options(store_dir: str | None, otlp_endpoint: str | None, loki_endpoint: str | None,
+             **extra: str) -> dict[str, str]:
+    given = {"store_dir": store_dir, "otlp_endpoint": otlp_endpoint, "loki_endpoint": loki_endpoint,
+             "loki_flush": "detach", **extra}
     return {key: value for key, value in given.items() if value}
 
 
 @app.command("handle")
 def handle(
-    store_dir: Optional[str] = STORE_DIR,
-    otlp_endpoint: Optional[str] = OTLP,
+    store_dir: str | None = STORE_DIR,
+    otlp_endpoint: str | None = OTLP,
+    loki_endpoint: str | None = LOKI,
     agent_tool: str = typer.Option("claude-code", "--agent-tool",
                                    help="claude-code or codex-cli (Codex hooks)."),
 ) -> None:
@@ -33,14 +35,15 @@ def handle(
     """
     from orkestra.telemetry.hook import read_stdin, record_safely
 
-    record_safely(read_stdin(), **_options(store_dir, otlp_endpoint, agent_tool=agent_tool))
+    record_safely(read_stdin(), **_options(store_dir, otlp_endpoint, loki_endpoint, agent_tool=agent_tool))
 
 
 @app.command("codex-notify")
 def codex_notify(
     payload: str = typer.Argument("", help="The JSON string Codex appends to its notify command."),
-    store_dir: Optional[str] = STORE_DIR,
-    otlp_endpoint: Optional[str] = OTLP,
+    store_dir: str | None = STORE_DIR,
+    otlp_endpoint: str | None = OTLP,
+    loki_endpoint: str | None = LOKI,
 ) -> None:
     """Record a Codex `notify` payload (agent-turn-complete); always exits 0.
 
@@ -50,4 +53,4 @@ def codex_notify(
     """
     from orkestra.telemetry.hook import record_safely
 
-    record_safely(payload, **_options(store_dir, otlp_endpoint, agent_tool="codex-cli"))
+    record_safely(payload, **_options(store_dir, otlp_endpoint, loki_endpoint, agent_tool="codex-cli"))

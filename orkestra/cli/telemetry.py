@@ -45,6 +45,109 @@ def report(
     run(action)
 
 
+@app.command("dashboard")
+def dashboard(
+    grafana: bool = typer.Option(False, "--grafana",
+                                 help="Write the provisionable Grafana dashboard JSON (Loki queries) instead."),
+    output: Optional[str] = typer.Option(None, "--output", "-o",
+                                         help="File to write (default <store>/dashboard.html or "
+                                              "<store>/grafana-dashboard.json)."),
+    since: Optional[str] = typer.Option(None, "--since",
+                                        help="Only events newer than 1h, 30m, 2d... or an ISO date."),
+    session: Optional[str] = typer.Option(None, "--session", help="Only events of this session id."),
+    store_dir: Optional[str] = typer.Option(None, "--store-dir",
+                                            help="Store directory (default from orkestra.yaml)."),
+) -> None:
+    """Write the local dashboard page (one self-contained HTML file) or, with --grafana, a Grafana dashboard.
+
+    The page has inline SVG charts and tables and needs no network to view. The Grafana JSON needs
+    the 'grafana' extra and queries the Loki stream that `telemetry.loki` pushes. Prints the path.
+
+    Example: orkestra telemetry dashboard --since 7d && xdg-open .orkestra/telemetry/dashboard.html
+    """
+    from orkestra.cli.output import run
+
+    def action() -> int:
+        import json
+        from pathlib import Path
+
+        from orkestra.errors import UsageError
+        from orkestra.telemetry.settings import load_settings
+        from orkestra.telemetry.store import find_project_root, resolve_store_dir
+
+        root = find_project_root(os.getcwd())
+        settings = load_settings(Path(root))
+        directory = resolve_store_dir(root, store_dir or settings.store_dir)
+        if grafana:
+            from orkestra.telemetry.grafana import build_dashboard
+
+            if since or session:
+                raise UsageError("--since and --session filter the local page; Grafana has its own time "
+                                 "picker and session variable")
+            try:
+                document = build_dashboard(*([settings.loki.service_name] if settings.loki else []))
+            except RuntimeError as exc:
+                raise UsageError(str(exc)) from exc
+            text = json.dumps(document, indent=2) + "\n"
+            path = output or os.path.join(directory, "grafana-dashboard.json")
+        else:
+            from orkestra.telemetry.page import render_page
+            from orkestra.telemetry.report import build_report, project_events
+
+            try:
+                directory, events, warnings = project_events(root, since, session, store_dir)
+            except ValueError as exc:
+                raise UsageError(str(exc)) from exc
+            text = render_page(build_report(events, warnings), events,
+                               title=f"Agent telemetry · {os.path.basename(root)}",
+                               filters={"since": since, "session": session})
+            path = output or os.path.join(directory, "dashboard.html")
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        from orkestra.telemetry.page import write_page
+
+        write_page(path, text)
+        typer.echo(path)
+        return 0
+
+    run(action)
+
+
+@app.command("flush")
+def flush(
+    store_dir: Optional[str] = typer.Option(None, "--store-dir",
+                                            help="Store directory (default from orkestra.yaml)."),
+) -> None:
+    """Push the events waiting in the Loki outbox (what the hooks could not send) to `telemetry.loki`.
+
+    Prints {"sent", "pending", "rejected", "warnings"} as JSON. Exit 0 when nothing is left
+    pending, 1 when some events are still waiting (Loki unreachable), 2 without a loki section.
+
+    Example: orkestra telemetry flush
+    """
+    from orkestra.cli.output import run
+
+    def action() -> int:
+        from pathlib import Path
+
+        from orkestra.cli.output import emit_json
+        from orkestra.errors import UsageError
+        from orkestra.telemetry import loki
+        from orkestra.telemetry.settings import load_settings
+        from orkestra.telemetry.store import find_project_root, resolve_store_dir
+
+        root = find_project_root(os.getcwd())
+        settings = load_settings(Path(root))
+        if not settings.loki:
+            raise UsageError("no telemetry.loki section in orkestra.yaml (endpoint, credential_env)")
+        where = loki.target(settings.loki.endpoint, settings.loki.credential_env, settings.loki.tenant,
+                            settings.loki.service_name)
+        result = loki.flush(resolve_store_dir(root, store_dir or settings.store_dir), where)
+        emit_json(result._asdict())
+        return 0 if result.pending == 0 else 1
+
+    run(action)
+
+
 def _print(result: Report, fmt: Format) -> None:
     from orkestra.cli.output import emit_json, emit_table
 

@@ -145,7 +145,7 @@ def decode_input(data: bytes) -> tuple[str, str | None]:
     head = data[:4]
     if head[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(head) == 4 and (head[0] == 0) != (head[1] == 0)):
         encoding = json.detect_encoding(data)
-        if encoding.startswith("utf-16") or encoding.startswith("utf-32"):
+        if encoding.startswith(("utf-16", "utf-32")):
             return data.decode(encoding, "replace").lstrip("\ufeff"), f"{encoding.upper()} input (hook payloads are UTF-8)"
     try:
         return data.decode("utf-8"), None

@@ -24,8 +24,9 @@ from orkestra.telemetry.events import (
 )
 from orkestra.telemetry.store import DEFAULT_STORE_DIR, append_event, find_project_root, resolve_store_dir
 
-USAGE = ("usage: orkestra-hook [--store-dir DIR] [--otlp-endpoint URL] [--agent-tool claude-code|codex-cli]"
-         " [codex-notify JSON]  (payload on stdin otherwise)")
+USAGE = ("usage: orkestra-hook [--store-dir DIR] [--otlp-endpoint URL] [--loki-endpoint URL]"
+         " [--loki-credential-env NAME] [--loki-tenant ID] [--loki-service NAME]"
+         " [--agent-tool claude-code|codex-cli] [codex-notify JSON]  (payload on stdin otherwise)")
 
 
 class Recorded(namedtuple("Recorded", "event path warnings")):
@@ -51,24 +52,41 @@ def read_stdin() -> bytes:
 
 
 def record_hook(raw: str | bytes, *, agent_tool: str = CLAUDE_CODE, store_dir: str = DEFAULT_STORE_DIR,
-                otlp_endpoint: str | None = None, env: Mapping[str, str] | None = None,
-                cwd: str | None = None, ts: str | None = None) -> Recorded:
-    """Parse, enrich and append one raw payload (text, or stdin bytes); export it when configured."""
+                otlp_endpoint: str | None = None, loki_endpoint: str | None = None,
+                loki_credential_env: str | None = None, loki_tenant: str | None = None,
+                loki_service: str | None = None, loki_flush: str = "inline",
+                env: Mapping[str, str] | None = None, cwd: str | None = None, ts: str | None = None) -> Recorded:
+    """Parse, enrich and append one raw payload (text, or stdin bytes); export it when configured.
+
+    With a Loki endpoint the event also goes to the Loki outbox; ``loki_flush`` is ``detach``
+    (a forked flusher, what the console script does), ``inline`` (push now) or ``none``.
+    """
     text, problem = decode_input(raw) if isinstance(raw, bytes) else (raw, None)
     event = parse_payload(text, ts or timestamp(), agent_tool, problem)
-    root = project_dir(event, os.environ if env is None else env, cwd or os.getcwd())
-    path = append_event(resolve_store_dir(root, store_dir), event)
+    environ = os.environ if env is None else env
+    root = project_dir(event, environ, cwd or os.getcwd())
+    directory = resolve_store_dir(root, store_dir)
+    path = append_event(directory, event)
     warnings = []
+    if loki_endpoint:
+        from orkestra.telemetry import loki
+
+        loki.enqueue(directory, event, os.path.basename(root))
+        where = loki.target(loki_endpoint, loki_credential_env, loki_tenant, loki_service)
+        if loki_flush == "inline" or (loki_flush == "detach" and not loki.flush_detached(directory, where)):
+            warnings += loki.flush(directory, where, environ, backoff=()).warnings
     if otlp_endpoint:
         from orkestra.telemetry.export import export_events  # heavy: only when configured
 
-        warnings = export_events([event], otlp_endpoint)
+        warnings += export_events([event], otlp_endpoint)
     return Recorded(event, path, warnings)
 
 
 def _parse_argv(argv: Sequence[str]) -> tuple[dict[str, str], list[str]]:
     options, positional = {}, []
-    names = {"--store-dir": "store_dir", "--otlp-endpoint": "otlp_endpoint", "--agent-tool": "agent_tool"}
+    names = {"--store-dir": "store_dir", "--otlp-endpoint": "otlp_endpoint", "--agent-tool": "agent_tool",
+             "--loki-endpoint": "loki_endpoint", "--loki-credential-env": "loki_credential_env",
+             "--loki-tenant": "loki_tenant", "--loki-service": "loki_service"}
     words = list(argv)
     while words:
         word = words.pop(0)
@@ -93,6 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Console-script entry point: always exits 0 and prints nothing on stdout."""
     try:
         options, positional = _parse_argv(sys.argv[1:] if argv is None else argv)
+        options["loki_flush"] = "detach"
         if positional[:1] == ["codex-notify"]:
             options["agent_tool"] = CODEX_CLI
             record_safely(positional[1] if len(positional) > 1 else "", **options)

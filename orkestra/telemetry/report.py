@@ -202,9 +202,16 @@ def build_report(events: list[Event], warnings: list[str] | None = None,
     )
 
 
+def project_events(root: str | os.PathLike[str], since: str | None = None, session: str | None = None,
+                   store_dir: str | None = None, now: datetime | None = None) -> tuple[str, list[Event], list[str]]:
+    """(store directory, events, warnings) of the project's store (``telemetry.store_dir`` unless given)."""
+    directory = resolve_store_dir(root, store_dir or load_settings(Path(root)).store_dir)
+    loaded = load_events(directory, parse_since(since, now) if since else None, session)
+    return directory, loaded.events, loaded.warnings
+
+
 def report_project(root: str | os.PathLike[str], since: str | None = None, session: str | None = None,
                    store_dir: str | None = None, now: datetime | None = None) -> Report:
     """Read the project's store (``telemetry.store_dir`` unless given) and build its Report."""
-    directory = resolve_store_dir(root, store_dir or load_settings(Path(root)).store_dir)
-    loaded = load_events(directory, parse_since(since, now) if since else None, session)
-    return build_report(loaded.events, loaded.warnings)
+    _, events, warnings = project_events(root, since, session, store_dir, now)
+    return build_report(events, warnings)

@@ -10,6 +10,11 @@ telemetry:
   store_dir: .orkestra/telemetry    # relative to the project root
   otlp_endpoint: http://127.0.0.1:4318   # optional OTLP/HTTP collector
   events: [PreToolUse, PostToolUse]  # optional subset of HANDLED_EVENTS
+  loki:                              # optional Loki push (orkestra.telemetry.loki)
+    endpoint: http://127.0.0.1:3100
+    credential_env: ORKESTRA_LOKI_AUTH   # the variable holding "user:token" or a bearer token
+    tenant: team-a                       # optional X-Scope-OrgID
+    service_name: claude-code-hooks      # the seeds' shared stream label
 ```
 """
 
@@ -57,6 +62,17 @@ class TelemetrySettings:
     store_dir: str = DEFAULT_STORE_DIR
     otlp_endpoint: str | None = None
     events: tuple[str, ...] = HANDLED_EVENTS
+    loki: LokiSettings | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LokiSettings:
+    """The ``telemetry.loki:`` mapping; the credential itself is only ever read from the environment."""
+
+    endpoint: str
+    credential_env: str = "ORKESTRA_LOKI_AUTH"
+    tenant: str | None = None
+    service_name: str = "claude-code-hooks"
 
 
 class SettingsError(ValueError):
@@ -72,9 +88,9 @@ def parse_settings(config: dict[str, Any] | None) -> TelemetrySettings:
     if config is not None and not isinstance(config, dict):
         raise SettingsError("", "expected a mapping")
     raw = dict(config or {})
-    unknown = sorted(set(raw) - {"enabled", "store_dir", "otlp_endpoint", "events"})
+    unknown = sorted(set(raw) - {"enabled", "store_dir", "otlp_endpoint", "events", "loki"})
     if unknown:
-        raise SettingsError(unknown[0], "unknown key (expected enabled, store_dir, otlp_endpoint, events)")
+        raise SettingsError(unknown[0], "unknown key (expected enabled, store_dir, otlp_endpoint, events, loki)")
     events = raw.get("events") or list(HANDLED_EVENTS)
     if not isinstance(events, list):
         raise SettingsError("events", "expected a list of hook event names")
@@ -92,7 +108,29 @@ def parse_settings(config: dict[str, Any] | None) -> TelemetrySettings:
         store_dir=str(raw.get("store_dir") or DEFAULT_STORE_DIR),
         otlp_endpoint=str(endpoint) if endpoint else None,
         events=tuple(e for e in HANDLED_EVENTS if e in events),
+        loki=_parse_loki(raw.get("loki")),
     )
+
+
+def _parse_loki(raw: Any) -> LokiSettings | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise SettingsError("loki", "expected a mapping with an endpoint")
+    unknown = sorted(set(raw) - {"endpoint", "credential_env", "tenant", "service_name"})
+    if unknown:
+        raise SettingsError(f"loki.{unknown[0]}", "unknown key (expected endpoint, credential_env, tenant, service_name)")
+    endpoint = raw.get("endpoint")
+    if not isinstance(endpoint, str) or not endpoint.startswith(("http://", "https://")):
+        raise SettingsError("loki.endpoint", f"expected an http(s) URL, got {endpoint!r}")
+    for key in ("credential_env", "tenant", "service_name"):
+        if key in raw and (not isinstance(raw[key], str) or not raw[key].strip()):
+            raise SettingsError(f"loki.{key}", "expected a non-empty string")
+    if "credential_env" in raw and not raw["credential_env"].replace("_", "").isalnum():
+        raise SettingsError("loki.credential_env", "expected an environment variable name (the secret stays there)")
+    defaults = LokiSettings(endpoint)
+    return LokiSettings(endpoint=endpoint, credential_env=raw.get("credential_env", defaults.credential_env),
+                        tenant=raw.get("tenant"), service_name=raw.get("service_name", defaults.service_name))
 
 
 def load_settings(root: Path) -> TelemetrySettings:
@@ -113,7 +151,7 @@ def load_settings(root: Path) -> TelemetrySettings:
     try:
         return parse_settings(section)
     except SettingsError as exc:
-        loc = ("telemetry", exc.key) if exc.key else ("telemetry",)
+        loc = ("telemetry", *exc.key.split(".")) if exc.key else ("telemetry",)
         line, col = locate(doc, loc)
         field_name = ".".join(loc)
         diagnostic = Diagnostic(CONFIG_FILE, line, col, field_name, exc.message, code="telemetry")
@@ -127,6 +165,14 @@ def hook_command(settings: TelemetrySettings) -> str:
         words += ["--store-dir", settings.store_dir]
     if settings.otlp_endpoint:
         words += ["--otlp-endpoint", settings.otlp_endpoint]
+    if settings.loki:
+        defaults = LokiSettings(settings.loki.endpoint)
+        words += ["--loki-endpoint", settings.loki.endpoint]
+        for flag, value, default in (("--loki-credential-env", settings.loki.credential_env, defaults.credential_env),
+                                     ("--loki-tenant", settings.loki.tenant, None),
+                                     ("--loki-service", settings.loki.service_name, defaults.service_name)):
+            if value and value != default:
+                words += [flag, value]
     return " ".join(shlex.quote(word) for word in words)
 
 

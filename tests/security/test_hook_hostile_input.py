@@ -47,7 +47,7 @@ HOSTILE: dict[str, tuple[bytes, str]] = {
 
 
 def run_hook(repo: Path, data: bytes, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([HOOK, *args], input=data, capture_output=True, cwd=repo, timeout=60)
+    return subprocess.run([HOOK, *args], input=data, capture_output=True, cwd=repo, timeout=60, check=False)
 
 
 def stored(repo: Path) -> list:
@@ -71,7 +71,7 @@ def test_unreadable_payload_is_stored_as_malformed_not_lost(name, git_repo):
 def test_codex_argv_with_undecodable_bytes_is_stored_as_malformed(git_repo):
     # Python decodes argv with surrogateescape: a bad byte arrives as a lone surrogate.
     result = subprocess.run([HOOK.encode(), b"codex-notify", b'{"type":"agent-turn-complete","x":"\xff"}'],
-                            capture_output=True, cwd=git_repo, timeout=60)
+                            capture_output=True, cwd=git_repo, timeout=60, check=False)
     assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
     [event] = stored(git_repo)
     assert (event.name, event.labels["agent_tool"]) == ("malformed", "codex-cli")
