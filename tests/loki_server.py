@@ -235,7 +235,7 @@ class Store:
     def push(self, body: dict) -> None:
         with self.lock:
             for stream in body["streams"]:
-                if not stream["stream"] or any(not v for v in stream["stream"].values()):
+                if not stream["stream"] or any(not str(v).strip() for v in stream["stream"].values()):
                     raise ValueError("empty label")
                 key = tuple(sorted(stream["stream"].items()))
                 entries = self.streams.setdefault(key, {})
@@ -304,6 +304,7 @@ class StubLoki:
         self.url = f"http://127.0.0.1:{self.port}"
         self.store = Store()
         self.pushes = 0
+        self.headers: list[dict[str, str]] = []
         self.server: ThreadingHTTPServer | None = None
 
     def start(self) -> None:
@@ -325,6 +326,7 @@ class StubLoki:
                 if self.path != "/loki/api/v1/push":
                     return self.reply(404, b"not found")
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                stub.headers.append(dict(self.headers.items()))
                 try:
                     stub.store.push(json.loads(body))
                 except (ValueError, KeyError, TypeError) as exc:

@@ -42,6 +42,7 @@ BATCH_PREFIX = "batch-"
 BATCH_EVENTS = 500
 TIMEOUT_SECONDS = 5.0
 BACKOFF_SECONDS = (0.5, 1.0, 2.0, 4.0)  # waits between the tries of one batch
+BACKOFF_ENV = "ORKESTRA_LOKI_BACKOFF"  # e.g. "0.1,0.2": other waits (an empty value: one try)
 MAX_FLUSH_ROUNDS = 8  # outbox refills picked up by one flusher before it exits
 
 
@@ -298,11 +299,23 @@ def _reject(path: str, records: list[tuple[Event, str | None]], reason: str) -> 
         handle.write(reason + "\n")
 
 
+def backoff_from(env: Mapping[str, str]) -> tuple[float, ...]:
+    """The waits between tries: ``$ORKESTRA_LOKI_BACKOFF`` (comma-separated seconds) or the default."""
+    text = env.get(BACKOFF_ENV)
+    if text is None:
+        return BACKOFF_SECONDS
+    try:
+        return tuple(min(max(float(word), 0.0), 60.0) for word in text.split(",") if word.strip())
+    except ValueError:
+        return BACKOFF_SECONDS
+
+
 def flush(store_dir: str, loki: LokiTarget, env: Mapping[str, str] | None = None, *,
-          backoff: tuple[float, ...] = BACKOFF_SECONDS, timeout: float = TIMEOUT_SECONDS,
+          backoff: tuple[float, ...] | None = None, timeout: float = TIMEOUT_SECONDS,
           sleep: Callable[[float], None] = time.sleep) -> FlushResult:
     """Push everything pending under ``store_dir``; returns at once if another flusher is running."""
     env = os.environ if env is None else env
+    backoff = backoff_from(env) if backoff is None else backoff
     directory = outbox_dir(store_dir)
     if not os.path.isdir(directory):
         return FlushResult(0, 0, 0, [])
