@@ -152,7 +152,7 @@ STYLE = """
 body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px;color:#222;background:#fafafa}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:16px;margin:0 0 8px}
 section{background:#fff;border:1px solid #ddd;border-radius:6px;padding:14px 16px;margin:0 0 16px}
-.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(680px,1fr));gap:0 16px}
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(540px,1fr));gap:0 16px}
 .totals{display:flex;gap:24px;flex-wrap:wrap}.totals div{font-size:12px;color:#555}
 .totals b{display:block;font-size:22px;color:#222}
 svg text.label{font-size:12px;fill:#333}svg text.value{font-size:11px;fill:#555}
