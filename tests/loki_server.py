@@ -155,7 +155,7 @@ class Parser:
         return self.toks[self.i + offset] if self.i + offset < len(self.toks) else ("end", "")
 
     def take(self, value: str | None = None) -> str:
-        kind, text = self.peek()
+        text = self.peek()[1]
         if value is not None and text != value:
             raise ValueError(f"expected {value!r}, got {text!r}")
         self.i += 1
@@ -322,7 +322,7 @@ class StubLoki:
                 self.end_headers()
                 self.wfile.write(data)
 
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 if self.path != "/loki/api/v1/push":
                     return self.reply(404, b"not found")
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
@@ -336,7 +336,7 @@ class StubLoki:
                 self.end_headers()
                 return None
 
-            def do_GET(self) -> None:  # noqa: N802
+            def do_GET(self) -> None:
                 url = urllib.parse.urlparse(self.path)
                 args = {k: v[-1] for k, v in urllib.parse.parse_qs(url.query).items()}
                 try:
@@ -384,3 +384,13 @@ class StubLoki:
             self.server = None
 
     close = stop
+
+
+if __name__ == "__main__":  # a stub in its own process (bench/bench_hooks.py --loki): prints its URL
+    import sys
+
+    stub = StubLoki()
+    stub.start()
+    print(stub.url, flush=True)
+    sys.stdin.read()  # serve until the parent closes our stdin
+    stub.stop()

@@ -199,7 +199,7 @@ class KillingProxy:
             def log_message(self, *args):
                 pass
 
-            def do_POST(self):  # noqa: N802
+            def do_POST(self):
                 body = self.rfile.read(int(self.headers["Content-Length"]))
                 proxy.pushes += 1
                 if proxy.pushes == proxy.kill_on:

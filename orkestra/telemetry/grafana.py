@@ -41,8 +41,12 @@ def _selector(service_name: str, **matchers: str) -> str:
 
 def panel_specs(service_name: str = SERVICE_NAME) -> list[PanelSpec]:
     """Every panel of the dashboard, in layout order."""
-    sel = lambda **m: _selector(service_name, **m)  # noqa: E731 - a local shorthand
-    by = lambda label, logs, window="$__range": f"sum by ({label}) (count_over_time({logs} [{window}]))"  # noqa: E731
+    def sel(**matchers: str) -> str:
+        return _selector(service_name, **matchers)
+
+    def by(label: str, logs: str, window: str = "$__range") -> str:
+        return f"sum by ({label}) (count_over_time({logs} [{window}]))"
+
     return [
         PanelSpec("Events", "stat", f"sum(count_over_time({sel()} [$__range]))", "events", True, 4, 4,
                   "Hook events in the time range."),
@@ -94,9 +98,9 @@ def expand(expr: str, values: dict[str, str] | None = None) -> str:
 def build_dashboard(service_name: str = SERVICE_NAME) -> dict[str, Any]:
     """The provisionable dashboard JSON (a dict), built with grafana-foundation-sdk."""
     try:
+        from grafana_foundation_sdk.builders import barchart as bars
         from grafana_foundation_sdk.builders import dashboard as dash
         from grafana_foundation_sdk.builders import logs, loki, piechart, stat, timeseries
-        from grafana_foundation_sdk.builders import barchart as bars
         from grafana_foundation_sdk.cog.encoder import JSONEncoder
         from grafana_foundation_sdk.models.dashboard import DataSourceRef, VariableOption, VariableRefresh
     except ImportError as exc:

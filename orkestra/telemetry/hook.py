@@ -22,7 +22,13 @@ from orkestra.telemetry.events import (
     parse_payload,
     timestamp,
 )
-from orkestra.telemetry.store import DEFAULT_STORE_DIR, append_event, find_project_root, resolve_store_dir
+from orkestra.telemetry.store import (
+    DEFAULT_STORE_DIR,
+    append_event,
+    enqueue,
+    find_project_root,
+    resolve_store_dir,
+)
 
 USAGE = ("usage: orkestra-hook [--store-dir DIR] [--otlp-endpoint URL] [--loki-endpoint URL]"
          " [--loki-credential-env NAME] [--loki-tenant ID] [--loki-service NAME]"
@@ -69,17 +75,45 @@ def record_hook(raw: str | bytes, *, agent_tool: str = CLAUDE_CODE, store_dir: s
     path = append_event(directory, event)
     warnings = []
     if loki_endpoint:
-        from orkestra.telemetry import loki
+        enqueue(directory, event, os.path.basename(root))
+        where = (loki_endpoint, loki_credential_env, loki_tenant, loki_service)
+        if loki_flush == "inline" or (loki_flush == "detach" and not flush_detached(directory, where)):
+            from orkestra.telemetry import loki
 
-        loki.enqueue(directory, event, os.path.basename(root))
-        where = loki.target(loki_endpoint, loki_credential_env, loki_tenant, loki_service)
-        if loki_flush == "inline" or (loki_flush == "detach" and not loki.flush_detached(directory, where)):
-            warnings += loki.flush(directory, where, environ, backoff=()).warnings
+            warnings += loki.flush(directory, loki.target(*where), environ, backoff=()).warnings
     if otlp_endpoint:
         from orkestra.telemetry.export import export_events  # heavy: only when configured
 
         warnings += export_events([event], otlp_endpoint)
     return Recorded(event, path, warnings)
+
+
+FORKED = False  # set in the parent once a flusher was forked: main() then skips interpreter teardown
+
+
+def flush_detached(store_dir: str, where: tuple[str, str | None, str | None, str | None]) -> bool:
+    """Fork a Loki flusher that outlives the hook; False where there is no fork.
+
+    The parent returns at once (the exporter is imported only in the child). The child runs at
+    low priority in a new session with its stdio on /dev/null, so the agent never waits for it.
+    """
+    global FORKED
+    if not hasattr(os, "fork"):
+        return False
+    if os.fork():
+        FORKED = True
+        return True
+    try:
+        os.nice(10)
+        os.setsid()
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        from orkestra.telemetry import loki
+
+        loki.flush(store_dir, loki.target(*where))
+    finally:
+        os._exit(0)
 
 
 def _parse_argv(argv: Sequence[str]) -> tuple[dict[str, str], list[str]]:
@@ -121,6 +155,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             record_safely(read_stdin(), **options)
     except BaseException as exc:  # noqa: BLE001 - a missing option value, unreadable stdin...
         sys.stderr.write(f"orkestra-hook: event not recorded: {type(exc).__name__}: {exc}\n")
+    if FORKED:  # after a fork, teardown would copy every page it touches (copy-on-write): skip it
+        sys.stderr.flush()
+        sys.stdout.flush()
+        os._exit(0)
     return 0
 
 

@@ -19,25 +19,23 @@ a crash is harmless: Loki drops an entry identical to one it has (same stream, t
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import time
-import urllib.error
-import urllib.request
 from collections import namedtuple
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 
 from orkestra.telemetry.events import Event
+from orkestra.telemetry.store import OUTBOX, OUTBOX_DIR, enqueue, flock, outbox_record
+
+# Stdlib-only and light at import (the hook imports it): urllib is imported by the flusher only.
 
 SERVICE_NAME = "claude-code-hooks"
 CREDENTIAL_ENV = "ORKESTRA_LOKI_AUTH"  # "user:token" → basic auth, a bare token → bearer
 STREAM_LABELS = ("agent_tool", "event", "tool_type", "mcp_server")
 METADATA_FIELDS = ("session_id", "prompt_id", "tool_use_id", "agent_id")
 PUSH_PATH = "/loki/api/v1/push"
-OUTBOX_DIR = "loki"
-OUTBOX = "outbox.jsonl"
 BATCH_PREFIX = "batch-"
 BATCH_EVENTS = 500
 TIMEOUT_SECONDS = 5.0
@@ -102,6 +100,8 @@ def push_body(records: Iterable[tuple[Event, str | None]], service_name: str = S
 
 def headers(loki: LokiTarget, env: Mapping[str, str]) -> dict[str, str]:
     """Content type, the credential from ``env`` (never from a file) and the tenant header."""
+    import base64
+
     result = {"Content-Type": "application/json", "User-Agent": "orkestra-hook"}
     credential = env.get(loki.credential_env, "")
     if credential:
@@ -124,6 +124,9 @@ class PushError(Exception):
 
 def push(body: bytes, loki: LokiTarget, env: Mapping[str, str], timeout: float = TIMEOUT_SECONDS) -> None:
     """POST one push body; raises ``PushError`` (retryable for network errors, 429 and 5xx)."""
+    import urllib.error  # here, not at the top: the hook's parent process never pushes
+    import urllib.request
+
     request = urllib.request.Request(push_url(loki.endpoint), data=body, headers=headers(loki, env),
                                      method="POST")
     try:
@@ -143,45 +146,7 @@ def outbox_dir(store_dir: str) -> str:
     return os.path.join(store_dir, OUTBOX_DIR)
 
 
-def _record(event: Event, repository: str | None) -> bytes:
-    from orkestra.telemetry.store import encode_event
-
-    return (b'{"repository":' + json.dumps(repository).encode() + b',"event":'
-            + encode_event(event).rstrip(b"\n") + b"}\n")
-
-
-def _flock(fd: int, mode: str) -> None:
-    try:
-        import fcntl
-    except ImportError:  # no flock (Windows): appends and renames are not fenced there
-        return
-    fcntl.flock(fd, {"sh": fcntl.LOCK_SH, "ex": fcntl.LOCK_EX, "un": fcntl.LOCK_UN}[mode])
-
-
-def enqueue(store_dir: str, event: Event, repository: str | None) -> str:
-    """Append ``event`` to the outbox (one write on an O_APPEND descriptor); returns the outbox path.
-
-    The write holds a shared lock on the outbox and checks it is still the file at the path, so
-    a flusher renaming it away (under an exclusive lock) never takes a batch mid-append.
-    """
-    directory = outbox_dir(store_dir)
-    os.makedirs(directory, exist_ok=True)
-    path = os.path.join(directory, OUTBOX)
-    record = _record(event, repository)
-    for _ in range(100):
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            _flock(fd, "sh")
-            try:
-                current = os.stat(path).st_ino
-            except FileNotFoundError:
-                current = None
-            if current == os.fstat(fd).st_ino:
-                os.write(fd, record)
-                return path
-        finally:
-            os.close(fd)
-    raise OSError(f"{path}: replaced 100 times while appending")
+__all__ = ["enqueue", "flush", "pending_events", "push_body", "target"]
 
 
 def pending_batches(store_dir: str) -> list[str]:
@@ -249,7 +214,7 @@ def _take_outbox(directory: str) -> None:
         return
     fd = os.open(path, os.O_RDONLY)
     try:
-        _flock(fd, "ex")  # waits only for appends in progress (microseconds)
+        flock(fd, "ex")  # waits only for appends in progress (microseconds)
         stamp = f"{time.time_ns():020d}-{os.getpid()}"
         os.replace(path, os.path.join(directory, f"{BATCH_PREFIX}{stamp}.jsonl"))
     finally:
@@ -286,7 +251,7 @@ def _keep(path: str, records: list[tuple[Event, str | None]]) -> None:
     """Rewrite the batch file with only the unsent records (atomic replace)."""
     tmp = path + ".tmp"
     with open(tmp, "wb") as handle:
-        handle.write(b"".join(_record(event, repository) for event, repository in records))
+        handle.write(b"".join(outbox_record(event, repository) for event, repository in records))
     os.replace(tmp, path)
 
 
@@ -339,19 +304,3 @@ def flush(store_dir: str, loki: LokiTarget, env: Mapping[str, str] | None = None
         if not (os.path.exists(outbox) and os.path.getsize(outbox)):
             break  # a hook that appended after our rename found the lock free, or we see its line
     return FlushResult(sent, pending_events(store_dir), rejected, warnings)
-
-
-def flush_detached(store_dir: str, loki: LokiTarget) -> bool:
-    """Fork a flusher that outlives the hook, its stdio on /dev/null; False where there is no fork."""
-    if not hasattr(os, "fork"):
-        return False
-    if os.fork():
-        return True
-    try:  # the child: a new session, no inherited pipes, so the agent never waits for it
-        os.setsid()
-        null = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(null, fd)
-        flush(store_dir, loki)
-    finally:
-        os._exit(0)

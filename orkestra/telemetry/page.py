@@ -83,8 +83,8 @@ def _hbars(name: str, title: str, rows: list[tuple[str, float, str]], unit: str 
     width, label_w, row_h = 640, 200, 24
     height = row_h * len(rows) + 10
     top = max(value for _, value, _ in rows) or 1
-    parts = [f'<svg data-chart="{name}" role="img" aria-label="{escape(title)}" viewBox="0 0 {width} {height}" '
-             f'width="100%" style="max-width:{width}px" xmlns="http://www.w3.org/2000/svg">']
+    parts = [(f'<svg data-chart="{name}" role="img" aria-label="{escape(title)}" viewBox="0 0 {width} {height}" '
+              f'width="100%" style="max-width:{width}px" xmlns="http://www.w3.org/2000/svg">')]
     for i, (label, value, shown) in enumerate(rows):
         y = 5 + i * row_h
         bar = max((width - label_w - 190) * value / top, 1)
@@ -111,8 +111,8 @@ def _stacked(name: str, title: str, labels: list[str], counts: dict[str, list[in
     top = max(totals) or 1
     slot = (width - left - 10) / len(labels)
     plot_h = height - bottom - 30
-    parts = [f'<svg data-chart="{name}" role="img" aria-label="{escape(title)}" viewBox="0 0 {width} {height}" '
-             f'width="100%" xmlns="http://www.w3.org/2000/svg">',
+    parts = [(f'<svg data-chart="{name}" role="img" aria-label="{escape(title)}" viewBox="0 0 {width} {height}" '
+              f'width="100%" xmlns="http://www.w3.org/2000/svg">'),
              f'<line x1="{left}" y1="{height - bottom}" x2="{width - 10}" y2="{height - bottom}" stroke="#999"/>',
              f'<text x="{left - 4}" y="{height - bottom - plot_h + 4}" text-anchor="end" class="value">{top}</text>',
              f'<text x="{left - 4}" y="{height - bottom}" text-anchor="end" class="value">0</text>']

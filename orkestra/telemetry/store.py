@@ -20,6 +20,9 @@ DEFAULT_STORE_DIR = ".orkestra/telemetry"
 ROOT_MARKERS = ("orkestra.yaml", ".git")
 FILE_PREFIX, FILE_SUFFIX = "events-", ".jsonl"
 MAX_LINE = 64 * 1024  # bytes; larger events lose their field blobs (sizes are kept)
+# The Loki outbox lives here, not in the loki module, so the hook appends to it without importing
+# the exporter (the detached flusher does that).
+OUTBOX_DIR, OUTBOX = "loki", "outbox.jsonl"
 
 
 def find_project_root(start: str | os.PathLike[str]) -> str:
@@ -82,6 +85,48 @@ def append_event(directory: str | os.PathLike[str], event: Event) -> str:
     finally:
         os.close(fd)
     return path
+
+
+def outbox_record(event: Event, repository: str | None) -> bytes:
+    """One outbox line: the stored event and the repository name it was recorded in."""
+    return (b'{"repository":' + json.dumps(repository).encode() + b',"event":'
+            + encode_event(event).rstrip(b"\n") + b"}\n")
+
+
+def flock(fd: int, mode: str) -> None:
+    """``fcntl.flock`` with mode sh | ex | un; a no-op where there is no flock."""
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): appends and renames are not fenced there
+        return
+    fcntl.flock(fd, {"sh": fcntl.LOCK_SH, "ex": fcntl.LOCK_EX, "un": fcntl.LOCK_UN}[mode])
+
+
+def enqueue(store_dir: str, event: Event, repository: str | None) -> str:
+    """Append ``event`` to the Loki outbox with one O_APPEND write; returns the outbox path.
+
+    ``orkestra.telemetry.loki`` pushes it from there.
+    The write holds a shared lock on the outbox and checks it is still the file at the path, so
+    a flusher renaming it away (under an exclusive lock) never takes a batch mid-append.
+    """
+    directory = os.path.join(store_dir, OUTBOX_DIR)
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, OUTBOX)
+    record = outbox_record(event, repository)
+    for _ in range(100):
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            flock(fd, "sh")
+            try:
+                current = os.stat(path).st_ino
+            except FileNotFoundError:
+                current = None
+            if current == os.fstat(fd).st_ino:
+                os.write(fd, record)
+                return path
+        finally:
+            os.close(fd)
+    raise OSError(f"{path}: replaced 100 times while appending")
 
 
 class Loaded(namedtuple("Loaded", "events warnings")):
