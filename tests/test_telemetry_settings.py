@@ -9,6 +9,7 @@ import pytest
 from orkestra.errors import WorkspaceError
 from orkestra.telemetry.settings import (
     HANDLED_EVENTS,
+    LokiSettings,
     SettingsError,
     TelemetrySettings,
     hooks_block,
@@ -121,3 +122,29 @@ def test_load_settings_reads_orkestra_yaml_and_locates_a_bad_value(tmp_path):
     handled = ", ".join(HANDLED_EVENTS)
     assert [str(d) for d in info.value.diagnostics] == [
         f"orkestra.yaml:4:3: telemetry.events: unsupported event 'Nope' (handled: {handled})"]
+
+
+def test_a_loki_section_renders_hook_options_but_never_the_credential(tmp_path):
+    config = {"loki": {"endpoint": "https://logs.example.net", "credential_env": "TEAM_LOKI",
+                       "tenant": "team a", "service_name": "claude-code-hooks"}}
+    [group] = hooks_block(config)["Stop"]
+    assert group["hooks"][0]["command"] == ("orkestra-hook --loki-endpoint https://logs.example.net "
+                                            "--loki-credential-env TEAM_LOKI --loki-tenant 'team a'")
+    assert parse_settings(config).loki == LokiSettings("https://logs.example.net", "TEAM_LOKI", "team a")
+    (tmp_path / "orkestra.yaml").write_text("version: 1\ntelemetry:\n  loki:\n    endpoint: logs:3100\n")
+    with pytest.raises(WorkspaceError) as info:
+        load_settings(tmp_path)
+    assert [str(d) for d in info.value.diagnostics] == [
+        "orkestra.yaml:4:5: telemetry.loki.endpoint: expected an http(s) URL, got 'logs:3100'"]
+
+
+@pytest.mark.parametrize("loki, key", [
+    ("http://x", "loki"),
+    ({"endpoint": "http://x", "token": "s3cr3t"}, "loki.token"),
+    ({"endpoint": "http://x", "credential_env": "not a name"}, "loki.credential_env"),
+    ({"endpoint": "http://x", "tenant": ""}, "loki.tenant"),
+])
+def test_bad_loki_settings_name_the_key(loki, key):
+    with pytest.raises(SettingsError) as info:
+        parse_settings({"loki": loki})
+    assert info.value.key == key
