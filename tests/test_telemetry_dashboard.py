@@ -23,6 +23,7 @@ from telemetry_synth import write_store
 
 from orkestra.telemetry.grafana import DEFAULTS, expand, panel_specs
 
+JS = Path(__file__).resolve().parent / "js"
 DOCS_SHOT = Path(__file__).resolve().parent.parent / "docs" / "img" / "telemetry-dashboard.png"
 CHARTS = {
     "events-over-time": ["builtin", "bash", "mcp", "skill", "agent"],
@@ -163,3 +164,18 @@ def test_grafana_dashboard_json_has_every_panel_query_and_variable(project, tmp_
         Parser(expand(expr)).query()  # parses as LogQL (the subset the test server evaluates)
         assert "$" not in expand(expr, DEFAULTS)
     assert run_cli("telemetry", "dashboard", "--grafana", "--session", "s1", cwd=project).returncode == 2
+
+
+@pytest.mark.skipif(shutil.which("node") is None or not (JS / "node_modules" / "@grafana" / "lezer-logql").is_dir(),
+                    reason="node or tests/js/node_modules missing (.ci/run: npm install --prefix tests/js)")
+def test_every_dashboard_query_parses_with_grafanas_logql_grammar():
+    """Grafana's own LogQL grammar (@grafana/lezer-logql) accepts every query, as Grafana sends it."""
+    exprs = [spec.expr for spec in panel_specs()]
+    samples = [expand(e) for e in exprs] + [expand(e, {"session": "s1|s2", "agent_tool": "(claude-code|codex-cli)"})
+                                            for e in exprs]
+    broken = ['{service_name="x"} | json |', 'sum by (tool_type (count_over_time({a="b"} [1m]))']
+    result = subprocess.run(["node", str(JS / "logql_check.cjs")], input=json.dumps(samples + broken),
+                            capture_output=True, text=True, cwd=JS, timeout=60, check=True)
+    errors = json.loads(result.stdout)
+    assert None not in errors[len(samples):]  # the grammar does reject broken LogQL
+    assert [(q, at) for q, at in zip(samples, errors[:len(samples)], strict=True) if at is not None] == []
