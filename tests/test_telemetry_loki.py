@@ -309,3 +309,12 @@ def test_a_batch_loki_refuses_is_set_aside_not_retried(tmp_path):
     assert (result.sent, result.pending, result.rejected) == (0, 0, 1)
     [kept] = list((tmp_path / "loki" / "rejected").glob("batch-*.jsonl"))
     assert json.loads(kept.read_text())["event"]["fields"] == {"session_id": "s1"}
+
+
+def test_pushes_are_capped_in_events_and_bytes():
+    small = [(Event(timestamp(), {"event": "Stop", "agent_tool": "claude-code"}, {"n": i}), None) for i in range(1201)]
+    assert loki.chunks(small) == [(0, 500), (500, 1000), (1000, 1201)]
+    big = [(Event(timestamp(), {"event": "Stop", "agent_tool": "claude-code"}, {"blob": "x" * 60_000}), None)] * 40
+    sizes = [end - start for start, end in loki.chunks(big)]
+    assert sum(sizes) == 40 and max(sizes) == 17  # 17 × ~60 KB ≤ 1 MiB
+    assert loki.chunks([]) == []

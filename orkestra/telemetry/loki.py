@@ -10,7 +10,7 @@ and ``mcp_server``. Per-event ids (``session_id``, ``prompt_id``, ``tool_use_id`
 Delivery never blocks the hook and loses nothing: the hook appends the event to an outbox
 file next to the store (one ``O_APPEND`` write) and a detached flusher pushes it. A flusher
 takes a non-blocking lock, moves the outbox aside as a batch file (atomic rename), pushes
-batches of at most ``BATCH_EVENTS`` events, retrying with exponential backoff, and deletes a
+batches of at most ``BATCH_EVENTS`` events and ``BATCH_BYTES`` bytes, retrying with exponential backoff, and deletes a
 batch file only after Loki accepted it. A batch that cannot be sent stays on disk and goes
 out with the next run (the next hook event, or ``orkestra telemetry flush``); one Loki
 rejects as malformed (HTTP 400) is moved to ``rejected/`` and never retried. Resending after
@@ -38,6 +38,7 @@ METADATA_FIELDS = ("session_id", "prompt_id", "tool_use_id", "agent_id")
 PUSH_PATH = "/loki/api/v1/push"
 BATCH_PREFIX = "batch-"
 BATCH_EVENTS = 500
+BATCH_BYTES = 1024 * 1024  # log-line bytes per push (Loki's default burst limit is a few MB)
 TIMEOUT_SECONDS = 5.0
 BACKOFF_SECONDS = (0.5, 1.0, 2.0, 4.0)  # waits between the tries of one batch
 BACKOFF_ENV = "ORKESTRA_LOKI_BACKOFF"  # e.g. "0.1,0.2": other waits (an empty value: one try)
@@ -221,13 +222,28 @@ def _take_outbox(directory: str) -> None:
         os.close(fd)
 
 
+def chunks(records: list[tuple[Event, str | None]], events: int = BATCH_EVENTS,
+           size: int = BATCH_BYTES) -> list[tuple[int, int]]:
+    """``(start, end)`` slices of ``records``: at most ``events`` each and ``size`` line bytes (≥ 1 record)."""
+    out, start, used = [], 0, 0
+    for index, (event, repository) in enumerate(records):
+        cost = len(entry(event, repository)[1].encode("utf-8")) + 64
+        if index > start and (index - start >= events or used + cost > size):
+            out.append((start, index))
+            start, used = index, 0
+        used += cost
+    if start < len(records):
+        out.append((start, len(records)))
+    return out
+
+
 def _send_file(path: str, loki: LokiTarget, env: Mapping[str, str], backoff: tuple[float, ...],
                sleep: Callable[[float], None], timeout: float) -> tuple[int, int, str | None]:
     """Push one batch file in chunks; (sent, rejected, warning). The file goes once all is out."""
     records, _ = _read_records(path)
     sent = rejected = 0
-    for start in range(0, len(records), BATCH_EVENTS):
-        chunk = records[start:start + BATCH_EVENTS]
+    for start, end in chunks(records):
+        chunk = records[start:end]
         body = push_body(chunk, loki.service_name)
         for attempt in range(len(backoff) + 1):
             try:
