@@ -187,10 +187,13 @@ def test_every_dashboard_query_runs_and_returns_the_seeded_events(server, tmp_pa
 
 
 class KillingProxy:
-    """Forwards to a backend; on the ``kill_on``-th push it kills the backend and drops the request."""
+    """Forwards to a backend; on the ``kill_on``-th push it kills the backend and drops the connection.
 
-    def __init__(self, backend, kill_on: int):
-        self.backend, self.kill_on, self.pushes = backend, kill_on, 0
+    ``after_forward``: the backend stores that push first, so only its answer is lost.
+    """
+
+    def __init__(self, backend, kill_on: int, after_forward: bool = False):
+        self.backend, self.kill_on, self.after_forward, self.pushes = backend, kill_on, after_forward, 0
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         proxy = self
@@ -202,7 +205,8 @@ class KillingProxy:
             def do_POST(self):
                 body = self.rfile.read(int(self.headers["Content-Length"]))
                 proxy.pushes += 1
-                if proxy.pushes == proxy.kill_on:
+                kill = proxy.pushes == proxy.kill_on
+                if kill and not proxy.after_forward:
                     proxy.backend.stop()  # mid-batch: the flusher sees the connection drop
                     self.close_connection = True
                     return
@@ -212,6 +216,10 @@ class KillingProxy:
                     with urllib.request.urlopen(request, timeout=10) as response:
                         code = response.status
                 except OSError:
+                    self.close_connection = True
+                    return
+                if kill:  # stored, but the answer never arrives
+                    proxy.backend.stop()
                     self.close_connection = True
                     return
                 self.send_response(code)
@@ -225,12 +233,13 @@ class KillingProxy:
         self.server.server_close()
 
 
-def test_killing_loki_mid_batch_loses_nothing_and_the_next_run_sends_it(server, tmp_path):
+@pytest.mark.parametrize("after_forward", [False, True], ids=["push-lost", "answer-lost"])
+def test_killing_loki_mid_batch_loses_nothing_and_the_next_run_sends_it(server, tmp_path, after_forward):
     name = service()
     events = seeded(sessions=10, blocks=6)  # three pushes of BATCH_EVENTS=500
     for event in events:
         loki.enqueue(str(tmp_path), event, "shop")
-    proxy = KillingProxy(server, kill_on=2)
+    proxy = KillingProxy(server, kill_on=2, after_forward=after_forward)
     try:
         first = loki.flush(str(tmp_path), loki.target(proxy.url, service_name=name), {}, backoff=(0.01, 0.02))
     finally:
@@ -241,7 +250,7 @@ def test_killing_loki_mid_batch_loses_nothing_and_the_next_run_sends_it(server, 
     server.start()  # same port, same data
     second = loki.flush(str(tmp_path), loki.target(server.url, service_name=name), {})
     assert (second.sent, second.pending, second.warnings) == (first.pending, 0, [])
-    count = f'sum(count_over_time({{service_name="{name}"}} [2h]))'
+    count = f'sum(count_over_time({{service_name="{name}"}} [2h]))'  # exactly once: a resent entry is dropped
     data = wait_for(lambda: (d := query(server, "query", count)) and totals(d, "") == {"": len(events)} and d)
     assert data and totals(data, "") == {"": len(events)}
 
@@ -318,3 +327,40 @@ def test_pushes_are_capped_in_events_and_bytes():
     sizes = [end - start for start, end in loki.chunks(big)]
     assert sum(sizes) == 40 and max(sizes) == 17  # 17 × ~60 KB ≤ 1 MiB
     assert loki.chunks([]) == []
+
+
+def test_hooks_appending_while_flushers_run_lose_nothing_and_duplicate_nothing(tmp_path):
+    """8 writer threads append (like concurrent hooks) while 3 flushers rename and push the outbox."""
+    stub = StubLoki()
+    stub.start()
+    store, where = str(tmp_path), loki.target(stub.url, service_name="hooks-race")
+    base = datetime.now(UTC) - timedelta(minutes=5)
+    done = threading.Event()
+
+    def writer(w: int) -> None:
+        for i in range(150):
+            moment = base + timedelta(milliseconds=w * 1000 + i)
+            loki.enqueue(store, Event(timestamp(moment), {"event": "Stop", "agent_tool": "claude-code"},
+                                      {"session_id": f"w{w}", "i": i}), "shop")
+
+    def flusher() -> None:
+        while not done.is_set():
+            loki.flush(store, where, {}, backoff=())
+
+    flushers = [threading.Thread(target=flusher) for _ in range(3)]
+    writers = [threading.Thread(target=writer, args=(w,)) for w in range(8)]
+    try:
+        for thread in flushers + writers:
+            thread.start()
+        for thread in writers:
+            thread.join()
+        done.set()
+        for thread in flushers:
+            thread.join()
+        final = loki.flush(store, where, {})
+        assert final.pending == 0 and loki.pending_events(store) == 0
+        data = query(stub, "query", 'sum by (session_id) (count_over_time({service_name="hooks-race"} [1h]))')
+        assert totals(data, "session_id") == {f"w{w}": 150 for w in range(8)}
+        assert sum(len(v) for v in stub.store.streams.values()) == 1200
+    finally:
+        stub.stop()
