@@ -56,6 +56,20 @@ def agent_context(composed: ComposedAgent, digest_path: str) -> dict:
     }
 
 
+def verbatim_agent_context(agent: m.Agent, tools: tuple[str, ...]) -> dict:
+    """An agent with its own ``prompt``: only the frontmatter keys it declares, the body as written."""
+    front: dict = {"name": agent.name, "description": agent.description.strip()}
+    if tools:
+        front["tools"] = ", ".join(tools)
+    if "model" in agent.model_fields_set:
+        front["model"] = agent.model
+    for key, attr in (("color", "color"), ("permissionMode", "permission_mode"), ("maxTurns", "max_turns")):
+        if getattr(agent, attr) is not None:
+            front[key] = getattr(agent, attr)
+    front.update(agent.frontmatter)
+    return {"frontmatter": front, "body": agent.prompt.strip()}
+
+
 def _persona(persona) -> dict | None:
     return {"name": persona.name, "prompt": persona.primitive.prompt.strip()} if persona else None
 
@@ -78,6 +92,9 @@ def skill_context(skill: m.Skill) -> dict:
         metadata["tags"] = ", ".join(skill.frontmatter.tags)
     if meta.requires:
         metadata["requires"] = ", ".join(meta.requires)
+    if meta.source == "imported":  # the team's own frontmatter, as written; tiers stay in the registry
+        front = {"name": skill.name, "description": meta.description, **skill.frontmatter.extra}
+        return {"frontmatter": front, "body": skill.body.strip()}
     front: dict = {"name": skill.name, "description": " ".join(meta.description.split())}
     if meta.license:
         front["license"] = meta.license
@@ -86,17 +103,19 @@ def skill_context(skill: m.Skill) -> dict:
     front["metadata"] = metadata
     if skill.frontmatter.allowed_tools:
         front["allowed-tools"] = _tool_string(skill.frontmatter.allowed_tools, " ")
+    front.update(skill.frontmatter.extra)
     return {"frontmatter": front, "body": skill.body.strip()}
 
 
 def command_context(name: str, command: m.Command) -> dict:
-    front: dict = {"description": " ".join(command.description.split())}
+    front: dict = {"description": " ".join(command.description.split())} if command.description else {}
     if command.argument_hint:
         front["argument-hint"] = command.argument_hint
     if command.allowed_tools:
         front["allowed-tools"] = _tool_string(command.allowed_tools, ", ")
     if command.model:
         front["model"] = command.model
+    front.update(command.extra)
     return {"frontmatter": front, "name": name, "body": command.body.strip()}
 
 

@@ -34,6 +34,10 @@ def _node(value: Any) -> yaml.Node:
         return yaml.ScalarNode("tag:yaml.org,2002:bool", "true" if value else "false")
     if isinstance(value, int):
         return yaml.ScalarNode("tag:yaml.org,2002:int", str(value))
+    if value is None:  # imported frontmatter keeps its empty values (`globs:`)
+        return yaml.ScalarNode("tag:yaml.org,2002:null", "")
+    if isinstance(value, float):
+        return yaml.ScalarNode("tag:yaml.org,2002:float", repr(value))
     return yaml.ScalarNode("tag:yaml.org,2002:str", str(value))
 
 

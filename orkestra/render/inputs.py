@@ -23,7 +23,8 @@ PACKAGE_DIR = Path(orkestra.__file__).resolve().parent
 PACKAGED_TEMPLATES = PACKAGE_DIR / "render" / "templates"
 SKILL_ASSET_DIRS = ("references", "scripts", "assets")
 # Modules whose code decides the rendered bytes (beyond the templates).
-SHAPING_MODULES = ("workspace/compose.py", "workspace/models.py", "render/context.py", "render/outputs.py")
+SHAPING_MODULES = ("workspace/compose.py", "workspace/models.py", "render/context.py", "render/outputs.py",
+                   "render/targets.py", "render/environment.py")
 
 
 def skill_assets(root: Path, skill: Skill) -> list[str]:
@@ -41,6 +42,8 @@ def input_files(root: Path, config: OrkestraConfig, vendor_roots: Iterable[str])
     prefixes = tuple(folder.strip("/") + "/" for folder in folders)
     found = {CONFIG_FILE, *match_glob(everything, paths.ground_truths_glob, config.exclude)}
     found.update(rel for rel in everything if rel.startswith(prefixes))
+    # the project's own manifest: the plugin target's version and description come from it
+    found.update(name for name in ("pyproject.toml", "package.json", "Cargo.toml", "go.mod") if (root / name).is_file())
     for folder in folders:  # inputs below a hidden or excluded folder are not in that walk
         if is_pruned(folder, config.exclude):
             found.update(walk_files(root, folder))

@@ -35,7 +35,8 @@ def _join(*parts: str) -> str:
 
 
 def render_outputs(ws: Workspace) -> list[Output]:
-    """Agents, skills (flat, with assets), commands, ground truths, decisions digest, MCP config, settings."""
+    """Agents, skills (flat, with assets), commands, ground truths, decisions digest, MCP config, settings,
+    then every other target in ``orkestra.yaml`` (``targets``)."""
     render = template_loader(ws.root / ws.config.paths.templates)
     out = ws.config.paths.output
     digest_path = ws.config.paths.decisions_digest
@@ -44,23 +45,17 @@ def render_outputs(ws: Workspace) -> list[Output]:
     def text(path: str, body: str, *sources: str) -> None:
         outputs.append(Output(path, (body.rstrip("\n") + "\n").encode("utf-8"), tuple(sources)))
 
-    for name, agent in sorted(ws.agents.items()):
-        if agent.status == "active":
-            composed = compose_agent(ws, agent)
-            text(_join(out, "agents", f"{name}.md"), render("agent.md.j2", ctx.agent_context(composed, digest_path)),
-                 _source(ws, "agent", name))
-    for name, skill in sorted(ws.skills.items()):
-        if skill.metadata.status == "deprecated":
-            continue
-        target = _join(out, "skills", name)
-        text(_join(target, "SKILL.md"), render("skill.md.j2", ctx.skill_context(skill)), f"{skill.source_dir}/SKILL.md")
-        for rel in skill_assets(ws.root, skill):
-            source = ws.root / rel
-            outputs.append(Output(_join(target, Path(rel).relative_to(skill.source_dir).as_posix()),
-                                  source.read_bytes(), (rel,), executable=os.access(source, os.X_OK)))
-    for name, command in sorted(ws.commands.items()):
-        text(_join(out, "commands", f"{name}.md"), render("command.md.j2", ctx.command_context(name, command)),
-             _source(ws, "command", name))
+    claude = "claude" in ws.config.targets
+    if claude:
+        for name, agent in sorted(ws.agents.items()):
+            if agent.status == "active":
+                text(_join(out, "agents", f"{name}.md"), agent_markdown(ws, agent, render, digest_path),
+                     _source(ws, "agent", name))
+        for rel, content, sources, executable in skill_files(ws, render, _join(out, "skills")):
+            outputs.append(Output(rel, content, sources, executable=executable))
+        for name, command in sorted(ws.commands.items()):
+            text(_join(out, "commands", f"{name}.md"), command_markdown(name, command, render),
+                 _source(ws, "command", name))
     for registry in ws.truths:
         text(_join(registry.package_dir, "GROUND_TRUTHS.md"),
              render("ground_truths.md.j2", ctx.truths_context(registry)), registry.path)
@@ -68,13 +63,48 @@ def render_outputs(ws: Workspace) -> list[Output]:
         records = _join(ws.config.paths.decisions, "records")
         text(digest_path, render("decisions.md.j2", ctx.decisions_context(list(ws.decisions.values()),
                                                                            ws.decision_registry, records)), records)
-    servers = ctx.mcp_config(ws.tools)
-    if servers["mcpServers"]:
-        text(ws.config.paths.mcp_config, json.dumps(servers, indent=2) + "\n", _source(ws, "tools", ""))
-    settings = _settings(ws)
-    if settings is not None:
-        outputs.append(settings)
+    if claude:
+        servers = ctx.mcp_config(ws.tools)
+        if servers["mcpServers"]:
+            text(ws.config.paths.mcp_config, json.dumps(servers, indent=2) + "\n", _source(ws, "tools", ""))
+        settings = _settings(ws)
+        if settings is not None:
+            outputs.append(settings)
+    from orkestra.render.targets import target_outputs
+
+    for rel, body, sources in target_outputs(ws, render):
+        outputs.append(Output(rel, body, sources) if isinstance(body, bytes) else
+                       Output(rel, (body.rstrip("\n") + "\n").encode("utf-8"), sources))
     return sorted(outputs, key=lambda o: o.path)
+
+
+def agent_markdown(ws: Workspace, agent, render, digest_path: str) -> str:
+    """One agent as Claude Code reads it: composed from the primitives, or its own text verbatim."""
+    composed = compose_agent(ws, agent)
+    if agent.is_verbatim:
+        return render("verbatim.md.j2", ctx.verbatim_agent_context(agent, composed.tools))
+    return render("agent.md.j2", ctx.agent_context(composed, digest_path))
+
+
+def command_markdown(name: str, command, render) -> str:
+    context = ctx.command_context(name, command)
+    return render("command.md.j2", context) if context["frontmatter"] else context["body"]
+
+
+def skill_files(ws: Workspace, render, folder: str) -> list[tuple[str, bytes, tuple[str, ...], bool]]:
+    """(path, bytes, sources, executable) of every active skill's SKILL.md and assets under ``folder``."""
+    files = []
+    for name, skill in sorted(ws.skills.items()):
+        if skill.metadata.status == "deprecated":
+            continue
+        target = _join(folder, name)
+        body = render("skill.md.j2", ctx.skill_context(skill)).rstrip("\n") + "\n"
+        files.append((_join(target, "SKILL.md"), body.encode("utf-8"), (f"{skill.source_dir}/SKILL.md",), False))
+        for rel in skill_assets(ws.root, skill):
+            source = ws.root / rel
+            files.append((_join(target, Path(rel).relative_to(skill.source_dir).as_posix()), source.read_bytes(),
+                          (rel,), os.access(source, os.X_OK)))
+    return files
 
 
 def _source(ws: Workspace, kind: str, key: str) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -29,6 +29,8 @@ class Paths(Strict):
     decisions_digest: str = "ai_assets/reference/DECISIONS.md"
     # Derived state (manifests, caches, indexes); git-ignored.
     state: str = ".orkestra"
+    # The `plugin` target: a marketplace folder holding the Claude Code plugin built from the registries.
+    marketplace: str = "marketplace"
 
 
 class OrkestraConfig(Strict):
@@ -37,6 +39,9 @@ class OrkestraConfig(Strict):
     version: int = 1
     project: str = "project"
     paths: Paths = Field(default_factory=Paths)
+    # Runtimes sync renders for (docs/targets.md); claude is .claude/ + .mcp.json + CLAUDE.md.
+    targets: list[Literal["claude", "agents-md", "agent-skills", "cursor", "copilot", "plugin"]] = Field(
+        default_factory=lambda: ["claude"])
     # Owned by orkestra.mining, maguyva and orkestra.telemetry respectively.
     mining: dict[str, Any] = Field(default_factory=dict)
     maguyva: dict[str, Any] = Field(default_factory=dict)

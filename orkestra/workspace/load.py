@@ -24,6 +24,7 @@ from orkestra.workspace.source import (
     SourceError,
     diagnostics_from_validation,
     locate,
+    parse_yaml,
     read_text,
     read_yaml,
     split_frontmatter,
@@ -75,6 +76,7 @@ class Workspace:
     decision_registry: m.DecisionRegistry = field(default_factory=lambda: m.DecisionRegistry(domains={}))
     decisions: dict[str, m.Decision] = field(default_factory=dict)
     domains: list[m.DomainKnowledge] = field(default_factory=list)
+    instructions: dict[str, m.Instruction] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     origins: dict[tuple[str, str], Origin] = field(default_factory=dict)
     source_files: list[str] = field(default_factory=list)
@@ -175,6 +177,7 @@ class _Loader:
         ws.decision_registry = registry or ws.decision_registry
         ws.decisions = self._decisions(f"{paths.decisions}/records")
         ws.domains = self._domains(paths.domains)
+        ws.instructions = self._instructions(f"{reg}/instructions")
         ws.diagnostics = self.diagnostics
         ws.origins = self.origins
         ws.source_files = sorted(set(self.files))
@@ -361,6 +364,30 @@ class _Loader:
         skills[name] = m.Skill(ref=ref, name=name, metadata=meta, frontmatter=source.frontmatter, body=body,
                                source_dir=source_dir, provider=provider)
         self.origins[("skill", name)] = Origin(doc, ())
+
+    def _instructions(self, rel_dir: str) -> dict[str, m.Instruction]:
+        """``instructions/<name>.md``: Markdown with optional frontmatter (description, globs, …)."""
+        folder = self.root / rel_dir
+        found: dict[str, m.Instruction] = {}
+        for path in sorted(folder.glob("*.md")) if folder.is_dir() else []:
+            rel = path.relative_to(self.root).as_posix()
+            self.files.append(rel)
+            try:
+                text = read_text(self.root, rel, self.hashes)
+                doc, body = split_frontmatter(text, rel) if text.startswith("---") else (parse_yaml("", rel), text)
+            except SourceError as exc:
+                self.diagnostics.append(exc.diagnostic)
+                continue
+            try:
+                m._kebab(path.stem)
+            except ValueError as exc:
+                self.diagnostics.append(Diagnostic(rel, 1, 1, "", f"file name: {exc}", code="name"))
+                continue
+            front = self._validate(doc, m.InstructionFront, doc.data if doc.data is not None else {})
+            if front is not None:
+                found[path.stem] = m.Instruction(name=path.stem, front=front, body=body, source=rel)
+                self.origins[("instruction", path.stem)] = Origin(doc, ())
+        return found
 
     def _truths(self, pattern: str, exclude: list[str]) -> list[TruthsRegistry]:
         registries = []

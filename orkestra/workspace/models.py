@@ -7,9 +7,9 @@ registry is an error that names the field, never a silently ignored setting.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 GT_ID_RE = re.compile(r"^GT-[A-Z][A-Z0-9]{1,9}-\d{3,}$")
@@ -85,9 +85,9 @@ class Agent(Model):
     category: str
     model: str = "inherit"
     description: str = Field(min_length=1)
-    identity: list[str] = Field(min_length=1)
-    mindset: str
-    style: str
+    identity: list[str] = Field(default_factory=list)  # required (≥1) unless ``prompt`` is set
+    mindset: str = ""
+    style: str = ""
     scopes: list[str] = Field(default_factory=list)
     domains: list[str] = Field(default_factory=list)
     skills: list[str] = Field(default_factory=list)
@@ -100,6 +100,10 @@ class Agent(Model):
     permission_mode: str | None = None
     max_turns: int | None = Field(default=None, ge=1)
     status: Lifecycle = "active"
+    # An agent's own text (``orkestra import`` keeps a hand-written agent's body here): rendered
+    # verbatim as the body instead of the composed persona, and ``frontmatter`` keys as given.
+    prompt: str = ""
+    frontmatter: dict[str, Any] = Field(default_factory=dict)
 
     @field_validator("name")
     @classmethod
@@ -107,6 +111,20 @@ class Agent(Model):
         if ":" in value:
             raise ValueError(f"{value!r} contains ':', which Claude Code reserves for plugin scoping")
         return _kebab(value)
+
+    @model_validator(mode="after")
+    def _persona_or_prompt(self) -> "Agent":
+        if not self.prompt.strip():
+            missing = [f for f in ("identity", "mindset", "style") if not getattr(self, f)]
+            if missing:
+                raise ValueError(f"{', '.join(missing)} required (a composed agent needs identity, mindset and "
+                                 "style; an agent with its own `prompt` does not)")
+        return self
+
+    @property
+    def is_verbatim(self) -> bool:
+        """True for an agent rendered from its own ``prompt`` (typically imported)."""
+        return bool(self.prompt.strip())
 
 
 # --- skills ---------------------------------------------------------------------------------
@@ -119,7 +137,8 @@ class SkillMetadata(Model):
     type: SkillType
     layer: Tier
     semantic_folder: SemanticFolder
-    source: Literal["core", "vendor"] = "core"
+    # "imported": brought in by `orkestra import`, metadata inferred, to be reviewed
+    source: Literal["core", "vendor", "imported"] = "core"
     last_updated: str
     scope: str | None = None
     status: Lifecycle = "active"
@@ -135,6 +154,8 @@ class SkillMetadata(Model):
 class SkillFrontmatter(Model):
     tags: list[str] = Field(default_factory=list)
     allowed_tools: list[str] = Field(default_factory=list)
+    # Rendered SKILL.md frontmatter keys kept as given (imported skills keep their own here).
+    extra: dict[str, Any] = Field(default_factory=dict)
 
 
 class SkillSource(Model):
@@ -219,11 +240,49 @@ class ToolsFile(Model):
 
 
 class Command(Model):
-    description: str
+    description: str = ""
     argument_hint: str | None = None
     allowed_tools: list[str] = Field(default_factory=list)
     model: str | None = None
     body: str
+    extra: dict[str, Any] = Field(default_factory=dict)  # frontmatter keys kept as given (imported)
+
+
+# --- instructions ---------------------------------------------------------------------------
+
+TARGETS = ("claude", "agents-md", "agent-skills", "cursor", "copilot", "plugin")
+Target = Literal["claude", "agents-md", "agent-skills", "cursor", "copilot", "plugin"]
+
+
+class InstructionFront(Model):
+    """Frontmatter of ``registries/instructions/<name>.md``: project instructions and rules."""
+
+    description: str = ""
+    globs: list[str] | str | None = None  # files the rule applies to (none: the whole project)
+    always_apply: bool | None = None  # Cursor's alwaysApply; rendered only when set
+    targets: list[Target] = Field(default_factory=list)  # restrict to these targets (empty: all)
+
+
+class Instruction(Model):
+    name: str
+    front: InstructionFront
+    body: str
+    source: str  # repo-relative registry file
+
+    @property
+    def glob_list(self) -> list[str]:
+        globs = self.front.globs
+        if not globs:
+            return []
+        return [g.strip() for g in globs.split(",") if g.strip()] if isinstance(globs, str) else list(globs)
+
+    @property
+    def project_wide(self) -> bool:
+        """Loaded for every request (CLAUDE.md, AGENTS.md, copilot-instructions.md)."""
+        return not self.glob_list and self.front.always_apply is not False
+
+    def renders_to(self, target: str) -> bool:
+        return not self.front.targets or target in self.front.targets
 
 
 class CommandsFile(Model):

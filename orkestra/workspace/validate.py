@@ -134,10 +134,10 @@ class _Checker:
             if identity not in ws.identities:
                 self.error("agent", name, ("identity", index),
                            f"unknown identity {identity!r}{_suggest(identity, ws.identities)}", "unknown-ref")
-        if agent.mindset not in ws.mindsets:
+        if agent.mindset and agent.mindset not in ws.mindsets:
             self.error("agent", name, ("mindset",),
                        f"unknown mindset {agent.mindset!r}{_suggest(agent.mindset, ws.mindsets)}", "unknown-ref")
-        if agent.style not in ws.styles:
+        if agent.style and agent.style not in ws.styles:
             self.error("agent", name, ("style",),
                        f"unknown style {agent.style!r}{_suggest(agent.style, ws.styles)}", "unknown-ref")
         for index, scope in enumerate(agent.scopes):
@@ -153,7 +153,8 @@ class _Checker:
             for index, tool in enumerate(getattr(agent.tools, group)):
                 self._check_tool("agent", name, ("tools", group, index), tool)
                 if not agent.orchestrator and tool in DELEGATION_TOOLS:
-                    self.error("agent", name, ("tools", group, index),
+                    report = self.warn if agent.is_verbatim else self.error  # imported: the team's choice
+                    report("agent", name, ("tools", group, index),
                                f"specialists cannot delegate ({tool!r}): flat orchestration gives the "
                                "delegation tools to the orchestrator only", "delegation")
         for index, server in enumerate(agent.tool_guides):
@@ -185,6 +186,9 @@ class _Checker:
                        f"unknown scope {meta.scope!r}{_suggest(meta.scope, self.ws.scopes)}", "unknown-ref")
         for index, tool in enumerate(skill.frontmatter.allowed_tools):
             self._check_tool("skill", name, ("frontmatter", "allowed_tools", index), tool)
+        if meta.source == "imported":
+            self.warn("skill", name, ("metadata", "source"), "imported skill: type and tier were inferred; "
+                      "review them, then set source: core", "imported")
         if meta.source == "core":
             missing = missing_sections(skill.body, meta.type)
             if missing:

@@ -1,0 +1,158 @@
+"""A Claude Code plugin and a marketplace listing it, built from the registries (docs/targets.md).
+
+Layout (FORMATS §7, CC docs ``plugins-reference`` and ``plugin-marketplaces``)::
+
+    <base>/.claude-plugin/marketplace.json        lists the plugin
+    <base>/plugins/<name>/.claude-plugin/plugin.json
+    <base>/plugins/<name>/{agents,skills,commands}/, hooks/hooks.json, .mcp.json
+
+``plugin_files`` is pure (the ``plugin`` target renders it through sync, manifest-owned);
+``build_plugin`` writes the same files to a folder of its own, replacing it in one rename.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from orkestra.errors import OrkestraError
+from orkestra.workspace.load import Workspace
+
+BUILT_BY = "orkestra plugin build"
+
+
+def plugin_name(ws: Workspace) -> str:
+    raw = ws.metadata.project or ws.config.project
+    return re.sub(r"[^a-z0-9]+", "-", raw.lower()).strip("-") or "project"
+
+
+def plugin_version(ws: Workspace) -> str:
+    from orkestra.project_info import read_manifest
+
+    return read_manifest(ws.root).version or "0.0.0"
+
+
+def plugin_files(ws: Workspace, render, base: str) -> list[tuple[str, str | bytes, tuple[str, ...]]]:
+    """Every file of the marketplace folder ``base`` (repo-relative, or "" for a folder of its own)."""
+    from orkestra.project_info import PROJECT_FILES, read_manifest
+    from orkestra.render import context as ctx
+    from orkestra.render.outputs import agent_markdown, command_markdown, skill_files
+    from orkestra.telemetry.settings import merge_settings
+
+    name = plugin_name(ws)
+    info = read_manifest(ws.root)
+    version = info.version or "0.0.0"
+    description = (ws.metadata.description or info.description or f"{name} agents, skills and commands").strip()
+    root = _join(base, "plugins", name)
+    sources = tuple(f for f in (*PROJECT_FILES, "orkestra.yaml") if (ws.root / f).is_file())
+    manifest = {"name": name, "version": version, "description": description}
+    if info.authors:
+        manifest["author"] = {"name": info.authors[0]}
+    files: list[tuple[str, str | bytes, tuple[str, ...]]] = [
+        (_join(root, ".claude-plugin", "plugin.json"), _json(manifest), sources),
+        (_join(base, ".claude-plugin", "marketplace.json"), _json({
+            "name": f"{name}-marketplace",
+            "owner": {"name": info.authors[0] if info.authors else name},
+            "metadata": {"description": f"Built by {BUILT_BY} from the {name} registries."},
+            "plugins": [{"name": name, "source": f"./plugins/{name}", "description": description,
+                         "version": version}],
+        }), sources),
+    ]
+    digest = ws.config.paths.decisions_digest
+    for agent_name, agent in sorted(ws.agents.items()):
+        if agent.status == "active":
+            files.append((_join(root, "agents", f"{agent_name}.md"), agent_markdown(ws, agent, render, digest),
+                          ()))
+    for rel, content, src, _ in skill_files(ws, render, _join(root, "skills")):
+        files.append((rel, content, src))
+    for command_name, command in sorted(ws.commands.items()):
+        files.append((_join(root, "commands", f"{command_name}.md"), command_markdown(command_name, command, render),
+                      ()))
+    hooks = merge_settings(None, ws.config.telemetry).get("hooks")
+    if hooks:
+        files.append((_join(root, "hooks", "hooks.json"), _json({"hooks": hooks}), ("orkestra.yaml",)))
+    servers = ctx.mcp_config(ws.tools)
+    if servers["mcpServers"]:
+        files.append((_join(root, ".mcp.json"), _json(servers), ("registries/tools.yaml",)))
+    return [(rel, content if isinstance(content, bytes) else content.rstrip("\n") + "\n", src)
+            for rel, content, src in files]
+
+
+def _join(*parts: str) -> str:
+    return "/".join(p.strip("/") for p in parts if p.strip("/"))
+
+
+def _json(data: dict) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    marketplace: str
+    plugin: str
+    marketplace_name: str
+    version: str
+    files: int
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["install"] = [f"claude plugin marketplace add {self.marketplace}",
+                           f"claude plugin install {self.plugin}@{self.marketplace_name}"]
+        return data
+
+
+def build_plugin(root: str | os.PathLike[str] | None, out: str | None = None) -> BuildResult:
+    """Validate the workspace, render the marketplace into ``out`` (default ``dist/claude-plugin``).
+
+    ``out`` is replaced as a whole by one rename, and only if it is absent, empty or an earlier
+    build (its marketplace.json says so); anything else is refused, never overwritten.
+    """
+    from orkestra.errors import WorkspaceError
+    from orkestra.render.environment import template_loader
+    from orkestra.workspace.config import find_root
+    from orkestra.workspace.validate import validate
+
+    root_path = find_root(root)
+    ws = Workspace.load(root_path)
+    diagnostics = validate(ws)
+    if any(d.severity == "error" for d in diagnostics):
+        raise WorkspaceError(diagnostics)
+    target = Path(out) if out else root_path / "dist" / "claude-plugin"
+    target = target if target.is_absolute() else Path.cwd() / target
+    if target.is_symlink():
+        raise OrkestraError(f"{target}: is a symbolic link; refusing to replace it")
+    if target.exists() and any(target.iterdir()) and not _ours(target):
+        raise OrkestraError(f"{target}: exists and is not an earlier `{BUILT_BY}` output; choose another --out")
+    files = plugin_files(ws, template_loader(root_path / ws.config.paths.templates), "")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    try:
+        for rel, content, _ in files:
+            path = staging / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+        old = None
+        if target.exists():
+            old = target.with_name(f".{target.name}.old-{os.getpid()}")
+            os.replace(target, old)
+        os.replace(staging, target)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    name = plugin_name(ws)
+    return BuildResult(str(target), name, f"{name}-marketplace", plugin_version(ws), len(files))
+
+
+def _ours(folder: Path) -> bool:
+    try:
+        data = json.loads((folder / ".claude-plugin" / "marketplace.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and BUILT_BY in str((data.get("metadata") or {}).get("description", ""))
