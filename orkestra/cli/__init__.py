@@ -16,6 +16,8 @@ import typer
 # export ``command`` (a function) registered under ``name``.
 ENTRIES: dict[str, tuple[str, str]] = {
     "init": ("orkestra.cli.init", "command"),
+    "import": ("orkestra.cli.import_", "command"),
+    "plugin": ("orkestra.cli.plugin", "group"),
     "validate": ("orkestra.cli.validate", "command"),
     "sync": ("orkestra.cli.sync", "command"),
     "system": ("orkestra.cli.system", "group"),

@@ -28,7 +28,12 @@ SHAPING_MODULES = ("workspace/compose.py", "workspace/models.py", "render/contex
 
 
 def skill_assets(root: Path, skill: Skill) -> list[str]:
-    """Repo-relative files under a skill's references/, scripts/ and assets/, sorted."""
+    """Repo-relative files under a skill's references/, scripts/ and assets/, sorted (an imported skill:
+    every file beside its SKILL.md, as the team laid it out)."""
+    if skill.metadata.source == "imported":
+        folder = root / skill.source_dir
+        return sorted(p.relative_to(root).as_posix() for p in folder.rglob("*")
+                      if p.is_file() and p.relative_to(folder).as_posix() != "SKILL.md")
     with os.scandir(root / skill.source_dir) as entries:
         folders = [Path(e.path) for e in entries if e.name in SKILL_ASSET_DIRS and e.is_dir()]
     return sorted(p.relative_to(root).as_posix() for folder in folders for p in folder.rglob("*") if p.is_file())

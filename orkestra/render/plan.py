@@ -91,6 +91,9 @@ def build_plan(ws: Workspace, force: bool = False) -> Plan:
     from orkestra.render.outputs import render_outputs  # jinja2 is imported only when rendering
 
     guard = _Guard(ws.root)
+    from orkestra.importer import read_adoptions  # files `orkestra import` verified round-trip
+
+    adoptable = read_adoptions(ws.root, ws.config)
     changes: list[FileChange] = []
     conflicts: list[Conflict] = []
     owned: dict[str, str] = {}
@@ -110,6 +113,8 @@ def build_plan(ws: Workspace, force: bool = False) -> Plan:
             reason = "orkestra's entries merged into the existing file"
         elif before == disk:
             reason = "rendered content changed"
+        elif before is None and adoptable.get(output.path) == disk:
+            reason = "imported original taken over (same frontmatter and text up to whitespace)"
         else:
             problem = "edited by hand since the last sync" if before else "exists but is not owned by orkestra"
             if not force:

@@ -1,0 +1,42 @@
+"""`orkestra import`: bring hand-written agents, skills, commands and rules into the registries."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from orkestra.cli.output import emit_json, run
+
+
+def command(
+    source: Annotated[Optional[list[str]], typer.Option(
+        "--from", help="Where to read: claude, agents-md, cursor, codex (repeatable; default: all).")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the plan and the round-trip check; write nothing.")]
+    = False,
+    root: Annotated[Optional[str], typer.Option("--root", help="Workspace root (default: nearest orkestra.yaml).")]
+    = None,
+) -> None:
+    """Import .claude/agents, .claude/skills, .claude/commands, CLAUDE.md, AGENTS.md, .cursor/rules
+    and .agents/skills into the registries; the next `orkestra sync` renders the same files and owns them.
+
+    Originals are never edited or deleted. Each is checked before anything is written: `round_trip`
+    is identical, whitespace (same frontmatter values, same text up to whitespace; sync takes it
+    over) or differs (sync reports it as not owned until you `sync --force`). Prints {"applied",
+    "round_trip": {...}, "items": [...], "skipped": [...], "targets_added", "tools_added",
+    "registry_files"}; exit 0.
+
+    \b
+    Example:
+      orkestra import --dry-run && orkestra import && orkestra sync
+      orkestra import --from cursor --from agents-md
+    """
+
+    def action() -> None:
+        from orkestra.importer import apply_import, plan_import
+        from orkestra.workspace.config import find_root
+
+        plan = plan_import(find_root(root), tuple(source) if source else None)
+        emit_json((plan if dry_run else apply_import(plan)).to_dict())
+
+    run(action)

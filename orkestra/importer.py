@@ -1,0 +1,587 @@
+"""``orkestra import``: hand-written agents, skills, commands and rules → registries.
+
+Reads ``.claude/agents/*.md``, ``.claude/skills/*/`` (SKILL.md and every file beside it),
+``.claude/commands/*.md``, ``CLAUDE.md``, ``AGENTS.md``, ``.cursor/rules/*.mdc`` and
+``.agents/skills/*/``. Agents keep their frontmatter and their body as the agent's own
+``prompt``; skills land in the tier tree (``skills/project/``, ``source: imported``, metadata
+inferred, flagged for review); rules and project files become ``instructions/``.
+
+Before anything is written, the planned registries are rendered in a scratch copy and each
+original is compared with what sync will produce: ``identical`` (bytes), ``whitespace`` (same
+frontmatter values, same text up to whitespace) or ``differs``. Identical and whitespace files
+are recorded in ``.orkestra/import/adopt.json`` so the next sync takes them over (rewriting
+whitespace-only ones); originals are never deleted or edited here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import re
+import shutil
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from orkestra.errors import OrkestraError, UsageError
+from orkestra.workspace.config import CONFIG_FILE, OrkestraConfig
+
+SOURCES = ("claude", "agents-md", "cursor", "codex")
+ADOPT_FILE = "import/adopt.json"  # under paths.state
+MAX_FILE_BYTES = 1_000_000
+MAX_FILES = 5_000
+_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_AGENT_KEYS = {"name", "description", "tools", "model"}
+_COMMAND_KEYS = {"description": "description", "argument-hint": "argument_hint", "model": "model"}
+
+
+@dataclass
+class Item:
+    kind: str  # agent | skill | command | instruction
+    name: str
+    source: str  # the original file, repo-relative
+    registry: str  # the registry file written
+    output: str  # the file sync renders for it
+    round_trip: str = ""  # identical | whitespace | differs
+    note: str = ""
+
+
+@dataclass
+class ImportPlan:
+    root: str
+    items: list[Item] = field(default_factory=list)
+    skipped: list[dict] = field(default_factory=list)
+    targets_added: list[str] = field(default_factory=list)
+    tools_added: list[str] = field(default_factory=list)
+    writes: dict[str, bytes] = field(default_factory=dict, repr=False)
+    applied: bool = False
+
+    def skip(self, path: str, reason: str) -> None:
+        self.skipped.append({"path": path, "reason": reason})
+
+    def to_dict(self) -> dict:
+        counts = {k: sum(i.round_trip == k for i in self.items) for k in ("identical", "whitespace", "differs")}
+        return {"root": self.root, "applied": self.applied, "round_trip": counts,
+                "items": [asdict(i) for i in self.items], "skipped": self.skipped,
+                "targets_added": self.targets_added, "tools_added": self.tools_added,
+                "registry_files": sorted(self.writes)}
+
+
+# --- reading originals ----------------------------------------------------------------------
+
+
+def parse_markdown(text: str) -> tuple[dict | None, str]:
+    """(frontmatter or None, body). Cursor-style frontmatter that is not YAML (``globs: **/*.ts``)
+    is read line by line as ``key: value``."""
+    if not text.startswith("---"):
+        return None, text
+    lines = text.split("\n")
+    for index in range(1, len(lines)):
+        if lines[index].rstrip() == "---":
+            block, body = "\n".join(lines[1:index]), "\n".join(lines[index + 1:]).lstrip("\n")
+            try:
+                data = yaml.safe_load(block) if block.strip() else {}
+            except yaml.YAMLError:
+                data = _loose_front(block)
+            if data is None:
+                data = {}
+            if not isinstance(data, dict):
+                raise ValueError("frontmatter is not a mapping")
+            return {str(k): _plain(v) for k, v in data.items()}, body
+    raise ValueError("frontmatter is not closed by a '---' line")
+
+
+def _loose_front(block: str) -> dict:
+    data: dict[str, Any] = {}
+    for line in block.splitlines():
+        key, sep, value = line.partition(":")
+        if sep and key.strip() and not line.startswith((" ", "\t")):
+            value = value.strip()
+            data[key.strip()] = {"true": True, "false": False, "": None}.get(value, value)
+    return data
+
+
+def _plain(value: Any) -> Any:
+    """YAML dates and other non-JSON scalars as strings, so values render back as written."""
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def split_tools(value: Any) -> list[str]:
+    """Claude Code's ``tools`` as a list: a comma-separated string or a YAML list."""
+    if isinstance(value, list):
+        return [str(v).strip() for v in value if str(v).strip()]
+    text = str(value or "")
+    parts = text.split(",") if "," in text or "(" in text else text.split()
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _read(root: Path, rel: str) -> str:
+    path = root / rel
+    if path.is_symlink():
+        raise ValueError("is a symbolic link (left alone)")
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise ValueError(f"larger than {MAX_FILE_BYTES} bytes")
+    return path.read_text(encoding="utf-8")
+
+
+# --- planning -------------------------------------------------------------------------------
+
+
+class _Planner:
+    def __init__(self, root: Path, config: OrkestraConfig, sources: tuple[str, ...], today: dt.date):
+        self.root, self.config, self.sources, self.today = root, config, sources, today
+        self.reg = config.paths.registries
+        self.plan = ImportPlan(str(root))
+        self.tools_doc = self._tools()
+        self.builtin_known = set(self.tools_doc.get("builtin") or [])
+        self.servers = self.tools_doc.setdefault("mcp_servers", {}) or {}
+        self.tools_doc["mcp_servers"] = self.servers
+        self.tools_changed = False
+        self.commands: dict[str, dict] = {}
+        self.targets: list[str] = []
+
+    def _tools(self) -> dict:
+        path = self.root / self.reg / "tools.yaml"
+        if path.is_file():
+            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            return data if isinstance(data, dict) else {}
+        from orkestra.init import SCAFFOLD
+
+        return yaml.safe_load((SCAFFOLD / "tools.yaml").read_text(encoding="utf-8"))
+
+    def write(self, rel: str, data: bytes | str) -> bool:
+        """Queue a registry file; False (and a skip) when one already exists there."""
+        if (self.root / rel).exists() or rel in self.plan.writes:
+            self.plan.skip(rel, "a registry file already exists there (not overwritten)")
+            return False
+        self.plan.writes[rel] = data if isinstance(data, bytes) else data.encode("utf-8")
+        return True
+
+    def target(self, name: str) -> None:
+        if name not in self.targets:
+            self.targets.append(name)
+
+    def run(self) -> ImportPlan:
+        if "claude" in self.sources:
+            self.agents()
+            self.skills(self.config.paths.output + "/skills", "claude")
+            self.command_files()
+        if "codex" in self.sources:
+            self.skills(".agents/skills", "agent-skills")
+        self.project_files()
+        if "cursor" in self.sources:
+            self.cursor_rules()
+        self.finish()
+        return self.plan
+
+    # agents -----------------------------------------------------------------------------
+
+    def agents(self) -> None:
+        folder = self.root / self.config.paths.output / "agents"
+        for path in sorted(folder.rglob("*.md")) if folder.is_dir() else []:
+            rel = path.relative_to(self.root).as_posix()
+            if path.parent != folder:
+                self.plan.skip(rel, "agents in subfolders are not imported (sync renders agents/<name>.md)")
+                continue
+            try:
+                front, body = parse_markdown(_read(self.root, rel))
+            except (ValueError, UnicodeDecodeError, OSError) as exc:
+                self.plan.skip(rel, str(exc))
+                continue
+            front = front or {}
+            name = str(front.get("name") or path.stem)
+            if name != path.stem or not _NAME.match(name):
+                self.plan.skip(rel, f"name {name!r} is not kebab-case or differs from the file name")
+                continue
+            if (self.root / self.reg / "agents" / f"{name}.yaml").exists():
+                self.plan.skip(rel, f"agent {name!r} is already in the registries")
+                continue
+            doc: dict[str, Any] = {"name": name, "category": "imported",
+                                   "description": str(front.get("description") or f"Imported from {rel}.")}
+            if "model" in front:
+                doc["model"] = str(front["model"])
+            if front.get("tools"):
+                builtin, mcp = self.classify_tools(split_tools(front["tools"]), rel)
+                doc["tools"] = {k: v for k, v in (("builtin", builtin), ("mcp_tools", mcp)) if v}
+            extra = {k: v for k, v in front.items() if k not in _AGENT_KEYS}
+            if extra:
+                doc["frontmatter"] = extra
+            doc["prompt"] = body.strip() + "\n" if body.strip() else f"Imported from {rel}.\n"
+            registry = f"{self.reg}/agents/{name}.yaml"
+            header = f"# Imported by `orkestra import` from {rel}; edit here, then `orkestra sync`.\n"
+            if self.write(registry, header + dump_yaml(doc)):
+                self.plan.items.append(Item("agent", name, rel, registry, rel))
+
+    def classify_tools(self, tools: list[str], rel: str) -> tuple[list[str], list[str]]:
+        builtin, mcp = [], []
+        for tool in tools:
+            base = tool.split("(", 1)[0].strip()
+            parts = base.split("__")
+            if parts[0] == "mcp" and len(parts) >= 2:
+                mcp.append(tool)
+                server = self.servers.setdefault(parts[1], None) or {
+                    "description": f"Imported from {rel}: add a transport to have sync configure it.",
+                    "tools": {}}
+                self.servers[parts[1]] = server
+                if len(parts) == 3 and parts[2] != "*" and parts[2] not in (server.get("tools") or {}):
+                    server.setdefault("tools", {})[parts[2]] = {"description": f"Used by {rel} (imported)."}
+                    self.note_tool(base)
+                elif len(parts) == 2 and server.get("tools") == {}:
+                    self.note_tool(base)
+            else:
+                builtin.append(tool)
+                if base not in self.builtin_known:
+                    self.tools_doc.setdefault("builtin", []).append(base)
+                    self.builtin_known.add(base)
+                    self.note_tool(base)
+        return builtin, mcp
+
+    def note_tool(self, name: str) -> None:
+        self.tools_changed = True
+        if name not in self.plan.tools_added:
+            self.plan.tools_added.append(name)
+
+    # skills -----------------------------------------------------------------------------
+
+    def skills(self, base: str, target: str) -> None:
+        folder = self.root / base
+        for skill_md in sorted(folder.glob("*/SKILL.md")) if folder.is_dir() else []:
+            source_dir = skill_md.parent
+            rel = skill_md.relative_to(self.root).as_posix()
+            try:
+                front, body = parse_markdown(_read(self.root, rel))
+            except (ValueError, UnicodeDecodeError, OSError) as exc:
+                self.plan.skip(rel, str(exc))
+                continue
+            front = front or {}
+            name = source_dir.name
+            if not _NAME.match(name) or len(name) > 64:
+                self.plan.skip(rel, f"folder name {name!r} is not a kebab-case skill name")
+                continue
+            dest = f"{self.reg}/skills/project/{name}"
+            if (self.root / dest).exists() or any(i.kind == "skill" and i.name == name for i in self.plan.items):
+                self.plan.skip(rel, f"skill {name!r} is already in the registries")
+                continue
+            description = front.get("description")
+            extra = {k: v for k, v in front.items() if k not in ("name", "description")}
+            if front.get("name") not in (None, name):
+                self.plan.skip(rel, f"frontmatter name {front.get('name')!r} differs from its folder {name!r}")
+                continue
+            doc = {"metadata": {
+                "identifier": name, "name": name,
+                "description": str(description or f"Imported from {rel}; describe it. Use when …"),
+                "type": infer_type(body), "layer": "K4", "semantic_folder": "project", "source": "imported",
+                "last_updated": self.today.isoformat()}}
+            if extra:
+                doc["frontmatter"] = {"extra": extra}
+            if not self.write(f"{dest}/SKILL.md", "---\n" + dump_yaml(doc) + "---\n" + body):
+                continue
+            files = [p for p in sorted(source_dir.rglob("*")) if p.is_file() and p != skill_md][:MAX_FILES]
+            for path in files:
+                sub = path.relative_to(source_dir).as_posix()
+                if path.is_symlink() or path.stat().st_size > MAX_FILE_BYTES:
+                    self.plan.skip(path.relative_to(self.root).as_posix(), "symbolic link or too large")
+                    continue
+                self.write(f"{dest}/{sub}", path.read_bytes())
+                self.plan.items.append(Item("skill-file", name, path.relative_to(self.root).as_posix(),
+                                            f"{dest}/{sub}", path.relative_to(self.root).as_posix()))
+            self.plan.items.append(Item("skill", name, rel, f"{dest}/SKILL.md", rel,
+                                        note="metadata inferred (type, tier K4); review it"))
+            self.target(target)
+
+    # commands ---------------------------------------------------------------------------
+
+    def command_files(self) -> None:
+        folder = self.root / self.config.paths.output / "commands"
+        existing = self._existing_commands()
+        for path in sorted(folder.rglob("*.md")) if folder.is_dir() else []:
+            rel = path.relative_to(self.root).as_posix()
+            if path.parent != folder:
+                self.plan.skip(rel, "namespaced commands in subfolders are not imported")
+                continue
+            name = path.stem
+            if not _NAME.match(name) or name in existing:
+                self.plan.skip(rel, f"command {name!r} is not kebab-case or already in the registries")
+                continue
+            try:
+                front, body = parse_markdown(_read(self.root, rel))
+            except (ValueError, UnicodeDecodeError, OSError) as exc:
+                self.plan.skip(rel, str(exc))
+                continue
+            front = front or {}
+            entry: dict[str, Any] = {}
+            for key, field_name in _COMMAND_KEYS.items():
+                if isinstance(front.get(key), str):
+                    entry[field_name] = front[key]
+            extra = {k: v for k, v in front.items() if k not in _COMMAND_KEYS or not isinstance(v, str)}
+            if extra:
+                entry["extra"] = extra
+            entry["body"] = body.strip() + "\n"
+            self.commands[name] = entry
+            self.plan.items.append(Item("command", name, rel, f"{self.reg}/commands.yaml", rel))
+
+    def _existing_commands(self) -> set[str]:
+        path = self.root / self.reg / "commands.yaml"
+        if not path.is_file():
+            return set()
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        return set((data.get("commands") or {}) if isinstance(data, dict) else ())
+
+    # instructions -----------------------------------------------------------------------
+
+    def project_files(self) -> None:
+        found = {}
+        for rel, source in (("CLAUDE.md", "claude"), ("AGENTS.md", "agents-md")):
+            wanted = source in self.sources or (source == "agents-md" and "codex" in self.sources)
+            if wanted and (self.root / rel).is_file():
+                try:
+                    found[rel] = _read(self.root, rel)
+                except (ValueError, UnicodeDecodeError, OSError) as exc:
+                    self.plan.skip(rel, str(exc))
+        same = len(found) == 2 and _words(found["CLAUDE.md"]) == _words(found["AGENTS.md"])
+        for rel, text in found.items():
+            target = "claude" if rel == "CLAUDE.md" else "agents-md"
+            self.target(target)
+            if same and rel == "AGENTS.md":
+                self.plan.items.append(Item("instruction", "project", rel, f"{self.reg}/instructions/project.md",
+                                            rel, note="same text as CLAUDE.md: one instruction for both"))
+                continue
+            shared = len(found) == 1 or same
+            name = "project" if shared else rel.removesuffix(".md").lower() + "-md"
+            front = {} if shared else {"targets": [target]}
+            registry = f"{self.reg}/instructions/{name}.md"
+            if self.write(registry, _front_md(front, text)):
+                self.plan.items.append(Item("instruction", name, rel, registry, rel))
+
+    def cursor_rules(self) -> None:
+        folder = self.root / ".cursor" / "rules"
+        for path in sorted(folder.rglob("*.mdc")) if folder.is_dir() else []:
+            rel = path.relative_to(self.root).as_posix()
+            name = path.stem.lower()
+            if path.parent != folder or not _NAME.match(name) or name != path.stem:
+                self.plan.skip(rel, "rules in subfolders or with non-kebab-case names are not imported")
+                continue
+            try:
+                front, body = parse_markdown(_read(self.root, rel))
+            except (ValueError, UnicodeDecodeError, OSError) as exc:
+                self.plan.skip(rel, str(exc))
+                continue
+            front = front or {}
+            unknown = sorted(set(front) - {"description", "globs", "alwaysApply"})
+            if unknown:
+                self.plan.skip(rel, f"unknown frontmatter key(s) {', '.join(unknown)}")
+                continue
+            doc: dict[str, Any] = {}
+            if "description" in front:
+                doc["description"] = "" if front["description"] is None else str(front["description"])
+            if "globs" in front:
+                doc["globs"] = front["globs"]
+            if "alwaysApply" in front:
+                doc["always_apply"] = bool(front["alwaysApply"])
+            doc["targets"] = ["cursor"]
+            registry = f"{self.reg}/instructions/{name}.md"
+            if self.write(registry, _front_md(doc, body)):
+                self.plan.items.append(Item("instruction", name, rel, registry, rel))
+                self.target("cursor")
+
+    # finishing --------------------------------------------------------------------------
+
+    def finish(self) -> None:
+        if self.commands:
+            self._merge_commands()
+        if self.tools_changed:
+            rel = f"{self.reg}/tools.yaml"
+            self.plan.writes[rel] = dump_yaml(self.tools_doc).encode("utf-8")
+        missing = [t for t in self.targets if t not in self.config.targets]
+        if missing:
+            self.plan.targets_added = missing
+            self.plan.writes[CONFIG_FILE] = _with_targets(self.root / CONFIG_FILE,
+                                                          [*self.config.targets, *missing]).encode("utf-8")
+
+    def _merge_commands(self) -> None:
+        rel = f"{self.reg}/commands.yaml"
+        path = self.root / rel
+        block = dump_yaml({"commands": self.commands})
+        if not path.is_file():
+            self.plan.writes[rel] = block.encode("utf-8")
+            return
+        text = path.read_text(encoding="utf-8")
+        data = yaml.safe_load(text) or {}
+        if not (data.get("commands") or {}):
+            merged = re.sub(r"^commands:.*$", "", text, flags=re.M).rstrip("\n") + "\n" + block
+        else:
+            entries = block.split("\n", 1)[1]  # drop the "commands:" line; entries stay indented
+            merged = text.rstrip("\n") + "\n" + entries
+        check = yaml.safe_load(merged) or {}
+        if any((check.get("commands") or {}).get(k) != v for k, v in self.commands.items()):
+            raise OrkestraError(f"{rel}: could not append the imported commands (is `commands:` its last key?)")
+        self.plan.writes[rel] = merged.encode("utf-8")
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+def _front_md(front: dict, body: str) -> str:
+    return ("---\n" + dump_yaml(front) + "---\n" if front else "") + body
+
+
+def _with_targets(config_path: Path, targets: list[str]) -> str:
+    text = config_path.read_text(encoding="utf-8")
+    line = f"targets: [{', '.join(targets)}]"
+    if re.search(r"^targets:", text, re.M):
+        replaced = re.sub(r"^targets:.*(\n[ \t]+-.*)*", line, text, count=1, flags=re.M)
+    else:
+        replaced = text.rstrip("\n") + f"\n# runtimes sync renders for (docs/targets.md)\n{line}\n"
+    data = yaml.safe_load(replaced)
+    if not isinstance(data, dict) or data.get("targets") != targets:
+        raise OrkestraError(f"{CONFIG_FILE}: could not set targets to {targets}; add them by hand")
+    return replaced
+
+
+class _Literal(str):
+    pass
+
+
+def _dumper() -> type:
+    class Dumper(yaml.SafeDumper):
+        pass
+
+    def literal(dumper, value):
+        style = "|" if "\n" in value and not any(line != line.rstrip() for line in value.split("\n")) else None
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+    Dumper.add_representer(str, literal)
+    return Dumper
+
+
+def dump_yaml(data: Any) -> str:
+    """Block YAML, keys in order, multi-line strings as literal blocks (read back exactly)."""
+    return yaml.dump(data, Dumper=_dumper(), sort_keys=False, allow_unicode=True, width=100_000)
+
+
+def infer_type(body: str) -> str:
+    if re.search(r"^\s*[-*] \[[ xX]\]", body, re.M) or re.search(r"^##+\s+checklist", body, re.M | re.I):
+        return "checklist"
+    if re.search(r"^##+\s+(rules|principles|guidelines)\b", body, re.M | re.I):
+        return "discipline"
+    return "workflow"
+
+
+# --- verification and apply -----------------------------------------------------------------
+
+
+def plan_import(root: str | Path, sources: tuple[str, ...] | None = None,
+                today: dt.date | None = None) -> ImportPlan:
+    """What ``import`` would write, with each original's round-trip status; writes nothing."""
+    from orkestra.workspace.config import read_config
+
+    root_path = Path(root).resolve()
+    if not (root_path / CONFIG_FILE).is_file():
+        raise UsageError(f"{root_path}: no {CONFIG_FILE}; run `orkestra init --minimal` (or `orkestra init`) first")
+    config = read_config(root_path)
+    if config is None:
+        raise UsageError(f"{CONFIG_FILE}: does not validate; run `orkestra validate`")
+    unknown = [s for s in sources or () if s not in SOURCES]
+    if unknown:
+        raise UsageError(f"unknown --from {unknown[0]!r} (choose from {', '.join(SOURCES)})")
+    plan = _Planner(root_path, config, tuple(sources or SOURCES), today or dt.date.today()).run()
+    _verify(root_path, plan)
+    return plan
+
+
+def _verify(root: Path, plan: ImportPlan) -> None:
+    """Render the planned registries in a scratch copy; compare each original with its rendering."""
+    from orkestra.render.outputs import render_outputs
+    from orkestra.workspace.load import Workspace
+
+    if not plan.items:
+        return
+    config = OrkestraConfig.model_validate(yaml.safe_load(plan.writes.get(CONFIG_FILE) or
+                                                          (root / CONFIG_FILE).read_bytes()) or {})
+    with tempfile.TemporaryDirectory(prefix="orkestra-import-") as scratch:
+        base = Path(scratch)
+        for rel in (CONFIG_FILE, config.paths.registries, config.paths.templates):
+            source = root / rel
+            if source.is_dir() and not source.is_symlink():
+                shutil.copytree(source, base / rel, symlinks=True)
+            elif source.is_file():
+                shutil.copy2(source, base / rel)
+        for rel, data in plan.writes.items():
+            (base / rel).parent.mkdir(parents=True, exist_ok=True)
+            (base / rel).write_bytes(data)
+        ws = Workspace.load(base)
+        errors = [d for d in ws.diagnostics if d.severity == "error"]
+        if errors:
+            raise OrkestraError("the imported registries do not load:\n" + "\n".join(str(d) for d in errors[:20]))
+        rendered = {o.path: o.content for o in render_outputs(ws)}
+    for item in plan.items:
+        original = (root / item.source).read_bytes()
+        item.round_trip = compare(original, rendered.get(item.output))
+        if item.round_trip == "differs" and not item.note:
+            item.note = "sync will report it as not owned; compare, then `orkestra sync --force` to take it over"
+
+
+def compare(original: bytes, rendered: bytes | None) -> str:
+    """identical | whitespace (same frontmatter values, same text up to whitespace) | differs."""
+    if rendered is None:
+        return "differs"
+    if original == rendered:
+        return "identical"
+    try:
+        a_front, a_body = parse_markdown(original.decode("utf-8"))
+        b_front, b_body = parse_markdown(rendered.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return "differs"
+    if _normal_front(a_front) == _normal_front(b_front) and a_body.split() == b_body.split():
+        return "whitespace"
+    return "differs"
+
+
+def _normal_front(front: dict | None) -> dict:
+    """Frontmatter values as a runtime reads them: tool lists as lists, no empty mapping vs none."""
+    front = dict(front or {})
+    for key in ("tools", "allowed-tools"):
+        if key in front and isinstance(front[key], (str, list)):
+            front[key] = split_tools(front[key])
+    return front
+
+
+def apply_import(plan: ImportPlan) -> ImportPlan:
+    """Write the planned registry files (atomically, each) and the adoption list for sync."""
+    from orkestra.render.apply import write_atomic
+    from orkestra.workspace.config import read_config
+
+    root = Path(plan.root)
+    for rel, data in sorted(plan.writes.items()):
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, data)
+    config = read_config(root) or OrkestraConfig()
+    adopt = {i.output: hashlib.sha256((root / i.source).read_bytes()).hexdigest()
+             for i in plan.items if i.round_trip in ("identical", "whitespace")}
+    state = root / config.paths.state / ADOPT_FILE
+    state.parent.mkdir(parents=True, exist_ok=True)
+    previous = read_adoptions(root, config)
+    write_atomic(state, (json.dumps({**previous, **adopt}, indent=2, sort_keys=True) + "\n").encode())
+    plan.applied = True
+    return plan
+
+
+def read_adoptions(root: Path, config: OrkestraConfig) -> dict[str, str]:
+    """Files ``import`` verified (path → sha256 of the original) that sync may take over."""
+    try:
+        data = json.loads((root / config.paths.state / ADOPT_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
