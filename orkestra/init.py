@@ -1,4 +1,11 @@
-"""``orkestra init``: scaffold a minimal working workspace into a repository.
+"""``orkestra init``: scaffold a workspace into a repository, from what the repository says.
+
+The default reads the project (``orkestra.project_info``) and writes a starter a team keeps:
+the 27/11/10 persona primitives, an orchestrator and 4–6 specialists picked for the languages,
+tests and CI it found, the five K0 foundation skills wired to scopes, ground truths with
+evidence paths that exist, a decisions registry with one domain per top-level package, and
+the changelog ledgers. ``minimal=True`` writes the bare scaffold. Telemetry hooks stay off
+unless ``telemetry=True``.
 
 Never overwrites: a file that exists is reported as skipped, so running init twice is a
 no-op. Templates are not copied: sync falls back to the ones packaged with orkestra, and a
@@ -7,8 +14,9 @@ team overrides one by adding a file of the same name to ``templates/``.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from orkestra.errors import UsageError
@@ -37,30 +45,88 @@ class InitResult:
     skipped: list[str]
     gitignore_updated: bool
     gitattributes_updated: bool
+    project: dict = field(default_factory=dict)
+    agents: list[str] = field(default_factory=list)
+    telemetry: bool = False
+    next_steps: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return asdict(self)
 
 
-def init_workspace(target: str | os.PathLike[str]) -> InitResult:
+def init_workspace(target: str | os.PathLike[str], *, minimal: bool = False, telemetry: bool = False,
+                   today: dt.date | None = None) -> InitResult:
     """Create the scaffold files missing under ``target``, git-ignore ``.orkestra/`` and mark the ledgers
     ``merge=union`` in ``.gitattributes``."""
     root = Path(target).resolve()
     if root.exists() and not root.is_dir():
         raise UsageError(f"{root}: not a directory")
+    stamp = (today or dt.date.today()).isoformat()
+    if minimal:
+        files = {rel: (SCAFFOLD / source).read_text(encoding="utf-8") for rel, source in FILES.items()}
+        from orkestra.project_info import read_manifest
+
+        name = read_manifest(root).name if root.is_dir() else root.name
+        for rel in ("orkestra.yaml", "registries/metadata.yaml"):
+            files[rel] = files[rel].replace("my-project", name)
+        files["orkestra.yaml"] += _telemetry_block(telemetry)
+        info, agents = None, ["orchestrator"]
+    else:
+        from orkestra.project_info import inspect_project
+        from orkestra.starter import starter_files
+
+        info = inspect_project(root)
+        files, agents = starter_files(info, telemetry=telemetry, existing_agents=_hand_written_agents(root))
     created, skipped = [], []
-    for rel, source in FILES.items():
+    for rel, text in files.items():
         path = root / rel
         if path.exists():
             skipped.append(rel)
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes((SCAFFOLD / source).read_bytes())
+        path.write_text(text.replace("@TODAY@", stamp), encoding="utf-8")
         created.append(rel)
     from orkestra.mining.ledger import ensure_gitattributes
 
     # the changelog ledgers are append-only JSONL: union merges let several agents classify at once
-    return InitResult(str(root), created, skipped, _ignore_state(root / ".gitignore"), ensure_gitattributes(root))
+    return InitResult(str(root), created, skipped, _ignore_state(root / ".gitignore"), ensure_gitattributes(root),
+                      info.to_dict() if info else {}, agents, telemetry, next_steps(root, telemetry))
+
+
+def _telemetry_block(enabled: bool) -> str:
+    if enabled:
+        return ("# Telemetry hooks (13 events, stored locally in .orkestra/telemetry) are on;\n"
+                "# set enabled: false (or run `orkestra init` without --telemetry) to turn them off.\n"
+                "telemetry:\n  enabled: true\n")
+    return ("# Telemetry hooks are off. `enabled: true` merges 13 local-only hooks into .claude/settings.json.\n"
+            "telemetry:\n  enabled: false\n")
+
+
+def _hand_written_agents(root: Path) -> set[str]:
+    folder = root / ".claude" / "agents"
+    return {p.stem for p in folder.glob("*.md")} if folder.is_dir() else set()
+
+
+def next_steps(root: Path, telemetry: bool) -> list[str]:
+    """What to run after init, in order (README "Use it in your repository" lists the same)."""
+    steps = []
+    if any((root / p).exists() for p in (".claude/agents", ".claude/skills", ".claude/commands", "CLAUDE.md",
+                                          "AGENTS.md", ".cursor/rules")):
+        steps.append("orkestra import --dry-run   # bring your hand-written .claude/, CLAUDE.md, AGENTS.md, "
+                     "cursor rules in; then `orkestra import`")
+    steps += ["orkestra validate   # check the registries",
+              "orkestra sync   # render .claude/, .mcp.json and GROUND_TRUTHS.md",
+              "orkestra code index   # build the Maguyva code map the agents search",
+              "edit orkestra.yaml `targets:` for AGENTS.md, .agents/skills, Cursor, Copilot or a plugin",
+              "orkestra init --reference   # the registry format reference"]
+    steps.append("telemetry is ON: set `telemetry: {enabled: false}` in orkestra.yaml and sync to turn it off"
+                 if telemetry else "telemetry is off: `telemetry: {enabled: true}` in orkestra.yaml turns it on")
+    return steps
+
+
+def registry_reference() -> str:
+    """The registry format reference shipped with the package (docs/registries.md)."""
+    return (SCAFFOLD / "REGISTRIES.md").read_text(encoding="utf-8")
 
 
 def _ignore_state(gitignore: Path) -> bool:

@@ -1,7 +1,8 @@
-"""`orkestra init`: scaffold a minimal working workspace into a repository."""
+"""`orkestra init`: scaffold a workspace from what the repository holds."""
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 import typer
@@ -11,20 +12,37 @@ from orkestra.cli.output import emit_json, run
 
 def command(
     path: Annotated[str, typer.Argument(help="Repository to scaffold (default: the current directory).")] = ".",
+    minimal: Annotated[bool, typer.Option("--minimal", help="Only the bare scaffold: one orchestrator, one skill.")]
+    = False,
+    telemetry: Annotated[bool, typer.Option("--telemetry", help="Turn the local telemetry hooks on (off by default).")]
+    = False,
+    reference: Annotated[bool, typer.Option("--reference", help="Print the registry format reference and exit.")]
+    = False,
 ) -> None:
-    """Create orkestra.yaml and starter registries (never overwrites; safe to re-run).
+    """Create orkestra.yaml and starter registries read from the repository (never overwrites; safe to re-run).
 
-    Prints {"root", "created": [...], "skipped": [...], "gitignore_updated"}. Afterwards
-    `orkestra sync` renders .claude/ at once.
+    Reads the name and description from pyproject.toml, package.json, Cargo.toml or go.mod, and the
+    languages, packages, test command and CI files (Maguyva's scanner, no index). Writes the 27/11/10
+    persona primitives, an orchestrator and 4-6 specialists, the five K0 foundation skills wired to
+    scopes, ai_assets/ ground truths and decision domains, and the changelog ledgers. Prints
+    {"root", "created", "skipped", "gitignore_updated", "gitattributes_updated", "project", "agents",
+    "telemetry", "next_steps"}; the next steps also go to stderr.
 
     \b
     Example:
-      orkestra init . && orkestra sync
+      orkestra init . && orkestra validate && orkestra sync
+      orkestra init --minimal
+      orkestra init --reference | less
     """
 
     def action() -> None:
-        from orkestra.init import init_workspace
+        from orkestra.init import init_workspace, registry_reference
 
-        emit_json(init_workspace(path).to_dict())
+        if reference:
+            sys.stdout.write(registry_reference())
+            return
+        result = init_workspace(path, minimal=minimal, telemetry=telemetry)
+        emit_json(result.to_dict())
+        print("Next steps:\n" + "\n".join(f"  {step}" for step in result.next_steps), file=sys.stderr)
 
     run(action)
