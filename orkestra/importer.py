@@ -403,10 +403,13 @@ class _Planner:
             rel = f"{self.reg}/tools.yaml"
             self.plan.writes[rel] = dump_yaml(self.tools_doc).encode("utf-8")
         missing = [t for t in self.targets if t not in self.config.targets]
-        if missing:
+        no_roster = self.config.agents_md_roster and any(i.source == "AGENTS.md" for i in self.plan.items)
+        if missing or no_roster:
             self.plan.targets_added = missing
-            self.plan.writes[CONFIG_FILE] = _with_targets(self.root / CONFIG_FILE,
-                                                          [*self.config.targets, *missing]).encode("utf-8")
+            text = _with_targets(self.root / CONFIG_FILE, [*self.config.targets, *missing])
+            if no_roster:  # the imported AGENTS.md is the team's text; no generated roster below it
+                text = text.rstrip("\n") + "\nagents_md_roster: false\n"
+            self.plan.writes[CONFIG_FILE] = text.encode("utf-8")
 
     def _merge_commands(self) -> None:
         rel = f"{self.reg}/commands.yaml"

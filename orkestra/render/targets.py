@@ -102,7 +102,7 @@ def _instructions(ws: Workspace, target: str, project_wide: bool) -> list:
 def _roster(ws: Workspace) -> list[dict]:
     """The agent roster for AGENTS.md-style files; empty unless the workspace has an orchestrator."""
     active = [a for _, a in sorted(ws.agents.items()) if a.status == "active"]
-    if not any(a.orchestrator for a in active):
+    if not ws.config.agents_md_roster or not any(a.orchestrator for a in active):
         return []
     return [{"name": a.name, "description": " ".join(a.description.split()), "orchestrator": a.orchestrator}
             for a in active]

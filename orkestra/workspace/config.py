@@ -42,6 +42,9 @@ class OrkestraConfig(Strict):
     # Runtimes sync renders for (docs/targets.md); claude is .claude/ + .mcp.json + CLAUDE.md.
     targets: list[Literal["claude", "agents-md", "agent-skills", "cursor", "copilot", "plugin"]] = Field(
         default_factory=lambda: ["claude"])
+    # AGENTS.md and copilot-instructions.md end with the agent roster and registry commands (when there
+    # is an orchestrator); `orkestra import` turns this off so an imported AGENTS.md renders unchanged.
+    agents_md_roster: bool = True
     # Owned by orkestra.mining, maguyva and orkestra.telemetry respectively.
     mining: dict[str, Any] = Field(default_factory=dict)
     maguyva: dict[str, Any] = Field(default_factory=dict)
