@@ -26,7 +26,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from orkestra.importer import compare, parse_markdown  # noqa: E402
+from orkestra.importer import compare, parse_markdown
 
 
 def is_agent(path: Path) -> bool:
@@ -59,7 +59,8 @@ def stage(collection: Path, repo: Path) -> tuple[int, int]:
 
 def cli(repo: Path, *args: str) -> tuple[subprocess.CompletedProcess, float]:
     start = time.perf_counter()
-    result = subprocess.run([sys.executable, "-m", "orkestra", *args], cwd=repo, capture_output=True, text=True)
+    result = subprocess.run([sys.executable, "-m", "orkestra", *args], cwd=repo, capture_output=True, text=True,
+                            check=False)
     return result, time.perf_counter() - start
 
 

@@ -258,6 +258,9 @@ class _Planner:
         for skill_md in sorted(folder.glob("*/SKILL.md")) if folder.is_dir() else []:
             source_dir = skill_md.parent
             rel = skill_md.relative_to(self.root).as_posix()
+            if source_dir.is_symlink() or not source_dir.resolve().is_relative_to(self.root):
+                self.plan.skip(rel, "skill folder is a symbolic link (left alone)")
+                continue
             try:
                 front, body = parse_markdown(_read(self.root, rel))
             except (ValueError, UnicodeDecodeError, OSError) as exc:
@@ -289,7 +292,8 @@ class _Planner:
             files = [p for p in sorted(source_dir.rglob("*")) if p.is_file() and p != skill_md][:MAX_FILES]
             for path in files:
                 sub = path.relative_to(source_dir).as_posix()
-                if path.is_symlink() or path.stat().st_size > MAX_FILE_BYTES:
+                if (path.is_symlink() or not path.resolve().is_relative_to(source_dir.resolve())
+                        or path.stat().st_size > MAX_FILE_BYTES):
                     self.plan.skip(path.relative_to(self.root).as_posix(), "symbolic link or too large")
                     continue
                 self.write(f"{dest}/{sub}", path.read_bytes())
@@ -421,7 +425,7 @@ class _Planner:
         text = path.read_text(encoding="utf-8")
         data = yaml.safe_load(text) or {}
         if not (data.get("commands") or {}):
-            merged = re.sub(r"^commands:.*$", "", text, flags=re.M).rstrip("\n") + "\n" + block
+            merged = re.sub(r"^commands:.*$", "", text, flags=re.MULTILINE).rstrip("\n") + "\n" + block
         else:
             entries = block.split("\n", 1)[1]  # drop the "commands:" line; entries stay indented
             merged = text.rstrip("\n") + "\n" + entries
@@ -442,8 +446,8 @@ def _front_md(front: dict, body: str) -> str:
 def _with_targets(config_path: Path, targets: list[str]) -> str:
     text = config_path.read_text(encoding="utf-8")
     line = f"targets: [{', '.join(targets)}]"
-    if re.search(r"^targets:", text, re.M):
-        replaced = re.sub(r"^targets:.*(\n[ \t]+-.*)*", line, text, count=1, flags=re.M)
+    if re.search(r"^targets:", text, re.MULTILINE):
+        replaced = re.sub(r"^targets:.*(\n[ \t]+-.*)*", line, text, count=1, flags=re.MULTILINE)
     else:
         replaced = text.rstrip("\n") + f"\n# runtimes sync renders for (docs/targets.md)\n{line}\n"
     data = yaml.safe_load(replaced)
@@ -474,9 +478,9 @@ def dump_yaml(data: Any) -> str:
 
 
 def infer_type(body: str) -> str:
-    if re.search(r"^\s*[-*] \[[ xX]\]", body, re.M) or re.search(r"^##+\s+checklist", body, re.M | re.I):
+    if re.search(r"^\s*[-*] \[[ xX]\]", body, re.MULTILINE) or re.search(r"^##+\s+checklist", body, re.MULTILINE | re.IGNORECASE):
         return "checklist"
-    if re.search(r"^##+\s+(rules|principles|guidelines)\b", body, re.M | re.I):
+    if re.search(r"^##+\s+(rules|principles|guidelines)\b", body, re.MULTILINE | re.IGNORECASE):
         return "discipline"
     return "workflow"
 

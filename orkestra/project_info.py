@@ -69,7 +69,7 @@ def _pyproject(text: str) -> dict:
 def _package_json(text: str) -> dict:
     data = json.loads(text)
     if not isinstance(data, dict):
-        raise ValueError("package.json is not an object")
+        raise ValueError("package.json is not an object")  # noqa: TRY004 - read_manifest skips ValueError
     author = data.get("author")
     author = author.get("name") if isinstance(author, dict) else author
     return {**data, "authors": [author] if author else []}
@@ -82,7 +82,7 @@ def _cargo(text: str) -> dict:
 
 
 def _go_mod(text: str) -> dict:
-    match = re.search(r"^module\s+(\S+)", text, re.M)
+    match = re.search(r"^module\s+(\S+)", text, re.MULTILINE)
     return {"name": match.group(1).rsplit("/", 1)[-1]} if match else {}
 
 

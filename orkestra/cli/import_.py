@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -10,11 +10,11 @@ from orkestra.cli.output import emit_json, run
 
 
 def command(
-    source: Annotated[Optional[list[str]], typer.Option(
+    source: Annotated[list[str] | None, typer.Option(
         "--from", help="Where to read: claude, agents-md, cursor, codex (repeatable; default: all).")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the plan and the round-trip check; write nothing.")]
     = False,
-    root: Annotated[Optional[str], typer.Option("--root", help="Workspace root (default: nearest orkestra.yaml).")]
+    root: Annotated[str | None, typer.Option("--root", help="Workspace root (default: nearest orkestra.yaml).")]
     = None,
 ) -> None:
     """Import .claude/agents, .claude/skills, .claude/commands, CLAUDE.md, AGENTS.md, .cursor/rules

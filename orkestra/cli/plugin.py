@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -14,9 +14,9 @@ app = typer.Typer(help="Build a Claude Code plugin (and a marketplace listing it
 
 @app.command("build")
 def build(
-    out: Annotated[Optional[str], typer.Option("--out", help="Marketplace folder (default: dist/claude-plugin).")]
+    out: Annotated[str | None, typer.Option("--out", help="Marketplace folder (default: dist/claude-plugin).")]
     = None,
-    root: Annotated[Optional[str], typer.Option("--root", help="Workspace root (default: nearest orkestra.yaml).")]
+    root: Annotated[str | None, typer.Option("--root", help="Workspace root (default: nearest orkestra.yaml).")]
     = None,
 ) -> None:
     """Validate, then write a marketplace folder: .claude-plugin/marketplace.json and
