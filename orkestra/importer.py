@@ -214,6 +214,8 @@ class _Planner:
                 builtin, mcp = self.classify_tools(split_tools(front["tools"]), rel)
                 doc["tools"] = {k: v for k, v in (("builtin", builtin), ("mcp_tools", mcp)) if v}
             extra = {k: v for k, v in front.items() if k not in _AGENT_KEYS}
+            if "tools" in front and not split_tools(front["tools"]):
+                extra["tools"] = front["tools"]  # `tools: []` (no tools) is not the same as no key (all tools)
             if extra:
                 doc["frontmatter"] = extra
             doc["prompt"] = body.strip() + "\n" if body.strip() else f"Imported from {rel}.\n"
@@ -557,7 +559,7 @@ def compare(original: bytes, rendered: bytes | None) -> str:
 
 def _normal_front(front: dict | None) -> dict:
     """Frontmatter values as a runtime reads them: tool lists as lists, no empty mapping vs none."""
-    front = dict(front or {})
+    front = {k: v.strip() if isinstance(v, str) else v for k, v in (front or {}).items()}
     for key in ("tools", "allowed-tools"):
         if key in front and isinstance(front[key], (str, list)):
             front[key] = split_tools(front[key])
