@@ -96,11 +96,23 @@ def inspect_project(root: str | Path) -> ProjectInfo:
     languages = _languages(root)
     packages = _packages(root, base.name)
     command, evidence = _tests(root, languages)
-    ci = tuple(sorted(p.relative_to(root).as_posix() for pattern in
-                      (".github/workflows/*.yml", ".github/workflows/*.yaml", ".gitlab-ci.yml", ".ci/*", "tox.ini",
-                       "noxfile.py", "Makefile", ".circleci/config.yml") for p in root.glob(pattern) if p.is_file()))
+    found = {p.relative_to(root).as_posix() for pattern in
+             (".github/workflows/*.yml", ".github/workflows/*.yaml", ".gitlab-ci.yml", ".ci/*", "tox.ini",
+              "noxfile.py", "Makefile", ".circleci/config.yml") for p in root.glob(pattern) if p.is_file()}
+    testing = {rel for rel in found if _runs_tests(root / rel)}
+    ci = tuple(sorted(found, key=lambda rel: (rel not in testing, rel)))  # the ones that run tests first
     return ProjectInfo(base.name, base.description, base.version, base.authors, base.manifest, languages,
-                       packages, command, evidence, ci)
+                       packages, command, evidence, ci, {"ci_running_tests": sorted(testing)})
+
+
+_TEST_WORDS = re.compile(r"\b(pytest|tox|nox|npm (run )?test|yarn test|pnpm test|cargo test|go test|make test)\b")
+
+
+def _runs_tests(path: Path) -> bool:
+    try:
+        return bool(_TEST_WORDS.search(path.read_text(encoding="utf-8", errors="replace")[:200_000]))
+    except OSError:
+        return False
 
 
 def _languages(root: Path) -> tuple[str, ...]:

@@ -131,7 +131,11 @@ def _truths(info: ProjectInfo) -> dict:
         names = ", ".join(LANGUAGE_NAMES.get(lang, lang) for lang in info.languages[:3])
         add(f"The code is written mainly in {names}.", list(info.packages[:3]) or [info.manifest or "."],
             ["languages"], [f"Follow the conventions of the existing {names.split(',')[0]} code."])
-    if info.ci:
+    running = list(info.extra.get("ci_running_tests") or [])[:3]
+    if running:
+        add(f"CI runs the tests in {', '.join(running)}.", running, ["ci", "testing"],
+            ["Reproduce a CI failure with the command that workflow runs before changing code."])
+    elif info.ci:
         add(f"CI is defined in {', '.join(info.ci[:3])}.", list(info.ci[:3]), ["ci"],
             ["Check the CI definition for the exact commands before changing build steps."])
     if info.packages:

@@ -59,6 +59,9 @@ def hand_written(root: Path) -> Path:
     (agents / "doc-writer.md").write_text(
         "---\nname: doc-writer\ndescription: 'Writes docs: guides and references.'\ntools:\n  - Read\n  - Write\n"
         "---\nYou write documentation.   \n")
+    (agents / "planner.md").write_text(  # folded description, and `tools: []` meaning no tools at all
+        "---\nname: planner\ndescription: >\n  Plans work in small steps.\n  Use when a task is large.\n"
+        "tools: []\n---\n\n# Planner\n")
     (skill / "SKILL.md").write_text(
         "---\nname: release-notes\ndescription: Draft release notes from merged pull requests. Use when "
         "preparing a release.\nallowed-tools: Read, Bash(git log:*)\n---\n# Release notes\n\n- [ ] Collect PRs\n")
@@ -98,6 +101,7 @@ def test_init_reads_a_python_package_and_syncs_clean_and_idempotent(git_repo: Pa
         assert len(yaml.safe_load((root / f"registries/{name}.yaml").read_text())[name]) == count
     truths = yaml.safe_load((root / "ai_assets/reference/ground_truths.yaml").read_text())["statements"]
     assert any("python -m pytest" in t["statement"] for t in truths)
+    assert not any("CI runs the tests" in t["statement"] for t in truths)  # the workflow runs no test command
     assert all((root / e).exists() for t in truths for e in t["evidence"])
     domains = yaml.safe_load((root / "ai_assets/reference/decisions/registry.yaml").read_text())["domains"]
     assert domains == {"flaskish": {"code": "FLA", "description": "Decisions about src/flaskish/."}}
@@ -183,6 +187,7 @@ def test_import_then_sync_round_trips_and_takes_ownership(git_repo: Path):
         before, after = parse_markdown(data.decode()), parse_markdown((root / path).read_text())
         if path.endswith((".md", ".mdc")) and before[0] is not None and "tools" not in before[0]:
             assert before[0] == after[0], path  # same frontmatter values
+    assert parse_markdown((root / ".claude/agents/planner.md").read_text())[0]["tools"] == []
     assert ok(run_cli("sync", "--check", cwd=root)).strip() == "in sync"
     # the registries are the source now: an edit flows to the rendered agent
     registry = root / "registries/agents/doc-writer.yaml"
@@ -308,7 +313,8 @@ def claude() -> Path:
 @pytest.mark.external
 def test_built_plugin_validates_installs_and_is_listed_enabled(claude: Path, git_repo: Path, tmp_path: Path):
     root = hand_written(python_package(git_repo))
-    ok(run_cli("init", cwd=root))
+    steps = json.loads(ok(run_cli("init", cwd=root)))["next_steps"]
+    assert steps[0].startswith("orkestra import --dry-run")  # hand-written content found: import first
     ok(run_cli("import", cwd=root))
     out = tmp_path / "market"
     build = json.loads(ok(run_cli("plugin", "build", "--out", str(out), cwd=root)))
