@@ -274,7 +274,9 @@ class _Planner:
                 self.plan.skip(rel, f"folder name {name!r} is not a kebab-case skill name")
                 continue
             dest = f"{self.reg}/skills/project/{name}"
-            if (self.root / dest).exists() or any(i.kind == "skill" and i.name == name for i in self.plan.items):
+            taken = list((self.root / self.reg / "skills").glob(f"*/{name}/SKILL.md"))
+            if taken or (self.root / dest).exists() or any(i.kind == "skill" and i.name == name
+                                                            for i in self.plan.items):
                 self.plan.skip(rel, f"skill {name!r} is already in the registries")
                 continue
             description = front.get("description")

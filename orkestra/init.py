@@ -76,7 +76,8 @@ def init_workspace(target: str | os.PathLike[str], *, minimal: bool = False, tel
         from orkestra.starter import starter_files
 
         info = inspect_project(root)
-        files, agents = starter_files(info, telemetry=telemetry, existing_agents=_hand_written_agents(root))
+        files, agents = starter_files(info, telemetry=telemetry, existing_agents=_hand_written(root, "agents"),
+                                      existing_skills=_hand_written(root, "skills"))
     created, skipped = [], []
     for rel, text in files.items():
         path = root / rel
@@ -102,9 +103,13 @@ def _telemetry_block(enabled: bool) -> str:
             "telemetry:\n  enabled: false\n")
 
 
-def _hand_written_agents(root: Path) -> set[str]:
-    folder = root / ".claude" / "agents"
-    return {p.stem for p in folder.glob("*.md")} if folder.is_dir() else set()
+def _hand_written(root: Path, kind: str) -> set[str]:
+    """Names already taken in ``.claude/agents`` (files) or ``.claude/skills`` (folders)."""
+    folder = root / ".claude" / kind
+    if not folder.is_dir():
+        return set()
+    return {p.stem for p in folder.glob("*.md")} if kind == "agents" else {p.parent.name for p in
+                                                                           folder.glob("*/SKILL.md")}
 
 
 def next_steps(root: Path, telemetry: bool) -> list[str]:

@@ -150,9 +150,11 @@ def _truths(info: ProjectInfo) -> dict:
             "statements": statements}
 
 
-def starter_files(info: ProjectInfo, *, telemetry: bool = False,
-                  existing_agents: set[str] = frozenset()) -> tuple[dict[str, str], list[str]]:
-    """{path: text} of the full starter, and the agent names it defines."""
+def starter_files(info: ProjectInfo, *, telemetry: bool = False, existing_agents: set[str] = frozenset(),
+                  existing_skills: set[str] = frozenset()) -> tuple[dict[str, str], list[str]]:
+    """{path: text} of the full starter, and the agent names it defines. Agents and K0 skills whose
+    names the repository's hand-written ``.claude/`` already uses are left out (``orkestra import``
+    brings the team's own in)."""
     from orkestra.init import _telemetry_block
 
     files: dict[str, str] = {}
@@ -169,7 +171,9 @@ def starter_files(info: ProjectInfo, *, telemetry: bool = False,
         files[f"registries/{name}.yaml"] = (SCAFFOLD / f"{name}.yaml").read_text(encoding="utf-8")
     files["registries/metadata.yaml"] = dump_yaml({"project": info.name, "description": info.description,
                                                    "vendor_roots": []})
-    scopes = {name: {"description": d, "primary_skills": skills} for name, (d, skills) in SCOPES.items()}
+    k0 = [skill for skill in K0 if skill not in existing_skills]
+    scopes = {name: {"description": d, "primary_skills": [s for s in skills if s.split("/")[1] in k0]}
+              for name, (d, skills) in SCOPES.items()}
     if language:
         scopes[_slug(language)] = {"description": f"{language} conventions. Dormant: register K3 skills with "
                                                   f"`metadata.scope: {_slug(language)}` to load them for "
@@ -190,7 +194,7 @@ def starter_files(info: ProjectInfo, *, telemetry: bool = False,
     agents = [] if "orchestrator" in existing_agents else [orchestrator]
     for agent in agents + team:
         files[f"registries/agents/{agent['name']}.yaml"] = dump_yaml(agent)
-    for skill in K0:
+    for skill in k0:
         files[f"registries/skills/foundations/{skill}/SKILL.md"] = \
             (FULL / "skills" / f"{skill}.SKILL.md").read_text(encoding="utf-8")
     files["ai_assets/reference/ground_truths.yaml"] = dump_yaml(_truths(info))

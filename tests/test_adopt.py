@@ -213,6 +213,40 @@ def test_import_never_overwrites_registries_and_reports_what_it_skips(git_repo: 
     assert not any(i["source"] == ".cursor/rules/python-style.mdc" for i in report["items"])  # --from claude
 
 
+def test_init_leaves_names_the_team_uses_to_import(git_repo: Path):
+    root = hand_written(python_package(git_repo))
+    (root / ".claude/agents/debugger.md").write_text("---\nname: debugger\ndescription: Ours.\n---\nOur debugger.\n")
+    theirs = root / ".claude/skills/systematic-debugging"
+    theirs.mkdir()
+    (theirs / "SKILL.md").write_text("---\nname: systematic-debugging\ndescription: Our way. Use when stuck.\n---\n"
+                                     "# Ours\n")
+    report = json.loads(ok(run_cli("init", cwd=root)))
+    assert "debugger" not in report["agents"]
+    assert not (root / "registries/skills/foundations/systematic-debugging").exists()
+    imported = json.loads(ok(run_cli("import", cwd=root)))
+    assert {"debugger", "systematic-debugging"} <= {i["name"] for i in imported["items"]}
+    assert ok(run_cli("validate", cwd=root)).startswith("0 error(s)")
+    ok(run_cli("sync", cwd=root))
+    assert "Our debugger." in (root / ".claude/agents/debugger.md").read_text()
+    assert "# Ours" in (root / ".claude/skills/systematic-debugging/SKILL.md").read_text()
+
+
+def test_import_from_codex_brings_agent_skills_and_agents_md(git_repo: Path):
+    skill = git_repo / ".agents/skills/lint-fix"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: lint-fix\ndescription: Fix lint errors with ruff. Use when ruff "
+                                    "reports errors.\n---\n# Lint fix\n\n## Steps\n1. Run ruff.\n")
+    (git_repo / "AGENTS.md").write_text("# Codex notes\n\nUse ruff.\n")
+    ok(run_cli("init", "--minimal", cwd=git_repo))
+    report = json.loads(ok(run_cli("import", "--from", "codex", cwd=git_repo)))
+    assert set(report["targets_added"]) == {"agent-skills", "agents-md"} and report["round_trip"]["differs"] == 0
+    ok(run_cli("sync", cwd=git_repo))
+    assert (git_repo / "AGENTS.md").read_text() == "# Codex notes\n\nUse ruff.\n"  # no roster appended
+    result = subprocess.run([str(AGENTSKILLS), "validate", str(skill)], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert ok(run_cli("sync", "--check", cwd=git_repo)).strip() == "in sync"
+
+
 def test_import_without_a_workspace_says_what_to_run(git_repo: Path):
     result = run_cli("import", "--root", str(git_repo), cwd=git_repo)
     assert result.returncode == 2 and "orkestra init" in result.stderr
@@ -330,7 +364,10 @@ def test_built_plugin_validates_installs_and_is_listed_enabled(claude: Path, git
         return subprocess.run([str(claude), "plugin", *args], capture_output=True, text=True, timeout=180, env=env, check=False,
                               cwd=tmp_path)
 
-    for folder in (out, out / "plugins/flaskish"):
+    config = root / "orkestra.yaml"  # the `plugin` target renders the same tree through sync
+    config.write_text(config.read_text().replace("targets: [claude, ", "targets: [claude, plugin, "))
+    ok(run_cli("sync", cwd=root))
+    for folder in (out, out / "plugins/flaskish", root / "marketplace", root / "marketplace/plugins/flaskish"):
         validated = cc("validate", "--json", str(folder))
         assert validated.returncode == 0 and json.loads(validated.stdout)["success"] is True, validated.stdout
     provided = json.loads(cc("validate", "--json", str(out / "plugins/flaskish")).stdout)["provides"]
