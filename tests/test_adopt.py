@@ -317,8 +317,8 @@ def test_dropping_a_target_prunes_its_files(all_targets: Path):
     config = root / "orkestra.yaml"
     config.write_text(config.read_text().replace(ALL_TARGETS, "targets: [claude]"))
     ok(run_cli("sync", cwd=root))
-    assert not (root / "AGENTS.md").exists() and not [p for p in (root / ".cursor").rglob("*") if p.is_file()]
-    assert not list((root / ".github").rglob("*.agent.md")) and (root / ".github/workflows/tests.yaml").exists()
+    assert not (root / "AGENTS.md").exists() and not (root / ".cursor").exists() and not (root / ".vscode").exists()
+    assert not (root / ".github/agents").exists() and (root / ".github/workflows/tests.yaml").exists()
     assert (root / ".claude/agents/orchestrator.md").exists()
 
 

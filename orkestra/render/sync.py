@@ -45,4 +45,23 @@ def sync(root: str | os.PathLike[str] | None, *, apply: bool = True, force: bool
         if any(d.severity == "error" for d in diagnostics):
             raise WorkspaceError(diagnostics)
         plan = build_plan(ws, force=force)
-        return SyncReport(plan, apply_plan(ws, plan) if apply else None)
+        applied = apply_plan(ws, plan) if apply else None
+        if applied is not None and applied.deleted:
+            _prune_target_dirs(ws.root, applied.deleted)
+        return SyncReport(plan, applied)
+
+
+def _prune_target_dirs(root, deleted: tuple[str, ...]) -> None:
+    """Remove folders a dropped target left empty (``.cursor/rules``, ``.github/agents``, …), never
+    following a symlink, never above the root; apply already prunes inside the output folder."""
+    from pathlib import Path
+
+    base = Path(root).resolve()
+    for rel in deleted:
+        parent = (base / rel).parent
+        while parent != base and base in parent.parents and not parent.is_symlink():
+            try:
+                parent.rmdir()  # fails (and stops) on the first folder that still holds anything
+            except OSError:
+                break
+            parent = parent.parent
