@@ -40,8 +40,7 @@ def plugin_version(ws: Workspace) -> str:
 def plugin_files(ws: Workspace, render, base: str) -> list[tuple[str, str | bytes, tuple[str, ...]]]:
     """Every file of the marketplace folder ``base`` (repo-relative, or "" for a folder of its own)."""
     from orkestra.project_info import PROJECT_FILES, read_manifest
-    from orkestra.render import context as ctx
-    from orkestra.render.outputs import agent_markdown, command_markdown, skill_files
+    from orkestra.render.outputs import agent_markdown, command_markdown, mcp_servers, skill_files
     from orkestra.telemetry.settings import merge_settings
 
     name = plugin_name(ws)
@@ -76,7 +75,7 @@ def plugin_files(ws: Workspace, render, base: str) -> list[tuple[str, str | byte
     hooks = merge_settings(None, ws.config.telemetry).get("hooks")
     if hooks:
         files.append((_join(root, "hooks", "hooks.json"), _json({"hooks": hooks}), ("orkestra.yaml",)))
-    servers = ctx.mcp_config(ws.tools)
+    servers = {"mcpServers": mcp_servers(ws)}
     if servers["mcpServers"]:
         files.append((_join(root, ".mcp.json"), _json(servers), ("registries/tools.yaml",)))
     return [(rel, content if isinstance(content, bytes) else content.rstrip("\n") + "\n", src)

@@ -64,7 +64,7 @@ def render_outputs(ws: Workspace) -> list[Output]:
         text(digest_path, render("decisions.md.j2", ctx.decisions_context(list(ws.decisions.values()),
                                                                            ws.decision_registry, records)), records)
     if claude:
-        servers = ctx.mcp_config(ws.tools)
+        servers = {"mcpServers": mcp_servers(ws)}
         if servers["mcpServers"]:
             text(ws.config.paths.mcp_config, json.dumps(servers, indent=2) + "\n", _source(ws, "tools", ""))
         settings = _settings(ws)
@@ -76,6 +76,13 @@ def render_outputs(ws: Workspace) -> list[Output]:
         outputs.append(Output(rel, body, sources) if isinstance(body, bytes) else
                        Output(rel, (body.rstrip("\n") + "\n").encode("utf-8"), sources))
     return sorted(outputs, key=lambda o: o.path)
+
+
+def mcp_servers(ws: Workspace) -> dict[str, dict]:
+    """THE MCP server list (Claude Code ``.mcp.json`` form). ``.mcp.json``, ``.cursor/mcp.json``,
+    ``.vscode/mcp.json``, ``.codex/config.toml`` and the plugin's ``.mcp.json`` are all built from it,
+    so a server added here (or to the tools registry) reaches every target."""
+    return ctx.mcp_config(ws.tools)["mcpServers"]
 
 
 def agent_markdown(ws: Workspace, agent, render, digest_path: str) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 
-from orkestra.render import context as ctx
 from orkestra.workspace.compose import ESSENTIAL_COMMANDS, agent_tools
 from orkestra.workspace.load import Workspace
 
@@ -30,7 +29,9 @@ Rendered = tuple[str, "str | bytes", tuple[str, ...]]
 
 def servers(ws: Workspace) -> dict[str, dict]:
     """The one MCP server list every target's configuration is built from (Claude Code form)."""
-    return ctx.mcp_config(ws.tools)["mcpServers"]
+    from orkestra.render.outputs import mcp_servers
+
+    return mcp_servers(ws)
 
 
 def _rewrite(value: str, project: str, env: str) -> str:
