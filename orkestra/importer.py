@@ -409,7 +409,13 @@ class _Planner:
             self._merge_commands()
         if self.tools_changed:
             rel = f"{self.reg}/tools.yaml"
-            self.plan.writes[rel] = dump_yaml(self.tools_doc).encode("utf-8")
+            path = self.root / rel
+            old = path.read_text(encoding="utf-8") if path.is_file() else ""
+            header = "".join(line + "\n" for line in old.splitlines()[:20] if line.startswith("#")) or \
+                "# Every tool an agent, skill or command may declare.\n"
+            self.plan.writes[rel] = (header + "# (rewritten by `orkestra import`, which added: "
+                                     + ", ".join(self.plan.tools_added) + ")\n"
+                                     + dump_yaml(self.tools_doc)).encode("utf-8")
         missing = [t for t in self.targets if t not in self.config.targets]
         no_roster = self.config.agents_md_roster and any(i.source == "AGENTS.md" for i in self.plan.items)
         if missing or no_roster:

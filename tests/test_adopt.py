@@ -386,3 +386,30 @@ def test_built_plugin_validates_installs_and_is_listed_enabled(claude: Path, git
     refused = run_cli("plugin", "build", "--out", str(tmp_path / "mine"), cwd=root)
     assert refused.returncode != 0 and (tmp_path / "mine/keep.txt").read_text() == "x"
     git(root, "status", "--porcelain")
+
+
+@pytest.mark.external
+def test_codex_reads_the_generated_mcp_servers(all_targets: Path, tmp_path: Path):
+    """The real Codex CLI loads `.codex/config.toml` (as its CODEX_HOME config) with every server."""
+    codex, reason = npm_bin("@openai/codex", "codex")
+    if codex is None:
+        print(f"skipping: {reason}")
+        pytest.skip(reason)
+    root = all_targets
+    tools = root / "registries/tools.yaml"
+    tools.write_text(tools.read_text().replace("mcp_servers:\n", "mcp_servers:\n  docs:\n    description: Docs.\n"
+                                               "    transport: {type: http, url: 'https://docs.example/mcp'}\n"
+                                               "  local:\n    description: Local.\n    transport: {command: tool, "
+                                               "args: [serve], env: {API_KEY: '${API_KEY}', MODE: fast}}\n", 1))
+    ok(run_cli("sync", cwd=root))
+    home = tmp_path / "codex-home"
+    home.mkdir()
+    (home / "config.toml").write_bytes((root / ".codex/config.toml").read_bytes())
+    listed = subprocess.run([str(codex), "mcp", "list", "--json"], capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "CODEX_HOME": str(home)}, check=False)
+    assert listed.returncode == 0, listed.stderr
+    servers = {s["name"]: s["transport"] for s in json.loads(listed.stdout)}
+    assert set(servers) == {"docs", "local", "maguyva"}
+    assert servers["docs"]["url"] == "https://docs.example/mcp"
+    assert servers["local"]["command"] == "tool" and servers["local"]["env_vars"] == ["API_KEY"]
+    assert servers["local"]["env"] == {"MODE": "fast"} and servers["maguyva"]["args"] == ["code", "serve"]
