@@ -129,6 +129,12 @@ def record_classifications(paths: MiningPaths, items: list[tuple[int, Classifica
             problems.append(Diagnostic(source, number, 1, "decision_id", why, code="unknown-decision"))
             continue
         resolved.append((number, item, found))
+    real = _in_repository(paths, [c["sha"] for _, _, c in resolved])
+    for number, item, found in resolved:
+        if found["sha"] not in real:
+            problems.append(Diagnostic(source, number, 1, "sha", f"{found['sha'][:12]} is in the index but not a "
+                                       "commit of this repository (run `orkestra mine sync --full`)",
+                                       code="unknown-sha"))
     if problems:
         raise WorkspaceError(problems)
 
@@ -142,6 +148,13 @@ def record_classifications(paths: MiningPaths, items: list[tuple[int, Classifica
     actions = [i.action for _, i, _ in resolved]
     return CommitOutcome(len(resolved), actions.count("release"), actions.count("extract"), actions.count("skip"),
                          sorted(set(written)))
+
+
+def _in_repository(paths: MiningPaths, shas: list[str]) -> set[str]:
+    """The shas that name commits in the repository: the index is derived state and never trusted alone."""
+    from orkestra.mining.git import Git
+
+    return Git(paths.root).existing_commits(sorted(set(shas)))
 
 
 def _processed(item: Classification, commit: dict) -> dict:

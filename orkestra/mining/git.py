@@ -1,12 +1,19 @@
 """The only git runner of mining: discovery, plumbing, and one streamed ``git log``.
 
-Discovery and plumbing go through GitPython; the log is streamed from ``git log`` with a
-fixed format (record separator ``\\x1e`` before each commit, NUL between fields, ``-z``
-for file names), so a 10k-commit history is one process and one pass over its output.
+Discovery and plumbing go through GitPython; the log is streamed from ``git log -z`` with a
+fixed format, so a 10k-commit history is one process and one pass over its output.
+
+The stream is NUL-delimited throughout and read positionally, so no byte of a message, author
+or file name can start a record: git prints a message only up to its first NUL, each commit is
+exactly six NUL-terminated header fields (sha, parents, committer date, author date, author,
+message), then ``--name-status`` pairs (status token, path) or ``--numstat`` tokens
+(``ins\\tdel\\tpath``). A new record starts only where a diff token may stand, and only with
+a token that is a full hex sha; anything else is an error, never a guess.
 """
 
 from __future__ import annotations
 
+import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,7 +21,10 @@ from typing import Iterator
 
 from orkestra.errors import OrkestraError
 
-LOG_FORMAT = "%x1e%H%x00%P%x00%cI%x00%aI%x00%an%x00%B%x00"
+LOG_FORMAT = "%H%x00%P%x00%cI%x00%aI%x00%an%x00%B%x00"
+HEADER_FIELDS = 6
+SHA_RE = re.compile(rb"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
+STATUS_RE = re.compile(rb"^[ACDMRTUXB][0-9]*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +73,7 @@ class Git:
 
     def log(self, revision: str, stats: bool = False) -> Iterator[RawCommit]:
         """Stream commits of ``revision`` (``HEAD`` or ``a..b``), newest first."""
-        diff = ["--numstat"] if stats else ["--name-only"]
+        diff = ["--numstat"] if stats else ["--name-status"]
         args = ["git", "log", f"--format={LOG_FORMAT}", "-z", "--no-renames", "--diff-merges=first-parent",
                 "--no-color", *diff, revision, "--"]
         with subprocess.Popen(args, cwd=self.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
@@ -96,30 +106,62 @@ class Git:
         return found
 
 
-def _records(stream, stats: bool) -> Iterator[RawCommit]:
+def _tokens(stream) -> Iterator[bytes]:
+    """NUL-terminated tokens of a stream, read in 64 KiB chunks."""
     buffer = b""
     while chunk := stream.read(1 << 16):
         buffer += chunk
-        *complete, buffer = buffer.split(b"\x1e")
-        for record in complete:
-            if record:
-                yield _parse_record(record, stats)
+        *complete, buffer = buffer.split(b"\0")
+        yield from complete
     if buffer:
-        yield _parse_record(buffer, stats)
+        yield buffer
 
 
-def _parse_record(record: bytes, stats: bool) -> RawCommit:
-    fields = record.decode("utf-8", "replace").split("\0")
-    sha, parents, date, author_date, author, message = fields[:6]
-    names = [f.lstrip("\n") for f in fields[6:]]
-    names = [n for n in names if n]
-    numstat = None
-    if stats:
-        rows = [n.split("\t", 2) for n in names]
-        names = [r[2] for r in rows if len(r) == 3]
-        numstat = tuple((_count(r[0]), _count(r[1])) for r in rows if len(r) == 3)
-    return RawCommit(sha, tuple(parents.split()), date, author_date, author, message, tuple(names), numstat)
+def _records(stream, stats: bool) -> Iterator[RawCommit]:
+    """Commits of a ``git log -z`` stream in :data:`LOG_FORMAT`, read positionally."""
+    tokens = _tokens(stream)
+    header: list[bytes] | None = None
+    names: list[str] = []
+    counts: list[tuple[int, int]] = []
+    for token in tokens:
+        if header is not None and len(header) < HEADER_FIELDS:
+            header.append(token)
+            continue
+        item = token.lstrip(b"\n")
+        if not item:
+            continue
+        if SHA_RE.match(item):  # only here can a commit start
+            if header is not None:
+                yield _commit(header, names, counts, stats)
+            header, names, counts = [item], [], []
+        elif header is None:
+            raise OrkestraError(f"unexpected git log output before the first commit: {item[:60]!r}")
+        elif stats and item.count(b"\t") >= 2:
+            added, deleted, path = item.split(b"\t", 2)
+            names.append(_text(path))
+            counts.append((_count(added), _count(deleted)))
+        elif not stats and STATUS_RE.match(item):
+            path = next(tokens, None)
+            if path is None:
+                raise OrkestraError("git log output ended inside a file entry")
+            names.append(_text(path))
+        else:
+            raise OrkestraError(f"unexpected git log output after {header[0][:12].decode()}: {item[:60]!r}")
+    if header is not None:
+        if len(header) < HEADER_FIELDS:
+            raise OrkestraError(f"git log output ended inside the record of {header[0][:12].decode()}")
+        yield _commit(header, names, counts, stats)
 
 
-def _count(value: str) -> int:
+def _text(value: bytes) -> str:
+    return value.decode("utf-8", "replace")
+
+
+def _commit(header: list[bytes], names: list[str], counts: list[tuple[int, int]], stats: bool) -> RawCommit:
+    sha, parents, date, author_date, author, message = map(_text, header)
+    return RawCommit(sha, tuple(parents.split()), date, author_date, author, message, tuple(names),
+                     tuple(counts) if stats else None)
+
+
+def _count(value: bytes) -> int:
     return int(value) if value.isdigit() else 0  # "-" for binary files
