@@ -53,7 +53,7 @@ def test_classify_release_writes_both_ledgers(repo):
     assert outcome.to_dict() == {"recorded": 1, "released": 1, "extracted": 0, "skipped": 0, "decision_records": []}
     assert _lines(processed) == [{"sha": shas[0], "domain": "changelog", "action": "release", "category": "added"}]
     assert _lines(notes) == [{"sha": shas[0], "date": "2026-01-01", "category": "added", "summary": "Add the runtime",
-                              "scope": "pipeline", "breaking": False, "packages": ["."]}]
+                              "scope": "pipeline", "breaking": False, "packages": ["."], "type": "feat"}]
 
 
 def test_skip_marks_both_ledgers_unless_one_is_named(repo):

@@ -12,7 +12,8 @@ DECISION_REVIEW_SCORE = 4  # at or above: left for a person to extract; below: s
 
 def find_candidates(paths: MiningPaths, limit: int | None = 50, full: bool = False, domain: str | None = None,
                     ledger: str | None = None) -> dict:
-    """Commits still unclassified in a ledger domain, highest decision score first, then oldest.
+    """Commits still unclassified in a ledger domain, highest decision score first, then oldest;
+    merge commits last (their changes are listed by the commits they bring in).
 
     Returns ``{"pending": <count before the limit>, "candidates": [...]}``.
 
@@ -27,51 +28,42 @@ def find_candidates(paths: MiningPaths, limit: int | None = 50, full: bool = Fal
         pending = [d for d in wanted if (sha, d) not in view]
         if not pending or (domain and domain not in commit["signals"]["domains_affected"]):
             continue
-        rows.append((-commit["signals"]["decision_score"], position, commit, pending))
-    rows.sort(key=lambda r: r[:2])
+        signals = commit["signals"]
+        rows.append((signals["is_merge"], -signals["decision_score"], position, commit, pending))
+    rows.sort(key=lambda r: r[:3])
     return {"pending": len(rows),
-            "candidates": [_candidate(commit, pending, full) for _, _, commit, pending in rows[:limit]]}
+            "candidates": [_candidate(commit, pending, full) for *_, commit, pending in rows[:limit]]}
 
 
 def _candidate(commit: dict, pending: list[str], full: bool) -> dict:
     result = {"sha": commit["sha"], "date": commit["date"][:10], "subject": commit["subject"],
               "signals": commit["signals"], "pending": pending}
     if full:
-        result |= {"body": commit["body"], "footers": commit["footers"], "files_changed": commit["files_changed"],
-                   "stats": commit["stats"]}
+        result |= {"description": commit["description"], "parts": commit.get("parts", []), "body": commit["body"],
+                   "footers": commit["footers"], "files_changed": commit["files_changed"], "stats": commit["stats"]}
     return result
 
 
-def suggest_category(signals: dict, description: str) -> str:
-    """A Keep a Changelog category guessed from the commit type and wording."""
-    words = description.lower()
-    if signals["commit_type"] == "security" or "security" in words or "vulnerab" in words:
-        return "security"
-    if "deprecat" in words:
-        return "deprecated"
-    if words.startswith(("remove", "drop", "delete")):
-        return "removed"
-    return {"feat": "added", "fix": "fixed"}.get(signals["commit_type"] or "", "changed")
-
-
-def suggest_classifications(candidates: list[dict]) -> list[dict]:
+def suggest_classifications(candidates: list[dict], paths: MiningPaths | None = None) -> list[dict]:
     """Suggested ``mine commit`` lines for review (never written to a ledger by this function).
 
-    Releasable commits get a changelog release, others a changelog skip; commits with a low
-    decision score get a decisions skip; high-scoring ones are left for a person to extract.
+    The changelog line is what ``mine auto`` would record (candidates read with ``full=True`` carry
+    the embedded commits of squash bodies); commits with a low decision score get a decisions
+    skip; high-scoring ones are left for a person to extract.
     """
+    from orkestra.mining.auto import auto_line
+
+    config = paths.config if paths else None
+    types = config.releasable_types if config else ("feat", "fix", "perf", "revert")
+    releasable = frozenset(t.lower() for t in types)
+    keywords = config.changelog.keyword_sections if config else False
     lines = []
     for candidate in candidates:
         signals, sha = candidate["signals"], candidate["sha"]
-        description = candidate["subject"].split(": ", 1)[-1] if signals["commit_type"] else candidate["subject"]
         if "changelog" in candidate["pending"]:
-            if signals["is_releasable_type"] and not signals["is_merge"]:
-                lines.append({"sha": sha, "domain": "changelog", "action": "release",
-                              "category": suggest_category(signals, description), "summary": description})
-            else:
-                kind = signals["commit_type"] or ("merge" if signals["is_merge"] else "non-conventional")
-                lines.append({"sha": sha, "domain": "changelog", "action": "skip",
-                              "reason": f"{kind}: not a releasable change"})
+            description = candidate.get("description") or (
+                candidate["subject"].split(": ", 1)[-1] if signals["commit_type"] else candidate["subject"])
+            lines.append(auto_line(candidate | {"description": description}, releasable, keywords))
         if "decisions" in candidate["pending"] and signals["decision_score"] < DECISION_REVIEW_SCORE:
             lines.append({"sha": sha, "domain": "decisions", "action": "skip",
                           "reason": f"no architectural signal (decision score {signals['decision_score']})"})

@@ -1,9 +1,16 @@
-"""Release notes → Keep a Changelog Markdown, one release per tag; pure.
+"""Release notes → changelog Markdown, one release per tag; pure.
 
-Releases come from tags: ``<package>@1.2.3`` for a package (its directory name or path),
-``v1.2.3`` / ``1.2.3`` for the root package and for packages that have no scoped tags.
-A commit belongs to the oldest release tag it is reachable from; commits reachable from no
-release tag are Unreleased. Output is deterministic (no "generated at" date).
+Releases come from tags: ``<package>@1.2.3`` or ``<package>-v1.2.3`` for a package (its
+directory name or path), ``v1.2.3`` / ``1.2.3`` for the root package and for packages that have
+no scoped tags. Versions are SemVer (``1.2.3-rc.1+build``) or PEP 440 (``2.0.0b1``, ``1.4``,
+``1.2.3.post1``, ``3.0.0.dev0``). A commit belongs to the oldest release tag it is reachable
+from; commits reachable from no release tag are Unreleased. Releases without entries are left
+out. Output is deterministic (no "generated at" date).
+
+Two formats: ``keep-a-changelog`` (categories, breaking changes first) and ``release-please``
+(the conventional-changelog layout release-please writes: ``## [1.2.0](compare) (date)``,
+``### ⚠ BREAKING CHANGES``, type sections, ``* **scope:** text ([sha](commit link))``), so a
+team can switch tools without rewriting its history.
 """
 
 from __future__ import annotations
@@ -13,8 +20,11 @@ from dataclasses import dataclass
 
 CATEGORY_TITLES = {"added": "Added", "changed": "Changed", "deprecated": "Deprecated", "removed": "Removed",
                    "fixed": "Fixed", "security": "Security"}
-PLAIN_TAG_RE = re.compile(r"^v?(?P<version>\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]+)?)$")
-SCOPED_TAG_RE = re.compile(r"^(?P<package>.+)@v?(?P<version>\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]+)?)$")
+VERSION = (r"\d+(?:\.\d+){1,3}"  # 1.4, 1.2.3, 1.2.3.4
+           r"(?:[-_.]?(?:a|b|c|rc|alpha|beta|pre|preview|dev|post)\.?\d*)*"  # PEP 440: 2.0.0b1, 1.0.post1, 3.0.0.dev0
+           r"(?:[-+][0-9A-Za-z.+-]+)?")  # SemVer: -rc.1, +build.5
+PLAIN_TAG_RE = re.compile(rf"^v?(?P<version>{VERSION})$")
+SCOPED_TAG_RE = re.compile(rf"^(?P<package>.+?)(?:@v?|-v)(?P<version>{VERSION})$")
 HEADER = """# Changelog
 
 All notable changes to {name} are documented in this file.
@@ -29,7 +39,8 @@ class Release:
     tag: str | None  # None for Unreleased
     version: str
     date: str
-    entries: tuple[dict, ...]
+    entries: tuple[dict, ...]  # {"sha", "category", "summary", "scope", "breaking", "type"}, newest first
+    previous: str | None = None  # the tag of the release before it (for compare links)
 
 
 def release_tags(tags: list[tuple[str, str, str]], package: str, name: str) -> list[tuple[str, str, str, str]]:
@@ -60,22 +71,37 @@ def assign_releases(commits: dict[str, list[str]], tags: list[tuple[str, str, st
     return owner
 
 
+def note_entries(note: dict) -> list[dict]:
+    """A release note as rendered entries: the note itself, then the commits embedded in its body."""
+    head = {"sha": note["sha"], "category": note["category"], "summary": note["summary"], "scope": note.get("scope"),
+            "breaking": bool(note.get("breaking")), "type": note.get("type")}
+    return [head, *({"sha": note["sha"], "category": p["category"], "summary": p["summary"],
+                     "scope": p.get("scope"), "breaking": bool(p.get("breaking")), "type": p.get("type")}
+                    for p in note.get("parts") or ())]
+
+
 def build_releases(notes: list[dict], commits: dict[str, list[str]], tags: list[tuple[str, str, str, str]]) -> list[Release]:
-    """Unreleased first, then releases newest first, each with its notes newest first."""
+    """Unreleased first, then releases newest first (those with entries), each with its entries newest first."""
     owner = assign_releases(commits, tags)
     position = {sha: i for i, sha in enumerate(commits)}
     grouped: dict[str | None, list[dict]] = {}
     for note in sorted(notes, key=lambda n: -position[n["sha"]]):
-        grouped.setdefault(owner.get(note["sha"]), []).append(note)
-    releases = [Release(None, "Unreleased", "", tuple(grouped.get(None, ())))]
-    for tag, version, sha, date in sorted(tags, key=lambda t: (position.get(t[2], -1), t[3], t[0]), reverse=True):
-        if sha in position:
-            releases.append(Release(tag, version, date, tuple(grouped.get(tag, ()))))
+        grouped.setdefault(owner.get(note["sha"]), []).extend(note_entries(note))
+    ordered = [t for t in sorted(tags, key=lambda t: (position.get(t[2], -1), t[3], t[0]), reverse=True)
+               if t[2] in position]
+    releases = [Release(None, "Unreleased", "", tuple(grouped.get(None, ())), ordered[0][0] if ordered else None)]
+    for index, (tag, version, _, date) in enumerate(ordered):
+        if grouped.get(tag):
+            previous = ordered[index + 1][0] if index + 1 < len(ordered) else None
+            releases.append(Release(tag, version, date, tuple(grouped[tag]), previous))
     return releases
 
 
-def render_changelog(name: str, releases: list[Release]) -> str:
-    """The whole CHANGELOG.md text."""
+def render_changelog(name: str, releases: list[Release], fmt: str = "keep-a-changelog",
+                     url: str | None = None) -> str:
+    """The whole CHANGELOG.md text in ``fmt`` (``url``: the repository's web address, for links)."""
+    if fmt == "release-please":
+        return render_release_please(releases, url)
     parts = [HEADER.format(name=name)]
     for release in releases:
         title = "[Unreleased]" if release.tag is None else f"[{release.version}] - {release.date}"
@@ -87,9 +113,44 @@ def render_changelog(name: str, releases: list[Release]) -> str:
             items = [n for n in release.entries if n["category"] == category and not n["breaking"]]
             if items:
                 parts.append(f"### {heading}\n\n" + "".join(_item(n, False) for n in items))
-        if not release.entries and release.tag is not None:
-            parts.append("_No notable changes._\n")
     return "\n".join(parts)
+
+
+def render_release_please(releases: list[Release], url: str | None = None) -> str:
+    """The layout release-please and conventional-changelog write (byte-compatible headings and items)."""
+    from orkestra.mining.sections import SECTION_ORDER, TYPE_CATEGORIES, section_for
+
+    out = ["# Changelog\n"]
+    for release in releases:
+        if not release.entries:
+            continue
+        if release.tag is None:
+            out.append("\n## Unreleased\n")
+        else:
+            version = release.version
+            if url and release.previous:
+                version = f"[{version}]({url}/compare/{release.previous}...{release.tag})"
+            out.append(f"\n## {version} ({release.date})\n" if release.date else f"\n## {version}\n")
+        breaking = [e for e in release.entries if e["breaking"]]
+        groups: dict[str, list[dict]] = {}
+        for entry in release.entries:
+            if entry["breaking"] and entry.get("type") not in TYPE_CATEGORIES and entry["category"] == "changed":
+                continue  # a breaking docs/chore/refactor commit is listed under breaking changes only
+            groups.setdefault(section_for(entry), []).append(entry)
+        sections = [("⚠ BREAKING CHANGES", breaking)] if breaking else []
+        sections += sorted(groups.items(), key=lambda g: (SECTION_ORDER.index(g[0]) if g[0] in SECTION_ORDER
+                                                            else len(SECTION_ORDER), g[0]))
+        for heading, entries in sections:
+            out.append(f"\n\n### {heading}\n\n" + "".join(_rp_item(e, url) for e in entries))
+    return "".join(out)
+
+
+def _rp_item(entry: dict, url: str | None) -> str:
+    scope = f"**{entry['scope']}:** " if entry.get("scope") else ""
+    summary = " ".join(entry["summary"].split())
+    sha = entry["sha"]
+    link = f"[{sha[:7]}]({url}/commit/{sha})" if url else sha[:7]
+    return f"* {scope}{summary} ({link})\n"
 
 
 def _item(note: dict, with_category: bool) -> str:

@@ -42,6 +42,7 @@ class Classification(BaseModel):
     role: Literal["primary", "supporting"] | None = None
     reason: str | None = None
     correction: bool = False
+    by: Literal["auto"] | None = None  # written by `mine auto`; any other classification replaces it
 
     @model_validator(mode="after")
     def _shape(self) -> "Classification":
@@ -105,10 +106,29 @@ def classify_commit(paths: MiningPaths, sha: str, *, changelog: str | None = Non
     return record_classifications(paths, parse_classifications(text, source), source)
 
 
-def commit_classifications(paths: MiningPaths, input_path: Path) -> CommitOutcome:
-    """``mine commit --input FILE.jsonl``: validate every line, then record them all (or none)."""
-    text = input_path.read_text(encoding="utf-8")
-    return record_classifications(paths, parse_classifications(text, str(input_path)), str(input_path))
+def commit_classifications(paths: MiningPaths, input_path: Path | str) -> CommitOutcome:
+    """``mine commit --input FILE.jsonl``: validate every line, then record them all (or none).
+
+    ``-`` (and ``/dev/stdin``) read standard input.
+    """
+    text, source = read_input(input_path)
+    return record_classifications(paths, parse_classifications(text, source), source)
+
+
+def read_input(input_path: Path | str) -> tuple[str, str]:
+    """(text, name for diagnostics) of a JSONL input: a file, or standard input for ``-``."""
+    import sys
+
+    if str(input_path) == "-":
+        return sys.stdin.read(), "<stdin>"
+    path = Path(input_path)
+    try:
+        with path.open(encoding="utf-8") as handle:  # a pipe (/dev/stdin) reads like a file; no resolve()
+            return handle.read(), str(path)
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read input ({exc.strerror or exc})") from exc
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path}: input is not UTF-8 ({exc.reason} at byte {exc.start})") from exc
 
 
 def record_classifications(paths: MiningPaths, items: list[tuple[int, Classification]],
@@ -140,10 +160,10 @@ def record_classifications(paths: MiningPaths, items: list[tuple[int, Classifica
 
     processed_path, notes_path = ledger_files(paths)
     with ledger_lock(paths):
-        _check_repeats(processed_path, resolved, source)
+        resolved = _check_repeats(processed_path, resolved, source)
         written = [str(upsert_decision_record(catalog, i.decision_id, c, i.role or "primary"))
                    for _, i, c in resolved if i.action == "extract"]
-        append_lines(notes_path, [_release_note(i, c) for _, i, c in resolved if i.action == "release"])
+        append_lines(notes_path, [release_note(paths, i, c) for _, i, c in resolved if i.action == "release"])
         append_lines(processed_path, [_processed(i, c) for _, i, c in resolved])
     actions = [i.action for _, i, _ in resolved]
     return CommitOutcome(len(resolved), actions.count("release"), actions.count("extract"), actions.count("skip"),
@@ -161,34 +181,56 @@ def _processed(item: Classification, commit: dict) -> dict:
     record = {"sha": commit["sha"], "domain": item.domain, "action": item.action}
     extra = {"category": item.category, "decision_id": item.decision_id,
              "role": (item.role or "primary") if item.action == "extract" else None,
-             "reason": item.reason, "correction": item.correction or None}
+             "reason": item.reason, "correction": item.correction or None, "by": item.by}
     return record | {k: v for k, v in extra.items() if v is not None}
 
 
-def _release_note(item: Classification, commit: dict) -> dict:
+def release_note(paths: MiningPaths, item: Classification, commit: dict) -> dict:
+    """The rendered entry: the header (or, when only its body holds releasable commits, the first of them),
+    with the other embedded commits as ``parts``."""
+    from orkestra.mining.sections import category_for, header_type, releasable_entries
+
+    releasable = frozenset(t.lower() for t in paths.config.releasable_types)
+    keyword_sections = paths.config.changelog.keyword_sections
     signals = commit["signals"]
+    entries = releasable_entries(commit, releasable)
+    head = entries[0] if entries else {"type": header_type(commit, releasable), "scope": signals["scope"],
+                                       "description": commit["description"], "breaking": signals["breaking"]}
     note = {"sha": commit["sha"], "date": commit["date"][:10], "category": item.category,
-            "summary": item.summary or commit["description"], "scope": signals["scope"],
-            "breaking": signals["breaking"], "packages": signals["packages"]}
-    return note | ({"correction": True} if item.correction else {})
+            "summary": item.summary or head["description"], "scope": head["scope"], "breaking": head["breaking"],
+            "packages": signals["packages"], "type": head["type"]}
+    parts = [{"type": e["type"], "scope": e["scope"], "summary": e["description"], "breaking": e["breaking"],
+              "category": category_for(e["type"], e["description"], keyword_sections)} for e in entries[1:]]
+    extra = {"parts": parts or None, "correction": item.correction or None, "by": item.by}
+    return note | {k: v for k, v in extra.items() if v is not None}
 
 
-def _check_repeats(processed_path: Path, resolved: list[tuple[int, Classification, dict]], source: str) -> None:
-    """Refuse a (sha, domain) already in the ledger or earlier in the batch, unless it is a correction."""
+def _check_repeats(processed_path: Path, resolved: list[tuple[int, Classification, dict]],
+                   source: str) -> list[tuple[int, Classification, dict]]:
+    """Refuse a (sha, domain) already in the ledger or earlier in the batch, unless it is a correction.
+
+    A classification written by ``mine auto`` is always replaced by a person's or an LLM's (recorded
+    as a correction); an automatic one never replaces anything.
+    """
     data = processed_path.read_bytes() if processed_path.is_file() else b""
     wanted = {c["sha"] for _, _, c in resolved if c["sha"].encode() in data}
-    existing = {(r.get("sha"), r.get("domain")) for _, r, _ in read_lines(processed_path)
-                if r and r.get("sha") in wanted} if wanted else set()
-    problems = []
+    existing = {(r.get("sha"), r.get("domain")): r.get("by") for _, r, _ in read_lines(processed_path)
+                if r and r.get("sha") in wanted} if wanted else {}
+    problems, checked = [], []
     for number, item, commit in resolved:
         key = (commit["sha"], item.domain)
         if key in existing and not item.correction:
-            problems.append(Diagnostic(source, number, 1, "sha", f"{commit['sha'][:12]} is already classified "
-                                       f"for {item.domain}; add \"correction\": true (--correct) to replace it",
-                                       code="duplicate"))
-        existing.add(key)
+            if existing[key] == "auto" and item.by != "auto":
+                item = item.model_copy(update={"correction": True})
+            else:
+                problems.append(Diagnostic(source, number, 1, "sha", f"{commit['sha'][:12]} is already classified "
+                                           f"for {item.domain}; add \"correction\": true (--correct) to replace it",
+                                           code="duplicate"))
+        existing[key] = item.by
+        checked.append((number, item, commit))
     if problems:
         raise WorkspaceError(problems)
+    return checked
 
 
 def _find_commits(paths: MiningPaths, shas: list[str]) -> dict[str, dict | str]:

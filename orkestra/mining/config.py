@@ -8,6 +8,12 @@ mining:
     pipeline: {paths: ["packages/canonical/pipelines/**"], scopes: [canonical, pipeline]}
   packages: ["packages/*", "libs/*"]             # package dirs; default: detected by manifest
   infrastructure: [".github/**", "Dockerfile"]   # extra globs that hint at a decision
+  changelog:
+    format: keep-a-changelog                     # or release-please (conventional-changelog style)
+    path: CHANGELOG.md                           # the root changelog; set it to write beside CHANGES.rst
+    packages: per-package                        # per-package | root (one file for all) | both
+    keyword_sections: false                      # re-section by wording (deprecat…, remove…, security)
+    repository_url: https://github.com/o/r       # commit and compare links (default: remote origin)
 ```
 
 The commit index is derived state under ``paths.state`` (``.orkestra/mining/``), git-ignored.
@@ -15,8 +21,10 @@ The commit index is derived state under ``paths.state`` (``.orkestra/mining/``),
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -42,6 +50,16 @@ class DomainRule(_Strict):
     scopes: list[str] = Field(default_factory=list)
 
 
+class ChangelogConfig(_Strict):
+    """How ``registry changelog render`` and ``mine auto`` write changelogs (never part of the index)."""
+
+    format: Literal["keep-a-changelog", "release-please"] = "keep-a-changelog"
+    path: str | None = None
+    packages: Literal["per-package", "root", "both"] = "per-package"
+    keyword_sections: bool = False
+    repository_url: str | None = None
+
+
 class MiningConfig(_Strict):
     ledger_dir: str = "ai_assets/reference/changelog"
     releasable_types: list[str] = Field(default_factory=lambda: ["feat", "fix", "perf", "revert"])
@@ -49,6 +67,7 @@ class MiningConfig(_Strict):
     packages: list[str] = Field(default_factory=list)
     infrastructure: list[str] = Field(default_factory=lambda: list(DEFAULT_INFRASTRUCTURE))
     decisions_dir: str = "ai_assets/reference/decisions"
+    changelog: ChangelogConfig = Field(default_factory=ChangelogConfig)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +112,41 @@ def load_mining_paths(root: Path) -> MiningPaths:
         raise WorkspaceError([Diagnostic(CONFIG_FILE, 1, 1, "mining." + ".".join(map(str, e["loc"])), e["msg"],
                                          code="schema") for e in exc.errors()]) from exc
     return MiningPaths(root=root, config=config, state_dir=root / paths.get("state", ".orkestra"),
-                       project=str(raw.get("project") or root.name))
+                       project=project_name(root, raw.get("project")))
+
+
+PLACEHOLDER_PROJECTS = frozenset({"my-project", ""})
+
+
+def project_name(root: Path, configured: object) -> str:
+    """``project:`` from orkestra.yaml unless it is init's placeholder; else the repository's own name
+    (pyproject.toml or package.json ``name``, the origin remote, the directory)."""
+    if configured is not None and str(configured).strip() not in PLACEHOLDER_PROJECTS:
+        return str(configured)
+    pyproject = root / "pyproject.toml"
+    if pyproject.is_file():
+        import tomllib
+
+        try:
+            name = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {}).get("name")
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError, AttributeError):
+            name = None
+        if isinstance(name, str) and name.strip():
+            return name.strip()
+    package = root / "package.json"
+    if package.is_file():
+        try:
+            name = json.loads(package.read_text(encoding="utf-8")).get("name")
+        except (ValueError, UnicodeDecodeError, AttributeError):
+            name = None
+        if isinstance(name, str) and name.strip():
+            return name.strip()
+    from orkestra.mining.git import origin_url
+
+    url = origin_url(root)
+    if url:
+        return url.rstrip("/").rsplit("/", 1)[-1]
+    return root.name
 
 
 def find_root(start: Path) -> Path:

@@ -14,6 +14,14 @@ Rules (https://www.conventionalcommits.org/en/v1.0.0/) and how they are read her
 * anything that does not match is kept: ``type`` is None and ``description`` is the subject.
 * reverts (``revert:`` type or git's ``Revert "…"`` subject) report the reverted sha when the
   message names one; merge subjects (``Merge branch …``, ``Merge pull request …``) are flagged.
+  For git's ``Revert "<subject>"`` the type stays None and ``reverted_type`` is the type of
+  the quoted subject.
+* a description that is release-please's version instruction (``feat!: Release as 3.0.0``)
+  is not a breaking change; ``release_as`` holds the version (also from a ``Release-As:`` footer).
+
+:func:`message_parts` splits a squash commit the way release-please does: every paragraph
+that starts with a Conventional Commits header of a known type (and every
+``BEGIN_NESTED_COMMIT`` … ``END_NESTED_COMMIT`` block) is a commit of its own.
 """
 
 from __future__ import annotations
@@ -27,6 +35,11 @@ HEADER_RE = re.compile(
 FOOTER_RE = re.compile(r"^(?P<token>BREAKING CHANGE|[A-Za-z][A-Za-z0-9-]*)(?:: | #)(?P<value>.*)$")
 BREAKING_TOKENS = ("BREAKING CHANGE", "BREAKING-CHANGE")
 REVERT_SHA_RE = re.compile(r"\b(?:This reverts commit|Reverts?:?|Refs:)\s+([0-9a-fA-F]{7,40})\b")
+GIT_REVERT_RE = re.compile(r'^Revert "(?P<subject>.+)"')
+RELEASE_AS_RE = re.compile(r"^release[- ]as:?\s+v?(?P<version>\d[0-9A-Za-z.+-]*)\s*$", re.IGNORECASE)
+PART_TYPES = ("feat", "feature", "fix", "docs", "style", "refactor", "perf", "test", "build", "ci", "chore",
+              "revert", "deps", "security")
+PART_SPLIT_RE = re.compile(r"\r?\n\r?\n(?=(?:%s)(?:\([^()\r\n]*\))?!?: )" % "|".join(PART_TYPES))
 MERGE_RE = re.compile(r"^Merge (?:branch|branches|remote-tracking branch|pull request|tag|commit) ")
 
 
@@ -52,6 +65,8 @@ class ParsedCommit:
     is_revert: bool = False
     reverts: str | None = None
     is_merge: bool = False
+    reverted_type: str | None = None
+    release_as: str | None = None
 
     @property
     def conventional(self) -> bool:
@@ -100,15 +115,39 @@ def parse_message(message: str) -> ParsedCommit:
     else:
         ctype, scope, description, bang = None, None, subject, False
 
+    release_as = RELEASE_AS_RE.match(description) if ctype else None
+    if release_as:  # release-please's version instruction, not a change of the API
+        bang = False
+    footer_version = next((f.value.split()[0] for f in footers if f.token.lower() == "release-as" and f.value), None)
     breaking_footer = next((f for f in footers if f.token in BREAKING_TOKENS and f.separator == ": "), None)
     breaking = bang or breaking_footer is not None
     breaking_description = breaking_footer.value if breaking_footer else (description if bang else None)
 
     is_revert = ctype == "revert" or subject.startswith('Revert "')
     reverted = REVERT_SHA_RE.search(message) if is_revert else None
+    git_revert = GIT_REVERT_RE.match(subject) if ctype is None else None
+    reverted_header = HEADER_RE.match(git_revert["subject"]) if git_revert else None
     return ParsedCommit(
         subject=subject, type=ctype, scope=scope, description=description, body=body, footers=footers,
         breaking=breaking, breaking_description=breaking_description, is_revert=is_revert,
         reverts=reverted.group(1).lower() if reverted else None, is_merge=bool(MERGE_RE.match(subject)),
+        reverted_type=reverted_header["type"].lower() if reverted_header else None,
+        release_as=release_as["version"] if release_as else footer_version,
     )
+
+
+def message_parts(message: str) -> tuple[str, list[ParsedCommit]]:
+    """(the message without its embedded commits, the embedded commits parsed), as release-please splits them."""
+    text = message.replace("\r\n", "\n")
+    nested = []
+    if "BEGIN_NESTED_COMMIT" in text:
+        head, *blocks = text.split("BEGIN_NESTED_COMMIT")
+        for block in blocks:
+            inner, _, after = block.partition("END_NESTED_COMMIT")
+            nested.append(inner.strip())
+            head += after
+        text = head
+    main, *split = PART_SPLIT_RE.split(text)
+    parts = [parse_message(chunk) for chunk in (*split, *nested) if chunk.strip()]
+    return main, [p for p in parts if p.conventional]
 

@@ -106,6 +106,35 @@ class Git:
         return found
 
 
+REMOTE_RE = re.compile(r"^(?:https?://(?:[^@/]+@)?|ssh://(?:[^@/]+@)?|[^@/:]+@)(?P<host>[^/:]+)(?::\d+)?[:/]"
+                       r"(?P<path>[^\s]+?)(?:\.git)?/?$")
+
+
+def origin_url(root: Path) -> str | None:
+    """The web address of the ``origin`` remote (``https://host/owner/repo``), or None for a local path."""
+    try:
+        out = subprocess.run(["git", "config", "--get", "remote.origin.url"], cwd=root, capture_output=True,
+                             text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    match = REMOTE_RE.match(out)
+    return f"https://{match['host']}/{match['path']}" if match else None
+
+
+def find_root(start: Path) -> Path:
+    """The work tree holding ``start``: the nearest directory with a ``.git`` entry (no git process)."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            return folder
+    raise OrkestraError(f"{start}: not inside a git repository")
+
+
+def open_mining(start: Path) -> MiningPaths:
+    """Mining settings and paths of the repository containing ``start``."""
+    return load_mining_paths(find_root(start))
+
+
 def _tokens(stream) -> Iterator[bytes]:
     """NUL-terminated tokens of a stream, read in 64 KiB chunks."""
     buffer = b""

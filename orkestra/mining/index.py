@@ -16,7 +16,7 @@ from pathlib import Path
 
 from orkestra.errors import OrkestraError
 from orkestra.mining.config import MiningPaths
-from orkestra.mining.conventional import parse_message
+from orkestra.mining.conventional import message_parts, parse_message
 from orkestra.mining.git import Git, RawCommit
 from orkestra.mining.ledger import ensure_gitattributes
 from orkestra.mining.signals import SignalExtractor, detect_packages
@@ -25,7 +25,7 @@ INDEX_FILE = "commits.jsonl"
 GRAPH_FILE = "graph.txt"  # "<sha> <parent> …" per commit, oldest first: what the changelog renderer walks
 STATE_FILE = "state.json"
 SYNC_LOCK_FILE = "sync.lock"
-INDEX_VERSION = 1
+INDEX_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +47,7 @@ class SyncResult:
 def commit_record(raw: RawCommit, extractor: SignalExtractor) -> dict:
     """One index line: what ``mine candidates`` shows and what the ledgers refer to."""
     parsed = parse_message(raw.message)
+    _, parts = message_parts(raw.message)
     stats = None
     if raw.numstat is not None:
         stats = {"files": len(raw.files), "insertions": sum(i for i, _ in raw.numstat),
@@ -61,6 +62,8 @@ def commit_record(raw: RawCommit, extractor: SignalExtractor) -> dict:
         "body": parsed.body,
         "footers": [[f.token, f.value] for f in parsed.footers],
         "breaking_description": parsed.breaking_description,
+        "parts": [{"type": p.type, "scope": p.scope, "description": p.description, "breaking": p.breaking}
+                  for p in parts],
         "files_changed": list(raw.files),
         "stats": stats,
         "signals": extractor.signals(parsed, raw.files, len(raw.parents), stats),
@@ -68,7 +71,7 @@ def commit_record(raw: RawCommit, extractor: SignalExtractor) -> dict:
 
 
 def _fingerprint(paths: MiningPaths, packages: list[str]) -> str:
-    settings = json.dumps([INDEX_VERSION, paths.config.model_dump(mode="json"), packages], sort_keys=True)
+    settings = json.dumps([INDEX_VERSION, paths.config.model_dump(mode="json", exclude={"changelog"}), packages], sort_keys=True)
     return hashlib.sha256(settings.encode()).hexdigest()[:16]
 
 

@@ -67,6 +67,8 @@ class SignalExtractor:
             "is_merge": parents > 1 or parsed.is_merge,
             "is_revert": parsed.is_revert,
             "reverts": parsed.reverts,
+            "reverted_type": parsed.reverted_type,
+            "release_as": parsed.release_as,
             "infrastructure_files": len(infrastructure),
             "dependency_files": len(dependencies),
         }

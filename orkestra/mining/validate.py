@@ -22,6 +22,18 @@ from orkestra.mining.ledger import ledger_files, read_lines
 FULL_SHA_RE = re.compile(r"^[0-9a-f]{40}$")
 
 
+class NotePart(BaseModel):
+    """A further entry of the same commit (a Conventional Commit embedded in a squash body)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    type: str | None = None
+    scope: str | None = None
+    summary: str
+    breaking: bool = False
+    category: Literal["added", "changed", "deprecated", "removed", "fixed", "security"]
+
+
 class ReleaseNote(BaseModel):
     """One line of ``release_notes.jsonl``."""
 
@@ -35,6 +47,9 @@ class ReleaseNote(BaseModel):
     breaking: bool = False
     packages: list[str]
     correction: bool = False
+    type: str | None = None
+    parts: list[NotePart] | None = None
+    by: Literal["auto"] | None = None
 
 
 def validate_ledgers(paths: MiningPaths, quick: bool = False) -> dict:

@@ -1,0 +1,76 @@
+"""Commit type → changelog entry: the documented mapping, in one place; pure.
+
+A commit yields entries: its header (when its type is releasable, or it is breaking, or it is
+git's ``Revert "<releasable subject>"``) and each releasable commit embedded in its body
+(:func:`orkestra.mining.conventional.message_parts`). Sections follow the type:
+
+| type | Keep a Changelog category | release-please section |
+|---|---|---|
+| feat, feature | added | Features |
+| fix | fixed | Bug Fixes |
+| perf | changed | Performance Improvements |
+| revert (and git's `Revert "…"`) | changed | Reverts |
+| deps | changed | Dependencies |
+| security | security | Security |
+| anything else | changed | the type's heading (docs → Documentation, …) |
+
+Keyword re-sectioning (``mining.changelog.keyword_sections: true``) additionally files
+"deprecate…" under deprecated, "remove/drop/delete…" under removed and security wording under
+security; it is off by default because the commit type is what the release tools follow.
+"""
+
+from __future__ import annotations
+
+TYPE_CATEGORIES = {"feat": "added", "feature": "added", "fix": "fixed", "perf": "changed", "revert": "changed",
+                   "deps": "changed", "security": "security"}
+TYPE_SECTIONS = {"feat": "Features", "feature": "Features", "fix": "Bug Fixes", "perf": "Performance Improvements",
+                 "revert": "Reverts", "deps": "Dependencies", "security": "Security", "docs": "Documentation",
+                 "style": "Styles", "chore": "Miscellaneous Chores", "refactor": "Code Refactoring",
+                 "test": "Tests", "build": "Build System", "ci": "Continuous Integration"}
+CATEGORY_SECTIONS = {"added": "Features", "fixed": "Bug Fixes", "changed": "Changes", "deprecated": "Deprecated",
+                     "removed": "Removed", "security": "Security"}
+SECTION_ORDER = ("Features", "Bug Fixes", "Performance Improvements", "Reverts", "Dependencies", "Security",
+                 "Changes", "Deprecated", "Removed", "Documentation", "Styles", "Miscellaneous Chores",
+                 "Code Refactoring", "Tests", "Build System", "Continuous Integration")
+
+
+def category_for(commit_type: str | None, description: str, keyword_sections: bool = False) -> str:
+    """The Keep a Changelog category of an entry of this type (keywords only when opted in)."""
+    if keyword_sections:
+        words = description.lower()
+        if commit_type == "security" or "security" in words or "vulnerab" in words:
+            return "security"
+        if "deprecat" in words:
+            return "deprecated"
+        if words.startswith(("remove", "drop", "delete")):
+            return "removed"
+    return TYPE_CATEGORIES.get(commit_type or "", "changed")
+
+
+def section_for(entry: dict) -> str:
+    """The release-please section of a rendered entry: its type's, unless a person filed it elsewhere."""
+    commit_type = entry.get("type")
+    if commit_type and TYPE_CATEGORIES.get(commit_type, "changed") == entry["category"]:
+        return TYPE_SECTIONS.get(commit_type, commit_type.capitalize())
+    return CATEGORY_SECTIONS[entry["category"]]
+
+
+def header_type(commit: dict, releasable: frozenset[str]) -> str | None:
+    """The type the header counts as: its own, or ``revert`` for git's revert of a releasable subject."""
+    signals = commit["signals"]
+    if signals["commit_type"] is None and signals.get("reverted_type") in releasable:
+        return "revert"
+    return signals["commit_type"]
+
+
+def releasable_entries(commit: dict, releasable: frozenset[str]) -> list[dict]:
+    """The entries a commit contributes, header first: ``{"type", "scope", "description", "breaking"}``."""
+    signals = commit["signals"]
+    entries = []
+    kind = header_type(commit, releasable)
+    if signals["breaking"] or kind in releasable:
+        entries.append({"type": kind, "scope": signals["scope"], "description": commit["description"],
+                        "breaking": signals["breaking"]})
+    if not signals["is_merge"]:  # a merge's body repeats the commits it brings in
+        entries.extend(p for p in commit.get("parts", ()) if p["breaking"] or p["type"] in releasable)
+    return entries
