@@ -109,10 +109,11 @@ def candidates(
 
         from orkestra.mining.candidates import find_candidates, suggest_classifications
 
-        found = find_candidates(_paths(root), limit=limit, full=full, domain=domain,
+        paths = _paths(root)
+        found = find_candidates(paths, limit=limit, full=full or suggest, domain=domain,
                                 ledger=ledger.value if ledger else None)
         if suggest:
-            lines = suggest_classifications(found["candidates"])
+            lines = suggest_classifications(found["candidates"], paths)
             sys.stdout.write("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines))
         else:
             emit_json(found)
@@ -155,7 +156,7 @@ def classify(
 
 @app.command("commit")
 def commit(
-    input_path: Annotated[Path, typer.Option("--input", exists=True, dir_okay=False, help="JSONL file.")],
+    input_path: Annotated[str, typer.Option("--input", help="JSONL file; '-' reads standard input.")],
     root: RootOption = None,
 ) -> None:
     """Record a batch of classifications: both ledgers in one pass, every line or none.
@@ -167,11 +168,35 @@ def commit(
       {"sha": "…", "domain": "changelog", "action": "skip", "reason": "Chore: dependency update"}
     Example:
       orkestra mine commit --input classifications.jsonl
+      orkestra mine candidates --suggest | orkestra mine commit --input -
     """
     def action() -> None:
         from orkestra.mining.classify import commit_classifications
 
-        emit_json(commit_classifications(_paths(root), input_path.resolve()).to_dict())
+        emit_json(commit_classifications(_paths(root), input_path).to_dict())
+
+    run(action)
+
+
+@app.command("auto")
+def auto(
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the entries; write nothing.")] = False,
+    root: RootOption = None,
+) -> None:
+    """Sync, classify every pending commit by its Conventional Commits type, record, render: one step.
+
+    \b
+    Idempotent: only commits without a changelog classification are touched, and a person's or
+    an LLM's classification always replaces an automatic one. Files and format come from
+    mining.changelog in orkestra.yaml.
+    Example:
+      orkestra mine auto --dry-run | jq '.entries[] | select(.action == "release")'
+      orkestra mine auto
+    """
+    def action() -> None:
+        from orkestra.mining.auto import run_auto
+
+        emit_json(run_auto(_paths(root), dry_run=dry_run))
 
     run(action)
 

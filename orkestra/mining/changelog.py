@@ -118,7 +118,7 @@ def render_changelog(name: str, releases: list[Release], fmt: str = "keep-a-chan
 
 def render_release_please(releases: list[Release], url: str | None = None) -> str:
     """The layout release-please and conventional-changelog write (byte-compatible headings and items)."""
-    from orkestra.mining.sections import SECTION_ORDER, TYPE_CATEGORIES, section_for
+    from orkestra.mining.sections import SECTION_ORDER, section_for
 
     out = ["# Changelog\n"]
     for release in releases:
@@ -134,23 +134,28 @@ def render_release_please(releases: list[Release], url: str | None = None) -> st
         breaking = [e for e in release.entries if e["breaking"]]
         groups: dict[str, list[dict]] = {}
         for entry in release.entries:
-            if entry["breaking"] and entry.get("type") not in TYPE_CATEGORIES and entry["category"] == "changed":
-                continue  # a breaking docs/chore/refactor commit is listed under breaking changes only
             groups.setdefault(section_for(entry), []).append(entry)
-        sections = [("⚠ BREAKING CHANGES", breaking)] if breaking else []
-        sections += sorted(groups.items(), key=lambda g: (SECTION_ORDER.index(g[0]) if g[0] in SECTION_ORDER
-                                                            else len(SECTION_ORDER), g[0]))
-        for heading, entries in sections:
+        if breaking:  # as conventional-changelog writes notes: the text, no commit link
+            out.append("\n\n### ⚠ BREAKING CHANGES\n\n" + "".join(_rp_item(e, None, False) for e in breaking))
+        for heading, entries in sorted(groups.items(), key=lambda g: (
+                SECTION_ORDER.index(g[0]) if g[0] in SECTION_ORDER else len(SECTION_ORDER), g[0])):
             out.append(f"\n\n### {heading}\n\n" + "".join(_rp_item(e, url) for e in entries))
     return "".join(out)
 
 
-def _rp_item(entry: dict, url: str | None) -> str:
+ISSUE_REF_RE = re.compile(r"\(#(\d+)\)")
+
+
+def _rp_item(entry: dict, url: str | None, link: bool = True) -> str:
     scope = f"**{entry['scope']}:** " if entry.get("scope") else ""
     summary = " ".join(entry["summary"].split())
+    if url:
+        summary = ISSUE_REF_RE.sub(lambda m: f"([#{m[1]}]({url}/issues/{m[1]}))", summary)
+    if not link:
+        return f"* {scope}{summary}\n"
     sha = entry["sha"]
-    link = f"[{sha[:7]}]({url}/commit/{sha})" if url else sha[:7]
-    return f"* {scope}{summary} ({link})\n"
+    reference = f"[{sha[:7]}]({url}/commit/{sha})" if url else sha[:7]
+    return f"* {scope}{summary} ({reference})\n"
 
 
 def _item(note: dict, with_category: bool) -> str:

@@ -20,8 +20,9 @@ Rules (https://www.conventionalcommits.org/en/v1.0.0/) and how they are read her
   is not a breaking change; ``release_as`` holds the version (also from a ``Release-As:`` footer).
 
 :func:`message_parts` splits a squash commit the way release-please does: every paragraph
-that starts with a Conventional Commits header of a known type (and every
-``BEGIN_NESTED_COMMIT`` … ``END_NESTED_COMMIT`` block) is a commit of its own.
+that starts with a Conventional Commits header of a known type, every later line that is one
+(a list of squashed subjects), and every ``BEGIN_NESTED_COMMIT`` … ``END_NESTED_COMMIT`` block
+is a commit of its own.
 """
 
 from __future__ import annotations
@@ -148,6 +149,21 @@ def message_parts(message: str) -> tuple[str, list[ParsedCommit]]:
             head += after
         text = head
     main, *split = PART_SPLIT_RE.split(text)
-    parts = [parse_message(chunk) for chunk in (*split, *nested) if chunk.strip()]
+    main, *inline = _split_lines(main)
+    chunks = [*inline, *(piece for chunk in (*split, *nested) for piece in _split_lines(chunk))]
+    parts = [parse_message(chunk) for chunk in chunks if chunk.strip()]
     return main, [p for p in parts if p.conventional]
+
+
+def _split_lines(chunk: str) -> list[str]:
+    """A chunk cut before every later line that is a header of a known type (release-please reads such
+    lines, e.g. a list of squashed subjects, as commits of their own)."""
+    pieces: list[list[str]] = []
+    for number, line in enumerate(chunk.split("\n")):
+        header = HEADER_RE.match(line) if number else None
+        if number == 0 or (header and header["type"].lower() in PART_TYPES and header["description"].strip()):
+            pieces.append([line])
+        else:
+            pieces[-1].append(line)
+    return ["\n".join(piece) for piece in pieces]
 
