@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from orkestra.mining.classify import Classification, record_classifications
 from orkestra.mining.config import MiningPaths
-from orkestra.mining.sections import category_for, releasable_entries
+from orkestra.mining.sections import category_for, changelog_types, releasable_entries
 
 SOURCE = "<mine auto>"
 
@@ -45,7 +45,7 @@ def run_auto(paths: MiningPaths, dry_run: bool = False) -> dict:
     git = Git(paths.root)
     synced = sync_index(paths, git=git)
     view = processed_view(paths)
-    releasable = frozenset(t.lower() for t in paths.config.releasable_types)
+    releasable, _ = changelog_types(paths)
     keywords = paths.config.changelog.keyword_sections
     lines = [auto_line(c, releasable, keywords) for sha, c in load_index(paths).items()
              if (sha, "changelog") not in view]

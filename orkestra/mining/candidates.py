@@ -53,10 +53,10 @@ def suggest_classifications(candidates: list[dict], paths: MiningPaths | None = 
     """
     from orkestra.mining.auto import auto_line
 
-    config = paths.config if paths else None
-    types = config.releasable_types if config else ("feat", "fix", "perf", "revert")
-    releasable = frozenset(t.lower() for t in types)
-    keywords = config.changelog.keyword_sections if config else False
+    from orkestra.mining.sections import DEFAULT_VISIBLE, changelog_types
+
+    releasable = changelog_types(paths)[0] if paths else frozenset(DEFAULT_VISIBLE)
+    keywords = paths.config.changelog.keyword_sections if paths else False
     lines = []
     for candidate in candidates:
         signals, sha = candidate["signals"], candidate["sha"]

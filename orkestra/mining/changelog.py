@@ -98,10 +98,11 @@ def build_releases(notes: list[dict], commits: dict[str, list[str]], tags: list[
 
 
 def render_changelog(name: str, releases: list[Release], fmt: str = "keep-a-changelog",
-                     url: str | None = None) -> str:
-    """The whole CHANGELOG.md text in ``fmt`` (``url``: the repository's web address, for links)."""
+                     url: str | None = None, titles: dict[str, str] | None = None) -> str:
+    """The whole CHANGELOG.md text in ``fmt`` (``url``: the repository's web address, for links;
+    ``titles``: release-please section titles by commit type)."""
     if fmt == "release-please":
-        return render_release_please(releases, url)
+        return render_release_please(releases, url, titles)
     parts = [HEADER.format(name=name)]
     for release in releases:
         title = "[Unreleased]" if release.tag is None else f"[{release.version}] - {release.date}"
@@ -116,7 +117,8 @@ def render_changelog(name: str, releases: list[Release], fmt: str = "keep-a-chan
     return "\n".join(parts)
 
 
-def render_release_please(releases: list[Release], url: str | None = None) -> str:
+def render_release_please(releases: list[Release], url: str | None = None,
+                          titles: dict[str, str] | None = None) -> str:
     """The layout release-please and conventional-changelog write (byte-compatible headings and items)."""
     from orkestra.mining.sections import SECTION_ORDER, section_for
 
@@ -134,7 +136,7 @@ def render_release_please(releases: list[Release], url: str | None = None) -> st
         breaking = [e for e in release.entries if e["breaking"]]
         groups: dict[str, list[dict]] = {}
         for entry in release.entries:
-            groups.setdefault(section_for(entry), []).append(entry)
+            groups.setdefault(section_for(entry, titles), []).append(entry)
         if breaking:  # as conventional-changelog writes notes: the text, no commit link
             out.append("\n\n### ⚠ BREAKING CHANGES\n\n" + "".join(_rp_item(e, None, False) for e in breaking))
         for heading, entries in sorted(groups.items(), key=lambda g: (

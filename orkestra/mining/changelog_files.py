@@ -21,6 +21,7 @@ from orkestra.mining.config import MiningPaths
 from orkestra.mining.git import Git, origin_url
 from orkestra.mining.index import load_graph, read_state, sync_index
 from orkestra.mining.ledger import latest, ledger_files, read_records
+from orkestra.mining.sections import changelog_types
 from orkestra.mining.signals import ROOT_PACKAGE
 from orkestra.mining.status import processed_view
 
@@ -67,6 +68,7 @@ def render_changelogs(paths: MiningPaths, package: str | None = None, every: boo
     tags = git.tags()
     url = (settings.repository_url or origin_url(paths.root) or "").rstrip("/") or None
     covering = settings.packages in ("root", "both")
+    titles = changelog_types(paths)[1]
     if package is None and not every:
         every = True
     selected = resolve_packages(known, package, every)
@@ -78,7 +80,7 @@ def render_changelogs(paths: MiningPaths, package: str | None = None, every: boo
         name = paths.project if root_file else Path(path).name
         mine = [n for sha, n in notes.items() if sha in commits and (path in n["packages"] or (root_file and covering))]
         text = render_changelog(name, build_releases(mine, commits, release_tags(tags, path, name)),
-                                settings.format, url)
+                                settings.format, url, titles)
         target = paths.root / (settings.path or DEFAULT_FILE) if root_file else paths.root / path / DEFAULT_FILE
         rel = target.relative_to(paths.root).as_posix()
         other = None if (root_file and settings.path) else _other_changelog(target)

@@ -188,9 +188,9 @@ def _processed(item: Classification, commit: dict) -> dict:
 def release_note(paths: MiningPaths, item: Classification, commit: dict) -> dict:
     """The rendered entry: the header (or, when only its body holds releasable commits, the first of them),
     with the other embedded commits as ``parts``."""
-    from orkestra.mining.sections import category_for, header_type, releasable_entries
+    from orkestra.mining.sections import category_for, changelog_types, header_type, releasable_entries
 
-    releasable = frozenset(t.lower() for t in paths.config.releasable_types)
+    releasable, _ = changelog_types(paths)
     keyword_sections = paths.config.changelog.keyword_sections
     signals = commit["signals"]
     entries = releasable_entries(commit, releasable)

@@ -14,6 +14,7 @@ mining:
     packages: per-package                        # per-package | root (one file for all) | both
     keyword_sections: false                      # re-section by wording (deprecat…, remove…, security)
     repository_url: https://github.com/o/r       # commit and compare links (default: remote origin)
+    release_type: python                         # release-please format: its sections for this type
 ```
 
 The commit index is derived state under ``paths.state`` (``.orkestra/mining/``), git-ignored.
@@ -58,6 +59,7 @@ class ChangelogConfig(_Strict):
     packages: Literal["per-package", "root", "both"] = "per-package"
     keyword_sections: bool = False
     repository_url: str | None = None
+    release_type: str | None = None  # release-please's release type (python, node, java…); default: detected
 
 
 class MiningConfig(_Strict):

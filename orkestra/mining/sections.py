@@ -14,6 +14,10 @@ git's ``Revert "<releasable subject>"``) and each releasable commit embedded in 
 | security | security | Security |
 | anything else | changed | the type's heading (docs → Documentation, …) |
 
+Which types get entries: ``mining.releasable_types`` (default feat, fix, perf, revert; breaking
+commits always), or with the release-please format release-please's own choice for the
+repository (:func:`changelog_types`).
+
 Keyword re-sectioning (``mining.changelog.keyword_sections: true``) additionally files
 "deprecate…" under deprecated, "remove/drop/delete…" under removed and security wording under
 security; it is off by default because the commit type is what the release tools follow.
@@ -47,11 +51,11 @@ def category_for(commit_type: str | None, description: str, keyword_sections: bo
     return TYPE_CATEGORIES.get(commit_type or "", "changed")
 
 
-def section_for(entry: dict) -> str:
+def section_for(entry: dict, titles: dict[str, str] | None = None) -> str:
     """The release-please section of a rendered entry: its type's, unless a person filed it elsewhere."""
     commit_type = entry.get("type")
     if commit_type and TYPE_CATEGORIES.get(commit_type, "changed") == entry["category"]:
-        return TYPE_SECTIONS.get(commit_type, commit_type.capitalize())
+        return (titles or TYPE_SECTIONS).get(commit_type, commit_type.capitalize())
     return CATEGORY_SECTIONS[entry["category"]]
 
 
@@ -74,3 +78,55 @@ def releasable_entries(commit: dict, releasable: frozenset[str]) -> list[dict]:
     if not signals["is_merge"]:  # a merge's body repeats the commits it brings in
         entries.extend(p for p in commit.get("parts", ()) if p["breaking"] or p["type"] in releasable)
     return entries
+
+
+# release-please's visible sections per release type (its strategies' defaults); others use DEFAULT.
+RELEASE_TYPE_EXTRA = {"python": ("deps", "docs"), "java": ("deps", "docs"), "r": ("deps", "docs"),
+                      "php": ("chore",), "go-yoshi": ("docs",), "ruby-yoshi": ("docs",), "php-yoshi": ("docs",)}
+DEFAULT_VISIBLE = ("feat", "feature", "fix", "perf", "revert")
+
+
+def detect_release_type(root) -> str:
+    """release-please's release type of a repository: its ``release-please-config.json``, else guessed from
+    the manifests at the root (python, java, else node)."""
+    config = read_release_please_config(root)
+    declared = config.get("release-type") or (config.get("packages") or {}).get(".", {}).get("release-type")
+    if isinstance(declared, str):
+        return declared
+    if (root / "package.json").is_file():
+        return "node"
+    if any((root / name).is_file() for name in ("pyproject.toml", "setup.py", "setup.cfg")):
+        return "python"
+    if (root / "pom.xml").is_file():
+        return "java"
+    return "node"
+
+
+def read_release_please_config(root) -> dict:
+    import json
+
+    path = root / "release-please-config.json"
+    try:
+        value = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except (ValueError, UnicodeDecodeError, OSError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def changelog_types(paths) -> tuple[frozenset[str], dict[str, str]]:
+    """(the types whose commits get entries, section titles by type) for this repository.
+
+    ``mining.releasable_types`` when set in orkestra.yaml or with the Keep a Changelog format; with
+    the release-please format, the ``changelog-sections`` of ``release-please-config.json`` or
+    release-please's defaults for the repository's release type (python adds deps and docs, …).
+    """
+    config = paths.config
+    titles = dict(TYPE_SECTIONS)
+    if config.changelog.format != "release-please" or "releasable_types" in config.model_fields_set:
+        return frozenset(t.lower() for t in config.releasable_types), titles
+    sections = read_release_please_config(paths.root).get("changelog-sections")
+    if isinstance(sections, list) and all(isinstance(s, dict) and isinstance(s.get("type"), str) for s in sections):
+        titles |= {s["type"]: str(s.get("section") or s["type"]) for s in sections}
+        return frozenset(s["type"] for s in sections if not s.get("hidden")), titles
+    release_type = config.changelog.release_type or detect_release_type(paths.root)
+    return frozenset((*DEFAULT_VISIBLE, *RELEASE_TYPE_EXTRA.get(release_type, ()))), titles
