@@ -34,6 +34,18 @@ def git(repo: Path, *args: str) -> str:
     return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout
 
 
+def checkout_manifests(work: Path) -> None:
+    """Check out only what mining reads from the work tree (package manifests, release-please config):
+    mirrors may lack their largest blobs, and the history is all the benchmark needs."""
+    from orkestra.mining.config import MANIFESTS
+
+    wanted = {*MANIFESTS, "setup.py", "setup.cfg", "release-please-config.json"}
+    names = git(work, "ls-tree", "-r", "--name-only", "-z", "HEAD").split("\0")
+    picked = [n for n in names if n.rsplit("/", 1)[-1] in wanted and n.count("/") <= 2]
+    if picked:
+        subprocess.run(["git", "checkout", "HEAD", "--", *picked], cwd=work, check=True, capture_output=True)
+
+
 def parse_changelog(text: str) -> dict[tuple[str, str], set[str]]:
     """(version, 7-char sha) → the sections it is listed under (``BREAKING CHANGES`` for the breaking list)."""
     entries: dict[tuple[str, str], set[str]] = {}
@@ -101,7 +113,8 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory(prefix="bench-changelog-") as tmp:
         work = Path(tmp) / "repo"
-        subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(args.repo), str(work)], check=True)
+        subprocess.run(["git", "clone", "-q", "--no-checkout", str(args.repo), str(work)], check=True)
+        checkout_manifests(work)
         truth = parse_changelog(git(work, "show", f"HEAD:{args.changelog}"))
         rendered = ".orkestra/bench/CHANGELOG.md"
         (work / "orkestra.yaml").write_text(

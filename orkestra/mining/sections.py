@@ -75,8 +75,7 @@ def releasable_entries(commit: dict, releasable: frozenset[str]) -> list[dict]:
     if signals["breaking"] or kind in releasable:
         entries.append({"type": kind, "scope": signals["scope"], "description": commit["description"],
                         "breaking": signals["breaking"]})
-    if not signals["is_merge"]:  # a merge's body repeats the commits it brings in
-        entries.extend(p for p in commit.get("parts", ()) if p["breaking"] or p["type"] in releasable)
+    entries.extend(p for p in commit.get("parts", ()) if p["breaking"] or p["type"] in releasable)
     return entries
 
 
