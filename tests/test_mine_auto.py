@@ -122,3 +122,30 @@ def test_merge_commits_rank_last_among_candidates(git_repo):
     merge = next(c for c in found if c["signals"]["is_merge"])
     assert merge["signals"]["decision_score"] > 0  # it outscores the plain commits, yet comes last
     assert [c["sha"] for c in found][:1] == [topic] and found[-1] is merge and later in [c["sha"] for c in found]
+
+
+def test_a_conventional_merge_stands_for_the_commits_it_brings_in(git_repo):
+    commit(git_repo, "feat: base", {"a.txt": "a\n"}, day=1)
+    git(git_repo, "checkout", "-q", "-b", "topic")
+    wip = commit(git_repo, "fix: blacken", {"b.txt": "b\n"}, day=2)
+    git(git_repo, "checkout", "-q", "main")
+    commit(git_repo, "docs: note", {"README": "r\n"}, day=3)
+    git(git_repo, "merge", "-q", "--no-ff", "topic", "-m", "Merge pull request #7 from me/topic\n\nfix: handle b")
+    merge = git(git_repo, "rev-parse", "HEAD").strip()
+    result = run_auto(mining(git_repo), dry_run=True)
+    lines = {line["sha"]: line for line in result["entries"]}
+    assert lines[merge] == {"sha": merge, "domain": "changelog", "action": "release", "category": "fixed",
+                            "summary": "handle b"}
+    assert lines[wip]["action"] == "skip" and lines[wip]["reason"].startswith(f"brought in by merge {merge[:12]}")
+
+
+def test_a_plain_merge_leaves_the_commits_it_brings_in_as_entries(git_repo):
+    commit(git_repo, "feat: base", {"a.txt": "a\n"}, day=1)
+    git(git_repo, "checkout", "-q", "-b", "topic")
+    side = commit(git_repo, "fix: handle b", {"b.txt": "b\n"}, day=2)
+    git(git_repo, "checkout", "-q", "main")
+    commit(git_repo, "docs: note", {"README": "r\n"}, day=3)
+    git(git_repo, "merge", "-q", "--no-ff", "topic", "-m", "Merge branch 'topic'")
+    lines = {line["sha"]: line for line in run_auto(mining(git_repo), dry_run=True)["entries"]}
+    assert lines[side]["action"] == "release"
+    assert [line["action"] for line in lines.values()].count("release") == 2
