@@ -13,8 +13,8 @@ from orkestra.mining.auto import run_auto
 from orkestra.mining.candidates import find_candidates
 from orkestra.mining.changelog_files import released_notes
 from orkestra.mining.classify import classify_commit, commit_classifications
-from orkestra.mining.ledger import ledger_files, read_records
 from orkestra.mining.index import sync_index
+from orkestra.mining.ledger import ledger_files, read_records
 
 
 @pytest.fixture

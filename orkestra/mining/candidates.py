@@ -52,7 +52,6 @@ def suggest_classifications(candidates: list[dict], paths: MiningPaths | None = 
     skip; high-scoring ones are left for a person to extract.
     """
     from orkestra.mining.auto import auto_line
-
     from orkestra.mining.sections import DEFAULT_VISIBLE, changelog_types
 
     releasable = changelog_types(paths)[0] if paths else frozenset(DEFAULT_VISIBLE)

@@ -45,7 +45,7 @@ class Classification(BaseModel):
     by: Literal["auto"] | None = None  # written by `mine auto`; any other classification replaces it
 
     @model_validator(mode="after")
-    def _shape(self) -> "Classification":
+    def _shape(self) -> Classification:
         allowed = {"changelog": ("release", "skip"), "decisions": ("extract", "skip")}[self.domain]
         if self.action not in allowed:
             raise ValueError(f"action {self.action!r} is not valid for domain {self.domain!r} (use {allowed})")

@@ -40,7 +40,9 @@ GIT_REVERT_RE = re.compile(r'^Revert "(?P<subject>.+)"')
 RELEASE_AS_RE = re.compile(r"^release[- ]as:?\s+v?(?P<version>\d[0-9A-Za-z.+-]*)\s*$", re.IGNORECASE)
 PART_TYPES = ("feat", "feature", "fix", "docs", "style", "refactor", "perf", "test", "build", "ci", "chore",
               "revert", "deps", "security")
-PART_SPLIT_RE = re.compile(r"\r?\n\r?\n(?=(?:%s)(?:\([^()\r\n]*\))?!?: )" % "|".join(PART_TYPES))
+PART_SPLIT_RE = re.compile(r"\r?\n\r?\n(?=(?:{})(?:\([^()\r\n]*\))?!?: )".format("|".join(PART_TYPES)))
+PART_HINT_RE = re.compile(r"\n(?:{})(?:\([^()\r\n]*\))?!?: |BEGIN_NESTED_COMMIT".format("|".join(PART_TYPES)),
+                          re.IGNORECASE)
 MERGE_RE = re.compile(r"^Merge (?:branch|branches|remote-tracking branch|pull request|tag|commit) ")
 
 
@@ -139,6 +141,8 @@ def parse_message(message: str) -> ParsedCommit:
 
 def message_parts(message: str) -> tuple[str, list[ParsedCommit]]:
     """(the message without its embedded commits, the embedded commits parsed), as release-please splits them."""
+    if not PART_HINT_RE.search(message):  # the common case: no embedded commit at all
+        return message, []
     text = message.replace("\r\n", "\n")
     nested = []
     if "BEGIN_NESTED_COMMIT" in text:

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import re
 import subprocess
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 from orkestra.errors import OrkestraError
 
@@ -114,25 +114,11 @@ def origin_url(root: Path) -> str | None:
     """The web address of the ``origin`` remote (``https://host/owner/repo``), or None for a local path."""
     try:
         out = subprocess.run(["git", "config", "--get", "remote.origin.url"], cwd=root, capture_output=True,
-                             text=True, timeout=10).stdout.strip()
+                             text=True, timeout=10, check=False).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return None
     match = REMOTE_RE.match(out)
     return f"https://{match['host']}/{match['path']}" if match else None
-
-
-def find_root(start: Path) -> Path:
-    """The work tree holding ``start``: the nearest directory with a ``.git`` entry (no git process)."""
-    start = start.resolve()
-    for folder in (start, *start.parents):
-        if (folder / ".git").exists():
-            return folder
-    raise OrkestraError(f"{start}: not inside a git repository")
-
-
-def open_mining(start: Path) -> MiningPaths:
-    """Mining settings and paths of the repository containing ``start``."""
-    return load_mining_paths(find_root(start))
 
 
 def _tokens(stream) -> Iterator[bytes]:
@@ -159,21 +145,21 @@ def _records(stream, stats: bool) -> Iterator[RawCommit]:
         item = token.lstrip(b"\n")
         if not item:
             continue
-        if SHA_RE.match(item):  # only here can a commit start
-            if header is not None:
-                yield _commit(header, names, counts, stats)
-            header, names, counts = [item], [], []
-        elif header is None:
+        if header is None and not SHA_RE.match(item):
             raise OrkestraError(f"unexpected git log output before the first commit: {item[:60]!r}")
-        elif stats and item.count(b"\t") >= 2:
-            added, deleted, path = item.split(b"\t", 2)
-            names.append(_text(path))
-            counts.append((_count(added), _count(deleted)))
-        elif not stats and STATUS_RE.match(item):
+        if not stats and len(item) < 5 and STATUS_RE.match(item):  # the common case first
             path = next(tokens, None)
             if path is None:
                 raise OrkestraError("git log output ended inside a file entry")
             names.append(_text(path))
+        elif SHA_RE.match(item):  # only here can a commit start
+            if header is not None:
+                yield _commit(header, names, counts, stats)
+            header, names, counts = [item], [], []
+        elif stats and item.count(b"\t") >= 2:
+            added, deleted, path = item.split(b"\t", 2)
+            names.append(_text(path))
+            counts.append((_count(added), _count(deleted)))
         else:
             raise OrkestraError(f"unexpected git log output after {header[0][:12].decode()}: {item[:60]!r}")
     if header is not None:

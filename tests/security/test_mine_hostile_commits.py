@@ -10,12 +10,12 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from conftest import git  # noqa: E402
-from mine_repo import commit, mining  # noqa: E402
+from conftest import git
+from mine_repo import commit, mining
 
-from orkestra.errors import WorkspaceError  # noqa: E402
-from orkestra.mining.classify import classify_commit, commit_classifications  # noqa: E402
-from orkestra.mining.index import INDEX_FILE, load_index, sync_index  # noqa: E402
+from orkestra.errors import WorkspaceError
+from orkestra.mining.classify import classify_commit, commit_classifications
+from orkestra.mining.index import INDEX_FILE, load_index, sync_index
 
 FAKE = "f" * 40
 
