@@ -85,8 +85,8 @@ def render_changelogs(paths: MiningPaths, package: str | None = None, every: boo
         rel = target.relative_to(paths.root).as_posix()
         other = None if (root_file and settings.path) else _other_changelog(target)
         if other is not None:
-            warnings.append(f"{rel}: not written beside the existing {other}; set mining.changelog.path "
-                            f"(e.g. to {other!r}) to choose the file")
+            warnings.append(f"{rel}: not written beside the existing {other}; set mining.changelog.path in "
+                            "orkestra.yaml to the file to generate (it is rewritten whole, so not a hand-kept one)")
             status = "skipped"
         else:
             status = _apply(target, text, check)
