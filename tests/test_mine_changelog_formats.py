@@ -82,6 +82,12 @@ def test_release_as_instructions_are_not_breaking_changes(git_repo):
     assert footer not in notes
     text = (git_repo / "CHANGELOG.md").read_text()
     assert text.count("### BREAKING CHANGES") == 1 and "Release as 3.0.0" in text.split("### Added")[1]
+    other = git_repo.parent / "other"  # release-please lists a Release-As commit whatever its type
+    git(git_repo, "clone", "-q", str(git_repo), str(other))
+    (other / "orkestra.yaml").write_text("mining:\n  changelog:\n    format: release-please\n")
+    run_auto(mining(other))
+    assert released_notes(mining(other))[footer]["type"] == "chore"
+    assert f"### Miscellaneous Chores\n\n* finish the release ({footer[:7]})\n" in (other / "CHANGELOG.md").read_text()
 
 
 def _monorepo(repo, mode: str | None):

@@ -72,7 +72,7 @@ def releasable_entries(commit: dict, releasable: frozenset[str]) -> list[dict]:
     signals = commit["signals"]
     entries = []
     kind = header_type(commit, releasable)
-    if signals["breaking"] or kind in releasable:
+    if signals["breaking"] or kind in releasable or (RELEASE_AS in releasable and signals.get("release_as")):
         entries.append({"type": kind, "scope": signals["scope"], "description": commit["description"],
                         "breaking": signals["breaking"]})
     entries.extend(p for p in commit.get("parts", ()) if p["breaking"] or p["type"] in releasable)
@@ -83,6 +83,7 @@ def releasable_entries(commit: dict, releasable: frozenset[str]) -> list[dict]:
 RELEASE_TYPE_EXTRA = {"python": ("deps", "docs"), "java": ("deps", "docs"), "r": ("deps", "docs"),
                       "php": ("chore",), "go-yoshi": ("docs",), "ruby-yoshi": ("docs",), "php-yoshi": ("docs",)}
 DEFAULT_VISIBLE = ("feat", "feature", "fix", "perf", "revert")
+RELEASE_AS = "release-as"  # in a releasable set: commits carrying a Release-As instruction get an entry too
 
 
 def detect_release_type(root) -> str:
@@ -117,7 +118,8 @@ def changelog_types(paths) -> tuple[frozenset[str], dict[str, str]]:
 
     ``mining.releasable_types`` when set in orkestra.yaml or with the Keep a Changelog format; with
     the release-please format, the ``changelog-sections`` of ``release-please-config.json`` or
-    release-please's defaults for the repository's release type (python adds deps and docs, …).
+    release-please's defaults for the repository's release type (python adds deps and docs, …);
+    like release-please, a commit with a ``Release-As:`` instruction then gets an entry whatever its type.
     """
     config = paths.config
     titles = dict(TYPE_SECTIONS)
@@ -126,6 +128,6 @@ def changelog_types(paths) -> tuple[frozenset[str], dict[str, str]]:
     sections = read_release_please_config(paths.root).get("changelog-sections")
     if isinstance(sections, list) and all(isinstance(s, dict) and isinstance(s.get("type"), str) for s in sections):
         titles |= {s["type"]: str(s.get("section") or s["type"]) for s in sections}
-        return frozenset(s["type"] for s in sections if not s.get("hidden")), titles
+        return frozenset((*(s["type"] for s in sections if not s.get("hidden")), RELEASE_AS)), titles
     release_type = config.changelog.release_type or detect_release_type(paths.root)
-    return frozenset((*DEFAULT_VISIBLE, *RELEASE_TYPE_EXTRA.get(release_type, ()))), titles
+    return frozenset((*DEFAULT_VISIBLE, *RELEASE_TYPE_EXTRA.get(release_type, ()), RELEASE_AS)), titles
