@@ -149,3 +149,16 @@ def test_a_plain_merge_leaves_the_commits_it_brings_in_as_entries(git_repo):
     lines = {line["sha"]: line for line in run_auto(mining(git_repo), dry_run=True)["entries"]}
     assert lines[side]["action"] == "release"
     assert [line["action"] for line in lines.values()].count("release") == 2
+
+
+def test_suggest_on_a_history_without_conventional_commits_proposes_releases_by_verb(git_repo):
+    fix = commit(git_repo, "Fix crash when the config is empty", {"a.txt": "a\n"}, day=1)
+    add = commit(git_repo, "Add a --quiet flag", {"b.txt": "b\n"}, day=2)
+    typo = commit(git_repo, "Fix typo in README", {"README": "r\n"}, day=3)
+    other = commit(git_repo, "Tweak things", {"c.txt": "c\n"}, day=4)
+    run_cli("mine", "sync", cwd=git_repo)
+    lines = [json.loads(x) for x in run_cli("mine", "candidates", "--suggest", "--ledger", "changelog",
+                                            cwd=git_repo).stdout.splitlines()]
+    got = {x["sha"]: (x["action"], x.get("category")) for x in lines}
+    assert got == {fix: ("release", "fixed"), add: ("release", "added"), typo: ("skip", None), other: ("skip", None)}
+    assert run_auto(mining(git_repo), dry_run=True)["released"] == 0  # auto stays with commit types

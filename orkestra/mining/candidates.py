@@ -48,11 +48,12 @@ def suggest_classifications(candidates: list[dict], paths: MiningPaths | None = 
     """Suggested ``mine commit`` lines for review (never written to a ledger by this function).
 
     The changelog line is what ``mine auto`` would record (candidates read with ``full=True`` carry
-    the embedded commits of squash bodies); commits with a low decision score get a decisions
+    the embedded commits of squash bodies), except that a history without Conventional Commits gets
+    releases guessed from the leading verb ("Fix …", "Add …"; :func:`plain_category`); commits with a low decision score get a decisions
     skip; high-scoring ones are left for a person to extract.
     """
     from orkestra.mining.auto import auto_line
-    from orkestra.mining.sections import DEFAULT_VISIBLE, changelog_types
+    from orkestra.mining.sections import DEFAULT_VISIBLE, changelog_types, plain_category
 
     releasable = changelog_types(paths)[0] if paths else frozenset(DEFAULT_VISIBLE)
     keywords = paths.config.changelog.keyword_sections if paths else False
@@ -62,7 +63,11 @@ def suggest_classifications(candidates: list[dict], paths: MiningPaths | None = 
         if "changelog" in candidate["pending"]:
             description = candidate.get("description") or (
                 candidate["subject"].split(": ", 1)[-1] if signals["commit_type"] else candidate["subject"])
-            lines.append(auto_line(candidate | {"description": description}, releasable, keywords))
+            line = auto_line(candidate | {"description": description}, releasable, keywords)
+            guess = plain_category(candidate["subject"]) if line["action"] == "skip" and not (
+                signals["commit_type"] or signals["is_merge"]) else None
+            lines.append(line if guess is None else {"sha": sha, "domain": "changelog", "action": "release",
+                                                     "category": guess, "summary": candidate["subject"]})
         if "decisions" in candidate["pending"] and signals["decision_score"] < DECISION_REVIEW_SCORE:
             lines.append({"sha": sha, "domain": "decisions", "action": "skip",
                           "reason": f"no architectural signal (decision score {signals['decision_score']})"})

@@ -131,3 +131,24 @@ def changelog_types(paths) -> tuple[frozenset[str], dict[str, str]]:
         return frozenset((*(s["type"] for s in sections if not s.get("hidden")), RELEASE_AS)), titles
     release_type = config.changelog.release_type or detect_release_type(paths.root)
     return frozenset((*DEFAULT_VISIBLE, *RELEASE_TYPE_EXTRA.get(release_type, ()), RELEASE_AS)), titles
+
+
+PLAIN_VERBS = {"add": "added", "adds": "added", "added": "added", "introduce": "added", "implement": "added",
+               "support": "added", "allow": "added", "fix": "fixed", "fixes": "fixed", "fixed": "fixed",
+               "correct": "fixed", "resolve": "fixed", "prevent": "fixed", "handle": "fixed", "avoid": "fixed",
+               "remove": "removed", "removes": "removed", "drop": "removed", "delete": "removed",
+               "deprecate": "deprecated", "deprecates": "deprecated", "improve": "changed", "speed": "changed",
+               "optimize": "changed", "optimise": "changed"}
+PLAIN_NOISE = ("typo", "readme", "changelog", "docs", "doc ", "test", "wip", "version", "release", "merge", "lint",
+               "format", "ci ", "whitespace")
+
+
+def plain_category(subject: str) -> str | None:
+    """For a subject that is not a Conventional Commit: the category its leading verb suggests
+    ("Fix …" → fixed, "Add …" → added, "Drop …" → removed), or None for housekeeping and anything
+    unclear. Used only for suggestions a person or an LLM reviews, never by ``mine auto``."""
+    words = subject.strip().lower()
+    verb = words.split(" ", 1)[0].rstrip(":,.")
+    if verb not in PLAIN_VERBS or any(noise in words for noise in PLAIN_NOISE):
+        return None
+    return PLAIN_VERBS[verb]
