@@ -172,9 +172,9 @@ def record_classifications(paths: MiningPaths, items: list[tuple[int, Classifica
 
 def _in_repository(paths: MiningPaths, shas: list[str]) -> set[str]:
     """The shas that name commits in the repository: the index is derived state and never trusted alone."""
-    from orkestra.mining.git import Git
+    from orkestra.mining.git import existing_commits
 
-    return Git(paths.root).existing_commits(sorted(set(shas)))
+    return existing_commits(paths.root, sorted(set(shas)))
 
 
 def _processed(item: Classification, commit: dict) -> dict:

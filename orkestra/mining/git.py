@@ -94,16 +94,24 @@ class Git:
 
     def existing_commits(self, shas: list[str]) -> set[str]:
         """Which of ``shas`` name commits in this repository (one ``cat-file --batch-check``)."""
-        if not shas:
-            return set()
-        proc = subprocess.run(["git", "cat-file", "--batch-check=%(objectname) %(objecttype)"], cwd=self.root,
-                              input="\n".join(shas) + "\n", capture_output=True, text=True, check=True)
-        found = set()
-        for asked, answer in zip(shas, proc.stdout.splitlines()):
-            parts = answer.split()
-            if len(parts) == 2 and parts[1] == "commit":
-                found.add(asked)
-        return found
+        return existing_commits(self.root, shas)
+
+
+def existing_commits(root: Path, shas: list[str]) -> set[str]:
+    """Which of ``shas`` name commits in the repository at ``root`` (one ``git cat-file --batch-check``).
+
+    Only full hex shas are asked (anything else, say a planted ``"<sha>\\nHEAD"``, would shift the answers)."""
+    shas = [s for s in shas if isinstance(s, str) and SHA_RE.match(s.encode())]
+    if not shas:
+        return set()
+    proc = subprocess.run(["git", "cat-file", "--batch-check=%(objectname) %(objecttype)"], cwd=root,
+                          input="\n".join(shas) + "\n", capture_output=True, text=True, check=True)
+    found = set()
+    for asked, answer in zip(shas, proc.stdout.splitlines()):
+        parts = answer.split()
+        if len(parts) == 2 and parts[1] == "commit":
+            found.add(asked)
+    return found
 
 
 REMOTE_RE = re.compile(r"^(?:https?://(?:[^@/]+@)?|ssh://(?:[^@/]+@)?|[^@/:]+@)(?P<host>[^/:]+)(?::\d+)?[:/]"

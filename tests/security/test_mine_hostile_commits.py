@@ -65,3 +65,10 @@ def test_classify_and_commit_refuse_a_sha_planted_in_the_index(git_repo, tmp_pat
     assert not (paths.ledger_dir / "commits_processed.jsonl").exists()  # all or nothing
     classify_commit(paths, shas[1], changelog="fixed")
     assert git(git_repo, "cat-file", "-t", shas[1]).strip() == "commit"
+
+
+def test_a_planted_sha_with_a_newline_cannot_borrow_a_real_commits_answer(git_repo):
+    from orkestra.mining.git import existing_commits
+
+    shas = _hostile(git_repo)
+    assert existing_commits(git_repo, [f"{FAKE}\n{shas[0]}", shas[1], "HEAD", shas[0][:7]]) == {shas[1]}
