@@ -11,7 +11,8 @@ from conftest import run_cli
 from mine_repo import commit
 
 COMMANDS = [("mine", "sync"), ("mine", "status"), ("mine", "candidates"), ("mine", "classify"),
-            ("mine", "commit"), ("mine", "validate"), ("registry", "changelog", "render")]
+            ("mine", "commit"), ("mine", "auto"), ("mine", "validate"),
+            ("registry", "changelog", "render")]
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
