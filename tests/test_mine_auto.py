@@ -162,3 +162,18 @@ def test_suggest_on_a_history_without_conventional_commits_proposes_releases_by_
     got = {x["sha"]: (x["action"], x.get("category")) for x in lines}
     assert got == {fix: ("release", "fixed"), add: ("release", "added"), typo: ("skip", None), other: ("skip", None)}
     assert run_auto(mining(git_repo), dry_run=True)["released"] == 0  # auto stays with commit types
+
+
+def test_redo_rederives_automatic_classifications_after_a_settings_change_and_only_those(repo):
+    root, s = repo
+    run_auto(mining(root))
+    classify_commit(mining(root), s["fix"], changelog="fixed", summary="Kept by a person")
+    (root / "orkestra.yaml").write_text("mining:\n  changelog:\n    keyword_sections: true\n")
+    assert run_auto(mining(root))["recorded"] == 0  # without --redo nothing changes
+    redone = run_auto(mining(root), redo=True)
+    assert redone["recorded"] == 1  # the security wording; the person's line stays
+    notes = released_notes(mining(root))
+    assert notes[s["sec"]]["category"] == "security"
+    assert (notes[s["fix"]]["category"], notes[s["fix"]]["summary"]) == ("fixed", "Kept by a person")
+    assert run_auto(mining(root), redo=True)["recorded"] == 0
+    assert run_cli("mine", "validate", cwd=root).returncode == 0

@@ -181,6 +181,8 @@ def commit(
 @app.command("auto")
 def auto(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the entries; write nothing.")] = False,
+    redo: Annotated[bool, typer.Option("--redo", help="Also re-derive earlier automatic classifications.")]
+    = False,
     root: RootOption = None,
 ) -> None:
     """Sync, classify every pending commit by its Conventional Commits type, record, render: one step.
@@ -192,11 +194,12 @@ def auto(
     Example:
       orkestra mine auto --dry-run | jq '.entries[] | select(.action == "release")'
       orkestra mine auto
+      orkestra mine auto --redo        # after changing mining.changelog settings
     """
     def action() -> None:
         from orkestra.mining.auto import run_auto
 
-        emit_json(run_auto(_paths(root), dry_run=dry_run))
+        emit_json(run_auto(_paths(root), dry_run=dry_run, redo=redo))
 
     run(action)
 

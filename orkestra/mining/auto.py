@@ -65,12 +65,14 @@ def auto_line(commit: dict, releasable: frozenset[str], keyword_sections: bool =
     return {"sha": commit["sha"], "domain": "changelog", "action": "skip", "reason": f"{kind}: not a releasable change"}
 
 
-def run_auto(paths: MiningPaths, dry_run: bool = False) -> dict:
+def run_auto(paths: MiningPaths, dry_run: bool = False, redo: bool = False) -> dict:
     """Sync, classify pending commits, record them and render the changelogs the config asks for.
 
     Returns ``{"sync", "recorded", "released", "skipped", "entries"?, "files", "warnings"}``; with
     ``dry_run`` nothing is written (the index is still brought up to date) and ``entries`` lists the
-    lines that would be recorded.
+    lines that would be recorded. ``redo`` also re-derives earlier automatic classifications (after
+    a change of ``mining.changelog`` settings) and records, as corrections, those that come out
+    different; people's and LLMs' classifications are never touched.
     """
     from orkestra.mining.changelog_files import render_changelogs
     from orkestra.mining.git import Git
@@ -84,8 +86,16 @@ def run_auto(paths: MiningPaths, dry_run: bool = False) -> dict:
     keywords = paths.config.changelog.keyword_sections
     index = load_index(paths)
     owner = merged_by(load_graph(paths), synced.head)
-    lines = [auto_line(c, releasable, keywords, index.get(owner.get(sha, ""))) for sha, c in index.items()
-             if (sha, "changelog") not in view]
+    lines = []
+    for sha, commit in index.items():
+        before = view.get((sha, "changelog"))
+        if before is not None and not (redo and before.get("by") == "auto"):
+            continue
+        line = auto_line(commit, releasable, keywords, index.get(owner.get(sha, "")))
+        if before is None:
+            lines.append(line)
+        elif any(line.get(k) != before.get(k) for k in ("action", "category", "reason")):
+            lines.append(line | {"correction": True})
     released = sum(line["action"] == "release" for line in lines)
     result = {"sync": {"mode": synced.mode, "new_commits": synced.new_commits, "total_commits": synced.total_commits},
               "recorded": len(lines), "released": released, "skipped": len(lines) - released}
