@@ -103,7 +103,8 @@ def _pending_notes(paths: MiningPaths, lines: list[dict]) -> dict[str, dict]:
     from orkestra.mining.index import load_index
 
     index = load_index(paths)
-    return {line["sha"]: release_note(paths, Classification.model_validate(line), index[line["sha"]])
+    types = changelog_types(paths)[0]
+    return {line["sha"]: release_note(paths, Classification.model_validate(line), index[line["sha"]], types)
             for line in lines if line["action"] == "release" and line["sha"] in index}
 
 

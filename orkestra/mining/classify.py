@@ -21,6 +21,7 @@ from orkestra.mining.config import MiningPaths
 from orkestra.mining.decisions import DecisionCatalog, upsert_decision_record
 from orkestra.mining.index import INDEX_FILE, load_index
 from orkestra.mining.ledger import append_lines, ledger_files, ledger_lock, read_lines
+from orkestra.mining.sections import changelog_types
 
 LEDGERS = ("changelog", "decisions")
 CATEGORIES = ("added", "changed", "deprecated", "removed", "fixed", "security")
@@ -163,7 +164,8 @@ def record_classifications(paths: MiningPaths, items: list[tuple[int, Classifica
         resolved = _check_repeats(processed_path, resolved, source)
         written = [str(upsert_decision_record(catalog, i.decision_id, c, i.role or "primary"))
                    for _, i, c in resolved if i.action == "extract"]
-        append_lines(notes_path, [release_note(paths, i, c) for _, i, c in resolved if i.action == "release"])
+        types = changelog_types(paths)[0]
+        append_lines(notes_path, [release_note(paths, i, c, types) for _, i, c in resolved if i.action == "release"])
         append_lines(processed_path, [_processed(i, c) for _, i, c in resolved])
     actions = [i.action for _, i, _ in resolved]
     return CommitOutcome(len(resolved), actions.count("release"), actions.count("extract"), actions.count("skip"),
@@ -185,12 +187,14 @@ def _processed(item: Classification, commit: dict) -> dict:
     return record | {k: v for k, v in extra.items() if v is not None}
 
 
-def release_note(paths: MiningPaths, item: Classification, commit: dict) -> dict:
+def release_note(paths: MiningPaths, item: Classification, commit: dict,
+                 releasable: frozenset[str] | None = None) -> dict:
     """The rendered entry: the header (or, when only its body holds releasable commits, the first of them),
-    with the other embedded commits as ``parts``."""
+    with the other embedded commits as ``parts`` (``releasable``: :func:`changelog_types`, read once
+    per batch)."""
     from orkestra.mining.sections import category_for, changelog_types, header_type, releasable_entries
 
-    releasable, _ = changelog_types(paths)
+    releasable = changelog_types(paths)[0] if releasable is None else releasable
     keyword_sections = paths.config.changelog.keyword_sections
     signals = commit["signals"]
     entries = releasable_entries(commit, releasable)
