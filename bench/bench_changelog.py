@@ -22,8 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
-VERSION_HEADING_RE = re.compile(r"^#{1,3} \[?v?(?P<version>\d[^\]\s()]*)\]?")
-SECTION_RE = re.compile(r"^#{3,4} (?P<title>.+?)\s*$")
+HEADING_RE = re.compile(r"^(?P<hashes>#{1,6}) (?P<title>.+?)\s*$")
+VERSION_TITLE_RE = re.compile(r"^\[?v?(?P<version>\d[^\]\s()]*)\]?")
 ITEM_RE = re.compile(r"^\s*[*-] ")
 SHA_RE = re.compile(r"(?:commit/|\[|\()(?P<sha>[0-9a-f]{7,40})(?:\]|\)|\b)")
 NAIVE_RE = re.compile(r"^(?P<type>feat|fix)(?:\([^)]*\))?!?: ")
@@ -50,15 +50,19 @@ def parse_changelog(text: str) -> dict[tuple[str, str], set[str]]:
     """(version, 7-char sha) → the sections it is listed under (``BREAKING CHANGES`` for the breaking list)."""
     entries: dict[tuple[str, str], set[str]] = {}
     version = section = None
+    level = 0  # the depth of the current version heading ("#" for vue's minors, "##" or "###" elsewhere)
     for line in text.splitlines():
-        heading = VERSION_HEADING_RE.match(line)
-        if heading and not line.startswith("####"):
-            version, section = heading["version"].rstrip("."), None
-            continue
-        match = SECTION_RE.match(line)
-        if match and version:
-            title = match["title"].strip("⚠️ :")
-            section = BREAKING if "BREAKING" in title.upper() else title
+        heading = HEADING_RE.match(line)
+        if heading:
+            depth, title = len(heading["hashes"]), heading["title"].strip()
+            number = VERSION_TITLE_RE.match(title)
+            if number and depth <= 3:
+                version, section, level = number["version"].rstrip("."), None, depth
+            elif version and (depth > level or depth >= 3):
+                title = title.strip("⚠️ :")
+                section = BREAKING if "BREAKING" in title.upper() else title
+            else:  # "## [Unreleased]" and other headings outside a version
+                version = section = None
             continue
         if version and section and ITEM_RE.match(line):
             shas = SHA_RE.findall(line)
