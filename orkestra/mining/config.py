@@ -122,27 +122,14 @@ PLACEHOLDER_PROJECTS = frozenset({"my-project", ""})
 
 def project_name(root: Path, configured: object) -> str:
     """``project:`` from orkestra.yaml unless it is init's placeholder; else the repository's own name
-    (pyproject.toml or package.json ``name``, the origin remote, the directory)."""
+    (its project file's ``name``, then the origin remote, then the directory)."""
     if configured is not None and str(configured).strip() not in PLACEHOLDER_PROJECTS:
         return str(configured)
-    pyproject = root / "pyproject.toml"
-    if pyproject.is_file():
-        import tomllib
+    from orkestra.project_info import read_manifest
 
-        try:
-            name = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {}).get("name")
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError, AttributeError):
-            name = None
-        if isinstance(name, str) and name.strip():
-            return name.strip()
-    package = root / "package.json"
-    if package.is_file():
-        try:
-            name = json.loads(package.read_text(encoding="utf-8")).get("name")
-        except (ValueError, UnicodeDecodeError, AttributeError):
-            name = None
-        if isinstance(name, str) and name.strip():
-            return name.strip()
+    info = read_manifest(root)
+    if info.manifest:
+        return info.name.strip()
     from orkestra.mining.git import origin_url
 
     url = origin_url(root)
