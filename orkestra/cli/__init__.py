@@ -27,6 +27,8 @@ ENTRIES: dict[str, tuple[str, str]] = {
     "truths": ("orkestra.cli.truths", "group"),
     "registry": ("orkestra.cli.registry", "group"),
     "search": ("orkestra.cli.search", "command"),
+    "why": ("orkestra.cli.why", "command"),
+    "serve": ("orkestra.cli.serve", "command"),
     "mine": ("orkestra.cli.mine", "group"),
     "code": ("orkestra.cli.code", "group"),
     "mcp": ("orkestra.cli.mcp", "group"),

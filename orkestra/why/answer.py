@@ -17,8 +17,9 @@ do/avoid guidance. The answer is cut to ``limit`` results and about ``max_tokens
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from orkestra.why.history import CommitRef, path_history
 from orkestra.why.target import Target, index_lookup_for, resolve_target

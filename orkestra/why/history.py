@@ -33,7 +33,7 @@ class PathHistory:
 def _git(root: Path, *args: str, timeout: float = 30) -> str:
     """stdout of one git command ('' when git fails: no repository, unknown path, …)."""
     try:
-        proc = subprocess.run(["git", *args], cwd=root, capture_output=True, timeout=timeout)
+        proc = subprocess.run(["git", *args], check=False, cwd=root, capture_output=True, timeout=timeout)
     except (OSError, subprocess.TimeoutExpired):
         return ""
     return proc.stdout.decode("utf-8", "replace") if proc.returncode == 0 else ""

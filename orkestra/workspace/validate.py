@@ -28,12 +28,16 @@ COMMON_SECTIONS = ("When to use", "Success criteria", "Failure recovery")
 TYPE_SECTIONS = {"workflow": ("Steps",), "discipline": ("Rules",), "checklist": ("Checklist",)}
 
 
-def validate(ws: Workspace, today: dt.date | None = None) -> list[Diagnostic]:
-    """Every problem in the workspace: load diagnostics, cross-references, lifecycle, warnings."""
+def validate(ws: Workspace, today: dt.date | None = None, symbol_lookup=True) -> list[Diagnostic]:
+    """Every problem in the workspace: load diagnostics, cross-references, lifecycle, stale facts, warnings.
+
+    ``symbol_lookup`` is passed to ``orkestra.why.stale.stale_facts`` (True: Maguyva's index when present).
+    """
     from orkestra.skills.lifecycle import check_lifecycle
+    from orkestra.why.stale import stale_facts
 
     checker = _Checker(ws, today or dt.date.today())
-    found = [*ws.diagnostics, *checker.run(), *check_lifecycle(ws)]
+    found = [*ws.diagnostics, *checker.run(), *check_lifecycle(ws), *stale_facts(ws, symbol_lookup)]
     unique = list(dict.fromkeys(found))
     return sorted(unique, key=lambda d: (d.path, d.line, d.col, d.field, d.message))
 
@@ -252,14 +256,7 @@ class _Checker:
             if gt.last_verified and dt.date.fromisoformat(gt.last_verified) < horizon:
                 self.warn("truth", gt.id, ("last_verified",), f"last verified {gt.last_verified}, more than "
                           f"{STALE_DAYS} days ago", "stale")
-            for index, evidence in enumerate(gt.evidence):
-                if not _is_url(evidence) and not self._exists(evidence, registry.package_dir):
-                    self.warn("truth", gt.id, ("evidence", index), f"evidence path {evidence!r} does not exist",
-                              "evidence")
-
-    def _exists(self, rel: str, package_dir: str) -> bool:
-        root = self.ws.root
-        return (root / rel).exists() or bool(package_dir and (root / package_dir / rel).exists())
+        # evidence paths, symbols and changes since last_verified: orkestra.why.stale (stale facts)
 
     # --- decisions --------------------------------------------------------------------------
 

@@ -1,0 +1,48 @@
+"""`orkestra why`: the decisions, ground truths and changelog entries behind a path, line or symbol."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from orkestra.cli.inspect_common import FormatOption, RootOption
+from orkestra.cli.output import Format, emit_json, run
+
+
+def command(
+    target: Annotated[str, typer.Argument(metavar="TARGET", help="path, path:line, path:start-end, path::Symbol "
+                                                                 "or a symbol name (needs a Maguyva index).")],
+    limit: Annotated[int, typer.Option("--limit", min=1, max=200, help="At most this many results.")] = 20,
+    max_tokens: Annotated[int, typer.Option("--max-tokens", min=200, max=25_000,
+                                            help="Cut the JSON answer to about this many tokens.")] = 4_000,
+    no_index: Annotated[bool, typer.Option("--no-index", help="Never open Maguyva's index (paths only).")] = False,
+    root: RootOption = None,
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Why is this code like this: decisions, ground truths and changelog entries, ranked and cited.
+
+    JSON: {"target", "via": "path"|"line"|"symbol", "path", "lines"?, "symbol"?, "former_names", "count",
+    "results": [{"kind": "decision"|"truth"|"changelog", "id", "citation", "title", "status",
+    "match": "direct"|"history", "date", "do", "avoid", "commits", …}], "commits", "commit_count", "notes"}.
+    Ranked direct before history, active before superseded, newest first. Exit 1 for an unknown target.
+
+    \b
+    Example:
+      orkestra why maguyva/retrieve/fuse.py --format table
+      orkestra why orkestra/render/outputs.py:60-75
+      orkestra why Workspace.load | jq -r '.results[].citation'
+    """
+
+    def action() -> None:
+        import sys
+
+        from orkestra.why.answer import format_why, why
+
+        answer = why(root, target, limit=limit, max_tokens=max_tokens, index_lookup=not no_index)
+        if fmt is Format.table:
+            sys.stdout.write(format_why(answer))
+        else:
+            emit_json(answer)
+
+    run(action)
