@@ -1,0 +1,34 @@
+"""`orkestra serve`: the `orkestra` MCP server (registries and `why`) over stdio or streamable HTTP."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from orkestra.cli.inspect_common import RootOption
+
+
+def command(
+    http: Annotated[bool, typer.Option("--http", help="Streamable HTTP at /mcp instead of stdio.")] = False,
+    host: Annotated[str, typer.Option("--host", help="HTTP bind address.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="HTTP port.")] = 8766,
+    root: RootOption = None,
+) -> None:
+    """Run the orkestra MCP server: search_registry, get_decision, get_truth, why, list_agents_skills,
+    propose_decision (stdio by default; --http for streamable HTTP at http://HOST:PORT/mcp).
+
+    \b
+    Example:
+      orkestra serve --root .
+      orkestra serve --http --port 8766
+    """
+    from orkestra.cli.output import run
+
+    def action() -> int:
+        from orkestra.server.app import serve
+
+        serve(root, http=http, host=host, port=port)
+        return 0
+
+    run(action)

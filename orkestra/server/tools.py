@@ -1,0 +1,116 @@
+"""The six client-facing tools of the ``orkestra`` MCP server: thin adapters over the library API.
+
+Schemas stay within 1,200 tokens together (tested). Answers are bounded (``limit``, ``max_tokens``)
+and cited: registry ids with the record file they come from, commit shas with dates. Errors the model
+can fix (unknown id, bad path, unknown domain) are raised as tool errors, never returned as strings.
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, Iterator, Literal
+
+from pydantic import Field
+
+MAX_RECORD_CHARS = 16_000
+Kind = Literal["agent", "skill", "decision", "truth", "package"]
+Items = Annotated[list[str] | None, Field(description="One item per entry.")]
+
+
+@contextmanager
+def fixable() -> Iterator[None]:
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from orkestra.errors import OrkestraError
+
+    try:
+        yield
+    except OrkestraError as exc:
+        raise ToolError(str(exc)) from exc
+
+
+def _bounded_record(record: dict, kind: str) -> dict:
+    """A registry record with its citation; long text fields are cut to keep the answer bounded."""
+    record = {**record, "citation": f"{record.get('id')} ({record.get('path', '')})"}
+    if len(json.dumps(record)) <= MAX_RECORD_CHARS:
+        return record
+    for key in ("context", "summary", "rationale", "statement", "notes"):
+        if isinstance(record.get(key), str) and len(record[key]) > 2_000:
+            record[key] = record[key][:2_000] + " …"
+    return {**record, "truncated": True, "truncation_note": f"long fields cut; read the {kind} record file"}
+
+
+def _one_line(text: str, limit: int = 140) -> str:
+    line = " ".join((text or "").split())
+    cut = line.find(". ")
+    line = line[:cut + 1] if 0 < cut < limit else line
+    return line if len(line) <= limit else line[:limit - 1] + "…"
+
+
+def register(server: Any, root: Path) -> None:
+    """Attach the six tools to ``server``, answering for the workspace at ``root``."""
+    from orkestra.inspect import api
+
+    @server.tool()
+    def search_registry(
+        query: Annotated[str, Field(description="Words, an id or a name.")],
+        kinds: Annotated[list[Kind] | None, Field(description="Only these kinds.")] = None,
+        limit: Annotated[int, Field(ge=1, le=50)] = 10,
+    ) -> dict[str, Any]:
+        """Ranked search over agents, skills, decisions, ground truths and packages."""
+        with fixable():
+            return api.search(root, query, kinds, limit)
+
+    @server.tool()
+    def get_decision(decision_id: Annotated[str, Field(description="e.g. DEC-SR-001")]) -> dict[str, Any]:
+        """A decision record: summary, rationale, do/avoid guidance, files, source commits."""
+        with fixable():
+            return _bounded_record(api.decision_info(root, decision_id), "decision")
+
+    @server.tool()
+    def get_truth(truth_id: Annotated[str, Field(description="e.g. GT-ORK-014")]) -> dict[str, Any]:
+        """A ground truth: statement, rationale, evidence, last_verified, do/avoid guidance."""
+        with fixable():
+            return _bounded_record(api.truth_info(root, truth_id), "truth")
+
+    @server.tool()
+    def why(
+        target: Annotated[str, Field(description="path, path:line, path:start-end, path::Symbol or symbol.")],
+        limit: Annotated[int, Field(ge=1, le=100)] = 20,
+        max_tokens: Annotated[int, Field(ge=200, le=25_000)] = 4_000,
+    ) -> dict[str, Any]:
+        """Why code is like this: decisions, truths and changelog entries behind it, ranked and cited."""
+        from orkestra.why.answer import why as answer
+
+        with fixable():
+            return answer(root, target, limit=limit, max_tokens=max_tokens)
+
+    @server.tool()
+    def list_agents_skills() -> dict[str, Any]:
+        """Every agent and skill with a one-line description."""
+        with fixable():
+            agents = api.list_agents(root)["agents"]
+            skills = api.list_skills(root)["skills"]
+        return {"agents": [{"name": a["name"], "description": _one_line(a["description"])} for a in agents],
+                "skills": [{"name": s["name"], "description": _one_line(s["description"])} for s in skills]}
+
+    @server.tool()
+    def propose_decision(
+        domain: Annotated[str, Field(description="Decision domain name or code.")],
+        title: str,
+        summary: str,
+        context: str = "",
+        rationale: Items = None,
+        do: Items = None,
+        avoid: Items = None,
+        files: Annotated[list[str] | None, Field(description="Repo paths it governs.")] = None,
+        commits: Annotated[list[str] | None, Field(description="Commit shas it came from.")] = None,
+    ) -> dict[str, Any]:
+        """Write a draft decision record (status proposed, for a person to review); returns its id and path."""
+        from orkestra.why.propose import propose_decision as propose
+
+        with fixable():
+            return propose(root, domain, title, summary, context=context, rationale=rationale, do=do,
+                           avoid=avoid, files=files, commits=commits)

@@ -1,0 +1,159 @@
+"""The `orkestra` MCP server: six tools in-process, within the schema budget, over stdio and over HTTP."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp import Client
+
+from conftest import git
+from memory_repo import make_memory_repo, mine_rules
+
+from orkestra.server.app import build_server
+
+TOOLS = {"search_registry", "get_decision", "get_truth", "why", "list_agents_skills", "propose_decision"}
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory) -> tuple[Path, dict[str, str]]:
+    repo = tmp_path_factory.mktemp("orkestra-mcp") / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    shas = make_memory_repo(repo)
+    mine_rules(repo, shas["rules"])
+    return repo, shas
+
+
+def call(server, tool: str, args: dict | None = None):
+    async def go():
+        async with Client(server) as client:
+            return await client.call_tool(tool, args or {})
+
+    return anyio.run(go)
+
+
+def test_six_tools_within_1200_schema_tokens(shop):
+    async def go():
+        async with Client(build_server(shop[0])) as client:
+            return (await client.list_tools()).tools
+
+    tools = anyio.run(go)
+    assert {t.name for t in tools} == TOOLS
+    size = sum(len(json.dumps(t.model_dump(mode="json", exclude_none=True))) for t in tools)
+    assert size / 4 <= 1200, f"tool schemas cost ~{size // 4} tokens"
+    assert all(t.description and len(t.description) < 200 for t in tools)
+
+
+def test_why_search_and_records_are_cited(shop):
+    repo, shas = shop
+    server = build_server(repo)
+    answer = call(server, "why", {"target": "src/shop/pricing.py"}).structured_content
+    assert [r["citation"] for r in answer["results"]][:2] == ["GT-SHOP-001", "DEC-PR-001"]
+    hits = call(server, "search_registry", {"query": "rounded cents", "kinds": ["decision"]}).structured_content
+    assert hits["hits"][0]["id"] == "DEC-PR-001"
+    decision = call(server, "get_decision", {"decision_id": "dec-pr-001"}).structured_content
+    assert decision["citation"].startswith("DEC-PR-001 (ai_assets/reference/decisions/records/DEC-PR-001.yaml")
+    assert decision["source_commits"][0]["sha"] == shas["rules"]
+    truth = call(server, "get_truth", {"truth_id": "GT-SHOP-002"}).structured_content
+    assert truth["evidence"] == ["src/shop/notes.py"]
+    listed = call(server, "list_agents_skills").structured_content
+    assert [a["name"] for a in listed["agents"]] == ["orchestrator"] and listed["skills"]
+    assert all(len(item["description"]) <= 140 for item in listed["agents"] + listed["skills"])
+
+
+def test_errors_the_model_can_fix_are_tool_errors(shop):
+    server = build_server(shop[0])
+    unknown = call(server, "get_decision", {"decision_id": "DEC-PR-009"})
+    assert unknown.is_error and "did you mean" in unknown.content[0].text
+    outside = call(server, "why", {"target": "../../etc/passwd"})
+    assert outside.is_error and "not a path inside the repository" in outside.content[0].text
+    bounded = call(server, "why", {"target": "src/shop", "limit": 1}).structured_content
+    assert len(bounded["results"]) == 1 and bounded["truncated"]
+
+
+def test_propose_decision_writes_a_draft_only(tmp_path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    shas = make_memory_repo(repo)
+    server = build_server(repo)
+    result = call(server, "propose_decision", {
+        "domain": "pricing", "title": "Rebates are fixed amounts", "summary": "apply_rebate takes money, not %.",
+        "do": ["Pass an amount in the price's currency."], "files": ["src/shop/pricing.py"],
+        "commits": [shas["rebate"][:10]]}).structured_content
+    assert (result["id"], result["status"]) == ("DEC-PR-004", "proposed")
+    import yaml
+
+    record = yaml.safe_load((repo / result["path"]).read_text())
+    assert record["status"] == "proposed" and record["files"] == ["src/shop/pricing.py"]
+    assert record["source_commits"][0]["sha"] == shas["rebate"]
+    from orkestra.workspace import Workspace
+    from orkestra.workspace.validate import validate
+
+    errors = [d for d in validate(Workspace.load(repo), symbol_lookup=False) if d.severity == "error"]
+    assert not errors, errors
+    for bad, expected in (({"files": ["../x.py"]}, "not a path inside"), ({"commits": ["deadbeef00"]}, "not a commit"),
+                          ({"domain": "nope"}, "unknown decision domain"), ({"title": ""}, "title is required")):
+        args = {"domain": "pricing", "title": "t", "summary": "s", **bad}
+        outcome = call(server, "propose_decision", args)
+        assert outcome.is_error and expected in outcome.content[0].text, outcome.content[0].text
+    assert sorted(p.name for p in (repo / "ai_assets/reference/decisions/records").glob("*.yaml"))[-1] == \
+        "DEC-PR-004.yaml"  # no partial record left by the refused calls
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_stdio_subprocess_session(shop):
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    repo, _ = shop
+    params = StdioServerParameters(command=sys.executable, args=["-m", "orkestra", "serve", "--root", str(repo)],
+                                   env={**os.environ})
+
+    async def go():
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                return await session.list_tools(), await session.call_tool("why", {"target": "src/shop/notes.py"})
+
+    tools, found = anyio.run(go)
+    assert {t.name for t in tools.tools} == TOOLS
+    assert [r["citation"] for r in found.structured_content["results"]] == ["GT-SHOP-002", "DEC-PR-002"]
+
+
+def test_http_subprocess_session(shop):
+    repo, _ = shop
+    port = _free_port()
+    process = subprocess.Popen([sys.executable, "-m", "orkestra", "serve", "--http", "--port", str(port),
+                                "--root", str(repo)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with socket.socket() as sock:
+                if sock.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+
+        async def go():
+            async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+                return await client.list_tools(), await client.call_tool("get_truth", {"truth_id": "GT-SHOP-001"})
+
+        tools, truth = anyio.run(go)
+        assert {t.name for t in tools.tools} == TOOLS
+        assert truth.structured_content["id"] == "GT-SHOP-001"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
