@@ -70,6 +70,11 @@ def render_outputs(ws: Workspace) -> list[Output]:
         settings = _settings(ws)
         if settings is not None:
             outputs.append(settings)
+        if _memory_hook(ws):  # the guidance hook's lookup table (orkestra.why.lookup)
+            from orkestra.why.lookup import lookup_path, lookup_text
+
+            sources = [_source(ws, "decision", key) for key in sorted(ws.decisions)] + [r.path for r in ws.truths]
+            outputs.append(Output(lookup_path(out), lookup_text(ws).encode("utf-8"), tuple(s for s in sources if s)))
     from orkestra.render.targets import target_outputs
 
     for rel, body, sources in target_outputs(ws, render):
@@ -114,6 +119,15 @@ def skill_files(ws: Workspace, render, folder: str) -> list[tuple[str, bytes, tu
     return files
 
 
+def _memory_hook(ws: Workspace) -> bool:
+    from orkestra.why.settings import hook_enabled
+
+    try:
+        return hook_enabled(ws.config.memory)
+    except ValueError as exc:
+        raise OrkestraError(f"orkestra.yaml: {exc}") from exc
+
+
 def _source(ws: Workspace, kind: str, key: str) -> str:
     """The registry file an entity came from (``ws.where`` would also locate the line: slow)."""
     origin = ws.origins.get((kind, key))
@@ -134,8 +148,11 @@ def _settings(ws: Workspace) -> Output | None:
             raise OrkestraError(f"{rel}: not valid JSON ({exc}); fix it so sync can merge its hooks") from exc
         if not isinstance(existing, dict):
             raise OrkestraError(f"{rel}: expected a JSON object")
+    from orkestra.why.settings import merge_memory_hook
+
     try:
-        merged = merge_settings(existing, ws.config.telemetry)
+        merged = merge_memory_hook(merge_settings(existing, ws.config.telemetry), ws.config.memory,
+                                   ws.config.paths.output)
     except ValueError as exc:
         raise OrkestraError(f"orkestra.yaml: {exc}") from exc
     if existing is None and not merged:

@@ -49,6 +49,8 @@ class OrkestraConfig(Strict):
     mining: dict[str, Any] = Field(default_factory=dict)
     maguyva: dict[str, Any] = Field(default_factory=dict)
     telemetry: dict[str, Any] = Field(default_factory=dict)
+    # Owned by orkestra.why.settings: {hook: true} renders the decision-guidance hook.
+    memory: dict[str, Any] = Field(default_factory=dict)
     # Files below these globs are never scanned for ground truths (vendored trees, fixtures).
     exclude: list[str] = Field(default_factory=lambda: ["tests/fixtures/**", "node_modules/**", ".venv/**"])
 

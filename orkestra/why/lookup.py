@@ -1,0 +1,105 @@
+"""The guidance hook's lookup table, built at sync time: path → active decisions and current truths.
+
+Rendered by ``orkestra sync`` (when ``memory.hook`` is on) to ``<output>/orkestra/memory.json`` so the
+hook answers with one small JSON read and no YAML, git or index. Only *direct* coverage is in it:
+decision ``files`` and truth ``evidence`` (``path::Symbol`` counts for its path); folder entries
+(a trailing ``/`` or an existing directory) cover everything below them.
+
+Shape: ``{"version": 1, "files": {path: [id, …]}, "folders": {folder: [id, …]},
+"records": {id: {"kind", "status", "title", "do", "avoid"}}}``, keys sorted, so it is deterministic.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the hook imports this module: stdlib json only at run time
+    from pathlib import Path
+
+    from orkestra.workspace.load import Workspace
+
+LOOKUP_VERSION = 1
+LOOKUP_NAME = "orkestra/memory.json"
+MAX_GUIDANCE = 3  # do/avoid lines kept per record
+MAX_TITLE = 200
+
+
+def _entry_path(entry: str, package_dir: str = "") -> str:
+    path = entry.split("::", 1)[0].strip().replace("\\", "/")
+    if not path or "://" in path:
+        return ""
+    if package_dir and package_dir not in (".", ""):
+        path = f"{package_dir.rstrip('/')}/{path}"
+    return path
+
+
+def _short(text: str) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= MAX_TITLE else text[:MAX_TITLE - 1] + "…"
+
+
+def build_lookup(ws: "Workspace") -> dict:
+    """The lookup table of ``ws`` (pure but for ``is_dir`` checks on folder-like entries)."""
+    files: dict[str, set[str]] = {}
+    folders: dict[str, set[str]] = {}
+    records: dict[str, dict] = {}
+
+    def add(entry: str, key: str) -> None:
+        if not entry:
+            return
+        if entry.endswith("/") or (ws.root / entry).is_dir():
+            folders.setdefault(entry.rstrip("/"), set()).add(key)
+        else:
+            files.setdefault(entry, set()).add(key)
+
+    for decision in ws.decisions.values():
+        if decision.status != "active":
+            continue
+        records[decision.id] = {"kind": "decision", "status": decision.status, "title": _short(decision.title),
+                                "do": list(decision.agent_guidance.do[:MAX_GUIDANCE]),
+                                "avoid": list(decision.agent_guidance.avoid[:MAX_GUIDANCE])}
+        for rel in decision.files:
+            add(_entry_path(rel), decision.id)
+    for registry, truth in ws.all_truths():
+        if truth.status != "current":
+            continue
+        records[truth.id] = {"kind": "truth", "status": truth.status, "title": _short(truth.statement),
+                             "do": list(truth.agent_guidance.do[:MAX_GUIDANCE]),
+                             "avoid": list(truth.agent_guidance.avoid[:MAX_GUIDANCE])}
+        for evidence in truth.evidence:
+            add(_entry_path(evidence, registry.package_dir), truth.id)
+    return {"version": LOOKUP_VERSION,
+            "files": {k: sorted(v) for k, v in sorted(files.items())},
+            "folders": {k: sorted(v) for k, v in sorted(folders.items())},
+            "records": dict(sorted(records.items()))}
+
+
+def lookup_text(ws: "Workspace") -> str:
+    return json.dumps(build_lookup(ws), indent=1, ensure_ascii=False, sort_keys=False) + "\n"
+
+
+def lookup_path(output_dir: str) -> str:
+    return f"{output_dir.strip('/')}/{LOOKUP_NAME}" if output_dir.strip("/") else LOOKUP_NAME
+
+
+def covering(lookup: dict, rel: str) -> list[str]:
+    """Record ids covering repo-relative ``rel``: exact file entries, then enclosing folders (deepest first)."""
+    found = list(lookup.get("files", {}).get(rel, ()))
+    folders = lookup.get("folders", {})
+    parts = rel.split("/")
+    for depth in range(len(parts) - 1, 0, -1):
+        for key in folders.get("/".join(parts[:depth]), ()):
+            if key not in found:
+                found.append(key)
+    return found
+
+
+def read_lookup(path: "str | Path") -> dict | None:
+    """The table at ``path``, or None when it is missing, unreadable or of another version."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and data.get("version") == LOOKUP_VERSION else None
