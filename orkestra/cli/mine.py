@@ -94,18 +94,31 @@ def candidates(
     domain: Annotated[Optional[str], typer.Option("--domain", help="Only commits affecting this domain.")] = None,
     ledger: Annotated[Optional[Ledger], typer.Option("--ledger", help="Only commits pending in it.")] = None,
     suggest: Annotated[bool, typer.Option("--suggest", help="Print suggested classifications (JSONL).")] = False,
+    for_ledger: Annotated[Optional[Ledger], typer.Option(
+        "--for", help="decisions: rank by the three-question test (hard to make, costly to change, "
+                      "system-wide) with reasons per commit.")] = None,
     root: RootOption = None,
 ) -> None:
     """Unclassified commits as JSON, likely decisions first.
 
+    With --for decisions: {"for", "pending", "candidates": [{"sha", "date", "subject", "questions_yes",
+    "score", "questions": {"hard_to_make", "costly_to_change", "system_wide"}, "domains", "files"}]}.
+
     \b
     Example:
       orkestra mine candidates --limit 50 --full
+      orkestra mine candidates --for decisions --limit 10
       orkestra mine candidates --suggest > review.jsonl   # edit, then: mine commit --input review.jsonl
     """
     def action() -> None:
         import json
         import sys
+
+        if for_ledger is Ledger.decisions and not suggest:
+            from orkestra.mining.decision_candidates import decision_candidates
+
+            emit_json(decision_candidates(_paths(root), limit=limit, domain=domain, full=full))
+            return
 
         from orkestra.mining.candidates import find_candidates, suggest_classifications
 

@@ -8,9 +8,10 @@ can fix (unknown id, bad path, unknown domain) are raised as tool errors, never 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, Iterator, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 

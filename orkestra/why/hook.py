@@ -64,8 +64,9 @@ def guidance(payload: dict, env: Mapping[str, str], lookup_rel: str = ".claude/"
     ids = [i for i in ids if i in records]
     if not ids:
         return None
-    lines = [f"Orkestra memory: {rel} is covered by {len(ids)} record(s); follow their guidance "
-             f"(`orkestra why {rel}` for the history)."]
+    header = (f"Orkestra memory: {rel} is covered by {len(ids)} record(s); follow their guidance "
+              f"(`orkestra why {rel}` for the history).")
+    lines = [header]
     for record_id in ids[:MAX_RECORDS]:
         record = records[record_id]
         lines.append(f"- {record_id} ({record['kind']}, {record['status']}): {record['title']}")

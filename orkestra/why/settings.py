@@ -28,13 +28,13 @@ def hook_enabled(config: dict[str, Any] | None) -> bool:
     if config is None:
         return False
     if not isinstance(config, dict):
-        raise ValueError("memory: expected a mapping")
+        raise ValueError("memory: expected a mapping")  # noqa: TRY004 - callers catch ValueError
     unknown = sorted(set(config) - {"hook"})
     if unknown:
         raise ValueError(f"memory.{unknown[0]}: unknown key (expected hook)")
     value = config.get("hook", False)
     if not isinstance(value, bool):
-        raise ValueError("memory.hook: expected true or false")
+        raise ValueError("memory.hook: expected true or false")  # noqa: TRY004
     return value
 
 

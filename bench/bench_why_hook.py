@@ -1,0 +1,79 @@
+"""The decision-guidance hook (orkestra-why-hook) start-to-exit time, next to `python -c pass`.
+
+Run: .venv/bin/python bench/bench_why_hook.py [--n 40]
+Uses this repository's own registries: a lookup table is rendered into a temp copy of .claude/, and
+the hook answers a covered file (maguyva/retrieve/fuse.py: context printed) and an uncovered one
+(silence). Prints one JSON line per measurement (milliseconds) plus the ratio to the floor; the
+target is a median of at most 50 ms. The console script is run when installed, else `python -m`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+BIN = Path(sys.executable).parent
+
+
+def timed(command: list[str], stdin: str, cwd: Path, env: dict) -> tuple[float, str]:
+    start = time.perf_counter()
+    done = subprocess.run(command, input=stdin, cwd=cwd, capture_output=True, text=True, check=True, env=env)
+    return (time.perf_counter() - start) * 1000, done.stdout
+
+
+def line(name: str, samples: list[float], **extra: object) -> float:
+    ordered = sorted(samples)
+    p50 = statistics.median(ordered)
+    print(json.dumps({"name": name, "n": len(samples), "p50_ms": round(p50, 1),
+                      "p95_ms": round(ordered[int(0.95 * (len(ordered) - 1))], 1), **extra}), flush=True)
+    return p50
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--n", type=int, default=40)
+    args = parser.parse_args()
+    from orkestra.why.lookup import LOOKUP_NAME, lookup_text
+    from orkestra.workspace import Workspace
+
+    with tempfile.TemporaryDirectory() as tmp:
+        project = Path(tmp)
+        shutil.copy2(REPO / "orkestra.yaml", project / "orkestra.yaml")
+        target = project / ".claude" / LOOKUP_NAME
+        target.parent.mkdir(parents=True)
+        target.write_text(lookup_text(Workspace.load(REPO)))
+        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO), "CLAUDE_PROJECT_DIR": str(project)}
+        script = BIN / "orkestra-why-hook"
+        hook = [str(script)] if script.exists() else [sys.executable, "-m", "orkestra.why.hook"]
+
+        def event(rel: str) -> str:
+            return json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Edit", "cwd": str(project),
+                               "tool_input": {"file_path": str(project / rel)}})
+
+        covered, uncovered = event("maguyva/retrieve/fuse.py"), event("bench/bench_cli.py")
+        floor_cmd = [sys.executable, "-c", "pass"]
+        for command, stdin in ((floor_cmd, ""), (hook, covered), (hook, uncovered)):
+            timed(command, stdin, project, env)  # warm the page cache
+        _, out = timed(hook, covered, project, env)
+        assert "DEC-SR-001" in out, out
+        assert timed(hook, uncovered, project, env)[1] == ""
+        floor = line("python_startup_floor", [timed(floor_cmd, "", project, env)[0] for _ in range(args.n)])
+        for name, stdin in (("why_hook_covered", covered), ("why_hook_silent", uncovered)):
+            p50 = line(name, [timed(hook, stdin, project, env)[0] for _ in range(args.n)], command=" ".join(hook[-2:]),
+                       lookup_bytes=target.stat().st_size)
+            print(json.dumps({"name": f"{name}_vs_floor", "ratio": round(p50 / floor, 2),
+                              "target_p50_ms": 50, "meets_target": p50 <= 50}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
