@@ -1,4 +1,4 @@
-"""MCP client configuration for the bundled Maguyva server, in each client's own format (FORMATS §4).
+"""MCP client configuration for the bundled servers (Maguyva; orkestra, see ``BUNDLED_SERVERS``), in each client's own format (FORMATS §4).
 
 Pure functions: they return the text a user pastes (or a file ``sync`` renders); nothing is written.
 """
@@ -23,6 +23,15 @@ class ServerSpec:
     url: str | None = None
     key_env: str = DEFAULT_KEY_ENV
     env: dict[str, str] = field(default_factory=dict)
+    name: str = SERVER_NAME  # the key the client lists the server under
+    repo_flag: str = "--repo"  # how the command is told the project directory
+
+
+# The bundled servers every client can be pointed at: Maguyva (code) and orkestra (registries, `why`).
+BUNDLED_SERVERS: dict[str, ServerSpec] = {
+    SERVER_NAME: ServerSpec(),
+    "orkestra": ServerSpec(args=("serve",), name="orkestra", repo_flag="--root"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +63,7 @@ def client_config(client: str, spec: ServerSpec) -> ClientConfig:
     if client == "codex":
         return ClientConfig(client, _PATHS[client], _codex_toml(spec), "toml")
     entry = _http_entry(client, spec) if spec.url else _stdio_entry(client, spec)
-    wrapper: dict = {"servers" if client == "vscode" else "mcpServers": {SERVER_NAME: entry}}
+    wrapper: dict = {"servers" if client == "vscode" else "mcpServers": {spec.name: entry}}
     if client == "vscode" and spec.url:
         wrapper = {"inputs": [{"type": "promptString", "id": "maguyva-api-key",
                                "description": "Maguyva API key", "password": True}], **wrapper}
@@ -63,7 +72,7 @@ def client_config(client: str, spec: ServerSpec) -> ClientConfig:
 
 def _args(client: str, spec: ServerSpec) -> list[str]:
     repo = spec.repo or _PROJECT_VAR.get(client)
-    return [*spec.args, "--repo", repo] if repo else list(spec.args)
+    return [*spec.args, spec.repo_flag, repo] if repo else list(spec.args)
 
 
 def _stdio_entry(client: str, spec: ServerSpec) -> dict:
@@ -97,11 +106,11 @@ def _toml_str(value: str) -> str:
 
 
 def _codex_toml(spec: ServerSpec) -> str:
-    lines = [f"[mcp_servers.{SERVER_NAME}]"]
+    lines = [f"[mcp_servers.{spec.name}]"]
     if spec.url:
         lines += [f"url = {_toml_str(spec.url)}", f"bearer_token_env_var = {_toml_str(spec.key_env)}"]
     else:
-        args = list(spec.args) + (["--repo", spec.repo] if spec.repo else [])
+        args = list(spec.args) + ([spec.repo_flag, spec.repo] if spec.repo else [])
         lines += [f"command = {_toml_str(spec.command)}",
                   "args = [" + ", ".join(_toml_str(a) for a in args) + "]"]
         if spec.repo:

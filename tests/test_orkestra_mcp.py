@@ -157,3 +157,29 @@ def test_http_subprocess_session(shop):
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_the_tools_registry_declares_exactly_the_served_tools():
+    from conftest import REPO
+    from orkestra.workspace import Workspace
+
+    declared = Workspace.load(REPO).tools.mcp_servers["orkestra"]
+    assert set(declared.tools) == TOOLS
+    assert (declared.transport.command, declared.transport.args) == ("orkestra",
+                                                                    ["serve", "--root", "${CLAUDE_PROJECT_DIR:-.}"])
+    rendered = json.loads((REPO / ".mcp.json").read_text())["mcpServers"]
+    assert rendered["orkestra"]["args"][0] == "serve" and "maguyva" in rendered
+    agent = (REPO / ".claude" / "agents" / "search-relevance-engineer.md").read_text()
+    assert "### orkestra" in agent and "`why(target)`" in agent  # the tool guide reaches the agents listing it
+
+
+def test_mcp_config_prints_the_orkestra_server_for_every_client(tmp_path):
+    from conftest import run_cli
+
+    claude = run_cli("mcp", "config", "--client", "claude", "--server", "orkestra", cwd=tmp_path)
+    assert json.loads(claude.stdout)["mcpServers"]["orkestra"]["args"] == ["serve", "--root",
+                                                                           "${CLAUDE_PROJECT_DIR:-.}"]
+    codex = run_cli("mcp", "config", "--client", "codex", "--server", "orkestra", cwd=tmp_path)
+    assert "[mcp_servers.orkestra]" in codex.stdout and f'"--root", "{tmp_path}"' in codex.stdout
+    bad = run_cli("mcp", "config", "--client", "claude", "--server", "nope", cwd=tmp_path)
+    assert bad.returncode == 2 and "unknown server" in bad.stderr

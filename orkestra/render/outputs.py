@@ -73,8 +73,8 @@ def render_outputs(ws: Workspace) -> list[Output]:
         if _memory_hook(ws):  # the guidance hook's lookup table (orkestra.why.lookup)
             from orkestra.why.lookup import lookup_path, lookup_text
 
-            sources = [_source(ws, "decision", key) for key in sorted(ws.decisions)] + [r.path for r in ws.truths]
-            outputs.append(Output(lookup_path(out), lookup_text(ws).encode("utf-8"), tuple(s for s in sources if s)))
+            sources = (_join(ws.config.paths.decisions, "records"), *(r.path for r in ws.truths))
+            outputs.append(Output(lookup_path(out), lookup_text(ws).encode("utf-8"), sources))
     from orkestra.render.targets import target_outputs
 
     for rel, body, sources in target_outputs(ws, render):
