@@ -65,3 +65,52 @@ def test_claude_code_shows_the_server_connected(project, tmp_path):
                             timeout=180)
     line = next((l for l in listed.stdout.splitlines() if l.startswith("maguyva:")), "")
     assert "Connected" in line, listed.stdout[-800:] + listed.stderr[-800:]
+
+
+# --- the orkestra server (registries and why) ---------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def memory_workspace(tmp_path_factory) -> Path:
+    from conftest import git
+    from memory_repo import make_memory_repo
+
+    root = tmp_path_factory.mktemp("orkestra-clients") / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    make_memory_repo(root)
+    return root
+
+
+def orkestra_command(root: Path) -> list[str]:
+    return [sys.executable, "-m", "orkestra", "serve", "--root", str(root)]
+
+
+def test_inspector_cli_lists_the_six_orkestra_tools_and_calls_why(memory_workspace):
+    inspector = tool(INSPECTOR, "mcp-inspector")
+    root = memory_workspace
+    listed = subprocess.run([str(inspector), "--cli", *orkestra_command(root), "--method", "tools/list"],
+                            capture_output=True, text=True, timeout=180)
+    assert listed.returncode == 0, listed.stderr[-800:]
+    assert {t["name"] for t in json.loads(listed.stdout)["tools"]} == {
+        "search_registry", "get_decision", "get_truth", "why", "list_agents_skills", "propose_decision"}
+    called = subprocess.run([str(inspector), "--cli", *orkestra_command(root), "--method", "tools/call",
+                             "--tool-name", "why", "--tool-arg", "target=src/shop/pricing.py"],
+                            capture_output=True, text=True, timeout=180)
+    assert called.returncode == 0, called.stderr[-800:]
+    payload = json.dumps(json.loads(called.stdout))
+    assert "DEC-PR-001" in payload and "GT-SHOP-001" in payload
+
+
+def test_claude_code_shows_the_orkestra_server_connected(memory_workspace, tmp_path):
+    claude = tool(CLAUDE_CODE, "claude")
+    root = memory_workspace
+    env = {**os.environ, "HOME": str(tmp_path / "home")}
+    (tmp_path / "home").mkdir()
+    added = subprocess.run([str(claude), "mcp", "add", "--scope", "local", "orkestra", "--",
+                            *orkestra_command(root)], cwd=root, env=env, capture_output=True, text=True, timeout=120)
+    assert added.returncode == 0, added.stderr[-800:]
+    listed = subprocess.run([str(claude), "mcp", "list"], cwd=root, env=env, capture_output=True, text=True,
+                            timeout=180)
+    line = next((l for l in listed.stdout.splitlines() if l.startswith("orkestra:")), "")
+    assert "Connected" in line, listed.stdout[-800:] + listed.stderr[-800:]
