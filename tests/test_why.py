@@ -187,3 +187,14 @@ def test_system_status_counts_the_stale_warnings(shop):
     result = run_cli("system", "status", "--root", str(repo), cwd=repo)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["health"]["validation"]["warnings"] >= 6
+
+
+def test_dogfood_why_fuse_returns_the_search_decision_and_truths():
+    from conftest import REPO
+
+    answer = why(REPO, "maguyva/retrieve/fuse.py", index_lookup=False)
+    found = citations(answer)
+    assert found[:2] == ["DEC-SR-001", "GT-ORK-014"] or set(found[:2]) == {"DEC-SR-001", "GT-ORK-014"}
+    decision = answer["results"][found.index("DEC-SR-001")]
+    assert decision["match"] == "direct" and decision["do"] and decision["avoid"]
+    assert any(r["kind"] == "changelog" for r in answer["results"])  # the commit that made it, released

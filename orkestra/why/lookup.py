@@ -27,8 +27,8 @@ MAX_TITLE = 200
 
 def _entry_path(entry: str, package_dir: str = "") -> str:
     path = entry.split("::", 1)[0].strip().replace("\\", "/")
-    if not path or "://" in path:
-        return ""
+    if not path or "://" in path or path.startswith("/") or ".." in path.split("/"):
+        return ""  # URLs, and paths leaving the repository, cover nothing in it
     if package_dir and package_dir not in (".", ""):
         path = f"{package_dir.rstrip('/')}/{path}"
     return path

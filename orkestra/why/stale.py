@@ -107,6 +107,8 @@ class _Stale:
                 if _is_url(evidence):
                     continue
                 path, _, symbol = evidence.partition("::")
+                if self.outside("truth", gt.id, ("evidence", index), path.strip()):
+                    continue
                 rel = self._resolve(path.strip(), registry.package_dir)
                 if rel is None:
                     self.warn("truth", gt.id, ("evidence", index), f"evidence path {path.strip()!r} does not exist: "
@@ -123,12 +125,27 @@ class _Stale:
                                   f"{changed[-1].sha[:10]}~1 -- {rel}`), confirm the statement still holds, then set "
                                   f"last_verified to today, or deprecate {gt.id}", "evidence-changed")
 
+    def inside(self, rel: str) -> bool:
+        """True for a path that stays in the repository and out of ``.git`` (symlinks resolved)."""
+        parts = rel.replace("\\", "/").split("/")
+        if rel.startswith("/") or ".." in parts or parts[0] == ".git":
+            return False
+        return (self.root / rel).resolve().is_relative_to(self.root.resolve())
+
     def _resolve(self, rel: str, package_dir: str) -> str | None:
-        if (self.root / rel).exists():
+        if self.inside(rel) and (self.root / rel).exists():
             return rel
-        if package_dir and (self.root / package_dir / rel).exists():
-            return f"{package_dir.rstrip('/')}/{rel}"
+        joined = f"{package_dir.rstrip('/')}/{rel}" if package_dir else ""
+        if joined and self.inside(joined) and (self.root / joined).exists():
+            return joined
         return None
+
+    def outside(self, kind: str, key: str, loc: tuple, rel: str) -> bool:
+        if self.inside(rel):
+            return False
+        self.warn(kind, key, loc, f"{rel!r} leaves the repository (or enters .git); registry paths are "
+                  "repo-relative: fix the entry", "outside-path")
+        return True
 
     def _symbol(self, key: str, index: int, rel: str, symbol: str) -> None:
         lookup = self.lookup()
@@ -157,7 +174,7 @@ class _Stale:
             own = {c.sha for c in decision.source_commits}
             for index, rel in enumerate(decision.files):
                 rel = rel.strip()
-                if not rel or _is_url(rel):
+                if not rel or _is_url(rel) or self.outside("decision", key, ("files", index), rel):
                     continue
                 if not (self.root / rel).exists():
                     self.warn("decision", key, ("files", index), f"decision file {rel!r} does not exist: "
