@@ -12,9 +12,8 @@ from pathlib import Path
 
 import anyio
 import pytest
-from mcp import Client
-
 from conftest import git
+from mcp import Client
 from memory_repo import make_memory_repo, mine_rules
 
 from orkestra.server.app import build_server
@@ -105,7 +104,7 @@ def test_propose_decision_writes_a_draft_only(tmp_path):
         args = {"domain": "pricing", "title": "t", "summary": "s", **bad}
         outcome = call(server, "propose_decision", args)
         assert outcome.is_error and expected in outcome.content[0].text, outcome.content[0].text
-    assert sorted(p.name for p in (repo / "ai_assets/reference/decisions/records").glob("*.yaml"))[-1] == \
+    assert max(p.name for p in (repo / "ai_assets/reference/decisions/records").glob("*.yaml")) == \
         "DEC-PR-004.yaml"  # no partial record left by the refused calls
 
 
@@ -124,10 +123,9 @@ def test_stdio_subprocess_session(shop):
                                    env={**os.environ})
 
     async def go():
-        async with stdio_client(params) as (read, write):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                return await session.list_tools(), await session.call_tool("why", {"target": "src/shop/notes.py"})
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            return await session.list_tools(), await session.call_tool("why", {"target": "src/shop/notes.py"})
 
     tools, found = anyio.run(go)
     assert {t.name for t in tools.tools} == TOOLS
@@ -161,6 +159,7 @@ def test_http_subprocess_session(shop):
 
 def test_the_tools_registry_declares_exactly_the_served_tools():
     from conftest import REPO
+
     from orkestra.workspace import Workspace
 
     declared = Workspace.load(REPO).tools.mcp_servers["orkestra"]

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import git, run_cli
 from memory_repo import make_memory_repo, mine_rules, symbol_index
 

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, git, run_cli
 from memory_repo import make_memory_repo
 
@@ -30,9 +29,9 @@ def shop(tmp_path_factory) -> Path:
 
 def hook(payload: dict | str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
     text = payload if isinstance(payload, str) else json.dumps(payload)
-    return subprocess.run([sys.executable, "-m", "orkestra.why.hook"], input=text, cwd=cwd, capture_output=True,
-                          text=True, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO), **(env or {})},
-                          timeout=30)
+    return subprocess.run([sys.executable, "-m", "orkestra.why.hook"], check=False, input=text, cwd=cwd,
+                          capture_output=True, text=True, timeout=30,
+                          env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO), **(env or {})})
 
 
 def payload(repo: Path, tool: str, path: str, key: str = "file_path") -> dict:

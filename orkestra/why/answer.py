@@ -108,7 +108,8 @@ def collect(target: Target, names: tuple[str, ...], commits: tuple[CommitRef, ..
         if ref is None:
             continue
         results.append({
-            "kind": "changelog", "id": ref.sha[:12], "citation": ref.sha[:12], "title": note.get("summary") or ref.subject,
+            "kind": "changelog", "id": ref.sha[:12], "citation": ref.sha[:12],
+            "title": note.get("summary") or ref.subject,
             "status": "active", "match": "history", "date": _date(note.get("date")) or _date(ref.date),
             "category": note.get("category"), "scope": note.get("scope"), "breaking": bool(note.get("breaking")),
             "sha": ref.sha, "subject": ref.subject,

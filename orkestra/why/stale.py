@@ -191,7 +191,8 @@ class _Stale:
                               f"decision file {rel!r} was rewritten since the decision was recorded ({recorded}): "
                               f"{churn} lines changed (file has {lines}) in {_commits_text(changed)}. Re-read "
                               f"{key} against the code; if it still holds, add the commits with `orkestra mine "
-                              f"classify SHA --decision {key} --role supporting`, else supersede it", "decision-rewritten")
+                              f"classify SHA --decision {key} --role supporting`, else supersede it",
+                              "decision-rewritten")
 
 
 def _line_count(path: Path) -> int:
