@@ -92,7 +92,7 @@ def test_index_freshness_compares_the_latest_snapshot_with_head(tmp_path):
     with sqlite3.connect(index) as conn:
         conn.execute("CREATE TABLE snapshots (id INTEGER PRIMARY KEY, commit_sha TEXT, created_at TEXT)")
         conn.execute("INSERT INTO snapshots (commit_sha, created_at) VALUES (?, '2026-01-01')",
-                     ("0" + head[1:],))
+                     (("1" if head[0] == "0" else "0") + head[1:],))  # a different sha, whatever head is
     stale = cli_json(root, "system", "status")["health"]["index"]
     assert (stale["present"], stale["fresh"], stale["head"]) == (True, False, head)
     with sqlite3.connect(index) as conn:

@@ -185,7 +185,10 @@ def test_system_status_counts_the_stale_warnings(shop):
     repo, _ = shop
     result = run_cli("system", "status", "--root", str(repo), cwd=repo)
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout)["health"]["validation"]["warnings"] >= 6
+    health = json.loads(result.stdout)["health"]
+    assert health["validation"]["warnings"] >= 6
+    assert health["stale_facts"]["count"] >= 6 and len(health["stale_facts"]["first"]) == 5
+    assert any("renamed it to 'src/shop/new_name.py'" in line for line in health["stale_facts"]["first"])
 
 
 def test_dogfood_why_fuse_returns_the_search_decision_and_truths():

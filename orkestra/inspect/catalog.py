@@ -73,10 +73,14 @@ def registry_health(ws: "Workspace") -> dict[str, Any]:
     except OrkestraError as exc:  # e.g. an unreadable manifest: reported, and listings still work
         sync = {"in_sync": False, "reason": str(exc), "changed_inputs": True, "edited_outputs": [],
                 "missing_outputs": []}
+    from orkestra.why.stale import STALE_CODES
+
+    stale = sorted(str(d) for d in diagnostics if d.code in STALE_CODES)
     return {
         "validation": {"errors": len(errors), "warnings": len(diagnostics) - len(errors),
                        "first_errors": errors[:5]},
         "sync": sync,
+        "stale_facts": {"count": len(stale), "first": stale[:5]},  # orkestra.why.stale: re-verify these
     }
 
 

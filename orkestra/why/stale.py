@@ -33,6 +33,8 @@ REWRITE_MIN_LINES = 20
 LIVE_TRUTH = ("current", "tentative")
 LIVE_DECISION = ("active", "proposed")
 SHOWN_COMMITS = 5
+STALE_CODES = frozenset({"evidence", "decision-file", "evidence-symbol", "evidence-changed", "decision-rewritten",
+                         "outside-path"})
 
 
 def _is_url(text: str) -> bool:
