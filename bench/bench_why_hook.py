@@ -79,6 +79,31 @@ def main() -> None:
             print(json.dumps({"name": f"{name}_vs_floor", "ratio": round(p50 / floor, 2),
                               "over_floor_ms": round(p50 - floor, 1), "target_p50_ms": 50,
                               "meets_target": p50 <= 50}), flush=True)
+    bench_library(max(5, args.n // 4))
+
+
+def bench_library(repeat: int) -> None:
+    """Context figures on this repository: one `why` answer and the stale-facts pass of validate."""
+    from orkestra.why.answer import why
+    from orkestra.why.stale import stale_facts
+    from orkestra.workspace import Workspace
+
+    why(REPO, "maguyva/retrieve/fuse.py", index_lookup=False)  # warm the catalog cache
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        why(REPO, "maguyva/retrieve/fuse.py", index_lookup=False)
+        samples.append((time.perf_counter() - start) * 1000)
+    line("why_fuse_py_library", samples)
+    ws = Workspace.load(REPO)
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        found = stale_facts(ws, symbol_lookup=False)
+        samples.append((time.perf_counter() - start) * 1000)
+    line("stale_facts_this_repo", samples, warnings=len(found), truths=sum(1 for _ in ws.all_truths()),
+         decisions=len(ws.decisions))
+
 
 if __name__ == "__main__":
     main()

@@ -19,6 +19,7 @@ Every message says what to re-verify and how.
 from __future__ import annotations
 
 from collections.abc import Callable
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,6 +57,8 @@ class _Stale:
         self._changes: list[Change] | None = None
         self._since: str | None = None
         self._lookup = symbol_lookup
+        self._real_root: str | None = None
+        self._real_dirs: dict[str, str] = {}
 
     # --- git, read lazily and once ----------------------------------------------------------
 
@@ -128,11 +131,21 @@ class _Stale:
                                   f"last_verified to today, or deprecate {gt.id}", "evidence-changed")
 
     def inside(self, rel: str) -> bool:
-        """True for a path that stays in the repository and out of ``.git`` (symlinks resolved)."""
+        """True for a path that stays in the repository and out of ``.git`` (symlinks resolved; folders
+        are resolved once each, so hundreds of entries cost a few lstat calls)."""
         parts = rel.replace("\\", "/").split("/")
         if rel.startswith("/") or ".." in parts or parts[0] == ".git":
             return False
-        return (self.root / rel).resolve().is_relative_to(self.root.resolve())
+        if self._real_root is None:
+            self._real_root = os.path.realpath(self.root)
+        folder = "/".join(parts[:-1])
+        real = self._real_dirs.get(folder)
+        if real is None:
+            real = self._real_dirs[folder] = os.path.realpath(os.path.join(self.root, folder))
+        full = os.path.join(real, parts[-1])
+        if os.path.islink(full):
+            real = os.path.realpath(full)
+        return real == self._real_root or real.startswith(self._real_root + os.sep)
 
     def _resolve(self, rel: str, package_dir: str) -> str | None:
         if self.inside(rel) and (self.root / rel).exists():
