@@ -120,3 +120,13 @@ def test_a_bad_memory_section_fails_sync_naming_it(shop, tmp_path):
         handle.write("memory: {hook: maybe}\n")
     result = run_cli("sync", "--root", str(repo), cwd=repo)
     assert result.returncode == 1 and "memory.hook: expected true or false" in result.stderr
+
+
+def test_the_hook_imports_only_the_standard_library_it_needs():
+    heavy = ("yaml", "pydantic", "typer", "git", "mcp", "maguyva", "jinja2", "rich", "subprocess", "typing",
+             "orkestra.workspace", "orkestra.why.answer")
+    code = ("import sys; before = set(sys.modules); import orkestra.why.hook; "
+            f"print(sorted(m for m in {heavy!r} if m in sys.modules and m not in before))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                            env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO)})
+    assert result.stdout.strip() == "[]"
