@@ -200,3 +200,26 @@ def test_dogfood_why_fuse_returns_the_search_decision_and_truths():
     decision = answer["results"][found.index("DEC-SR-001")]
     assert decision["match"] == "direct" and decision["do"] and decision["avoid"]
     assert any(r["kind"] == "changelog" for r in answer["results"])  # the commit that made it, released
+
+
+def test_a_classified_decision_takes_its_files_from_its_commits(tmp_path):
+    import yaml
+
+    from orkestra.mining.classify import classify_commit
+    from orkestra.mining.config import load_mining_paths
+    from orkestra.mining.index import sync_index
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    shas = make_memory_repo(repo)
+    paths = load_mining_paths(repo.resolve())
+    sync_index(paths)
+    classify_commit(paths, shas["rebate"], decision="DEC-PR-009")
+    record = yaml.safe_load((repo / "ai_assets/reference/decisions/records/DEC-PR-009.yaml").read_text())
+    assert record["files"] == ["src/shop/pricing.py"] and record["status"] == "proposed"
+    classify_commit(paths, shas["rename"], decision="DEC-PR-009", role="supporting")
+    record = yaml.safe_load((repo / "ai_assets/reference/decisions/records/DEC-PR-009.yaml").read_text())
+    assert record["files"] == ["src/shop/new_name.py", "src/shop/old_name.py", "src/shop/pricing.py"]
+    answer = why(repo, "src/shop/new_name.py", index_lookup=False)
+    assert "DEC-PR-009" in citations(answer)  # now linked to the code its commits changed
