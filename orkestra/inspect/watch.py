@@ -34,8 +34,10 @@ def catalog_watch(ws: "Workspace", cache_folder: str) -> Watch:
         files += found_files
         dirs += found_dirs
     for reg in ws.truths:  # validation resolves evidence from the root, then from the package
-        for path in (p for gt in reg.data.statements for p in gt.evidence if "://" not in p):
+        for path in (p.split("::", 1)[0] for gt in reg.data.statements for p in gt.evidence if "://" not in p):
             files += [path, f"{reg.package_dir}/{path}"] if reg.package_dir else [path]
+    files += [f for d in ws.decisions.values() for f in d.files if "://" not in f]  # stale facts check them
+    files += _git_head_files(ws.root)  # stale facts read history: a new commit moves HEAD's ref
     files += [rel for agent in ws.agents.values() for rel in agent.context_composition.domain_knowledge]
     try:
         manifest = read_manifest(ws.root, ws.config)
@@ -45,3 +47,27 @@ def catalog_watch(ws: "Workspace", cache_folder: str) -> Watch:
     files += [p.as_posix() for p in sorted(PACKAGED_TEMPLATES.rglob("*")) if p.is_file()]
     files += [(PACKAGE_DIR / rel).as_posix() for rel in SHAPING_MODULES]
     return Watch(files=tuple(files), dirs=tuple(dirs))
+
+
+def _git_head_files(root) -> list[str]:
+    """Absolute paths of the files a commit or checkout rewrites: HEAD, its branch ref, packed-refs."""
+    from orkestra.inspect.index_health import find_git_dir
+
+    git_dir = find_git_dir(root)
+    if git_dir is None:
+        return []
+    common = git_dir
+    commondir = git_dir / "commondir"  # a linked worktree keeps refs in the main git dir
+    if commondir.is_file():
+        text = commondir.read_text(encoding="utf-8").strip()
+        common = (git_dir / text).resolve()
+    found = [git_dir / "HEAD", common / "packed-refs"]
+    try:
+        head = (git_dir / "HEAD").read_text(encoding="utf-8").strip()
+    except OSError:
+        head = ""
+    if head.startswith("ref: "):
+        ref = head[5:].strip()
+        found += [git_dir / ref, common / ref]
+    return list(dict.fromkeys(p.as_posix() for p in found))
+
