@@ -223,3 +223,22 @@ def test_a_classified_decision_takes_its_files_from_its_commits(tmp_path):
     assert record["files"] == ["src/shop/new_name.py", "src/shop/old_name.py", "src/shop/pricing.py"]
     answer = why(repo, "src/shop/new_name.py", index_lookup=False)
     assert "DEC-PR-009" in citations(answer)  # now linked to the code its commits changed
+
+
+def test_system_status_sees_a_new_stale_fact_after_a_commit(tmp_path):
+    from mine_repo import commit
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    make_memory_repo(repo)
+
+    def stale_count() -> int:
+        result = run_cli("system", "status", "--root", str(repo), cwd=repo)
+        return json.loads(result.stdout)["health"]["stale_facts"]["count"]
+
+    (repo / "src/shop/notes.py").write_text("# notes, now with logic\nX = 1\n")  # GT-SHOP-002's evidence
+    before = stale_count()  # an uncommitted edit is not history yet: cached with this count
+    git(repo, "add", "src/shop/notes.py")
+    commit(repo, "feat(shop): logic in notes", day=9)  # the file is not touched again
+    assert stale_count() == before + 1  # only HEAD moved; the cache saw it and re-read history
