@@ -182,3 +182,15 @@ def test_mcp_config_prints_the_orkestra_server_for_every_client(tmp_path):
     assert "[mcp_servers.orkestra]" in codex.stdout and f'"--root", "{tmp_path}"' in codex.stdout
     bad = run_cli("mcp", "config", "--client", "claude", "--server", "nope", cwd=tmp_path)
     assert bad.returncode == 2 and "unknown server" in bad.stderr
+
+
+def test_read_only_drops_the_writing_tool_and_remote_http_requires_it(shop):
+    from conftest import run_cli
+
+    async def go():
+        async with Client(build_server(shop[0], read_only=True)) as client:
+            return (await client.list_tools()).tools
+
+    assert {t.name for t in anyio.run(go)} == TOOLS - {"propose_decision"}
+    refused = run_cli("serve", "--http", "--host", "0.0.0.0", "--root", str(shop[0]), cwd=shop[0])
+    assert refused.returncode == 2 and "--read-only" in refused.stderr

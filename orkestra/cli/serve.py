@@ -13,6 +13,8 @@ def command(
     http: Annotated[bool, typer.Option("--http", help="Streamable HTTP at /mcp instead of stdio.")] = False,
     host: Annotated[str, typer.Option("--host", help="HTTP bind address.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="HTTP port.")] = 8766,
+    read_only: Annotated[bool, typer.Option("--read-only", help="No propose_decision: never write (required "
+                                                                "for --http on a non-loopback --host).")] = False,
     root: RootOption = None,
 ) -> None:
     """Run the orkestra MCP server: search_registry, get_decision, get_truth, why, list_agents_skills,
@@ -22,13 +24,14 @@ def command(
     Example:
       orkestra serve --root .
       orkestra serve --http --port 8766
+      orkestra serve --http --host 0.0.0.0 --read-only
     """
     from orkestra.cli.output import run
 
     def action() -> int:
         from orkestra.server.app import serve
 
-        serve(root, http=http, host=host, port=port)
+        serve(root, http=http, host=host, port=port, read_only=read_only)
         return 0
 
     run(action)

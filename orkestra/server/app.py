@@ -11,8 +11,12 @@ INSTRUCTIONS = (
 )
 
 
-def build_server(root: str | Path | None):
-    """The MCPServer named ``orkestra`` with its six tools bound to the workspace at ``root``."""
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def build_server(root: str | Path | None, *, read_only: bool = False):
+    """The MCPServer named ``orkestra`` with its six tools bound to the workspace at ``root``
+    (five with ``read_only``: no ``propose_decision``, nothing is ever written)."""
     from mcp.server import MCPServer
 
     from orkestra import __version__
@@ -21,13 +25,23 @@ def build_server(root: str | Path | None):
 
     workspace = find_root(root)
     server = MCPServer("orkestra", instructions=INSTRUCTIONS, version=__version__)
-    register(server, workspace)
+    register(server, workspace, read_only=read_only)
     return server
 
 
-def serve(root: str | Path | None, *, http: bool = False, host: str = "127.0.0.1", port: int = 8766) -> None:
-    """Run until interrupted: stdio by default, streamable HTTP at ``/mcp`` with ``http``."""
-    server = build_server(root)  # fails fast (no orkestra.yaml) before the transport starts
+def serve(root: str | Path | None, *, http: bool = False, host: str = "127.0.0.1", port: int = 8766,
+          read_only: bool = False) -> None:
+    """Run until interrupted: stdio by default, streamable HTTP at ``/mcp`` with ``http``.
+
+    The server has no authentication, and ``propose_decision`` writes files: HTTP on a
+    non-loopback address is refused unless ``read_only``.
+    """
+    from orkestra.errors import UsageError
+
+    if http and host not in LOOPBACK and not read_only:
+        raise UsageError(f"--host {host}: the orkestra server has no authentication and propose_decision writes "
+                         "records; serve other hosts only with --read-only (or keep 127.0.0.1 behind a proxy)")
+    server = build_server(root, read_only=read_only)  # fails fast (no orkestra.yaml) before the transport
     if http:
         server.run(transport="streamable-http", host=host, port=port, streamable_http_path="/mcp")
     else:

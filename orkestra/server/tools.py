@@ -50,8 +50,8 @@ def _one_line(text: str, limit: int = 140) -> str:
     return line if len(line) <= limit else line[:limit - 1] + "…"
 
 
-def register(server: Any, root: Path) -> None:
-    """Attach the six tools to ``server``, answering for the workspace at ``root``."""
+def register(server: Any, root: Path, *, read_only: bool = False) -> None:
+    """Attach the six tools to ``server`` (five when ``read_only``), answering for the workspace at ``root``."""
     from orkestra.inspect import api
 
     @server.tool()
@@ -96,6 +96,9 @@ def register(server: Any, root: Path) -> None:
             skills = api.list_skills(root)["skills"]
         return {"agents": [{"name": a["name"], "description": _one_line(a["description"])} for a in agents],
                 "skills": [{"name": s["name"], "description": _one_line(s["description"])} for s in skills]}
+
+    if read_only:
+        return
 
     @server.tool()
     def propose_decision(

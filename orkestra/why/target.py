@@ -31,6 +31,7 @@ class Target:
         data = {"target": self.raw, "via": self.via, "path": self.path}
         if self.start is not None:
             data["lines"] = [self.start, self.end]
+            data["citation"] = f"{self.path}:{self.start}"
         if self.symbol:
             data["symbol"] = self.symbol
         return data
