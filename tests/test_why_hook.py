@@ -62,6 +62,8 @@ def test_covered_file_gets_ids_and_do_avoid_through_additional_context(shop):
         context = output["additionalContext"]
         assert "DEC-PR-001 (decision, active)" in context and "GT-SHOP-001 (truth, current)" in context
         assert "do: Round with round(x, 2)" in context and "avoid: Passing a fraction like 0.2." in context
+    after = hook(payload(shop, "Edit", "src/shop/pricing.py") | {"hook_event_name": "PostToolUse"}, shop)
+    assert json.loads(after.stdout)["hookSpecificOutput"]["hookEventName"] == "PostToolUse"  # mirrors the event
 
 
 def test_relative_paths_and_project_dir_resolve(shop, tmp_path):
@@ -105,8 +107,13 @@ def test_merge_keeps_user_hooks_is_idempotent_and_turns_off():
     custom = merge_memory_hook({}, {"hook": True}, output_dir="build/claude")
     assert custom["hooks"]["PreToolUse"][0]["hooks"][0]["command"] == \
         "orkestra-why-hook --lookup build/claude/orkestra/memory.json"
+    post = merge_memory_hook(once, {"hook": True, "event": "PostToolUse"})
+    assert post["hooks"]["PreToolUse"] == user["hooks"]["PreToolUse"]  # moved, not duplicated
+    assert post["hooks"]["PostToolUse"][0]["matcher"] == MATCHER
+    assert merge_memory_hook(post, {"hook": False}) == user
     for bad, message in (({"hook": "yes"}, "memory.hook: expected true or false"),
-                         ({"hooks": True}, "memory.hooks: unknown key")):
+                         ({"hooks": True}, "memory.hooks: unknown key"),
+                         ({"hook": True, "event": "Stop"}, "memory.event: expected one of")):
         with pytest.raises(ValueError, match=message):
             merge_memory_hook({}, bad)
 

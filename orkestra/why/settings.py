@@ -2,8 +2,13 @@
 
 ```yaml
 memory:
-  hook: true          # render the orkestra-why-hook PreToolUse hook and its lookup table (default false)
+  hook: true          # render the orkestra-why-hook hook and its lookup table (default false)
+  event: PreToolUse   # or PostToolUse; both take hookSpecificOutput.additionalContext
 ```
+
+PreToolUse (the default) puts the guidance in front of the agent before the edit; Claude Code
+documents ``additionalContext`` for it since v2.1.9 (and for PostToolUse long before), so
+``event: PostToolUse`` is the fallback for clients that ignore it before a tool runs.
 
 ``merge_memory_hook`` is pure and idempotent: it removes any handler running ``orkestra-why-hook`` and,
 when the hook is on, appends one ``PreToolUse`` group for the file tools; user entries keep their place.
@@ -23,19 +28,31 @@ MATCHER = "Read|Edit|Write|MultiEdit|NotebookEdit"
 EVENT = "PreToolUse"
 
 
-def hook_enabled(config: dict[str, Any] | None) -> bool:
-    """``memory.hook`` of orkestra.yaml; a bad value raises ValueError naming the key."""
+EVENTS = ("PreToolUse", "PostToolUse")
+
+
+def hook_event(config: dict[str, Any] | None) -> str | None:
+    """The event the hook is rendered for, None when ``memory.hook`` is off; a bad value raises
+    ValueError naming the key."""
     if config is None:
-        return False
+        return None
     if not isinstance(config, dict):
         raise ValueError("memory: expected a mapping")  # noqa: TRY004 - callers catch ValueError
-    unknown = sorted(set(config) - {"hook"})
+    unknown = sorted(set(config) - {"hook", "event"})
     if unknown:
-        raise ValueError(f"memory.{unknown[0]}: unknown key (expected hook)")
+        raise ValueError(f"memory.{unknown[0]}: unknown key (expected hook, event)")
     value = config.get("hook", False)
     if not isinstance(value, bool):
         raise ValueError("memory.hook: expected true or false")  # noqa: TRY004
-    return value
+    event = config.get("event", EVENT)
+    if event not in EVENTS:
+        raise ValueError(f"memory.event: expected one of {', '.join(EVENTS)}, got {event!r}")
+    return event if value else None
+
+
+def hook_enabled(config: dict[str, Any] | None) -> bool:
+    """``memory.hook`` of orkestra.yaml (see ``hook_event``)."""
+    return hook_event(config) is not None
 
 
 def hook_command(output_dir: str) -> str:
@@ -52,28 +69,30 @@ def _is_ours(hook: Any) -> bool:
 
 def merge_memory_hook(settings: dict[str, Any], config: dict[str, Any] | None, output_dir: str = ".claude") \
         -> dict[str, Any]:
-    """``settings`` with our PreToolUse group (re)placed at the end, or removed when the hook is off."""
-    enabled = hook_enabled(config)
+    """``settings`` with our group (re)placed at the end of its event, and removed from the other
+    event and wherever else it was; nothing of ours is left when the hook is off."""
+    wanted = hook_event(config)
     result = copy.deepcopy(settings)
     hooks = result.get("hooks")
     if not isinstance(hooks, dict):
-        if not enabled:
+        if wanted is None:
             return result
         hooks = result["hooks"] = {}
-    groups = hooks.get(EVENT)
-    kept = []
-    for group in groups if isinstance(groups, list) else []:
-        if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-            handlers = [h for h in group["hooks"] if not _is_ours(h)]
-            if not handlers and group["hooks"]:
-                continue
-            group = {**group, "hooks": handlers}
-        kept.append(group)
-    if enabled:
-        kept.append({"matcher": MATCHER, "hooks": [{"type": "command", "command": hook_command(output_dir),
-                                                    "timeout": HOOK_TIMEOUT}]})
-    if kept:
-        hooks[EVENT] = kept
-    elif EVENT in hooks and isinstance(groups, list) and groups:
-        del hooks[EVENT]
+    for event in EVENTS:
+        groups = hooks.get(event)
+        kept = []
+        for group in groups if isinstance(groups, list) else []:
+            if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+                handlers = [h for h in group["hooks"] if not _is_ours(h)]
+                if not handlers and group["hooks"]:
+                    continue
+                group = {**group, "hooks": handlers}
+            kept.append(group)
+        if event == wanted:
+            kept.append({"matcher": MATCHER, "hooks": [{"type": "command", "command": hook_command(output_dir),
+                                                        "timeout": HOOK_TIMEOUT}]})
+        if kept:
+            hooks[event] = kept
+        elif event in hooks and isinstance(groups, list) and groups:
+            del hooks[event]
     return result
