@@ -242,3 +242,18 @@ def test_system_status_sees_a_new_stale_fact_after_a_commit(tmp_path):
     git(repo, "add", "src/shop/notes.py")
     commit(repo, "feat(shop): logic in notes", day=9)  # the file is not touched again
     assert stale_count() == before + 1  # only HEAD moved; the cache saw it and re-read history
+
+
+def test_rank_orders_direct_then_live_then_newest():
+    from orkestra.why.answer import rank
+
+    def row(kind, id, match, status, date):
+        return {"kind": kind, "id": id, "match": match, "status": status, "date": date}
+
+    rows = [row("changelog", "abc", "history", "active", "2026-03-01"),
+            row("decision", "DEC-A-002", "direct", "superseded", "2026-02-01"),
+            row("decision", "DEC-A-003", "history", "active", "2026-04-01"),
+            row("truth", "GT-A-001", "direct", "current", "2026-01-01"),
+            row("decision", "DEC-A-001", "direct", "active", "2026-01-15"),
+            row("truth", "GT-A-002", "direct", "tentative", "2026-05-01")]
+    assert [r["id"] for r in rank(rows)] == ["DEC-A-001", "GT-A-001", "GT-A-002", "DEC-A-002", "DEC-A-003", "abc"]

@@ -114,15 +114,17 @@ def collect(target: Target, names: tuple[str, ...], commits: tuple[CommitRef, ..
             "category": note.get("category"), "scope": note.get("scope"), "breaking": bool(note.get("breaking")),
             "sha": ref.sha, "subject": ref.subject,
         })
-    results.sort(key=_rank)
-    return results
+    return rank(results)
 
 
-def _rank(result: dict) -> tuple:
-    date = result["date"] or "0000-00-00"
-    inverted = "".join(chr(0x10FFFF - ord(ch)) for ch in date)  # newest first inside an ascending sort
-    return (result["match"] != "direct", not result.get("symbol_match", False), STATUS_RANK.get(result["status"], 3),
-            inverted, KIND_RANK[result["kind"]], result["id"])
+def rank(results: list[dict]) -> list[dict]:
+    """Direct before history, a symbol's own evidence first, live before retired, newest first, then kind
+    and id (three stable sorts, last key first)."""
+    ordered = sorted(results, key=lambda r: (KIND_RANK[r["kind"]], r["id"]))
+    ordered.sort(key=lambda r: r["date"] or "", reverse=True)
+    ordered.sort(key=lambda r: (r["match"] != "direct", not r.get("symbol_match", False),
+                                STATUS_RANK.get(r["status"], 3)))
+    return ordered
 
 
 def _in_package(evidence: str, truth: dict) -> str:
