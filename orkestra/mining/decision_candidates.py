@@ -11,7 +11,7 @@ SPEC §6 asks of a decision: was it *hard to make*, is it *costly to change*, do
 
 Candidates are the commits still pending in the ``decisions`` ledger, ranked by how many questions
 they answer yes, then by score, then oldest first; each carries its reasons so a reviewer sees why.
-Reads only (the index, the ledger, and two ``git show`` per manifest a commit touches).
+Reads only (the index, the ledger, and one ``git cat-file --batch`` for every manifest version compared).
 """
 
 from __future__ import annotations
@@ -26,12 +26,16 @@ from orkestra.mining.index import load_index, read_state
 from orkestra.mining.signals import DEPENDENCY_FILES, LOW_SIGNAL_TYPES
 from orkestra.mining.status import processed_view
 
-SCHEMA_GLOBS = ("*schema*", "*/migrations/*", "migrations/*", "*.sql", "*.proto", "*.graphql", "*.avsc",
-                "*/models.py", "models.py")
-CONFIG_GLOBS = ("*.toml", "*.ini", "*.cfg", "*.yaml", "*.yml", ".env*", "*/config.py", "*/settings.py",
-                "Dockerfile", "*/Dockerfile", ".github/*")
-IGNORED_CONFIG = ("ai_assets/reference/changelog/*",)  # the ledgers are data, not configuration
-MAX_DIFF_READS = 300  # commits touching a manifest whose dependencies are compared with their parent's
+SCHEMA_GLOBS = ("*schema*.json", "*schema*.py", "*schema*.yaml", "*schema*.yml", "*.xsd", "*/migrations/*",
+                "migrations/*", "*.sql", "*.proto", "*.graphql", "*.avsc", "*/models.py", "models.py")
+CONFIG_GLOBS = ("*.toml", "*.ini", "*.cfg", "*.yaml", "*.yml", ".env*", "Dockerfile", "*/Dockerfile", ".github/*")
+# Not configuration: the ledgers are data; docs, tests and examples illustrate, they do not configure.
+IGNORED_CONFIG = ("ai_assets/reference/changelog/*", "docs/*", "doc/*", "tests/*", "test/*", "examples/*",
+                  "example/*", "*/tests/*", "*/fixtures/*")
+PERIPHERAL_DIRS = frozenset({"docs", "doc", "tests", "test", "examples", "example", "scripts", "benchmarks",
+                             "bench", ".github", "artwork"})  # a spread over these is not system-wide
+QUESTIONS = ("hard_to_make", "costly_to_change", "system_wide")
+MAX_DIFF_READS = 2_000  # newest commits touching a manifest whose dependencies are compared with their parent's
 
 
 def _matches(path: str, globs: tuple[str, ...]) -> bool:
@@ -79,24 +83,47 @@ def dependency_names(name: str, text: str) -> set[str]:
     return {f for f in found if f}
 
 
-def _show(root: Path, revision: str) -> str:
-    proc = subprocess.run(["git", "show", revision], cwd=root, capture_output=True, text=True, check=False,
-                          timeout=30)
-    return proc.stdout if proc.returncode == 0 else ""
+def read_blobs(root: Path, revisions: list[str]) -> dict[str, str]:
+    """``rev:path`` → file text for every revision that names a blob, from one ``git cat-file --batch``."""
+    if not revisions:
+        return {}
+    proc = subprocess.run(["git", "cat-file", "--batch"], cwd=root, input="\n".join(revisions).encode() + b"\n",
+                          capture_output=True, check=False, timeout=120)
+    out, found, at = proc.stdout, {}, 0
+    for revision in revisions:
+        eol = out.find(b"\n", at)
+        if eol < 0:
+            break
+        header = out[at:eol].split()
+        at = eol + 1
+        if len(header) == 3 and header[1] == b"blob":
+            size = int(header[2])
+            found[revision] = out[at:at + size].decode("utf-8", "replace")
+            at += size + 1
+        elif len(header) == 3:  # a tree or commit: skip its body
+            at += int(header[2]) + 1
+    return found
 
 
-def added_dependencies(root: Path, commit: dict) -> dict[str, list[str]]:
-    """Per manifest the commit changed: the dependencies it declares that its first parent did not."""
-    parents = commit.get("parents") or []
-    added: dict[str, list[str]] = {}
-    for path in commit["files_changed"]:
-        name = path.rsplit("/", 1)[-1]
-        if name not in DEPENDENCY_FILES:
-            continue
-        after = dependency_names(name, _show(root, f"{commit['sha']}:{path}"))
-        before = dependency_names(name, _show(root, f"{parents[0]}:{path}")) if parents else set()
+def added_dependencies(commits: list[dict], root: Path) -> dict[str, dict[str, list[str]]]:
+    """sha → {manifest: dependencies it declares that the commit's first parent did not}, for every
+    manifest the commits changed (one ``git cat-file --batch`` for all of them)."""
+    wanted: list[tuple[str, str, str, str | None]] = []  # (sha, path, name, parent)
+    for commit in commits:
+        parents = commit.get("parents") or []
+        for path in commit["files_changed"]:
+            name = path.rsplit("/", 1)[-1]
+            if name in DEPENDENCY_FILES:
+                wanted.append((commit["sha"], path, name, parents[0] if parents else None))
+    revisions = [f"{sha}:{path}" for sha, path, _, _ in wanted]
+    revisions += [f"{parent}:{path}" for _, path, _, parent in wanted if parent]
+    blobs = read_blobs(root, revisions)
+    added: dict[str, dict[str, list[str]]] = {}
+    for sha, path, name, parent in wanted:
+        after = dependency_names(name, blobs.get(f"{sha}:{path}", ""))
+        before = dependency_names(name, blobs.get(f"{parent}:{path}", "")) if parent else set()
         if after - before:
-            added[path] = sorted(after - before)
+            added.setdefault(sha, {})[path] = sorted(after - before)
     return added
 
 
@@ -115,7 +142,7 @@ def three_questions(commit: dict, deps: dict[str, list[str]]) -> tuple[dict[str,
     if signals["breaking"]:
         costly.append("BREAKING change")
         score += 5
-    schema = [f for f in files if _matches(f, SCHEMA_GLOBS)]
+    schema = [f for f in files if _matches(f, SCHEMA_GLOBS) and not _matches(f, IGNORED_CONFIG)]
     if schema:
         costly.append("schema changes: " + ", ".join(schema[:5]) + (" …" if len(schema) > 5 else ""))
         score += 3
@@ -125,7 +152,7 @@ def three_questions(commit: dict, deps: dict[str, list[str]]) -> tuple[dict[str,
                                             "infrastructure file(s)") + (" …" if len(config) > 5 else ""))
         score += 2
     domains = signals["domains_affected"]
-    tops = sorted({f.split("/", 1)[0] for f in files if "/" in f})
+    tops = sorted({f.split("/", 1)[0] for f in files if "/" in f} - PERIPHERAL_DIRS)
     if len(domains) >= 2:
         wide.append(f"{len(domains)} domains: {', '.join(domains)}")
         score += min(6, 2 * (len(domains) - 1))
@@ -136,8 +163,8 @@ def three_questions(commit: dict, deps: dict[str, list[str]]) -> tuple[dict[str,
         score += 1
     if signals["commit_type"] in LOW_SIGNAL_TYPES:
         score -= 2
-    if signals["is_merge"]:
-        score -= 3
+    if signals["is_merge"]:  # its changes belong to the merged commits, which are candidates themselves
+        return {"hard_to_make": [], "costly_to_change": [], "system_wide": [], "merge": ["a merge commit"]}, -3
     return {"hard_to_make": hard, "costly_to_change": costly, "system_wide": wide}, score
 
 
@@ -146,15 +173,15 @@ def decision_candidates(paths: MiningPaths, limit: int | None = 50, domain: str 
     """Commits pending in the decisions ledger, ranked by the three-question test (see module docstring)."""
     read_state(paths, required=True)
     view = processed_view(paths)
-    rows, reads = [], 0
-    for position, (sha, commit) in enumerate(load_index(paths).items()):
-        if (sha, "decisions") in view or (domain and domain not in commit["signals"]["domains_affected"]):
-            continue
-        deps = {}
-        if commit["signals"]["dependency_files"] and reads < MAX_DIFF_READS:
-            deps, reads = added_dependencies(paths.root, commit), reads + 1
-        questions, score = three_questions(commit, deps)
-        yes = sum(bool(v) for v in questions.values())
+    pending = [(position, commit) for position, (sha, commit) in enumerate(load_index(paths).items())
+               if (sha, "decisions") not in view
+               and not (domain and domain not in commit["signals"]["domains_affected"])]
+    with_manifests = [c for _, c in pending if c["signals"]["dependency_files"]][-MAX_DIFF_READS:]  # newest
+    new_deps = added_dependencies(with_manifests, paths.root)
+    rows = []
+    for position, commit in pending:
+        questions, score = three_questions(commit, new_deps.get(commit["sha"], {}))
+        yes = sum(bool(questions[q]) for q in QUESTIONS)
         rows.append((-yes, -score, position, commit, questions, score, yes))
     rows.sort(key=lambda r: r[:3])
     candidates = []
