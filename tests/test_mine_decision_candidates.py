@@ -77,3 +77,22 @@ def test_dependency_names_per_manifest():
         {"serde", "proptest"}
     assert dependency_names("requirements.txt", "# c\nFlask_Login>=1\n-r other.txt\n") == {"flask-login"}
     assert dependency_names("pyproject.toml", "not toml [") == set()
+
+
+def test_a_merge_answers_no_question_and_comes_last(git_repo):
+    from conftest import git
+    from mine_repo import at
+
+    shas = build(git_repo)
+    git(git_repo, "checkout", "-q", "-b", "side", shas["base"])
+    commit(git_repo, "feat(store)!: new storage", {"store/migrations/0003.sql": "x\n", "web/a.ts": "x\n"}, day=7)
+    git(git_repo, "checkout", "-q", "main")
+    git(git_repo, "merge", "-q", "--no-ff", "-m", "Merge branch 'side'", "side", env=at(8))
+    paths = mining(git_repo)
+    sync_index(paths)
+    candidates = decision_candidates(paths, limit=None)["candidates"]
+    last = candidates[-1]
+    assert last["subject"] == "Merge branch 'side'" and last["questions_yes"] == 0
+    assert last["questions"]["merge"] == ["a merge commit"]
+    subjects = [c["subject"] for c in candidates]
+    assert subjects[:2] == ["feat(store)!: split the orders table", "feat(store)!: new storage"]  # merged one ranks
