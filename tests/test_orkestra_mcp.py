@@ -194,3 +194,15 @@ def test_read_only_drops_the_writing_tool_and_remote_http_requires_it(shop):
     assert {t.name for t in anyio.run(go)} == TOOLS - {"propose_decision"}
     refused = run_cli("serve", "--http", "--host", "0.0.0.0", "--root", str(shop[0]), cwd=shop[0])
     assert refused.returncode == 2 and "--read-only" in refused.stderr
+
+
+def test_the_catalog_listing_is_bounded():
+    from orkestra.server.tools import MAX_CATALOG_CHARS, _bounded_catalog
+
+    many = [{"name": f"skill-{n}", "description": "x" * 140} for n in range(1_000)]
+    answer = _bounded_catalog([{"name": "a", "description": "d"}], many)
+    assert answer["agents"] and 0 < len(answer["skills"]) < 1_000 and answer["skill_count"] == 1_000
+    assert answer["truncated"] and "search_registry" in answer["truncation_note"]
+    assert len(json.dumps(answer)) <= MAX_CATALOG_CHARS * 1.1
+    small = _bounded_catalog([], many[:3])
+    assert "truncated" not in small and len(small["skills"]) == 3

@@ -257,3 +257,15 @@ def test_rank_orders_direct_then_live_then_newest():
             row("decision", "DEC-A-001", "direct", "active", "2026-01-15"),
             row("truth", "GT-A-002", "direct", "tentative", "2026-05-01")]
     assert [r["id"] for r in rank(rows)] == ["DEC-A-001", "GT-A-001", "GT-A-002", "DEC-A-002", "DEC-A-003", "abc"]
+
+
+def test_a_symbols_own_evidence_ranks_first(shop):
+    repo, _ = shop
+
+    def lookup(symbol, path):  # an index from before the rewrite, where apply_discount still lived
+        return [("src/shop/pricing.py", 4, 6, "shop.pricing.apply_discount")] if symbol == "apply_discount" else []
+
+    answer = why(repo, "apply_discount", index_lookup=lookup)
+    first = answer["results"][0]
+    assert (first["id"], first["symbol_match"]) == ("GT-SHOP-001", True)
+    assert answer["citation"] == "src/shop/pricing.py:4"

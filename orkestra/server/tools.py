@@ -50,6 +50,25 @@ def _one_line(text: str, limit: int = 140) -> str:
     return line if len(line) <= limit else line[:limit - 1] + "…"
 
 
+MAX_CATALOG_CHARS = 32_000  # ~8,000 tokens
+
+
+def _bounded_catalog(agents: list[dict], skills: list[dict]) -> dict[str, Any]:
+    """Agents, then skills, until the answer would pass ~8,000 tokens; the rest is counted, not listed."""
+    answer: dict[str, Any] = {"agents": [], "skills": [], "agent_count": len(agents), "skill_count": len(skills)}
+    used = 100
+    for key, items in (("agents", agents), ("skills", skills)):
+        for item in items:
+            used += len(item["name"]) + len(item["description"]) + 40
+            if used > MAX_CATALOG_CHARS:
+                shown = len(answer["agents"]) + len(answer["skills"])
+                answer |= {"truncated": True, "truncation_note": f"{len(agents) + len(skills) - shown} more; "
+                                                                 "find them with search_registry"}
+                return answer
+            answer[key].append(item)
+    return answer
+
+
 def register(server: Any, root: Path, *, read_only: bool = False) -> None:
     """Attach the six tools to ``server`` (five when ``read_only``), answering for the workspace at ``root``."""
     from orkestra.inspect import api
@@ -94,8 +113,8 @@ def register(server: Any, root: Path, *, read_only: bool = False) -> None:
         with fixable():
             agents = api.list_agents(root)["agents"]
             skills = api.list_skills(root)["skills"]
-        return {"agents": [{"name": a["name"], "description": _one_line(a["description"])} for a in agents],
-                "skills": [{"name": s["name"], "description": _one_line(s["description"])} for s in skills]}
+        return _bounded_catalog([{"name": a["name"], "description": _one_line(a["description"])} for a in agents],
+                                [{"name": s["name"], "description": _one_line(s["description"])} for s in skills])
 
     if read_only:
         return
