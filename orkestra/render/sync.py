@@ -41,7 +41,7 @@ def sync(root: str | os.PathLike[str] | None, *, apply: bool = True, force: bool
         return SyncReport(Plan((), (), manifest, False), ApplyResult((), (), False) if apply else None)
     with paused_gc():
         ws = Workspace.load(root_path)
-        diagnostics = validate(ws)
+        diagnostics = validate(ws, stale=False)  # stale facts only warn; sync needs the errors
         if any(d.severity == "error" for d in diagnostics):
             raise WorkspaceError(diagnostics)
         plan = build_plan(ws, force=force)

@@ -28,16 +28,19 @@ COMMON_SECTIONS = ("When to use", "Success criteria", "Failure recovery")
 TYPE_SECTIONS = {"workflow": ("Steps",), "discipline": ("Rules",), "checklist": ("Checklist",)}
 
 
-def validate(ws: Workspace, today: dt.date | None = None, symbol_lookup=True) -> list[Diagnostic]:
+def validate(ws: Workspace, today: dt.date | None = None, symbol_lookup=True,
+             stale: bool = True) -> list[Diagnostic]:
     """Every problem in the workspace: load diagnostics, cross-references, lifecycle, stale facts, warnings.
 
-    ``symbol_lookup`` is passed to ``orkestra.why.stale.stale_facts`` (True: Maguyva's index when present).
+    ``symbol_lookup`` is passed to ``orkestra.why.stale.stale_facts`` (True: Maguyva's index when present);
+    ``stale=False`` skips those git-reading checks (they only warn: ``sync`` needs the errors alone).
     """
     from orkestra.skills.lifecycle import check_lifecycle
     from orkestra.why.stale import stale_facts
 
     checker = _Checker(ws, today or dt.date.today())
-    found = [*ws.diagnostics, *checker.run(), *check_lifecycle(ws), *stale_facts(ws, symbol_lookup)]
+    facts = stale_facts(ws, symbol_lookup) if stale else []
+    found = [*ws.diagnostics, *checker.run(), *check_lifecycle(ws), *facts]
     unique = list(dict.fromkeys(found))
     return sorted(unique, key=lambda d: (d.path, d.line, d.col, d.field, d.message))
 
@@ -249,7 +252,7 @@ class _Checker:
         ws = self.ws
         ids = {gt.id for _, gt in ws.all_truths()}
         horizon = self.today - dt.timedelta(days=STALE_DAYS)
-        for registry, gt in ws.all_truths():
+        for _, gt in ws.all_truths():
             if gt.superseded_by and gt.superseded_by not in ids:
                 self.error("truth", gt.id, ("superseded_by",), f"superseded_by {gt.superseded_by!r} points to "
                            f"no ground truth{_suggest(gt.superseded_by, ids)}", "dangling")
