@@ -2,8 +2,8 @@
 
 Run: .venv/bin/python bench/bench_why_hook.py [--n 40]
 Samples of the floor and the hook are interleaved, so machine load hits them alike; the
-same-run ratio and the milliseconds over the floor are what survive load. Uses this repository's own registries: a lookup table is rendered into a temp copy of .claude/, and
-the hook answers a covered file (maguyva/retrieve/fuse.py: context printed) and an uncovered one
+same-run ratio and the milliseconds over the floor are what survive load. Uses this repository's
+own registries: a lookup table is rendered into a temp copy of .claude/, and the hook answers a covered file (maguyva/retrieve/fuse.py: context printed) and an uncovered one
 (silence). Prints one JSON line per measurement (milliseconds) plus the ratio to the floor; the
 target is a median of at most 50 ms. The console script is run when installed, else `python -m`.
 """

@@ -1,4 +1,5 @@
-"""MCP client configuration for the bundled servers (Maguyva; orkestra, see ``BUNDLED_SERVERS``), in each client's own format (FORMATS §4).
+"""MCP client configuration for the bundled servers (Maguyva; orkestra, see ``BUNDLED_SERVERS``), in each
+client's own format (FORMATS §4).
 
 Pure functions: they return the text a user pastes (or a file ``sync`` renders); nothing is written.
 """
