@@ -206,3 +206,16 @@ def test_the_catalog_listing_is_bounded():
     assert len(json.dumps(answer)) <= MAX_CATALOG_CHARS * 1.1
     small = _bounded_catalog([], many[:3])
     assert "truncated" not in small and len(small["skills"]) == 3
+
+
+def test_a_new_workspace_wires_the_orkestra_server(git_repo):
+    from conftest import run_cli
+
+    assert run_cli("init", str(git_repo), cwd=git_repo).returncode == 0
+    assert run_cli("sync", cwd=git_repo).returncode == 0
+    servers = json.loads((git_repo / ".mcp.json").read_text())["mcpServers"]
+    assert servers["orkestra"] == {"type": "stdio", "command": "orkestra", "args": ["serve"]}
+    orchestrator = (git_repo / ".claude" / "agents" / "orchestrator.md").read_text()
+    assert "mcp__orkestra__why" in orchestrator and "### orkestra" in orchestrator
+    answer = call(build_server(git_repo), "list_agents_skills").structured_content
+    assert [a["name"] for a in answer["agents"]] == ["orchestrator"]
