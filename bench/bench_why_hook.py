@@ -79,6 +79,12 @@ def main() -> None:
             print(json.dumps({"name": f"{name}_vs_floor", "ratio": round(p50 / floor, 2),
                               "over_floor_ms": round(p50 - floor, 1), "target_p50_ms": 50,
                               "meets_target": p50 <= 50}), flush=True)
+        inner = ("import time, json, os, sys; t = time.perf_counter(); from orkestra.why.hook import guidance; "
+                 "out = guidance(json.loads(sys.stdin.read()), os.environ); "
+                 "print((time.perf_counter() - t) * 1000)")
+        work = [float(timed([sys.executable, "-c", inner], covered, project, env)[1]) for _ in range(args.n)]
+        line("why_hook_own_work_in_process", work, note="import of the hook modules + lookup + answer, "
+             "timed inside the process: what the hook adds to interpreter start-up")
     bench_library(max(5, args.n // 4))
 
 
