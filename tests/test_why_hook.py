@@ -52,7 +52,8 @@ def test_sync_renders_the_hook_and_its_lookup_table(shop):
 
 def test_covered_file_gets_ids_and_do_avoid_through_additional_context(shop):
     for tool in ("Read", "Edit", "Write"):
-        result = hook(payload(shop, tool, str(shop / "src" / "shop" / "pricing.py")), shop)
+        event = payload(shop, tool, str(shop / "src" / "shop" / "pricing.py")) | {"session_id": f"cover-{tool}"}
+        result = hook(event, shop)
         assert result.returncode == 0 and result.stderr == ""
         answer = json.loads(result.stdout)
         assert set(answer) == {"hookSpecificOutput"}
@@ -62,8 +63,22 @@ def test_covered_file_gets_ids_and_do_avoid_through_additional_context(shop):
         context = output["additionalContext"]
         assert "DEC-PR-001 (decision, active)" in context and "GT-SHOP-001 (truth, current)" in context
         assert "do: Round with round(x, 2)" in context and "avoid: Passing a fraction like 0.2." in context
-    after = hook(payload(shop, "Edit", "src/shop/pricing.py") | {"hook_event_name": "PostToolUse"}, shop)
+    after = hook(payload(shop, "Edit", "src/shop/pricing.py") | {"hook_event_name": "PostToolUse",
+                                                                 "session_id": "post"}, shop)
     assert json.loads(after.stdout)["hookSpecificOutput"]["hookEventName"] == "PostToolUse"  # mirrors the event
+
+
+def test_records_shown_once_per_session_are_then_only_named(shop):
+    first = hook(payload(shop, "Read", "src/shop/pricing.py") | {"session_id": "dedupe"}, shop)
+    assert "do: Round with round(x, 2)" in first.stdout
+    again = json.loads(hook(payload(shop, "Edit", "src/shop/pricing.py") | {"session_id": "dedupe"}, shop).stdout)
+    context = again["hookSpecificOutput"]["additionalContext"]
+    assert "shown earlier this session: DEC-PR-001, GT-SHOP-001" in context and "do:" not in context
+    other = hook(payload(shop, "Read", "src/shop/pricing.py") | {"session_id": "another"}, shop)
+    assert "do: Round with round(x, 2)" in other.stdout  # a new session sees the guidance again
+    assert (shop / ".orkestra" / "memory-hook" / "dedupe.seen").read_text().split() == ["DEC-PR-001", "GT-SHOP-001"]
+    hostile = hook(payload(shop, "Read", "src/shop/pricing.py") | {"session_id": "../../../../tmp/x"}, shop)
+    assert "do: Round" in hostile.stdout and (shop / ".orkestra" / "memory-hook" / "tmpx.seen").is_file()
 
 
 def test_relative_paths_and_project_dir_resolve(shop, tmp_path):
@@ -104,9 +119,9 @@ def test_merge_keeps_user_hooks_is_idempotent_and_turns_off():
     assert once["hooks"]["PreToolUse"][0] == user["hooks"]["PreToolUse"][0] and once["model"] == "opus"
     assert merge_memory_hook(once, {"hook": False}) == user
     assert merge_memory_hook({}, None) == {}
-    custom = merge_memory_hook({}, {"hook": True}, output_dir="build/claude")
+    custom = merge_memory_hook({}, {"hook": True}, output_dir="build/claude", state_dir="var/state")
     assert custom["hooks"]["PreToolUse"][0]["hooks"][0]["command"] == \
-        "orkestra-why-hook --lookup build/claude/orkestra/memory.json"
+        "orkestra-why-hook --lookup build/claude/orkestra/memory.json --state var/state"
     post = merge_memory_hook(once, {"hook": True, "event": "PostToolUse"})
     assert post["hooks"]["PreToolUse"] == user["hooks"]["PreToolUse"]  # moved, not duplicated
     assert post["hooks"]["PostToolUse"][0]["matcher"] == MATCHER

@@ -152,7 +152,7 @@ def _settings(ws: Workspace) -> Output | None:
 
     try:
         merged = merge_memory_hook(merge_settings(existing, ws.config.telemetry), ws.config.memory,
-                                   ws.config.paths.output)
+                                   ws.config.paths.output, ws.config.paths.state)
     except ValueError as exc:
         raise OrkestraError(f"orkestra.yaml: {exc}") from exc
     if existing is None and not merged:

@@ -6,7 +6,9 @@ table sync wrote (``orkestra.why.lookup``) and, when active decisions or current
 it, prints ``{"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": …}}`` —
 the documented field for adding context — with their ids and do/avoid lines. It never decides a
 permission, never exits non-zero and prints nothing when nothing applies or anything goes wrong, so
-it cannot block a tool call. Stdlib only (json, os, sys) so it starts in about the time of Python.
+it cannot block a tool call. Records already shown in the session (``session_id``) are named in one
+line instead of repeated (``<state>/memory-hook/<session>.seen``). Stdlib only (json, os, sys) so it
+starts in about the time of Python.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ FILE_TOOLS = {"Read": "file_path", "Edit": "file_path", "Write": "file_path", "M
               "NotebookEdit": "notebook_path"}
 MAX_RECORDS = 6
 MAX_CONTEXT = 2_000
-USAGE = "usage: orkestra-why-hook [--lookup PATH]  (a Claude Code hook payload on stdin)"
+SEEN_DIR = "memory-hook"  # below the state dir: one file per session, the record ids already shown
+USAGE = "usage: orkestra-why-hook [--lookup PATH] [--state DIR]  (a Claude Code hook payload on stdin)"
 
 
 def _project(payload: dict, env: Mapping[str, str]) -> str | None:
@@ -47,8 +50,49 @@ def _relative(path: str, project: str) -> str | None:
     return None if rel == ".git" or rel.startswith(".git/") else rel
 
 
-def guidance(payload: dict, env: Mapping[str, str], lookup_rel: str = ".claude/" + LOOKUP_NAME) -> dict | None:
-    """The hook's JSON answer for one payload, or None to stay silent."""
+def _seen_file(project: str, state_rel: str, session: object) -> str | None:
+    """The per-session file of ids already shown, or None (no session id, or a state dir leaving the project)."""
+    if not isinstance(session, str) or not session:
+        return None
+    name = "".join(ch for ch in session if ch.isalnum() or ch in "-_")[:80]
+    folder = os.path.realpath(os.path.join(project, state_rel, SEEN_DIR))
+    if not name or not folder.startswith(project + os.sep):
+        return None
+    return os.path.join(folder, name + ".seen")
+
+
+def _read_seen(path: str | None) -> set[str]:
+    if path is None:
+        return set()
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return set(handle.read().split())
+    except OSError:
+        return set()
+
+
+def _remember(path: str | None, ids: list[str]) -> None:
+    """Append the ids just shown (one write; a lost line only means a repeat next time)."""
+    if path is None or not ids:
+        return
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        try:
+            os.write(fd, ("\n".join(ids) + "\n").encode())
+        finally:
+            os.close(fd)
+    except OSError:
+        pass
+
+
+def guidance(payload: dict, env: Mapping[str, str], lookup_rel: str = ".claude/" + LOOKUP_NAME,
+             state_rel: str | None = None) -> dict | None:
+    """The hook's JSON answer for one payload, or None to stay silent.
+
+    With ``state_rel`` (the state dir), records already shown in this session (``session_id``) are named
+    in one line instead of repeated in full.
+    """
     tool = payload.get("tool_name")
     key = FILE_TOOLS.get(tool) if isinstance(tool, str) else None
     tool_input = payload.get("tool_input")
@@ -64,9 +108,15 @@ def guidance(payload: dict, env: Mapping[str, str], lookup_rel: str = ".claude/"
     ids = [i for i in ids if i in records]
     if not ids:
         return None
-    header = (f"Orkestra memory: {rel} is covered by {len(ids)} record(s); follow their guidance "
-              f"(`orkestra why {rel}` for the history).")
+    seen_path = _seen_file(project, state_rel, payload.get("session_id")) if state_rel is not None else None
+    seen = _read_seen(seen_path)
+    shown_before = [i for i in ids if i in seen]
+    ids = [i for i in ids if i not in seen]
+    header = (f"Orkestra memory: {rel} is covered by {len(ids) + len(shown_before)} record(s); follow their "
+              f"guidance (`orkestra why {rel}` for the history).")
     lines = [header]
+    if shown_before:
+        lines.append(f"- shown earlier this session: {', '.join(shown_before)}")
     for record_id in ids[:MAX_RECORDS]:
         record = records[record_id]
         lines.append(f"- {record_id} ({record['kind']}, {record['status']}): {record['title']}")
@@ -79,21 +129,24 @@ def guidance(payload: dict, env: Mapping[str, str], lookup_rel: str = ".claude/"
         text = text[:MAX_CONTEXT - 1] + "…"
     event = payload.get("hook_event_name") if payload.get("hook_event_name") in ("PreToolUse", "PostToolUse") \
         else "PreToolUse"
+    _remember(seen_path, ids[:MAX_RECORDS])
     return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Console-script entry point: always exits 0; prints the answer only when something applies."""
     args = list(sys.argv[1:] if argv is None else argv)
-    lookup_rel = ".claude/" + LOOKUP_NAME
-    if args[:1] == ["--lookup"] and len(args) > 1:
-        lookup_rel = args[1]
-    elif args:
-        sys.stderr.write(USAGE + "\n")
-        return 0
+    options = {"--lookup": ".claude/" + LOOKUP_NAME, "--state": ".orkestra"}
+    while args:
+        if args[0] not in options or len(args) < 2:
+            sys.stderr.write(USAGE + "\n")
+            return 0
+        options[args[0]] = args[1]
+        del args[:2]
     try:
         payload = json.loads(sys.stdin.read(1 << 20) or "{}")
-        answer = guidance(payload, os.environ, lookup_rel) if isinstance(payload, dict) else None
+        answer = guidance(payload, os.environ, options["--lookup"], options["--state"]) \
+            if isinstance(payload, dict) else None
     except Exception as exc:  # noqa: BLE001 - guidance must never break the agent's tool call
         sys.stderr.write(f"orkestra-why-hook: no guidance: {type(exc).__name__}: {exc}\n")
         return 0

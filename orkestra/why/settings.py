@@ -55,10 +55,12 @@ def hook_enabled(config: dict[str, Any] | None) -> bool:
     return hook_event(config) is not None
 
 
-def hook_command(output_dir: str) -> str:
+def hook_command(output_dir: str, state_dir: str = ".orkestra") -> str:
     words = [HOOK_PROGRAM]
     if output_dir.strip("/") != ".claude":
         words += ["--lookup", f"{output_dir.strip('/')}/{LOOKUP_NAME}"]
+    if state_dir.strip("/") != ".orkestra":
+        words += ["--state", state_dir.strip("/")]
     return " ".join(shlex.quote(w) for w in words)
 
 
@@ -67,8 +69,8 @@ def _is_ours(hook: Any) -> bool:
     return command == HOOK_PROGRAM or command.startswith(HOOK_PROGRAM + " ")
 
 
-def merge_memory_hook(settings: dict[str, Any], config: dict[str, Any] | None, output_dir: str = ".claude") \
-        -> dict[str, Any]:
+def merge_memory_hook(settings: dict[str, Any], config: dict[str, Any] | None, output_dir: str = ".claude",
+                      state_dir: str = ".orkestra") -> dict[str, Any]:
     """``settings`` with our group (re)placed at the end of its event, and removed from the other
     event and wherever else it was; nothing of ours is left when the hook is off."""
     wanted = hook_event(config)
@@ -89,8 +91,8 @@ def merge_memory_hook(settings: dict[str, Any], config: dict[str, Any] | None, o
                 group = {**group, "hooks": handlers}
             kept.append(group)
         if event == wanted:
-            kept.append({"matcher": MATCHER, "hooks": [{"type": "command", "command": hook_command(output_dir),
-                                                        "timeout": HOOK_TIMEOUT}]})
+            handler = {"type": "command", "command": hook_command(output_dir, state_dir), "timeout": HOOK_TIMEOUT}
+            kept.append({"matcher": MATCHER, "hooks": [handler]})
         if kept:
             hooks[event] = kept
         elif event in hooks and isinstance(groups, list) and groups:
