@@ -24,7 +24,7 @@ PACKAGED_TEMPLATES = PACKAGE_DIR / "render" / "templates"
 SKILL_ASSET_DIRS = ("references", "scripts", "assets")
 # Modules whose code decides the rendered bytes (beyond the templates).
 SHAPING_MODULES = ("workspace/compose.py", "workspace/models.py", "render/context.py", "render/outputs.py",
-                   "render/targets.py", "render/environment.py")
+                   "render/targets.py", "render/environment.py", "why/lookup.py", "why/settings.py")
 
 
 def skill_assets(root: Path, skill: Skill) -> list[str]:
