@@ -189,8 +189,8 @@ def starter_files(info: ProjectInfo, *, telemetry: bool = False, existing_agents
                     "identity": ["coordinator", "strategist"], "mindset": "systematic", "style": "concise",
                     "orchestrator": True, "scopes": ["planning", "code-context"], "domains": domain_names,
                     "tools": {"builtin": ["Agent", "Read", "Grep", "Glob", "Bash", "Skill", "TodoWrite"],
-                              "mcp_tools": MAGUYVA},
-                    "tool_guides": ["maguyva"]}
+                              "mcp_tools": [*MAGUYVA, "mcp__orkestra__why", "mcp__orkestra__search_registry"]},
+                    "tool_guides": ["maguyva", "orkestra"]}
     agents = [] if "orchestrator" in existing_agents else [orchestrator]
     for agent in agents + team:
         files[f"registries/agents/{agent['name']}.yaml"] = dump_yaml(agent)

@@ -416,7 +416,7 @@ def test_codex_reads_the_generated_mcp_servers(all_targets: Path, tmp_path: Path
                             env={**os.environ, "CODEX_HOME": str(home)}, check=False)
     assert listed.returncode == 0, listed.stderr
     servers = {s["name"]: s["transport"] for s in json.loads(listed.stdout)}
-    assert set(servers) == {"docs", "local", "maguyva"}
+    assert set(servers) == {"docs", "local", "maguyva", "orkestra"}
     assert servers["docs"]["url"] == "https://docs.example/mcp"
     assert servers["local"]["command"] == "tool" and servers["local"]["env_vars"] == ["API_KEY"]
     assert servers["local"]["env"] == {"MODE": "fast"} and servers["maguyva"]["args"] == ["code", "serve"]

@@ -64,7 +64,7 @@ def test_why_search_and_records_are_cited(shop):
     truth = call(server, "get_truth", {"truth_id": "GT-SHOP-002"}).structured_content
     assert truth["evidence"] == ["src/shop/notes.py"]
     listed = call(server, "list_agents_skills").structured_content
-    assert [a["name"] for a in listed["agents"]] == ["orchestrator"] and listed["skills"]
+    assert "orchestrator" in [a["name"] for a in listed["agents"]] and listed["skills"]
     assert all(len(item["description"]) <= 140 for item in listed["agents"] + listed["skills"])
 
 
@@ -218,4 +218,4 @@ def test_a_new_workspace_wires_the_orkestra_server(git_repo):
     orchestrator = (git_repo / ".claude" / "agents" / "orchestrator.md").read_text()
     assert "mcp__orkestra__why" in orchestrator and "### orkestra" in orchestrator
     answer = call(build_server(git_repo), "list_agents_skills").structured_content
-    assert [a["name"] for a in answer["agents"]] == ["orchestrator"]
+    assert "orchestrator" in [a["name"] for a in answer["agents"]]
