@@ -15,6 +15,9 @@ DEF_KINDS = (
 # Reference kinds (queries capture ``@ref.<kind>``) and the edge kinds they become.
 REF_KINDS = ("call", "import", "inherit", "type")
 EDGE_KIND = {"call": "calls", "import": "imports", "inherit": "inherits", "type": "references"}
+# Facts for the type and value pass (queries capture ``@fact.<kind>``; a language hook ``facts``
+# turns each node into rows). Stored beside references, they never become edges themselves.
+FACT_KINDS = ("bind", "param", "return", "decorate", "arg")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +74,7 @@ class Edge:
     dst_line: int | None
     dst_symbol: str | None
     name: str  # the name as referenced
-    resolution: str = "resolved"  # resolved | external | ambiguous | unresolved
+    resolution: str = "resolved"  # resolved | inferred | external | ambiguous | unresolved
     reason: str = ""  # why it is not resolved ("no definition in repo", "3 candidates", …)
     src_col: int = 0  # column of the reference; (src_path, src_line, src_col, kind, name) identifies it
 

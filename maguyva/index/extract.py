@@ -10,6 +10,10 @@ Query capture contract (one ``queries/<language>.scm`` per language):
 Per-language behaviour lives in optional hooks, ``maguyva.index.lang.<language>``:
 ``module_name(path)``, ``is_method(def_node)``, ``owner(def_node)``, ``clean_module(text)``,
 ``keep_reference(ref_node, captures) -> bool``.
+
+Facts for the type and value pass: ``@fact.<kind>`` (``maguyva.models.FACT_KINDS``) on a node
+the hook ``facts(kind, node, source, defined_names)`` turns into ``(name, qualifier, module, alias,
+anchor_node)`` rows; each becomes a ``Reference`` of that kind, scoped like any reference.
 """
 
 from __future__ import annotations
@@ -21,9 +25,10 @@ from maguyva.errors import ParseError
 from maguyva.index.chunk import chunk_code, chunk_text
 from maguyva.index.languages import compiled_query, has_query, hooks
 from maguyva.index.parse import DEFAULT_BUDGET_MS, parse_source
-from maguyva.models import DEF_KINDS, REF_KINDS, FileExtraction, Reference, Symbol
+from maguyva.models import DEF_KINDS, FACT_KINDS, REF_KINDS, FileExtraction, Reference, Symbol
 
 CLASS_LIKE = frozenset({"class", "interface", "struct", "trait", "enum"})
+_VALUE_KINDS = frozenset({"variable", "constant", "field"})  # definitions that are no scope of their own value
 SIGNATURE_MAX = 200
 _SPACE = re.compile(r"\s+")
 _MAX_SYNTAX_ERRORS = 3
@@ -59,12 +64,15 @@ def extract_file(path: str, language: str, source: bytes, tree) -> FileExtractio
     defs: dict[tuple[int, int, int], _Def] = {}
     raw_refs: dict[tuple[str, int, int], tuple[str, int, dict]] = {}
     keep = getattr(hooks(language), "keep_reference", None)  # e.g. Ruby: a bare local is no call
+    fact_nodes: dict[tuple[str, int, int], object] = {}
     for pattern, captures in QueryCursor(compiled_query(language)).matches(tree.root_node):
         kind, node = _main_capture(captures)
         if kind is None:
             continue
         family, _, sub = kind.partition(".")
-        if family == "def":
+        if family == "fact":
+            fact_nodes.setdefault((sub, node.start_byte, node.end_byte), node)
+        elif family == "def":
             name_node = captures["name"][0]
             key = (node.start_byte, node.end_byte, name_node.start_byte)
             found = defs.get(key)
@@ -75,22 +83,43 @@ def extract_file(path: str, language: str, source: bytes, tree) -> FileExtractio
                 found.doc_nodes = docs
         elif keep is None or keep(node, captures):
             for name_node in captures.get("name") or [None]:
-                anchor = name_node if name_node is not None else node
-                key = (sub, anchor.start_byte, node.start_byte)
+                # a bare ``import a, b, c`` matches once per module: each is its own reference
+                anchor = name_node if name_node is not None else (captures.get("module") or [node])[0]
+                key = (sub, anchor.start_byte, node.start_byte, node.end_byte)
                 if key not in raw_refs or len(captures) > raw_refs[key][1]:  # keep the richest match
                     raw_refs[key] = (sub, len(captures), {**captures, "_node": node, "name": name_node})
     symbols, spans = _build_symbols(path, language, source, sorted(defs.values(), key=_order))
     found = sorted(raw_refs.values(), key=lambda item: item[2]["_node"].start_byte)
     scopes = _innermost_scopes(spans, [(caps["_node"].start_byte, caps["_node"].end_byte) for _, _, caps in found])
-    references = tuple(sorted((_build_reference(path, sub, caps, scope, source)
-                               for (sub, _, caps), scope in zip(found, scopes)),
-                              key=lambda r: (r.line, r.col, r.kind, r.name)))
+    references = [_build_reference(path, sub, caps, scope, source) for (sub, _, caps), scope in zip(found, scopes)]
+    if fact_nodes:
+        references += _facts(path, language, source, fact_nodes, spans, symbols)
+    references = tuple(sorted(references, key=lambda r: (r.line, r.col, r.kind, r.name)))
     text = source.decode("utf-8", errors="replace")
     return FileExtraction(path=path, language=language, symbols=symbols, references=references,
                           chunks=chunk_code(path, text, symbols), errors=_syntax_errors(path, tree))
 
 
-_MAIN_CAPTURES = {f"def.{kind}" for kind in DEF_KINDS} | {f"ref.{kind}" for kind in REF_KINDS}
+_MAIN_CAPTURES = ({f"def.{kind}" for kind in DEF_KINDS} | {f"ref.{kind}" for kind in REF_KINDS}
+                  | {f"fact.{kind}" for kind in FACT_KINDS})
+
+
+def _facts(path: str, language: str, source: bytes, nodes: dict, spans, symbols) -> list[Reference]:
+    """The hook's fact rows for every ``@fact`` node, scoped by the node's innermost definition."""
+    hook = getattr(hooks(language), "facts", None)
+    if hook is None:
+        return []
+    ordered = sorted(nodes.items(), key=lambda item: (item[0][1], -item[0][2]))
+    scoping = [span for span, symbol in zip(spans, symbols) if symbol.kind not in _VALUE_KINDS]
+    scopes = _innermost_scopes(scoping, [(start, end) for (_, start, end), _ in ordered])
+    defined = frozenset(s.name for s in symbols)
+    found: list[Reference] = []
+    for ((kind, _, _), node), scope in zip(ordered, scopes):
+        for name, qualifier, module, alias, anchor in hook(kind, node, source, defined):
+            found.append(Reference(path=path, name=name, kind=kind, line=anchor.start_point[0] + 1,
+                                   col=anchor.start_point[1], qualifier=qualifier, scope=scope,
+                                   module=module, alias=alias))
+    return found
 
 
 def _main_capture(captures: dict) -> tuple[str | None, object]:

@@ -6,6 +6,16 @@ Order for a non-import reference (first hit wins):
 3. ``self``/``this``/``cls``/``super()`` → a member of the enclosing class or its in-repo bases;
 4. a unique repository definition of that name (same directory preferred);
 5. otherwise an ``external`` (no candidate) or ``ambiguous`` (k candidates) edge with a reason.
+
+Calls in Python, JavaScript and TypeScript go through the type and value pass instead
+(``maguyva.index.infer``): the callee is what the expression evaluates to, one edge per value.
+A call on a receiver of unknown type never resolves to a module-level function; it resolves to
+a method only when one definition in the repository has that name (``inferred``), otherwise it is
+``ambiguous`` with its candidates. An edge never points at a variable or a field: it follows the
+value, or says ``external``. Resolutions: ``resolved`` (the program text binds it: scopes,
+imports, ``self``, constructors, annotations, assignments), ``inferred`` (a heuristic narrowed it:
+a unique method name, a unique repository-wide name for an unbound name, same-file call
+arguments), ``ambiguous``, ``external``.
 """
 
 from __future__ import annotations
@@ -16,8 +26,10 @@ from functools import lru_cache
 from typing import Iterable, Protocol, Sequence
 
 from maguyva.index.extract import CLASS_LIKE, module_name
+from maguyva.index.infer import CLASS_KINDS, FUNCTION_KINDS, VALUE_KINDS, Ctx, Inference, normalize
 from maguyva.index.languages import hooks
-from maguyva.models import EDGE_KIND, Edge, FileExtraction, Reference, Symbol
+from maguyva.models import EDGE_KIND, FACT_KINDS, Edge, FileExtraction, Reference, Symbol
+from maguyva.index import values as V
 
 SELF_QUALIFIERS = frozenset({"self", "this", "cls", "@", "$this", "Self"})
 SUPER_QUALIFIERS = frozenset({"super", "super()", "base", "parent"})
@@ -26,6 +38,9 @@ MEMBER = frozenset({"method", "function", "field", "constant", "variable", "clas
 TYPE_LIKE = CLASS_LIKE | {"type"}
 ALLOWED = {"call": CALLABLE, "inherit": TYPE_LIKE | {"module"}, "type": TYPE_LIKE}  # module: Ruby mixins
 _MAX_CHASE = 5
+INFER_LANGUAGES = frozenset({"python", "javascript", "typescript", "tsx"})
+LINKED = frozenset({"resolved", "inferred"})  # resolutions that carry a target
+_FAMILY = {"javascript": "js", "typescript": "js", "tsx": "js"}
 
 
 class Definitions(Protocol):
@@ -84,6 +99,10 @@ def resolve_all(extractions: Sequence[FileExtraction]) -> list[Edge]:
     return [edge for extraction in extractions for edge in resolver.resolve_file(extraction.path)]
 
 
+def is_fact(ref: Reference) -> bool:
+    return ref.kind in FACT_KINDS
+
+
 class Resolver:
     """Resolves one file's references at a time; caches import bindings and class bases."""
 
@@ -97,14 +116,163 @@ class Resolver:
         self._locals: dict[str, dict[tuple[str | None, str], list[Symbol]]] = {}
         self._base_cache: dict[str, list[Symbol]] = {}
         self._candidate_cache: dict[tuple[str, frozenset], _Candidates] = {}
+        self._split: dict[str, tuple[list[Reference], list[Reference]]] = {}
+        self._stars: dict[str, list[str]] = {}
+        self.infer = Inference(self)
 
     def resolve_file(self, path: str) -> list[Edge]:
-        """One edge per reference in ``path``, in the order the references are listed."""
-        return [self.resolve_reference(ref) for ref in self.defs.references(path)]
+        """The edges of every reference in ``path`` (one each; a call with several values, one per
+        value), in the order the references are listed. Facts give none."""
+        return [edge for ref in self._references(path) for edge in self.resolve_edges(ref)]
 
     def resolve_reference(self, ref: Reference) -> Edge:
-        """The edge for one reference."""
-        return self._import_edge(ref) if ref.kind == "import" else self._edge(ref)
+        """The (first) edge for one reference."""
+        return self.resolve_edges(ref)[0]
+
+    def resolve_edges(self, ref: Reference) -> list[Edge]:
+        """Every edge for one reference; none for a fact."""
+        if ref.kind in FACT_KINDS:
+            return []
+        if ref.kind == "import":
+            return [self._import_edge(ref)]
+        if ref.kind == "call" and self.defs.language(ref.path) in INFER_LANGUAGES \
+                and ref.qualifier not in SUPER_QUALIFIERS:
+            return self._call_edges(ref)
+        return [self._edge(ref)]
+
+    # ---- facts, as the type and value pass reads them ----
+    def _references(self, path: str) -> list[Reference]:
+        return self._parts(path)[0]
+
+    def facts(self, path: str) -> list[Reference]:
+        return self._parts(path)[1]
+
+    def _parts(self, path: str) -> tuple[list[Reference], list[Reference]]:
+        found = self._split.get(path)
+        if found is None:
+            refs, facts = [], []
+            for ref in self.defs.references(path):
+                (facts if ref.kind in FACT_KINDS else refs).append(ref)
+            found = self._split[path] = (refs, facts)
+        return found
+
+    def scope_chain(self, path: str, scope: str | None) -> list[str | None]:
+        return self._scopes(Reference(path=path, name="", kind="call", line=0, scope=scope))
+
+    def is_class(self, path: str, scope: str) -> bool:
+        symbol = self._symbol(scope, path)
+        return symbol is not None and symbol.kind in CLASS_LIKE
+
+    def local(self, path: str, parent: str | None, name: str) -> list[Symbol]:
+        return self._local(path, parent, name)
+
+    def symbol(self, qualified_name: str | None, path: str) -> Symbol | None:
+        return self._symbol(qualified_name, path) if qualified_name else None
+
+    def exported(self, path: str, name: str) -> Symbol | None:
+        return self._exported(path, name, 0)
+
+    def external_names(self, path: str) -> set[str]:
+        self.bindings(path)
+        return self._external.get(path, set())
+
+    def star_modules(self, path: str) -> list[str]:
+        """In-repository modules ``path`` imports with ``*``."""
+        found = self._stars.get(path)
+        if found is None:
+            found = self._stars[path] = [
+                target for ref in self._references(path) if ref.kind == "import" and ref.name == "*"
+                for target in [self.module_path(ref.module, ref.path)] if target]
+        return found
+
+    def direct_bases(self, cls: Symbol) -> list[Symbol]:
+        bases: list[Symbol] = []
+        for ref in self._references(cls.path):
+            if ref.kind == "inherit" and ref.scope == cls.qualified_name:
+                edge = self._edge(ref)
+                if edge.dst_symbol and edge.dst_symbol != cls.qualified_name:
+                    base = self._symbol(edge.dst_symbol, edge.dst_path)
+                    if base is not None and base not in bases:
+                        bases.append(base)
+        return bases
+
+    def all_bases(self, cls: Symbol) -> list[Symbol]:
+        return self._bases(cls, set())
+
+    # ---- calls through the type and value pass ----
+    def _call_edges(self, ref: Reference) -> list[Edge]:
+        infer = self.infer
+        infer.inferred = False
+        ctx = Ctx(ref.path, ref.path, ref.scope, ref.line)
+        qualifier = ref.qualifier
+        receivers: frozenset | None = None
+        if not ref.name:  # the callee is itself an expression: f()(), d["k"]()
+            found = set(infer.evaluate(V.parse(normalize(qualifier)), ctx, 0))
+            qualifier = ""
+        elif not qualifier:
+            found = infer.lookup(ref.name, ctx, 0)
+        else:
+            if qualifier in SELF_QUALIFIERS and self.defs.language(ref.path) != "python":
+                cls = self._enclosing_class(ref)
+                receivers = frozenset({("inst", cls)}) if cls is not None else frozenset()
+            else:
+                receivers = infer.evaluate(V.parse(normalize(qualifier)), ctx, 0)
+            found = set()
+            for receiver in infer.resolve_var(set(receivers), ctx, 0):
+                found |= infer.attribute(receiver, ref.name, ctx, 1)
+        found = infer.resolve_var(set(found), ctx, 0)
+        targets: dict[tuple[str, str], Symbol] = {}
+        for value in found:
+            symbol = value[1] if value[0] == "def" else infer.member(value[1], "__call__") if value[0] == "inst" \
+                else None
+            if symbol is not None and (symbol.kind in FUNCTION_KINDS or symbol.kind in CLASS_KINDS):
+                targets.setdefault((symbol.path, symbol.qualified_name), symbol)
+        if targets:
+            resolution = "inferred" if infer.inferred else "resolved"
+            return [_to_symbol(ref, symbol, resolution) for _, symbol in sorted(targets.items())]
+        if found:
+            return [_unresolved(ref, "external", f"{ref.name!r} is a builtin, external or non-callable value")]
+        if not ref.name:
+            return [_unresolved(ref, "external", f"the value of {ref.qualifier!r} is not known")]
+        if not qualifier:
+            return [self._unbound_name(ref)]
+        if receivers:
+            cls = next((r[1] for r in receivers if r[0] in ("inst", "def") and r[1].kind in CLASS_LIKE), None)
+            if cls is not None:
+                return [_unresolved(ref, "external", f"no member {ref.name!r} on {cls.name} or its in-repo bases")]
+            return [_unresolved(ref, "external", f"{qualifier!r} is a builtin, external or module value without "
+                                                 f"{ref.name!r} in the repository")]
+        if self._names_external_module(ref):
+            return [_unresolved(ref, "external", f"{qualifier!r} names a module outside the repository")]
+        return [self._unknown_receiver(ref)]
+
+    def _unbound_name(self, ref: Reference) -> Edge:
+        """A name no scope, import or builtin binds: a unique repository function or class of that
+        name (nearest directory breaks ties) is a guess, so ``inferred``."""
+        candidates = self._same_family(ref, self._candidates(ref.name, FUNCTION_KINDS - {"method"} | CLASS_KINDS))
+        if not candidates:
+            return _unresolved(ref, "external", f"no definition of {ref.name!r} in the repository")
+        if len(candidates) == 1:
+            return _to_symbol(ref, candidates[0], "inferred")
+        near = [s for s in candidates if _dirname(s.path) == _dirname(ref.path)]
+        if len(near) == 1:
+            return _to_symbol(ref, near[0], "inferred")
+        return _unresolved(ref, "ambiguous", _Candidates(tuple(candidates)).reason())
+
+    def _unknown_receiver(self, ref: Reference) -> Edge:
+        """``x.m()`` with ``x`` of unknown type: only a method can be meant, and only a unique one."""
+        candidates = self._same_family(ref, self._candidates(ref.name, frozenset({"method"})))
+        if not candidates:
+            return _unresolved(ref, "external", f"no method {ref.name!r} in the repository")
+        if len(candidates) == 1:
+            return _to_symbol(ref, candidates[0], "inferred")
+        return _unresolved(ref, "ambiguous", _Candidates(tuple(candidates)).reason())
+
+    def _same_family(self, ref: Reference, candidates: "_Candidates") -> list[Symbol]:
+        language = self.defs.language(ref.path)
+        family = _FAMILY.get(language, language)
+        return [s for s in candidates.symbols
+                if _FAMILY.get(self.defs.language(s.path), self.defs.language(s.path)) == family]
 
     # ---- imports ----
     def module_path(self, module: str, from_path: str) -> str | None:
@@ -122,7 +290,7 @@ class Resolver:
         if path not in self._bindings:
             self._bindings[path] = {}  # guards import cycles while chasing re-exports
             bound: dict[str, Target] = {}
-            for ref in self.defs.references(path):
+            for ref in self._references(path):
                 if ref.kind == "import":
                     target = self._import_target(ref, 0)
                     local = ref.alias or (ref.name if ref.name != ref.module else self._module_alias(ref))
@@ -195,7 +363,7 @@ class Resolver:
             for symbol in self._local(file, None, name):
                 return symbol
         if depth < _MAX_CHASE:
-            for ref in self.defs.references(path):
+            for ref in self._references(path):
                 if ref.kind == "import" and (ref.alias or ref.name) == name and ref.name not in (ref.module, "*"):
                     target = self._import_target(ref, depth + 1)
                     if target is not None and target.symbol is not None:
@@ -341,7 +509,7 @@ class Resolver:
         self._base_cache[key] = []  # cycle guard: a base list that refers back to its own class
         seen.add(cls.qualified_name)
         bases: list[Symbol] = []
-        for ref in self.defs.references(cls.path):
+        for ref in self._references(cls.path):
             if ref.kind == "inherit" and ref.scope == cls.qualified_name:
                 edge = self._edge(ref)
                 if edge.dst_symbol and edge.dst_symbol not in seen:
@@ -393,13 +561,14 @@ def default_resolve_import(module: str, from_path: str, known_paths) -> str | No
     return None
 
 
-def _to_symbol(ref: Reference, symbol: Symbol) -> Edge:
-    return _edge(ref, symbol.path, symbol.line, symbol.qualified_name)
+def _to_symbol(ref: Reference, symbol: Symbol, resolution: str = "resolved") -> Edge:
+    return _edge(ref, symbol.path, symbol.line, symbol.qualified_name, resolution)
 
 
-def _edge(ref: Reference, dst_path: str, dst_line: int, dst_symbol: str) -> Edge:
+def _edge(ref: Reference, dst_path: str, dst_line: int, dst_symbol: str, resolution: str = "resolved") -> Edge:
     return Edge(kind=EDGE_KIND[ref.kind], src_path=ref.path, src_line=ref.line, src_symbol=ref.scope,
-                dst_path=dst_path, dst_line=dst_line, dst_symbol=dst_symbol, name=ref.name, src_col=ref.col)
+                dst_path=dst_path, dst_line=dst_line, dst_symbol=dst_symbol, name=ref.name, src_col=ref.col,
+                resolution=resolution)
 
 
 def _unresolved(ref: Reference, resolution: str, reason: str) -> Edge:

@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from orkestra.cli import code_quality, code_search, code_team
+from orkestra.cli import code_graph, code_quality, code_search, code_team
 from orkestra.cli.output import Format, emit_json, emit_table, run
 
 app = typer.Typer(help="Maguyva: index the repository's code and query it.", no_args_is_help=True,
@@ -19,6 +19,7 @@ app = typer.Typer(help="Maguyva: index the repository's code and query it.", no_
 code_quality.mount(app)
 code_search.mount(app)
 code_team.mount(app)
+code_graph.mount(app)
 
 PathArgument = Annotated[str, typer.Argument(metavar="PATH", help="Repository (or directory) to index.")]
 StoreOption = Annotated[Optional[str], typer.Option(

@@ -31,6 +31,8 @@
     object: (_) @qualifier
     attribute: (identifier) @name)) @ref.call
 
+(call function: [(call) (subscript) (parenthesized_expression)] @qualifier) @ref.call  ; f()(), d["k"]()
+
 (decorator (identifier) @name) @ref.call
 
 (decorator
@@ -65,3 +67,12 @@
 (import_from_statement
   module_name: (_) @module
   (wildcard_import)) @ref.import
+
+; ---- facts for the type and value pass (hook ``facts`` in maguyva/index/lang/python.py; no edges) ----
+(assignment) @fact.bind
+(for_statement) @fact.bind
+(with_item value: (as_pattern) @fact.bind)
+(return_statement) @fact.return
+(function_definition) @fact.param
+(decorated_definition) @fact.decorate
+(call arguments: (argument_list [(identifier) (attribute) (keyword_argument)])) @fact.arg

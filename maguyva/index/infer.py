@@ -1,0 +1,543 @@
+"""The type and value pass: what a name, attribute or call evaluates to, from a file's facts. Pure.
+
+Flow-insensitive points-to over the facts a language hook extracted (``maguyva.models.FACT_KINDS``;
+value grammar in ``maguyva.index.values``), with no execution:
+
+* assignments (tuple unpacking, ``for`` targets, ``with … as``), ``self.attr`` in any method and
+  ``Cls.attr = value`` anywhere in the class's file;
+* a call of a class gives an instance; a call of a function gives what it returns (its return
+  annotation, then its ``return`` values); parameter and variable annotations give instances;
+* attributes through modules (imports), classes and instances, members found along the C3 MRO;
+* decorators that return their argument (or a ``functools.wraps`` wrapper) keep the function, a
+  decorator returning another function gives that function;
+* parameter values: defaults, annotations, ``self``/``cls``, and the arguments of same-file calls.
+
+Parameters and locals shadow module names. Facts of another file are read only when the home
+file imports it directly, so an incremental re-index that re-resolves a changed file's importers
+equals a clean one. Values: ``("def", Symbol)`` a function or class, ``("inst", Symbol)`` an
+instance, ``("mod", path)``, ``("ext", name)`` a builtin or external value, ``("cont", items,
+path, scope)`` a container literal.
+"""
+
+from __future__ import annotations
+
+import builtins
+import re
+from dataclasses import dataclass, field
+
+from maguyva.index import values as V
+from maguyva.models import Reference, Symbol
+
+FUNCTION_KINDS = frozenset({"function", "method"})
+CLASS_KINDS = frozenset({"class", "interface", "struct"})
+VALUE_KINDS = frozenset({"variable", "constant", "field"})
+MAX_DEPTH = 12
+MAX_VALUES = 16
+MAX_ARG_SITES = 64
+BUILTINS = frozenset(dir(builtins))
+EXTERNAL = ("ext", "")
+_CALL_ARGS = re.compile(r"\([^()]*\)")
+_SUBSCRIPT = re.compile(r"\[([^\[\]]*)\]")
+_STRING = re.compile(r"""^[rRbBuUfF]*(?:'[^']*'|"[^"]*")""")
+_ANNOTATION_NAME = re.compile(r"[A-Za-z_][\w.]*")
+_ANNOTATION_SKIP = frozenset({"Optional", "Union", "None", "typing.Optional", "typing.Union", "Final",
+                              "ClassVar", "Annotated", "type", "Type", "typing.Type"})
+
+
+@dataclass
+class FileFacts:
+    """One file's facts, indexed for lookup."""
+
+    binds: dict = field(default_factory=dict)  # (scope, name) → [(line, value, annotation)]
+    attr_binds: dict = field(default_factory=dict)  # attribute → [(scope, base text, value)]
+    params: dict = field(default_factory=dict)  # scope → {name: (slot, default, annotation)}
+    returns: dict = field(default_factory=dict)  # scope → [value]
+    return_types: dict = field(default_factory=dict)  # scope → annotation
+    decorates: dict = field(default_factory=dict)  # (scope, name) → [(slot, decorator)]
+    args: dict = field(default_factory=dict)  # callee's last name → [(scope, callee, slot, value)]
+
+    @classmethod
+    def of(cls, facts: list[Reference]) -> "FileFacts":
+        found = cls()
+        for fact in facts:
+            kind = fact.kind
+            if kind == "bind":
+                if "." in fact.name:
+                    base, _, attr = fact.name.rpartition(".")
+                    found.attr_binds.setdefault(attr, []).append((fact.scope, base, fact.qualifier))
+                else:
+                    found.binds.setdefault((fact.scope, fact.name), []).append((fact.line, fact.qualifier, fact.alias))
+            elif kind == "param":
+                if fact.name == "return" and not fact.module:
+                    found.return_types[fact.scope] = fact.alias
+                else:
+                    found.params.setdefault(fact.scope, {})[fact.name] = (fact.module, fact.qualifier, fact.alias)
+            elif kind == "return":
+                found.returns.setdefault(fact.scope, []).append(fact.qualifier)
+            elif kind == "decorate":
+                found.decorates.setdefault((fact.scope, fact.name), []).append((int(fact.module or 0), fact.qualifier))
+            elif kind == "arg":
+                found.args.setdefault(fact.name, []).append((fact.scope, fact.qualifier, fact.module, fact.alias))
+        return found
+
+
+@dataclass
+class Ctx:
+    home: str  # the file whose reference is being resolved
+    path: str  # the file the expression is written in
+    scope: str | None
+    line: int = 0
+
+
+class Inference:
+    """Evaluates expressions for one resolver (``maguyva.index.resolve.Resolver``): its import
+    bindings, local definitions and class bases are the symbol tables."""
+
+    def __init__(self, resolver):
+        self.r = resolver
+        self._facts: dict[str, FileFacts] = {}
+        self._active: set = set()
+        self._imported: dict[str, set[str]] = {}
+        self._mro: dict[str, list[Symbol]] = {}
+        self.inferred = False  # set when the last evaluation leaned on a heuristic
+
+    # ---- facts ----
+    def facts(self, path: str) -> FileFacts:
+        found = self._facts.get(path)
+        if found is None:
+            found = self._facts[path] = FileFacts.of(self.r.facts(path))
+        return found
+
+    def readable(self, ctx: Ctx, path: str) -> bool:
+        """Facts of ``path`` may be read for ``ctx.home``: the same file or one it imports directly."""
+        if path == ctx.home:
+            return True
+        imported = self._imported.get(ctx.home)
+        if imported is None:
+            imported = self._imported[ctx.home] = {t.path for t in self.r.bindings(ctx.home).values()}
+        return path in imported
+
+    # ---- expressions ----
+    def evaluate_text(self, text: str, ctx: Ctx) -> frozenset:
+        return self.evaluate(V.parse(text), ctx, 0)
+
+    def evaluate(self, expr, ctx: Ctx, depth: int) -> frozenset:
+        if depth > MAX_DEPTH:
+            return frozenset()
+        key = (expr, ctx.home, ctx.path, ctx.scope, ctx.line)
+        if key in self._active:
+            return frozenset()
+        self._active.add(key)
+        try:
+            found = self._evaluate(expr, ctx, depth)
+        finally:
+            self._active.discard(key)
+        return frozenset(list(found)[:MAX_VALUES]) if len(found) > MAX_VALUES else frozenset(found)
+
+    def _evaluate(self, expr, ctx: Ctx, depth: int) -> set:
+        if isinstance(expr, V.Name):
+            return self.lookup(expr.name, ctx, depth)
+        if isinstance(expr, V.Attr):
+            dotted = _dotted(expr)
+            if dotted is not None:  # ``import a.b`` binds the text ``a.b``
+                target = self.r.bindings(ctx.path).get(dotted)
+                if target is not None:
+                    return {self._target_value(target)}
+            found = set()
+            for base in self.evaluate(expr.base, ctx, depth + 1):
+                found |= self.attribute(base, expr.name, ctx, depth + 1)
+            return found
+        if isinstance(expr, V.Call):
+            found = set()
+            for callee in self.evaluate(expr.callee, ctx, depth + 1):
+                found |= self.call_result(callee, ctx, depth + 1)
+            return found
+        if isinstance(expr, V.Index):
+            found = set()
+            for base in self.evaluate(expr.base, ctx, depth + 1):
+                if base[0] == "cont":
+                    items = [e for k, e in base[1] if expr.key in ("*", k) or not k] or [e for _, e in base[1]]
+                    if expr.key.isdigit() and all(not k for k, _ in base[1]) and int(expr.key) < len(base[1]):
+                        items = [base[1][int(expr.key)][1]]
+                    inner = Ctx(ctx.home, base[2], base[3], 0)
+                    for item in items:
+                        found |= self.evaluate(item, inner, depth + 1)
+                elif base[0] in ("ext", "lit"):
+                    found.add(EXTERNAL)
+            return found
+        if isinstance(expr, V.Container):
+            return {("cont", expr.items, ctx.path, ctx.scope)}
+        if isinstance(expr, V.Literal):
+            return {("ext", expr.type)}
+        if isinstance(expr, V.Union):
+            found = set()
+            for option in expr.options:
+                found |= self.evaluate(option, ctx, depth + 1)
+            return found
+        return set()
+
+    # ---- names ----
+    def lookup(self, name: str, ctx: Ctx, depth: int) -> set:
+        """What ``name`` means at ``ctx``: locals and parameters (innermost scope first; class bodies
+        only for code directly in them), then the file's top level, imports and builtins."""
+        facts = self.facts(ctx.path) if self.readable(ctx, ctx.path) else FileFacts()
+        for scope in self.r.scope_chain(ctx.path, ctx.scope):
+            if scope is not None and scope != ctx.scope and self.r.is_class(ctx.path, scope):
+                continue
+            found, bound = self._in_scope(name, scope, facts, ctx, depth)
+            if bound:
+                return found
+        target = self.r.bindings(ctx.path).get(name)
+        if target is not None:
+            return {self._target_value(target)}
+        if name in self.r.external_names(ctx.path):
+            return {("ext", name)}
+        for module in self.r.star_modules(ctx.path):
+            symbol = self.r.exported(module, name)
+            if symbol is not None:
+                return self._symbol_value(symbol, ctx, depth)
+        if name in BUILTINS or name in ("self", "cls", "this"):
+            return {("ext", name)} if name not in ("self", "cls", "this") else set()
+        return set()
+
+    def _in_scope(self, name: str, scope, facts: FileFacts, ctx: Ctx, depth: int) -> tuple[set, bool]:
+        found: set = set()
+        bound = False
+        for symbol in self.r.local(ctx.path, scope, name):
+            if symbol.kind in VALUE_KINDS:
+                continue
+            bound = True
+            found |= self.decorated(symbol, scope, ctx, depth)
+        binds = facts.binds.get((scope, name))
+        if binds:
+            bound = True
+            if scope == ctx.scope and ctx.line:
+                before = [b for b in binds if b[0] <= ctx.line]
+                if before:
+                    last = max(b[0] for b in before)
+                    binds = [b for b in before if b[0] == last]
+            inner = Ctx(ctx.home, ctx.path, scope, 0)
+            for _, value, annotation in binds:
+                found |= self.evaluate_text(value, inner) if value != "?" else set()
+                if annotation:
+                    found |= self.annotated(annotation, inner, depth)
+        params = facts.params.get(scope)
+        if params and name in params:
+            bound = True
+            found |= self.parameter(scope, name, params[name], ctx, depth)
+        return found, bound
+
+    def _target_value(self, target) -> tuple:
+        if target.symbol is None:
+            return ("mod", target.path)
+        symbol = target.symbol
+        if symbol.kind in CLASS_KINDS or symbol.kind in FUNCTION_KINDS:
+            return ("def", symbol)
+        return ("var", symbol)
+
+    def _symbol_value(self, symbol: Symbol, ctx: Ctx, depth: int) -> set:
+        if symbol.kind in VALUE_KINDS:
+            return self.variable(symbol, ctx, depth)
+        return {("def", symbol)}
+
+    def variable(self, symbol: Symbol, ctx: Ctx, depth: int) -> set:
+        """A module- or class-level variable: the values assigned to it (facts permitting)."""
+        if not self.readable(ctx, symbol.path):
+            return set()
+        facts = self.facts(symbol.path)
+        found = set()
+        inner = Ctx(ctx.home, symbol.path, symbol.parent, 0)
+        for _, value, annotation in facts.binds.get((symbol.parent, symbol.name), ()):
+            found |= self.evaluate_text(value, inner) if value != "?" else set()
+            if annotation:
+                found |= self.annotated(annotation, inner, depth)
+        return found
+
+    def resolve_var(self, found: set, ctx: Ctx, depth: int) -> set:
+        """Replace ``("var", symbol)`` values (an imported variable) by what they hold."""
+        if not any(v[0] == "var" for v in found):
+            return found
+        out = set()
+        for value in found:
+            out |= self.variable(value[1], ctx, depth + 1) or {("obj", value[1])} if value[0] == "var" else {value}
+        return out
+
+    # ---- definitions ----
+    def decorated(self, symbol: Symbol, scope, ctx: Ctx, depth: int) -> set:
+        """A function or class as its decorators leave it."""
+        facts = self.facts(symbol.path) if self.readable(ctx, symbol.path) else FileFacts()
+        decorators = facts.decorates.get((scope, symbol.name))
+        current = {("def", symbol)}
+        if not decorators or symbol.kind not in FUNCTION_KINDS:
+            return current
+        inner = Ctx(ctx.home, symbol.path, scope, 0)
+        for _, text in sorted(decorators, reverse=True):  # the innermost decorator applies first
+            result = set()
+            for decorator in self.evaluate_text(text, inner):
+                result |= self.apply_decorator(decorator, current, ctx, depth + 1)
+            current = result or current
+        return current
+
+    def apply_decorator(self, decorator, current: set, ctx: Ctx, depth: int) -> set:
+        if decorator[0] != "def" or decorator[1].kind not in FUNCTION_KINDS:
+            return current  # external decorators (property, lru_cache, …) keep the function
+        function = decorator[1]
+        if not self.readable(ctx, function.path):
+            return current
+        facts = self.facts(function.path)
+        params = facts.params.get(function.qualified_name, {})
+        first = next((n for n, (slot, _, _) in params.items() if slot == "0"), None)
+        found = set()
+        for text in facts.returns.get(function.qualified_name, ()):
+            if text == first:
+                found |= current
+                continue
+            for value in self.evaluate_text(text, Ctx(ctx.home, function.path, function.qualified_name, 0)):
+                if value[0] == "def" and self._wraps(value[1]):
+                    found |= current
+                elif value[0] == "def":
+                    found.add(value)
+        return found or current
+
+    def _wraps(self, symbol: Symbol) -> bool:
+        facts = self.facts(symbol.path)
+        return any(text.split("(")[0].rsplit(".", 1)[-1] == "wraps"
+                   for _, text in facts.decorates.get((symbol.parent, symbol.name), ()))
+
+    def call_result(self, callee, ctx: Ctx, depth: int) -> set:
+        kind = callee[0]
+        if kind == "def":
+            symbol = callee[1]
+            if symbol.kind in CLASS_KINDS:
+                return {("inst", symbol)}
+            if symbol.kind in FUNCTION_KINDS:
+                return self.returns(symbol, ctx, depth)
+            return set()
+        if kind == "inst":
+            call = self.member(callee[1], "__call__")
+            return self.returns(call, ctx, depth) if call is not None else set()
+        if kind in ("ext", "lit"):
+            return {EXTERNAL}
+        return set()
+
+    def returns(self, function: Symbol, ctx: Ctx, depth: int) -> set:
+        if not self.readable(ctx, function.path):
+            return set()
+        facts = self.facts(function.path)
+        inner = Ctx(ctx.home, function.path, function.qualified_name, 0)
+        annotation = facts.return_types.get(function.qualified_name)
+        if annotation:
+            found = self.annotated(annotation, inner, depth)
+            if found:
+                return found
+        found = set()
+        for text in facts.returns.get(function.qualified_name, ()):
+            found |= self.evaluate_text(text, inner)
+        return found
+
+    def annotated(self, annotation: str, ctx: Ctx, depth: int) -> set:
+        """Instances of the repository classes an annotation names (``Optional[A]``, ``"A"``, ``A | None``)."""
+        found = set()
+        for name in _ANNOTATION_NAME.findall(annotation.strip("'\"")):
+            if name in _ANNOTATION_SKIP:
+                continue
+            for value in self.evaluate(V.parse(name), ctx, depth + 1):
+                if value[0] == "def" and value[1].kind in CLASS_KINDS:
+                    found.add(("inst", value[1]))
+                elif value[0] == "def" and value[1].kind in FUNCTION_KINDS:
+                    found.add(value)
+            if found:
+                break
+        return found
+
+    # ---- parameters ----
+    def parameter(self, scope: str, name: str, param: tuple, ctx: Ctx, depth: int) -> set:
+        slot, default, annotation = param
+        path = ctx.path
+        function = self.r.symbol(scope, path)
+        found: set = set()
+        if function is not None and slot == "0" and function.kind == "method" and name in ("self", "cls"):
+            owner = self.r.symbol(function.parent, path) if function.parent else None
+            if owner is not None and owner.kind in CLASS_KINDS:
+                return {("inst", owner)} if name == "self" else {("def", owner)}
+        outer = Ctx(ctx.home, path, function.parent if function is not None else None, 0)
+        if default:
+            found |= self.evaluate_text(default, outer)
+        if annotation:
+            found |= self.annotated(annotation, Ctx(ctx.home, path, scope, 0), depth)
+        if function is not None and slot not in ("*", "**"):
+            passed = self._arguments(function, name, slot, ctx, depth)
+            if passed:
+                self.inferred = True  # flow-insensitive: every same-file call's argument
+            found |= passed
+        return found
+
+    def _arguments(self, function: Symbol, name: str, slot: str, ctx: Ctx, depth: int) -> set:
+        """Values passed for a parameter by calls in the same file (and decorator applications)."""
+        facts = self.facts(function.path)
+        found = set()
+        owner = self.r.symbol(function.parent, function.path) if function.name == "__init__" else None
+        named = [function.name] + ([owner.name] if owner is not None else [])
+        sites = [site for n in named for site in facts.args.get(n, ())]
+        sites += [site for n, listed in facts.args.items() if n not in named and not self.r.local(
+            function.path, None, n) for site in listed]  # calls through a variable or a parameter
+        for scope, callee, arg_slot, value in sites[:MAX_ARG_SITES]:
+            position = arg_slot
+            if arg_slot.isdigit() and function.kind == "method" and (
+                    "." in callee or (owner is not None and callee.rsplit(".", 1)[-1] == owner.name)):
+                position = str(int(arg_slot) + 1)  # a bound method or a constructor: the receiver is parameter 0
+            if owner is not None and callee.rsplit(".", 1)[-1] == owner.name:
+                site = Ctx(ctx.home, function.path, scope, 0)
+                if position == slot or arg_slot == name:
+                    if ("def", owner) in self.evaluate_text(callee, site):
+                        found |= self.evaluate_text(value, site)
+                continue
+            if position != slot and arg_slot != name:
+                continue
+            site = Ctx(ctx.home, function.path, scope, 0)
+            if ("def", function) in self.evaluate_text(callee, site):
+                found |= self.evaluate_text(value, site)
+        if slot == "0":
+            for (scope, decorated), decorators in facts.decorates.items():
+                for position, text in decorators:
+                    site = Ctx(ctx.home, function.path, scope, 0)
+                    if ("def", function) not in self.evaluate_text(text, site):
+                        continue
+                    target = [s for s in self.r.local(function.path, scope, decorated) if s.kind not in VALUE_KINDS]
+                    for symbol in target:
+                        found |= self._decorated_until(symbol, scope, decorators, position, site, depth)
+        return found
+
+    def _decorated_until(self, symbol: Symbol, scope, decorators, position: int, ctx: Ctx, depth: int) -> set:
+        current = {("def", symbol)}
+        for slot, text in sorted(decorators, reverse=True):
+            if slot <= position:
+                break
+            result = set()
+            for decorator in self.evaluate_text(text, ctx):
+                result |= self.apply_decorator(decorator, current, ctx, depth + 1)
+            current = result or current
+        return current
+
+    # ---- attributes ----
+    def attribute(self, base, name: str, ctx: Ctx, depth: int) -> set:
+        kind = base[0]
+        if kind == "mod":
+            path = base[1]
+            symbol = self.r.exported(path, name)
+            if symbol is not None:
+                return self._symbol_value(symbol, ctx, depth) or ({("var", symbol)} if symbol.kind in VALUE_KINDS
+                                                                 else set())
+            if self.readable(ctx, path):
+                return self.lookup(name, Ctx(ctx.home, path, None, 0), depth + 1) - {("ext", name)}
+            return set()
+        if kind == "def" and base[1].kind in CLASS_KINDS:
+            return self.class_attribute(base[1], name, ctx, depth, instance=False)
+        if kind == "inst":
+            return self.class_attribute(base[1], name, ctx, depth, instance=True)
+        if kind in ("var", "obj"):
+            symbol = base[1]
+            if kind == "var":
+                held = self.variable(symbol, ctx, depth)
+                if held:
+                    found = set()
+                    for value in held:
+                        found |= self.attribute(value, name, ctx, depth + 1)
+                    return found
+            members = [s for s in self.r.local(symbol.path, symbol.qualified_name, name)]
+            return {("def", s) for s in members if s.kind not in VALUE_KINDS}
+        if kind in ("ext", "cont"):
+            return {EXTERNAL}
+        return set()
+
+    def class_attribute(self, cls: Symbol, name: str, ctx: Ctx, depth: int, *, instance: bool) -> set:
+        for owner in self.mro(cls):
+            members = self.r.local(owner.path, owner.qualified_name, name)
+            callables = {("def", s) for s in members if s.kind not in VALUE_KINDS}
+            if callables:
+                found = set()
+                for member in members:
+                    if member.kind not in VALUE_KINDS:
+                        found |= self.decorated(member, owner.qualified_name, ctx, depth)
+                return found
+            found = set()
+            if self.readable(ctx, owner.path):
+                facts = self.facts(owner.path)
+                for scope, base, value in facts.attr_binds.get(name, ()):
+                    method = self.r.symbol(scope, owner.path) if scope else None
+                    if (base in ("self", "this") and instance and method is not None and method.parent == owner.qualified_name) \
+                            or base == owner.name:
+                        found |= self.evaluate_text(value, Ctx(ctx.home, owner.path, scope, 0))
+                for member in members:
+                    found |= self.variable(member, ctx, depth)
+            if found:
+                return found
+            if members:
+                return set()
+        return set()
+
+    def member(self, cls: Symbol, name: str) -> Symbol | None:
+        for owner in self.mro(cls):
+            for symbol in self.r.local(owner.path, owner.qualified_name, name):
+                if symbol.kind in FUNCTION_KINDS:
+                    return symbol
+        return None
+
+    def mro(self, cls: Symbol) -> list[Symbol]:
+        """C3 linearisation over in-repository bases (depth-first when C3 fails)."""
+        key = f"{cls.path}\0{cls.qualified_name}"
+        if key in self._mro:
+            return self._mro[key]
+        self._mro[key] = [cls]  # cycle guard
+        direct = self.r.direct_bases(cls)
+        lists = [self.mro(base) for base in direct] + [list(direct)]
+        result = [cls]
+        lists = [list(items) for items in lists if items]
+        while lists:
+            for items in lists:
+                head = items[0]
+                if not any(head in other[1:] for other in lists):
+                    break
+            else:
+                result += [b for b in self.r.all_bases(cls) if b not in result]
+                break
+            result.append(head)
+            lists = [[b for b in items if b != head] for items in lists]
+            lists = [items for items in lists if items]
+        self._mro[key] = result
+        return result
+
+
+def _dotted(expr) -> str | None:
+    parts = []
+    while isinstance(expr, V.Attr):
+        parts.append(expr.name)
+        expr = expr.base
+    if not isinstance(expr, V.Name):
+        return None
+    return ".".join([expr.name, *reversed(parts)])
+
+
+def normalize(text: str) -> str:
+    """A call's receiver as written (``foo(a, b).bar``, ``d["k"]``, ``'{}'``) → a value expression."""
+    if not text:
+        return ""
+    if _STRING.match(text):
+        rest = _STRING.sub("", text, count=1)
+        text = "'str" + rest if not rest or rest[0] in ".[" else "?"
+    previous = None
+    while previous != text:
+        previous = text
+        text = _CALL_ARGS.sub("()", text)
+    text = _SUBSCRIPT.sub(lambda m: "[" + _subscript_key(m.group(1)) + "]", text)
+    text = text.replace("?.", ".").replace("!.", ".")
+    return text
+
+
+def _subscript_key(text: str) -> str:
+    text = text.strip()
+    if text.isdigit():
+        return text
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"" and re.fullmatch(r"\w+", text[1:-1]):
+        return "'" + text[1:-1]
+    return "*"
