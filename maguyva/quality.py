@@ -157,7 +157,7 @@ def compare(language: str, expected: Expected, extractions: Iterable[FileExtract
     extractions = list(extractions)
     edges = list(edges)
     want_edges = {(e.kind, e.src, e.dst) for e in expected.edges}
-    got_edges = {_edge_key(e) for e in edges if e.resolution == "resolved" and e.dst_path}
+    got_edges = {_edge_key(e) for e in edges if e.resolution in ("resolved", "inferred") and e.dst_path}
     want_defs = {(d.path, d.line, d.kind, d.name) for d in expected.definitions}
     got_defs = {(s.path, s.line, s.kind, s.name) for x in extractions for s in x.symbols}
     edge_score = _score(want_edges, got_edges)
@@ -198,7 +198,7 @@ def classify(want: set[EdgeKey], got: set[EdgeKey], got_defs: set[DefKey],
                             detail="" if partner[0] == kind else f"expected a {partner[0]} edge"))
     reasons: dict[tuple[str, ...], str] = {}
     for e in edges:
-        if e.resolution != "resolved":
+        if e.resolution not in ("resolved", "inferred"):
             why = f"{e.resolution}: {e.reason}"
             reasons[(e.kind, f"{e.src_path}:{e.src_line}", e.name)] = why
             reasons.setdefault((e.kind, f"{e.src_path}:{e.src_line}"), why)

@@ -40,7 +40,7 @@ class Links:
 
     def add(self, edges: Iterable[Edge]) -> None:
         for edge in edges:
-            if edge.resolution != "resolved" or edge.dst_path is None:
+            if edge.resolution not in ("resolved", "inferred") or edge.dst_path is None:
                 continue
             self.symbols[(edge.src_path, edge.src_symbol or ""), (edge.dst_path, edge.dst_symbol or "")] += 1
             self.paths.update((edge.src_path, edge.dst_path))

@@ -36,6 +36,7 @@ MAX_VALUES = 16
 MAX_ARG_SITES = 64
 BUILTINS = frozenset(dir(builtins))
 EXTERNAL = ("ext", "")
+_LITERAL_TYPES = frozenset({"str", "bytes", "int", "float", "bool", "list", "dict", "set", "builtin"})
 _CALL_ARGS = re.compile(r"\([^()]*\)")
 _SUBSCRIPT = re.compile(r"\[([^\[\]]*)\]")
 _STRING = re.compile(r"""^[rRbBuUfF]*(?:'[^']*'|"[^"]*")""")
@@ -316,9 +317,9 @@ class Inference:
         if kind == "inst":
             call = self.member(callee[1], "__call__")
             return self.returns(call, ctx, depth) if call is not None else set()
-        if kind in ("ext", "lit"):
-            return {EXTERNAL}
-        return set()
+        if kind == "ext" and callee[1].startswith("~"):  # a method of a str, int, … literal
+            return {("ext", "builtin")}
+        return set()  # what an external call returns is not known (it may hold repository objects)
 
     def returns(self, function: Symbol, ctx: Ctx, depth: int) -> set:
         if not self.readable(ctx, function.path):
@@ -446,6 +447,8 @@ class Inference:
                     return found
             members = [s for s in self.r.local(symbol.path, symbol.qualified_name, name)]
             return {("def", s) for s in members if s.kind not in VALUE_KINDS}
+        if kind == "ext" and base[1] in _LITERAL_TYPES:
+            return {("ext", "~" + base[1])}
         if kind in ("ext", "cont"):
             return {EXTERNAL}
         return set()

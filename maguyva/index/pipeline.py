@@ -206,8 +206,8 @@ def index_repository(root: Path | str, store_path: Path | str | None = None, ful
         root=str(root), store=str(path), mode="full" if clean else "incremental", files=len(scan.files),
         added=len(diff.added), changed=len(diff.changed), deleted=len(diff.deleted),
         renamed=diff.renamed, unchanged=len(diff.unchanged), reresolved=len(reresolved),
-        symbols=sum(s.symbols for s in stats), edges=edge_counts.get("resolved", 0),
-        unresolved=sum(n for resolution, n in edge_counts.items() if resolution != "resolved"),
+        symbols=sum(s.symbols for s in stats), edges=edge_counts.get("resolved", 0) + edge_counts.get("inferred", 0),
+        unresolved=sum(n for resolution, n in edge_counts.items() if resolution not in ("resolved", "inferred")),
         skipped=len(scan.skipped),
         seconds=round(time.perf_counter() - started, 3), commit=snapshot.commit if snapshot else None,
         errors=tuple(err for e in extractions for err in e.errors),
@@ -321,7 +321,7 @@ def _symbol_key(symbol: Symbol) -> tuple:
 def _links(edges: list[Edge]) -> Counter:
     """The graph an edge list contributes: (source node, target node) pairs with multiplicity."""
     return Counter(((e.src_path, e.src_symbol), (e.dst_path, e.dst_symbol))
-                   for e in edges if e.resolution == "resolved")
+                   for e in edges if e.resolution in ("resolved", "inferred"))
 
 
 def _read_states(path: Path) -> dict:

@@ -230,21 +230,37 @@ class Resolver:
         if targets:
             resolution = "inferred" if infer.inferred else "resolved"
             return [_to_symbol(ref, symbol, resolution) for _, symbol in sorted(targets.items())]
+        if found == {("ext", ref.name)} and not qualifier:  # a builtin such as print
+            return [_unresolved(ref, "external", f"no definition of {ref.name!r} in the repository")]
         if found:
             return [_unresolved(ref, "external", f"{ref.name!r} is a builtin, external or non-callable value")]
         if not ref.name:
             return [_unresolved(ref, "external", f"the value of {ref.qualifier!r} is not known")]
         if not qualifier:
             return [self._unbound_name(ref)]
+        classes = [r[1] for r in receivers or () if r[0] in ("inst", "def") and r[1].kind in CLASS_LIKE]
+        if classes:  # the member may be a subclass's (the receiver's static type is a base)
+            return [self._subclass_member(ref, classes)]
         if receivers:
-            cls = next((r[1] for r in receivers if r[0] in ("inst", "def") and r[1].kind in CLASS_LIKE), None)
-            if cls is not None:
-                return [_unresolved(ref, "external", f"no member {ref.name!r} on {cls.name} or its in-repo bases")]
             return [_unresolved(ref, "external", f"{qualifier!r} is a builtin, external or module value without "
                                                  f"{ref.name!r} in the repository")]
         if self._names_external_module(ref):
             return [_unresolved(ref, "external", f"{qualifier!r} names a module outside the repository")]
         return [self._unknown_receiver(ref)]
+
+    def _subclass_member(self, ref: Reference, classes: list[Symbol]) -> Edge:
+        """``x.m()`` where ``x`` is typed as classes without ``m``: a unique override in a subclass."""
+        found = []
+        for method in self._same_family(ref, self._candidates(ref.name, frozenset({"method"}))):
+            owner = self._symbol(method.parent, method.path) if method.parent else None
+            if owner is not None and any(cls in self.infer.mro(owner) for cls in classes):
+                found.append(method)
+        if len(found) == 1:
+            return _to_symbol(ref, found[0], "inferred")
+        if found:
+            return _unresolved(ref, "ambiguous", _Candidates(tuple(found)).reason())
+        cls = classes[0]
+        return _unresolved(ref, "external", f"no member {ref.name!r} on {cls.name} or its in-repo bases")
 
     def _unbound_name(self, ref: Reference) -> Edge:
         """A name no scope, import or builtin binds: a unique repository function or class of that

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 from maguyva.retrieve import structure
 from maguyva.retrieve.hits import Hit
 
+LINKED = frozenset({"resolved", "inferred"})  # resolutions with a target (maguyva.index.resolve.LINKED)
+
 if TYPE_CHECKING:
     from maguyva.models import Edge
     from maguyva.store.base import Store
@@ -38,7 +40,7 @@ _KIND_ORDER = {"calls": 0, "inherits": 1, "references": 2, "imports": 3}
 def _incoming(store: "Store", target: Target) -> list["Edge"]:
     """Resolved edges into ``target``: calls first, imports last, then by place."""
     edges = store.edges_in(target.path, target.symbol) if target.symbol else store.edges_in(target.path)
-    resolved = [e for e in edges if e.resolution == "resolved"]
+    resolved = [e for e in edges if e.resolution in LINKED]
     return sorted(resolved, key=lambda e: (_KIND_ORDER.get(e.kind, 9), e.src_path, e.src_line))
 
 
@@ -56,7 +58,7 @@ def callees(store: "Store", target: Target, limit: int = 50) -> list[Hit]:
     edges = store.edges_out(target.path, target.symbol) if target.symbol else store.edges_out(target.path)
     hits = []
     for edge in edges[:limit]:
-        if edge.resolution == "resolved" and edge.dst_path:
+        if edge.resolution in LINKED and edge.dst_path:
             hits.append(Hit(edge.dst_path, edge.dst_line or 1, edge.dst_line or 1, edge.dst_symbol, edge.kind,
                             f"{edge.kind} {edge.name} (from {edge.src_path}:{edge.src_line})", 1.0, "graph"))
     return hits
@@ -64,7 +66,7 @@ def callees(store: "Store", target: Target, limit: int = 50) -> list[Hit]:
 
 def external_callees(store: "Store", target: Target) -> list["Edge"]:
     edges = store.edges_out(target.path, target.symbol) if target.symbol else store.edges_out(target.path)
-    return [e for e in edges if e.resolution != "resolved"]
+    return [e for e in edges if e.resolution not in LINKED]
 
 
 @dataclass(frozen=True, slots=True)

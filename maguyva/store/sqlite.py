@@ -124,7 +124,7 @@ class SQLiteStore(SQLiteVectors, Store):
         for batch in _batches(sorted(src_paths)):
             self.db.execute(f"DELETE FROM edges WHERE src_path IN ({_marks(batch)})", batch)
         self._insert_edges(edges)
-        resolved = Counter(e.src_path for e in edges if e.resolution == "resolved")
+        resolved = Counter(e.src_path for e in edges if e.resolution in ("resolved", "inferred"))
         self.db.executemany("UPDATE files SET n_edges = ? WHERE path = ?",
                             [(resolved[path], path) for path in src_paths | {e.src_path for e in edges}])
 
@@ -139,7 +139,7 @@ class SQLiteStore(SQLiteVectors, Store):
         # "+resolution" keeps SQLite on the src_path index (the resolution index matches most rows)
         for batch in _batches(sorted(paths)):
             self.db.execute(f"UPDATE files SET n_edges = (SELECT count(*) FROM edges WHERE src_path = files.path"
-                            f" AND +resolution = 'resolved') WHERE path IN ({_marks(batch)})", batch)
+                            f" AND +resolution IN ('resolved', 'inferred')) WHERE path IN ({_marks(batch)})", batch)
 
     def _insert_edges(self, edges: Iterable[Edge]) -> None:
         self.db.executemany(f"INSERT INTO edges ({_EDGE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
@@ -207,7 +207,7 @@ class SQLiteStore(SQLiteVectors, Store):
         return found
 
     def all_edges(self, resolved_only: bool = True):
-        where = "WHERE resolution = 'resolved'" if resolved_only else ""
+        where = "WHERE resolution IN ('resolved', 'inferred')" if resolved_only else ""
         return [Edge(*row) for row in self.db.execute(f"SELECT {_EDGE_COLUMNS} FROM edges {where}")]
 
     # ---- retrieval ----

@@ -89,7 +89,7 @@ class PostgresReads:
         return {p for (p,) in rows}
 
     def all_edges(self, resolved_only: bool = True):
-        where = " AND resolution = 'resolved'" if resolved_only else ""
+        where = " AND resolution IN ('resolved', 'inferred')" if resolved_only else ""
         return [Edge(*row) for row in self._rows(
             f"SELECT {_EDGE_COLUMNS} FROM edges WHERE repo_id = %s{where} ORDER BY id", (self.repo_id,))]
 
@@ -197,7 +197,7 @@ class PostgresReads:
             LEFT JOIN (SELECT path, count(*) AS n FROM symbols WHERE repo_id = %(repo)s GROUP BY path) s
                    ON s.path = f.path
             LEFT JOIN (SELECT src_path, count(*) AS n FROM edges WHERE repo_id = %(repo)s
-                       AND resolution = 'resolved' GROUP BY src_path) e ON e.src_path = f.path
+                       AND resolution IN ('resolved', 'inferred') GROUP BY src_path) e ON e.src_path = f.path
             WHERE f.repo_id = %(repo)s
             GROUP BY 1 ORDER BY 2 DESC, 1""", {"repo": self.repo_id})
         return [LanguageStats(*row) for row in rows]
