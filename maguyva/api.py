@@ -167,23 +167,41 @@ class Maguyva:
             fuzzy = bool(found)
         symbols = [hit_dict(structure.symbol_hit(s, 1.0), signature=s.signature, doc=s.doc,
                             qualified_name=s.qualified_name) for s in found]
+        if found and not fuzzy and "." in symbol_name:
+            from maguyva.retrieve import inherited
+
+            origin = {(m.path, m.qualified_name): cls for m, cls in inherited.find(self.store, symbol_name, kind=kind)}
+            for entry in symbols:
+                cls = origin.get((entry["path"], entry["qualified_name"]))
+                if cls is not None:  # asked on a subclass, defined on a base
+                    entry["inherited_by"] = cls.qualified_name
+                    entry["inherited_from"] = entry["qualified_name"].rsplit(".", 1)[0]
         return {"symbol_name": symbol_name, "match": "similar" if fuzzy else "exact", "count": len(symbols),
                 "symbols": symbols}
 
-    def find_references(self, symbol_name: str, *, limit: int = 50, max_tokens: int = DEFAULT_TOKENS) -> dict:
-        """Every in-repo reference to a symbol (calls, imports, inheritance, type uses), at the use site."""
+    def find_references(self, symbol_name: str, *, limit: int = 50, include_possible: bool = False,
+                        max_tokens: int = DEFAULT_TOKENS) -> dict:
+        """Every in-repo reference to a symbol (calls, imports, inheritance, type uses), at the use site.
+
+        Each carries its ``resolution`` (resolved, inferred); ``include_possible`` adds the calls of
+        that name whose receiver's type is not known (``ambiguous``, marked ``possible``)."""
         targets = graph.resolve_targets(self.store, symbol_name)
         refs = []
         for target in targets:
-            refs += [hit_dict(h, target=target.symbol or target.path) for h in graph.callers(self.store, target, limit)]
+            refs += [_edge_hit(e, target=target.symbol or target.path)
+                     for e in graph.incoming(self.store, target, limit, possible=include_possible)]
         answer = {"symbol_name": symbol_name,
                   "definitions": [f"{t.path}:{t.line}" for t in targets],
                   "count": len(refs), "references": refs[:limit]}
         return bound(answer, "references", max_tokens)
 
     def analyze_dependencies(self, target: str, *, direction: str = "both", depth: int = 2,
-                             limit: int = 100, max_tokens: int = DEFAULT_TOKENS) -> dict:
-        """Callers, callees, or the impact (blast radius to ``depth``) of a path or a symbol."""
+                             limit: int = 100, include_ambiguous: bool = False,
+                             max_tokens: int = DEFAULT_TOKENS) -> dict:
+        """Callers, callees, or the impact (blast radius to ``depth``) of a path or a symbol.
+
+        Callers and callees carry their ``resolution``; ``include_ambiguous`` adds possible callers
+        (calls of the name on receivers of unknown type) and lists ambiguous callees with candidates."""
         if direction not in ("callers", "callees", "both", "impact"):
             raise MaguyvaError(f"unknown direction {direction!r} (callers, callees, both, impact)")
         targets = graph.resolve_targets(self.store, target)
@@ -195,12 +213,16 @@ class Maguyva:
         entries: list[dict] = []
         for node in targets:
             if direction in ("callers", "both"):
-                entries += [hit_dict(h, relation="caller") for h in graph.callers(self.store, node, limit)]
+                entries += [_edge_hit(e, relation="caller")
+                            for e in graph.incoming(self.store, node, limit, possible=include_ambiguous)]
             if direction in ("callees", "both"):
-                entries += [hit_dict(h, relation="callee") for h in graph.callees(self.store, node, limit)]
-                entries += [{"relation": "external", "name": e.name, "kind": e.kind,
-                             "citation": f"{e.src_path}:{e.src_line}", "reason": e.reason}
-                            for e in graph.external_callees(self.store, node)[:limit]]
+                entries += [hit_dict(h, relation="callee", resolution=e.resolution)
+                            for h, e in graph.callee_edges(self.store, node, limit)]
+                entries += [{"relation": "ambiguous" if e.resolution == "ambiguous" else "external", "name": e.name,
+                             "kind": e.kind, "citation": f"{e.src_path}:{e.src_line}", "resolution": e.resolution,
+                             "reason": e.reason}
+                            for e in graph.external_callees(self.store, node)[:limit]
+                            if include_ambiguous or e.resolution != "ambiguous"]
             if direction == "impact":
                 for item in graph.impact(self.store, node, depth=depth, limit=limit):
                     entries.append({"relation": "impacted", "citation": f"{item.path}:{item.line}",
@@ -383,6 +405,17 @@ class Maguyva:
         summary = index_repository(self.root, self.store_location)
         self._files = None
         return summary.to_dict()
+
+
+def _edge_hit(edge: Any, **extra: Any) -> dict:
+    """A reference site (the edge's source) with the edge's resolution; ambiguous ones are ``possible``."""
+    hit = Hit(edge.src_path, edge.src_line, edge.src_line, edge.src_symbol, edge.kind, f"{edge.kind} {edge.name}",
+              1.0, "graph")
+    row = hit_dict(hit, **extra, resolution=edge.resolution)
+    if edge.resolution == "ambiguous":
+        row["possible"] = True
+        row["reason"] = edge.reason
+    return row
 
 
 def _snapshot_dict(snapshot: Any) -> dict | None:

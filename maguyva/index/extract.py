@@ -31,6 +31,7 @@ CLASS_LIKE = frozenset({"class", "interface", "struct", "trait", "enum"})
 _VALUE_KINDS = frozenset({"variable", "constant", "field"})  # definitions that are no scope of their own value
 SIGNATURE_MAX = 200
 _SPACE = re.compile(r"\s+")
+_WORD = re.compile(r"[^\W\d][\w$]*")
 _MAX_SYNTAX_ERRORS = 3
 
 
@@ -93,7 +94,7 @@ def extract_file(path: str, language: str, source: bytes, tree) -> FileExtractio
     scopes = _innermost_scopes(spans, [(caps["_node"].start_byte, caps["_node"].end_byte) for _, _, caps in found])
     references = [_build_reference(path, sub, caps, scope, source) for (sub, _, caps), scope in zip(found, scopes)]
     if fact_nodes:
-        references += _facts(path, language, source, fact_nodes, spans, symbols)
+        references += _facts(path, language, source, fact_nodes, spans, symbols, references)
     references = tuple(sorted(references, key=lambda r: (r.line, r.col, r.kind, r.name)))
     text = source.decode("utf-8", errors="replace")
     return FileExtraction(path=path, language=language, symbols=symbols, references=references,
@@ -104,8 +105,11 @@ _MAIN_CAPTURES = ({f"def.{kind}" for kind in DEF_KINDS} | {f"ref.{kind}" for kin
                   | {f"fact.{kind}" for kind in FACT_KINDS})
 
 
-def _facts(path: str, language: str, source: bytes, nodes: dict, spans, symbols) -> list[Reference]:
-    """The hook's fact rows for every ``@fact`` node, scoped by the node's innermost definition."""
+def _facts(path: str, language: str, source: bytes, nodes: dict, spans, symbols, refs) -> list[Reference]:
+    """The hook's fact rows for every ``@fact`` node, scoped by the node's innermost definition.
+
+    A local variable or parameter nothing in the file reads (no call, receiver or value names
+    it) is dropped: it cannot change an edge, and most locals are such."""
     hook = getattr(hooks(language), "facts", None)
     if hook is None:
         return []
@@ -113,12 +117,20 @@ def _facts(path: str, language: str, source: bytes, nodes: dict, spans, symbols)
     scoping = [span for span, symbol in zip(spans, symbols) if symbol.kind not in _VALUE_KINDS]
     scopes = _innermost_scopes(scoping, [(start, end) for (_, start, end), _ in ordered])
     defined = frozenset(s.name for s in symbols)
+    rows = [(kind, scope, row) for ((kind, _, _), node), scope in zip(ordered, scopes)
+            for row in hook(kind, node, source, defined)]
+    used = {r.name for r in refs if r.kind == "call" and not r.qualifier}
+    used.update(_WORD.findall(" ".join(r.qualifier for r in refs if r.kind == "call")))
+    used.update(_WORD.findall(" ".join(f"{row[1]} {row[3]}" for _, _, row in rows)))
+    kinds = {s.qualified_name: s.kind for s in symbols}
     found: list[Reference] = []
-    for ((kind, _, _), node), scope in zip(ordered, scopes):
-        for name, qualifier, module, alias, anchor in hook(kind, node, source, defined):
-            found.append(Reference(path=path, name=name, kind=kind, line=anchor.start_point[0] + 1,
-                                   col=anchor.start_point[1], qualifier=qualifier, scope=scope,
-                                   module=module, alias=alias))
+    for kind, scope, (name, qualifier, module, alias, anchor) in rows:
+        if kind in ("bind", "param") and name not in used and "." not in name and scope is not None \
+                and kinds.get(scope) not in CLASS_LIKE and not (kind == "param" and (qualifier or alias)):
+            continue
+        found.append(Reference(path=path, name=name, kind=kind, line=anchor.start_point[0] + 1,
+                               col=anchor.start_point[1], qualifier=qualifier, scope=scope,
+                               module=module, alias=alias))
     return found
 
 

@@ -37,6 +37,7 @@ MAX_ARG_SITES = 64
 BUILTINS = frozenset(dir(builtins))
 EXTERNAL = ("ext", "")
 _LITERAL_TYPES = frozenset({"str", "bytes", "int", "float", "bool", "list", "dict", "set", "builtin"})
+_NAMES = re.compile(r"[^\W\d]\w*")
 _CALL_ARGS = re.compile(r"\([^()]*\)")
 _SUBSCRIPT = re.compile(r"\[([^\[\]]*)\]")
 _STRING = re.compile(r"""^[rRbBuUfF]*(?:'[^']*'|"[^"]*")""")
@@ -56,13 +57,15 @@ class FileFacts:
     return_types: dict = field(default_factory=dict)  # scope → annotation
     decorates: dict = field(default_factory=dict)  # (scope, name) → [(slot, decorator)]
     args: dict = field(default_factory=dict)  # callee's last name → [(scope, callee, slot, value)]
+    value_names: set = field(default_factory=set)  # every name used as a value (assigned, passed, returned)
+    indirect: list | None = None  # call sites whose callee is no top-level definition's name
 
     @classmethod
     def of(cls, facts: list[Reference]) -> "FileFacts":
         found = cls()
         for fact in facts:
             kind = fact.kind
-            if kind == "bind":
+            if kind == "bind" or (kind == "param" and "." in fact.name):  # TS: constructor(private x)
                 if "." in fact.name:
                     base, _, attr = fact.name.rpartition(".")
                     found.attr_binds.setdefault(attr, []).append((fact.scope, base, fact.qualifier))
@@ -79,6 +82,9 @@ class FileFacts:
                 found.decorates.setdefault((fact.scope, fact.name), []).append((int(fact.module or 0), fact.qualifier))
             elif kind == "arg":
                 found.args.setdefault(fact.name, []).append((fact.scope, fact.qualifier, fact.module, fact.alias))
+            value = fact.alias if kind == "arg" else fact.qualifier
+            if value:
+                found.value_names.update(_NAMES.findall(value))
         return found
 
 
@@ -98,6 +104,8 @@ class Inference:
         self.r = resolver
         self._facts: dict[str, FileFacts] = {}
         self._active: set = set()
+        self._home: str | None = None
+        self._memo: dict = {}
         self._imported: dict[str, set[str]] = {}
         self._mro: dict[str, list[Symbol]] = {}
         self.inferred = False  # set when the last evaluation leaned on a heuristic
@@ -123,56 +131,65 @@ class Inference:
         return self.evaluate(V.parse(text), ctx, 0)
 
     def evaluate(self, expr, ctx: Ctx, depth: int) -> frozenset:
-        if depth > MAX_DEPTH:
-            return frozenset()
-        key = (expr, ctx.home, ctx.path, ctx.scope, ctx.line)
-        if key in self._active:
+        """What ``expr`` may evaluate to at ``ctx`` (empty: not known). Memoised per home file, so a
+        file's edges depend on the order of its own references only (incremental = clean)."""
+        if ctx.home != self._home:
+            self._home, self._memo = ctx.home, {}
+        key = (expr, ctx.path, ctx.scope, ctx.line)
+        found = self._memo.get(key)
+        if found is not None:
+            return found
+        if depth > MAX_DEPTH or key in self._active:
             return frozenset()
         self._active.add(key)
         try:
             found = self._evaluate(expr, ctx, depth)
         finally:
             self._active.discard(key)
-        return frozenset(list(found)[:MAX_VALUES]) if len(found) > MAX_VALUES else frozenset(found)
+        found = frozenset(sorted(found, key=repr)[:MAX_VALUES]) if len(found) > MAX_VALUES else frozenset(found)
+        self._memo[key] = found  # even one a cycle guard cut short: the home's reference order decides
+        return found
 
     def _evaluate(self, expr, ctx: Ctx, depth: int) -> set:
-        if isinstance(expr, V.Name):
-            return self.lookup(expr.name, ctx, depth)
-        if isinstance(expr, V.Attr):
+        tag = expr[0]
+        if tag == V.NAME:
+            return self.lookup(expr[1], ctx, depth)
+        if tag == V.ATTR:
             dotted = _dotted(expr)
             if dotted is not None:  # ``import a.b`` binds the text ``a.b``
                 target = self.r.bindings(ctx.path).get(dotted)
                 if target is not None:
                     return {self._target_value(target)}
             found = set()
-            for base in self.evaluate(expr.base, ctx, depth + 1):
-                found |= self.attribute(base, expr.name, ctx, depth + 1)
+            for base in self.evaluate(expr[1], ctx, depth + 1):
+                found |= self.attribute(base, expr[2], ctx, depth + 1)
             return found
-        if isinstance(expr, V.Call):
+        if tag == V.CALL:
             found = set()
-            for callee in self.evaluate(expr.callee, ctx, depth + 1):
+            for callee in self.evaluate(expr[1], ctx, depth + 1):
                 found |= self.call_result(callee, ctx, depth + 1)
             return found
-        if isinstance(expr, V.Index):
+        if tag == V.INDEX:
+            key = expr[2]
             found = set()
-            for base in self.evaluate(expr.base, ctx, depth + 1):
+            for base in self.evaluate(expr[1], ctx, depth + 1):
                 if base[0] == "cont":
-                    items = [e for k, e in base[1] if expr.key in ("*", k) or not k] or [e for _, e in base[1]]
-                    if expr.key.isdigit() and all(not k for k, _ in base[1]) and int(expr.key) < len(base[1]):
-                        items = [base[1][int(expr.key)][1]]
+                    items = [e for k, e in base[1] if key in ("*", k) or not k] or [e for _, e in base[1]]
+                    if key.isdigit() and all(not k for k, _ in base[1]) and int(key) < len(base[1]):
+                        items = [base[1][int(key)][1]]
                     inner = Ctx(ctx.home, base[2], base[3], 0)
                     for item in items:
                         found |= self.evaluate(item, inner, depth + 1)
                 elif base[0] in ("ext", "lit"):
                     found.add(EXTERNAL)
             return found
-        if isinstance(expr, V.Container):
-            return {("cont", expr.items, ctx.path, ctx.scope)}
-        if isinstance(expr, V.Literal):
-            return {("ext", expr.type)}
-        if isinstance(expr, V.Union):
+        if tag == V.CONTAINER:
+            return {("cont", expr[1], ctx.path, ctx.scope)}
+        if tag == V.LITERAL:
+            return {("ext", expr[1])}
+        if tag == V.UNION:
             found = set()
-            for option in expr.options:
+            for option in expr[1]:
                 found |= self.evaluate(option, ctx, depth + 1)
             return found
         return set()
@@ -197,8 +214,13 @@ class Inference:
             symbol = self.r.exported(module, name)
             if symbol is not None:
                 return self._symbol_value(symbol, ctx, depth)
-        if name in BUILTINS or name in ("self", "cls", "this"):
-            return {("ext", name)} if name not in ("self", "cls", "this") else set()
+        if name == "this":  # JavaScript/TypeScript: an instance of the enclosing class
+            for scope in self.r.scope_chain(ctx.path, ctx.scope):
+                if scope is not None and self.r.is_class(ctx.path, scope):
+                    return {("inst", self.r.symbol(scope, ctx.path))}
+            return set()
+        if name in BUILTINS and name not in ("self", "cls"):
+            return {("ext", name)}
         return set()
 
     def _in_scope(self, name: str, scope, facts: FileFacts, ctx: Ctx, depth: int) -> tuple[set, bool]:
@@ -206,6 +228,9 @@ class Inference:
         bound = False
         for symbol in self.r.local(ctx.path, scope, name):
             if symbol.kind in VALUE_KINDS:
+                if self.r.has_members(symbol):  # an object literal's methods (JavaScript)
+                    bound = True
+                    found.add(("obj", symbol))
                 continue
             bound = True
             found |= self.decorated(symbol, scope, ctx, depth)
@@ -353,6 +378,24 @@ class Inference:
 
     # ---- parameters ----
     def parameter(self, scope: str, name: str, param: tuple, ctx: Ctx, depth: int) -> set:
+        if ctx.home != self._home:
+            self._home, self._memo = ctx.home, {}
+        key = ("param", ctx.path, scope, name)
+        found = self._memo.get(key)
+        if found is None:
+            if key in self._active:
+                return set()
+            self._active.add(key)
+            try:
+                found = self._parameter(scope, name, param, ctx, depth)
+            finally:
+                self._active.discard(key)
+            self._memo[key] = found
+        if found[1]:
+            self.inferred = True
+        return set(found[0])
+
+    def _parameter(self, scope: str, name: str, param: tuple, ctx: Ctx, depth: int) -> tuple[frozenset, bool]:
         slot, default, annotation = param
         path = ctx.path
         function = self.r.symbol(scope, path)
@@ -360,18 +403,15 @@ class Inference:
         if function is not None and slot == "0" and function.kind == "method" and name in ("self", "cls"):
             owner = self.r.symbol(function.parent, path) if function.parent else None
             if owner is not None and owner.kind in CLASS_KINDS:
-                return {("inst", owner)} if name == "self" else {("def", owner)}
+                return frozenset({("inst", owner)} if name == "self" else {("def", owner)}), False
         outer = Ctx(ctx.home, path, function.parent if function is not None else None, 0)
         if default:
             found |= self.evaluate_text(default, outer)
         if annotation:
             found |= self.annotated(annotation, Ctx(ctx.home, path, scope, 0), depth)
-        if function is not None and slot not in ("*", "**"):
-            passed = self._arguments(function, name, slot, ctx, depth)
-            if passed:
-                self.inferred = True  # flow-insensitive: every same-file call's argument
-            found |= passed
-        return found
+        passed = self._arguments(function, name, slot, ctx, depth) if function is not None and \
+            slot not in ("*", "**") else set()
+        return frozenset(found | passed), bool(passed)  # flow-insensitive arguments: inferred
 
     def _arguments(self, function: Symbol, name: str, slot: str, ctx: Ctx, depth: int) -> set:
         """Values passed for a parameter by calls in the same file (and decorator applications)."""
@@ -380,8 +420,11 @@ class Inference:
         owner = self.r.symbol(function.parent, function.path) if function.name == "__init__" else None
         named = [function.name] + ([owner.name] if owner is not None else [])
         sites = [site for n in named for site in facts.args.get(n, ())]
-        sites += [site for n, listed in facts.args.items() if n not in named and not self.r.local(
-            function.path, None, n) for site in listed]  # calls through a variable or a parameter
+        if any(n in facts.value_names for n in named):  # it is passed around: calls through variables count
+            if facts.indirect is None:
+                facts.indirect = [site for n, listed in facts.args.items()
+                                  if not self.r.local(function.path, None, n) for site in listed]
+            sites += [site for site in facts.indirect if site[1].rsplit(".", 1)[-1] not in named]
         for scope, callee, arg_slot, value in sites[:MAX_ARG_SITES]:
             position = arg_slot
             if arg_slot.isdigit() and function.kind == "method" and (
@@ -513,12 +556,12 @@ class Inference:
 
 def _dotted(expr) -> str | None:
     parts = []
-    while isinstance(expr, V.Attr):
-        parts.append(expr.name)
-        expr = expr.base
-    if not isinstance(expr, V.Name):
+    while expr[0] == V.ATTR:
+        parts.append(expr[2])
+        expr = expr[1]
+    if expr[0] != V.NAME:
         return None
-    return ".".join([expr.name, *reversed(parts)])
+    return ".".join([expr[1], *reversed(parts)])
 
 
 def normalize(text: str) -> str:

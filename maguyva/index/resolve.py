@@ -118,6 +118,8 @@ class Resolver:
         self._candidate_cache: dict[tuple[str, frozenset], _Candidates] = {}
         self._split: dict[str, tuple[list[Reference], list[Reference]]] = {}
         self._stars: dict[str, list[str]] = {}
+        self._parents: dict[str, set] = {}
+        self._chains: dict[tuple[str, str | None], list[str | None]] = {}
         self.infer = Inference(self)
 
     def resolve_file(self, path: str) -> list[Edge]:
@@ -157,7 +159,11 @@ class Resolver:
         return found
 
     def scope_chain(self, path: str, scope: str | None) -> list[str | None]:
-        return self._scopes(Reference(path=path, name="", kind="call", line=0, scope=scope))
+        key = (path, scope)
+        found = self._chains.get(key)
+        if found is None:
+            found = self._chains[key] = self._scopes(Reference(path=path, name="", kind="call", line=0, scope=scope))
+        return found
 
     def is_class(self, path: str, scope: str) -> bool:
         symbol = self._symbol(scope, path)
@@ -165,6 +171,12 @@ class Resolver:
 
     def local(self, path: str, parent: str | None, name: str) -> list[Symbol]:
         return self._local(path, parent, name)
+
+    def has_members(self, symbol: Symbol) -> bool:
+        parents = self._parents.get(symbol.path)
+        if parents is None:
+            parents = self._parents[symbol.path] = {s.parent for s in self.defs.in_file(symbol.path)}
+        return symbol.qualified_name in parents
 
     def symbol(self, qualified_name: str | None, path: str) -> Symbol | None:
         return self._symbol(qualified_name, path) if qualified_name else None

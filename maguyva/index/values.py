@@ -18,53 +18,47 @@ literal). ``C()`` is a call, so ``x = C()`` binds an instance and ``f = g`` bind
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 MAX_TEXT = 240
 UNKNOWN = "?"
 
 
-@dataclass(frozen=True, slots=True)
-class Name:
-    name: str
+# Nodes are plain tuples (hashed in C: the value pass memoises on them), tagged by their first item.
+NAME, LITERAL, UNKNOWN_NODE, ATTR, CALL, INDEX, CONTAINER, UNION = (
+    "name", "lit", "unknown", "attr", "call", "index", "cont", "union")
 
 
-@dataclass(frozen=True, slots=True)
-class Literal:
-    type: str  # str, int, list, dict, … : a builtin value
+def Name(name: str) -> tuple:  # noqa: N802 — node constructors
+    return (NAME, name)
 
 
-@dataclass(frozen=True, slots=True)
-class Unknown:
-    pass
+def Literal(type_: str) -> tuple:  # noqa: N802
+    return (LITERAL, type_)  # str, int, list, dict, … : a builtin value
 
 
-@dataclass(frozen=True, slots=True)
-class Attr:
-    base: object
-    name: str
+def Unknown() -> tuple:  # noqa: N802
+    return (UNKNOWN_NODE,)
 
 
-@dataclass(frozen=True, slots=True)
-class Call:
-    callee: object
+def Attr(base: tuple, name: str) -> tuple:  # noqa: N802
+    return (ATTR, base, name)
 
 
-@dataclass(frozen=True, slots=True)
-class Index:
-    base: object
-    key: str  # "*" when not a literal
+def Call(callee: tuple) -> tuple:  # noqa: N802
+    return (CALL, callee)
 
 
-@dataclass(frozen=True, slots=True)
-class Container:
-    items: tuple  # ((key or "", expr), …)
+def Index(base: tuple, key: str) -> tuple:  # noqa: N802
+    return (INDEX, base, key)  # key "*" when not a literal
 
 
-@dataclass(frozen=True, slots=True)
-class Union:
-    options: tuple
+def Container(items: tuple) -> tuple:  # noqa: N802
+    return (CONTAINER, items)  # ((key or "", expr), …)
+
+
+def Union(options: tuple) -> tuple:  # noqa: N802
+    return (UNION, options)
 
 
 _TOKEN = re.compile(r"\s*(?:(?P<name>[^\W\d]\w*)|(?P<lit>'[^\s,\]\[|:().]*)|(?P<num>\d+)|(?P<op>\(\)|[.\[\],:|?*]))")
@@ -136,7 +130,7 @@ class _Parser:
             elif token == "()":
                 self.take()
                 value = Call(value)
-            elif token == "[" and not isinstance(value, Container):
+            elif token == "[" and value[0] != CONTAINER:
                 self.take()
                 key = self.key()
                 if self.take()[1] != "]":

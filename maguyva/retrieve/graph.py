@@ -44,6 +44,17 @@ def _incoming(store: "Store", target: Target) -> list["Edge"]:
     return sorted(resolved, key=lambda e: (_KIND_ORDER.get(e.kind, 9), e.src_path, e.src_line))
 
 
+def incoming(store: "Store", target: Target, limit: int = 50, *, possible: bool = False) -> list["Edge"]:
+    """Edges into ``target`` (each carries its resolution); with ``possible``, also the ``ambiguous``
+    calls of its name that no receiver type settled (one of their candidates is ``target``)."""
+    edges = _incoming(store, target)[:limit]
+    if possible and target.symbol and len(edges) < limit:
+        name = target.symbol.rsplit(".", 1)[-1]
+        edges += [e for e in store.edges_named([name]) if e.resolution == "ambiguous" and e.kind == "calls"
+                  ][:limit - len(edges)]
+    return edges
+
+
 def callers(store: "Store", target: Target, limit: int = 50) -> list[Hit]:
     """Every place that calls, imports, inherits from or references ``target`` (the reference site)."""
     hits = []
@@ -62,6 +73,14 @@ def callees(store: "Store", target: Target, limit: int = 50) -> list[Hit]:
             hits.append(Hit(edge.dst_path, edge.dst_line or 1, edge.dst_line or 1, edge.dst_symbol, edge.kind,
                             f"{edge.kind} {edge.name} (from {edge.src_path}:{edge.src_line})", 1.0, "graph"))
     return hits
+
+
+def callee_edges(store: "Store", target: Target, limit: int = 50) -> list[tuple[Hit, "Edge"]]:
+    """``callees`` with the edge each hit came from (for its resolution)."""
+    edges = store.edges_out(target.path, target.symbol) if target.symbol else store.edges_out(target.path)
+    return [(Hit(e.dst_path, e.dst_line or 1, e.dst_line or 1, e.dst_symbol, e.kind,
+                 f"{e.kind} {e.name} (from {e.src_path}:{e.src_line})", 1.0, "graph"), e)
+            for e in edges[:limit] if e.resolution in LINKED and e.dst_path]
 
 
 def external_callees(store: "Store", target: Target) -> list["Edge"]:

@@ -31,6 +31,10 @@ def find(store: "Store", name: str, *, kind: str | None = None, limit: int = 20)
         tail = dotted.rsplit(".", 1)[-1]
         found += [s for s in store.find_symbols(tail, kind=kind, limit=limit * 5)
                   if s.qualified_name.endswith("." + dotted)]
+        if not found:  # Class.member defined on a base class (maguyva.retrieve.inherited)
+            from maguyva.retrieve import inherited
+
+            found = [member for member, _ in inherited.find(store, dotted, kind=kind, limit=limit)]
     return _unique(found)[:limit]
 
 

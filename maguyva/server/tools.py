@@ -66,11 +66,15 @@ def register(server: Any, api: Callable[[], Maguyva]) -> None:
     def find_references(
         symbol_name: Annotated[str, Field(description="Name or qualified name.")],
         limit: Limit = 50,
+        include_possible: Annotated[bool, Field(description="Also calls of the name on receivers of unknown "
+                                                            "type (resolution ambiguous, marked possible).")] = False,
         max_tokens: Tokens = DEFAULT_TOKENS,
     ) -> dict[str, Any]:
-        """Every in-repo use of a symbol (calls, imports, inheritance, type uses) at the use site."""
+        """Every in-repo use of a symbol (calls, imports, inheritance, type uses) at the use site, each with
+        its resolution (resolved, inferred)."""
         with fixable():
-            return api().find_references(symbol_name, limit=limit, max_tokens=max_tokens)
+            return api().find_references(symbol_name, limit=limit, include_possible=include_possible,
+                                         max_tokens=max_tokens)
 
     @server.tool()
     def analyze_dependencies(
@@ -79,12 +83,14 @@ def register(server: Any, api: Callable[[], Maguyva]) -> None:
                              Field(description="impact = blast radius to depth.")] = "both",
         depth: Annotated[int, Field(ge=1, le=6, description="Impact depth.")] = 2,
         limit: Limit = 100,
+        include_ambiguous: Annotated[bool, Field(description="Add possible callers and ambiguous callees "
+                                                             "(receiver type unknown).")] = False,
         max_tokens: Tokens = DEFAULT_TOKENS,
     ) -> dict[str, Any]:
-        """Callers, callees, or everything affected by changing a file or symbol."""
+        """Callers, callees, or everything affected by changing a file or symbol; edges carry their resolution."""
         with fixable():
             return api().analyze_dependencies(target, direction=direction, depth=depth, limit=limit,
-                                              max_tokens=max_tokens)
+                                              include_ambiguous=include_ambiguous, max_tokens=max_tokens)
 
     @server.tool()
     def get_file(

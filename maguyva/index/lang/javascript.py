@@ -35,3 +35,189 @@ def default_import(alias: str, target_symbols) -> object | None:
         if symbol.parent is None and symbol.name == alias:
             return symbol
     return None
+
+
+# ---- facts for the type and value pass (maguyva.index.infer); rows as in lang/python.py ``facts`` ----
+_LITERALS = {"string": "str", "template_string": "str", "number": "int", "true": "bool", "false": "bool",
+             "regex": "builtin", "null": "None", "undefined": "None"}
+_INNER = ("parenthesized_expression", "await_expression", "as_expression", "non_null_expression",
+          "satisfies_expression", "type_assertion")
+_FUNCTIONS = ("function_declaration", "generator_function_declaration", "method_definition", "function_expression",
+              "function", "arrow_function", "generator_function")
+_KEY = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
+
+
+def summarize(node, source: bytes, depth: int = 0) -> str:
+    """The value expression (``maguyva.index.values``) of a JavaScript/TypeScript expression."""
+    from maguyva.index.values import UNKNOWN, capped, join
+
+    if node is None or depth > 6:
+        return UNKNOWN
+    kind = node.type
+    if kind == "identifier":
+        return _text(node, source)
+    if kind == "this":
+        return "this"
+    if kind == "member_expression":
+        base = summarize(node.child_by_field_name("object"), source, depth + 1)
+        name = node.child_by_field_name("property")
+        return capped(f"{base}.{_text(name, source)}") if base != UNKNOWN and name is not None else UNKNOWN
+    if kind in ("call_expression", "new_expression"):
+        function = node.child_by_field_name("function" if kind == "call_expression" else "constructor")
+        base = summarize(function, source, depth + 1)
+        return capped(base + "()") if base != UNKNOWN else UNKNOWN
+    if kind in _LITERALS:
+        return "'" + _LITERALS[kind]
+    if kind in _INNER:
+        inner = [c for c in node.named_children if c.type != "comment"]
+        return summarize(inner[0], source, depth + 1) if inner else UNKNOWN
+    if kind == "subscript_expression":
+        base = summarize(node.child_by_field_name("object"), source, depth + 1)
+        return capped(f"{base}[{_key(node.child_by_field_name('index'), source)}]") if base != UNKNOWN else UNKNOWN
+    if kind == "array":
+        return capped(join([summarize(c, source, depth + 1) for c in node.named_children[:16] if c.type != "comment"]))
+    if kind == "object":
+        items = []
+        for child in node.named_children[:16]:
+            if child.type == "pair":
+                items.append(f"{_key(child.child_by_field_name('key'), source)}:"
+                             f"{summarize(child.child_by_field_name('value'), source, depth + 1)}")
+            elif child.type == "shorthand_property_identifier":
+                text = _text(child, source)
+                items.append(f"'{text}:{text}" if set(text) <= _KEY else "?")
+        return capped(join(items))
+    if kind == "binary_expression":
+        operator = node.child_by_field_name("operator")
+        op = _text(operator, source) if operator is not None else ""
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if op in ("||", "??"):
+            parts = [summarize(left, source, depth + 1), summarize(right, source, depth + 1)]
+            return UNKNOWN if UNKNOWN in parts else capped("|".join(parts))
+        return "'str" if op == "+" and left is not None and left.type in ("string", "template_string") else UNKNOWN
+    if kind == "ternary_expression":
+        parts = [summarize(node.child_by_field_name(f), source, depth + 1) for f in ("consequence", "alternative")]
+        return UNKNOWN if UNKNOWN in parts else capped("|".join(parts))
+    return UNKNOWN
+
+
+def _key(node, source: bytes) -> str:
+    if node is None:
+        return "*"
+    text = _text(node, source)
+    if node.type == "number" and text.isdigit():
+        return text
+    if node.type in ("property_identifier", "string"):
+        text = text.strip("'\"`")
+        return "'" + text if text and set(text) <= _KEY else "*"
+    return "*"
+
+
+def _text(node, source: bytes) -> str:
+    return source[node.start_byte:node.end_byte].decode("utf-8", errors="replace")
+
+
+def _target(node, source: bytes) -> str | None:
+    if node.type in ("identifier", "this"):
+        return _text(node, source)
+    if node.type == "member_expression":
+        base = _target(node.child_by_field_name("object"), source)
+        name = node.child_by_field_name("property")
+        return f"{base}.{_text(name, source)}" if base and name is not None else None
+    return None
+
+
+def facts(kind: str, node, source: bytes, defined: frozenset) -> list[tuple]:
+    """(name, qualifier, module, alias, anchor) rows for one fact node (see lang/python.py ``facts``)."""
+    from maguyva.index.values import capped, join
+
+    if kind == "bind":
+        if node.type == "variable_declarator":
+            left, right = node.child_by_field_name("name"), node.child_by_field_name("value")
+            annotation = node.child_by_field_name("type")
+        elif node.type in ("public_field_definition", "field_definition"):
+            left = node.child_by_field_name("name") or node.child_by_field_name("property")
+            right, annotation = node.child_by_field_name("value"), node.child_by_field_name("type")
+        else:
+            left, right, annotation = node.child_by_field_name("left"), node.child_by_field_name("right"), None
+        alias = _annotation(annotation, source)
+        if left is None or (right is None and not alias):
+            return []
+        if right is not None and right.type in _FUNCTIONS:
+            return []  # a function value is its own definition (def.function on the declarator)
+        value = summarize(right, source) if right is not None else "?"
+        if left.type == "array_pattern":
+            return [(_text(t, source), f"{value}[{i}]" if value != "?" else "?", "", "", t)
+                    for i, t in enumerate(left.named_children) if t.type == "identifier"]
+        if left.type == "subscript_expression":
+            target = _target(left.child_by_field_name("object"), source)
+            key = _key(left.child_by_field_name("index"), source)
+            return [(target, capped(join([f"{key}:{value}"])), "", "", left)] if target else []
+        if left.type == "property_identifier":  # a class field
+            return [(_text(left, source), value, "", alias, left)]
+        target = _target(left, source)
+        return [(target, value, "", alias, left)] if target else []
+    if kind == "return":
+        value = [c for c in node.named_children if c.type != "comment"]
+        return [("return", summarize(value[0], source) if value else "'None", "", "", node)]
+    if kind == "param":
+        return _params(node, source)
+    if kind == "arg":
+        return _args(node, source, defined)
+    return []
+
+
+def _annotation(node, source: bytes) -> str:
+    if node is None:
+        return ""
+    return _text(node, source).lstrip(":").strip()
+
+
+def _params(node, source: bytes) -> list[tuple]:
+    rows = []
+    parameters = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
+    children = parameters.named_children if parameters is not None and parameters.type == "formal_parameters" \
+        else [parameters] if parameters is not None else []
+    position = 0
+    for child in children:
+        name, default, annotation, field = child, None, "", False
+        if child.type in ("required_parameter", "optional_parameter"):
+            name, default = child.child_by_field_name("pattern"), child.child_by_field_name("value")
+            annotation = _annotation(child.child_by_field_name("type"), source)
+            field = any(c.type == "accessibility_modifier" or c.type == "readonly" for c in child.children)
+        if name is not None and name.type == "assignment_pattern":
+            name, default = name.child_by_field_name("left"), name.child_by_field_name("right")
+        slot = str(position)
+        if name is not None and name.type == "rest_pattern":
+            slot = "*"
+            name = name.named_children[0] if name.named_children else None
+        position += 1
+        if name is None or name.type != "identifier":
+            continue
+        text = _text(name, source)
+        rows.append((text, summarize(default, source) if default is not None else "", slot, annotation, name))
+        if field:  # constructor(private repo: Repo): this.repo is the parameter
+            rows.append(("this." + text, text, "", "", name))
+    returns = node.child_by_field_name("return_type")
+    if returns is not None:
+        rows.append(("return", "", "", _annotation(returns, source), returns))
+    return rows
+
+
+def _args(node, source: bytes, defined: frozenset) -> list[tuple]:
+    function = node.child_by_field_name("function") or node.child_by_field_name("constructor")
+    callee = _target(function, source) if function is not None else None
+    if not callee:
+        return []
+    last = callee.rsplit(".", 1)[-1]
+    if "." in callee and (last not in defined or callee.count(".") > 1):
+        return []
+    arguments = node.child_by_field_name("arguments")
+    rows = []
+    for position, child in enumerate(c for c in (arguments.named_children if arguments is not None else ())
+                                     if c.type != "comment"):
+        if child.type in ("identifier", "member_expression"):
+            text = summarize(child, source)
+            root, _, rest = text.partition(".")
+            if root in defined or (root == "this" and rest.rsplit(".", 1)[-1] in defined):
+                rows.append((last, callee, str(position), text, child))
+    return rows

@@ -198,6 +198,8 @@ def _unpack(left, value: str, source: bytes, right, alias: str = "") -> list[tup
         key = _key(left.child_by_field_name("subscript"), source)
         return [(target, capped(join([f"{key}:{value}"])), "", "", left)] if target else []
     target = _target(left, source)
+    if target and "." in target and value == "?" and not alias:
+        return []  # self.x = <unknown>: no better than no fact
     return [(target, value, "", alias, left)] if target else []
 
 
@@ -248,6 +250,14 @@ def _args(node, source: bytes, defined: frozenset) -> list[tuple]:
         else:
             slot, value = str(position), child
             position += 1
-        if value is not None and value.type in ("identifier", "attribute", "lambda"):
-            rows.append((last, callee, slot, summarize(value, source), value))
+        if value is not None and value.type in ("identifier", "attribute"):
+            text = summarize(value, source)
+            if _names_definition(text, defined):
+                rows.append((last, callee, slot, text, value))
     return rows
+
+
+def _names_definition(text: str, defined: frozenset) -> bool:
+    """Whether an argument may carry one of this file's definitions (``f``, ``self.m``, ``C.m``)."""
+    root, _, rest = text.partition(".")
+    return root in defined or (root in _SELF and rest.rsplit(".", 1)[-1] in defined)

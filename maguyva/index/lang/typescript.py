@@ -5,3 +5,7 @@ from __future__ import annotations
 from maguyva.index.lang.javascript import default_import, resolve_import
 
 __all__ = ["default_import", "resolve_import"]
+
+from maguyva.index.lang.javascript import facts  # noqa: E402  (the type and value pass's facts)
+
+__all__ += ["facts"]

@@ -93,3 +93,14 @@
   name: (identifier) @alias
   value: (call_expression function: (identifier) @_require arguments: (arguments . (string) @module))
   (#eq? @_require "require")) @ref.import
+
+; ---- facts for the type and value pass (hook ``facts`` in maguyva/index/lang/javascript.py; no edges) ----
+(variable_declarator value: (_)) @fact.bind
+(assignment_expression) @fact.bind
+(return_statement) @fact.return
+[(function_declaration) (generator_function_declaration) (method_definition) (function_expression)
+ (arrow_function) (generator_function)] @fact.param
+(call_expression arguments: (arguments [(identifier) (member_expression)])) @fact.arg
+(new_expression arguments: (arguments [(identifier) (member_expression)])) @fact.arg
+(call_expression function: [(call_expression) (subscript_expression) (parenthesized_expression)] @qualifier) @ref.call
+(public_field_definition) @fact.bind
