@@ -529,21 +529,21 @@ class Resolver:
                 return symbol
         return None
 
-    def _bases(self, cls: Symbol, seen: set[str]) -> list[Symbol]:
-        """In-repo base classes of ``cls``, nearest first (depth-first, cycle-safe)."""
+    def _bases(self, cls: Symbol, seen: set[str] | None = None) -> list[Symbol]:
+        """In-repo base classes of ``cls``, nearest first (depth-first, cycle-safe).
+
+        Each class's list is its own: it never depends on which class asked first. (A ``seen`` set
+        shared across siblings used to cut ``SiteDir(Fixtures)``'s base when ``DistInfoPkg(OnSysPath,
+        SiteDir)`` was resolved first, so an incremental run could differ from a clean one.)"""
         key = f"{cls.path}\0{cls.qualified_name}"
         if key in self._base_cache:
             return self._base_cache[key]
         self._base_cache[key] = []  # cycle guard: a base list that refers back to its own class
-        seen.add(cls.qualified_name)
         bases: list[Symbol] = []
-        for ref in self._references(cls.path):
-            if ref.kind == "inherit" and ref.scope == cls.qualified_name:
-                edge = self._edge(ref)
-                if edge.dst_symbol and edge.dst_symbol not in seen:
-                    base = self._symbol(edge.dst_symbol, edge.dst_path)
-                    if base is not None:
-                        bases += [base, *self._bases(base, seen)]
+        for base in self.direct_bases(cls):
+            for found in (base, *self._bases(base)):
+                if found != cls and found not in bases:
+                    bases.append(found)
         self._base_cache[key] = bases
         return bases
 

@@ -82,3 +82,31 @@ def test_a_one_file_edit_re_extracts_only_that_file(git_repo, tmp_path):
     summary = index_repository(git_repo, store)
     assert (summary.added, summary.changed, summary.unchanged, summary.reresolved) == (0, 1, 9, 1)
     assert dump_index(store) == _clean(git_repo, tmp_path)
+
+
+SIBLING_BASES = {  # the shape of the stdlib's test/test_importlib/fixtures.py (issue #14 item 13)
+    "pkg/__init__.py": "",
+    "pkg/a_user.py": "from pkg.fixtures import DistInfoPkg\n\n\nclass UsesIt(DistInfoPkg):\n"
+                     "    def setUp(self):\n        super().setUp()\n",
+    "pkg/fixtures.py": "class Fixtures:\n    def setUp(self):\n        pass\n\n\n"
+                       "class SiteDir(Fixtures):\n    def setUp(self):\n        super().setUp()\n\n\n"
+                       "class OnSysPath(Fixtures):\n    def setUp(self):\n        super().setUp()\n\n\n"
+                       "class DistInfoPkg(OnSysPath, SiteDir):\n    pass\n",
+}
+
+
+def test_a_class_reached_through_a_sibling_base_keeps_its_own_bases(git_repo, tmp_path):
+    # resolving pkg/a_user.py first walks DistInfoPkg → OnSysPath → Fixtures, then SiteDir: SiteDir's
+    # own base list must still hold Fixtures, whichever file is resolved first
+    write_tree(git_repo, SIBLING_BASES)
+    commit_all(git_repo)
+    store = tmp_path / "inc.db"
+    index_repository(git_repo, store)
+    edges = {(e[1], e[2], e[7]): (e[4], e[5], e[8]) for e in dump_index(store)["edges"]}
+    assert edges[("pkg/fixtures.py", 8, "setUp")] == ("pkg/fixtures.py", 2, "resolved")
+    assert edges[("pkg/fixtures.py", 13, "setUp")] == ("pkg/fixtures.py", 2, "resolved")
+    write_tree(git_repo, {"pkg/a_user.py": SIBLING_BASES["pkg/a_user.py"] + "\n\n# touched\n"})
+    index_repository(git_repo, store)
+    assert dump_index(store) == _clean(git_repo, tmp_path)
+    index_repository(git_repo, store)  # and a run with no change keeps it
+    assert dump_index(store) == _clean(git_repo, tmp_path / "again")
