@@ -195,6 +195,17 @@ class Inference:
         return set()
 
     # ---- names ----
+    def local_binding(self, name: str, ctx: Ctx) -> bool:
+        """Whether a parameter or local of a function around ``ctx`` binds ``name`` (so it shadows
+        module names even when its value is not known)."""
+        facts = self.facts(ctx.path)
+        for scope in self.r.scope_chain(ctx.path, ctx.scope):
+            if scope is None:
+                return False
+            if (scope, name) in facts.binds or name in facts.params.get(scope, ()):
+                return True
+        return False
+
     def lookup(self, name: str, ctx: Ctx, depth: int) -> set:
         """What ``name`` means at ``ctx``: locals and parameters (innermost scope first; class bodies
         only for code directly in them), then the file's top level, imports and builtins."""
@@ -203,8 +214,8 @@ class Inference:
             if scope is not None and scope != ctx.scope and self.r.is_class(ctx.path, scope):
                 continue
             found, bound = self._in_scope(name, scope, facts, ctx, depth)
-            if bound:
-                return found
+            if bound and (found or scope is not None or name not in self.r.bindings(ctx.path)):
+                return found  # (a top-level ``const x = require(…)`` is the import's binding)
         target = self.r.bindings(ctx.path).get(name)
         if target is not None:
             return {self._target_value(target)}

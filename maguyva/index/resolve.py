@@ -41,6 +41,20 @@ _MAX_CHASE = 5
 INFER_LANGUAGES = frozenset({"python", "javascript", "typescript", "tsx"})
 LINKED = frozenset({"resolved", "inferred"})  # resolutions that carry a target
 _FAMILY = {"javascript": "js", "typescript": "js", "tsx": "js"}
+# Methods of the languages' builtin types: ``x.get()`` on a receiver of unknown type is as likely a
+# dict's as the one repository method named ``get``, so such names never narrow to one definition.
+_BUILTIN_METHODS = {
+    "python": frozenset(name for t in (dict, list, str, bytes, set, int, float, tuple, object, frozenset)
+                        for name in dir(t)) | {"group", "groups", "match", "search", "sub", "read", "write",
+                                               "close", "readline", "readlines", "flush", "seek", "tell"},
+    "js": frozenset({"get", "set", "has", "delete", "clear", "add", "push", "pop", "shift", "unshift", "slice",
+                     "splice", "map", "filter", "reduce", "forEach", "find", "findIndex", "some", "every",
+                     "includes", "indexOf", "join", "concat", "sort", "reverse", "keys", "values", "entries",
+                     "then", "catch", "finally", "toString", "valueOf", "split", "replace", "trim", "match",
+                     "startsWith", "endsWith", "toLowerCase", "toUpperCase", "call", "apply", "bind", "emit",
+                     "on", "off", "once", "send", "write", "end", "close", "resolve", "reject", "assign",
+                     "hasOwnProperty", "flat", "flatMap", "fill", "at", "padStart", "padEnd", "substring"}),
+}
 
 
 class Definitions(Protocol):
@@ -249,6 +263,9 @@ class Resolver:
         if not ref.name:
             return [_unresolved(ref, "external", f"the value of {ref.qualifier!r} is not known")]
         if not qualifier:
+            if infer.local_binding(ref.name, ctx) or infer.facts(ref.path).binds.get((None, ref.name)):
+                return [_unresolved(ref, "external", f"the value of {ref.name!r} (a parameter or variable) "
+                                                     f"is not known")]
             return [self._unbound_name(ref)]
         classes = [r[1] for r in receivers or () if r[0] in ("inst", "def") and r[1].kind in CLASS_LIKE]
         if classes:  # the member may be a subclass's (the receiver's static type is a base)
@@ -292,9 +309,12 @@ class Resolver:
         candidates = self._same_family(ref, self._candidates(ref.name, frozenset({"method"})))
         if not candidates:
             return _unresolved(ref, "external", f"no method {ref.name!r} in the repository")
-        if len(candidates) == 1:
+        language = self.defs.language(ref.path) or ""
+        builtin = ref.name in _BUILTIN_METHODS.get(_FAMILY.get(language, language), ())
+        if len(candidates) == 1 and not builtin:
             return _to_symbol(ref, candidates[0], "inferred")
-        return _unresolved(ref, "ambiguous", _Candidates(tuple(candidates)).reason())
+        reason = _Candidates(tuple(candidates)).reason()
+        return _unresolved(ref, "ambiguous", reason + ("; also a method of builtin types" if builtin else ""))
 
     def _same_family(self, ref: Reference, candidates: "_Candidates") -> list[Symbol]:
         language = self.defs.language(ref.path)

@@ -130,7 +130,7 @@ class _Parser:
             elif token == "()":
                 self.take()
                 value = Call(value)
-            elif token == "[" and value[0] != CONTAINER:
+            elif token == "[":
                 self.take()
                 key = self.key()
                 if self.take()[1] != "]":
