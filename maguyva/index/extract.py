@@ -108,8 +108,10 @@ _MAIN_CAPTURES = ({f"def.{kind}" for kind in DEF_KINDS} | {f"ref.{kind}" for kin
 def _facts(path: str, language: str, source: bytes, nodes: dict, spans, symbols, refs) -> list[Reference]:
     """The hook's fact rows for every ``@fact`` node, scoped by the node's innermost definition.
 
-    A local variable or parameter nothing in the file reads (no call, receiver or value names
-    it) is dropped: it cannot change an edge, and most locals are such."""
+    Locals and parameters that cannot change an edge are dropped (most are such): one nothing in
+    the file reads; one whose value is not known or a literal, unless it shadows a top-level name or
+    is called by name; a parameter without default or annotation, likewise, unless this file passes
+    its function an argument. ``self``/``cls`` of a method are implied."""
     hook = getattr(hooks(language), "facts", None)
     if hook is None:
         return []
@@ -123,11 +125,21 @@ def _facts(path: str, language: str, source: bytes, nodes: dict, spans, symbols,
     used.update(_WORD.findall(" ".join(r.qualifier for r in refs if r.kind == "call")))
     used.update(_WORD.findall(" ".join(f"{row[1]} {row[3]}" for _, _, row in rows)))
     kinds = {s.qualified_name: s.kind for s in symbols}
+    called = {r.name for r in refs if r.kind == "call" and not r.qualifier}
+    called.update(s.name for s in symbols if s.parent is None)
+    called.update(r.alias or r.name.split(".", 1)[0] for r in refs if r.kind == "import")
+    passed = \
+        {row[0] for kind, _, row in rows if kind == "arg"}
     found: list[Reference] = []
     for kind, scope, (name, qualifier, module, alias, anchor) in rows:
-        if kind in ("bind", "param") and name not in used and "." not in name and scope is not None \
-                and kinds.get(scope) not in CLASS_LIKE and not (kind == "param" and (qualifier or alias)):
-            continue
+        if kind in ("bind", "param") and "." not in name and scope is not None and kinds.get(scope) not in CLASS_LIKE:
+            if name not in used:
+                continue
+            if kind == "param" and name in ("self", "cls") and module == "0" and kinds.get(scope) == "method":
+                continue
+            weak = not alias and (not qualifier or qualifier == "?" or qualifier.startswith("'"))
+            if weak and name not in called and (kind == "bind" or scope.rsplit(".", 1)[-1] not in passed):
+                continue
         found.append(Reference(path=path, name=name, kind=kind, line=anchor.start_point[0] + 1,
                                col=anchor.start_point[1], qualifier=qualifier, scope=scope,
                                module=module, alias=alias))

@@ -195,7 +195,7 @@ class Inference:
         return set()
 
     # ---- names ----
-    def local_binding(self, name: str, ctx: Ctx) -> bool:
+    def local_binding(self, name: str, ctx: Ctx) -> bool:  # noqa: D401
         """Whether a parameter or local of a function around ``ctx`` binds ``name`` (so it shadows
         module names even when its value is not known)."""
         facts = self.facts(ctx.path)
@@ -255,13 +255,18 @@ class Inference:
                     binds = [b for b in before if b[0] == last]
             inner = Ctx(ctx.home, ctx.path, scope, 0)
             for _, value, annotation in binds:
-                found |= self.evaluate_text(value, inner) if value != "?" else set()
-                if annotation:
-                    found |= self.annotated(annotation, inner, depth)
+                typed = self.annotated(annotation, inner, depth) if annotation else None
+                found |= typed or (self.evaluate_text(value, inner) if value != "?" else set())
         params = facts.params.get(scope)
         if params and name in params:
             bound = True
             found |= self.parameter(scope, name, params[name], ctx, depth)
+        elif name in ("self", "cls") and scope is not None and not found:  # implied: the method's class
+            method = self.r.symbol(scope, ctx.path)
+            owner = self.r.symbol(method.parent, ctx.path) if method is not None and method.kind == "method" \
+                and method.parent else None
+            if owner is not None and owner.kind in CLASS_KINDS:
+                return ({("inst", owner)} if name == "self" else {("def", owner)}), True
         return found, bound
 
     def _target_value(self, target) -> tuple:
@@ -285,9 +290,8 @@ class Inference:
         found = set()
         inner = Ctx(ctx.home, symbol.path, symbol.parent, 0)
         for _, value, annotation in facts.binds.get((symbol.parent, symbol.name), ()):
-            found |= self.evaluate_text(value, inner) if value != "?" else set()
-            if annotation:
-                found |= self.annotated(annotation, inner, depth)
+            typed = self.annotated(annotation, inner, depth) if annotation else None
+            found |= typed or (self.evaluate_text(value, inner) if value != "?" else set())
         return found
 
     def resolve_var(self, found: set, ctx: Ctx, depth: int) -> set:

@@ -140,6 +140,10 @@ def facts(kind: str, node, source: bytes, defined: frozenset) -> list[tuple]:
         else:
             left, right, annotation = node.child_by_field_name("left"), node.child_by_field_name("right"), None
         alias = _annotation(annotation, source)
+        if right is not None and right.type in ("as_expression", "satisfies_expression") and not alias:
+            typed = [c for c in right.named_children if c.type != "comment"]
+            if len(typed) == 2:  # x = y as T: the cast is the type
+                alias = _text(typed[1], source)
         if left is None or (right is None and not alias):
             return []
         if right is not None and right.type in _FUNCTIONS:

@@ -1,0 +1,66 @@
+"""What the type and value pass costs: cold index time of a corpus, this tree against a baseline commit.
+
+Both run in this process's machine conditions, alternating (baseline, current, baseline, …), so the
+ratio survives a loaded machine. The baseline is ``git archive <ref> maguyva orkestra`` of this
+repository (default ``HEAD~1``; pass the commit before the call-graph work). The corpus defaults to a
+copy of the running interpreter's standard library (``bench/bench_index.py``'s corpus).
+
+    python bench/bench_callgraph_cost.py --baseline <commit> [--corpus DIR] [--rounds 2]
+
+Prints one JSON line per run and a summary with the median ratio (target: at most 1.30).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "bench"))
+
+from bench_index import COLD, copy_stdlib  # noqa: E402
+
+
+def cold(code_root: Path, corpus: Path, store: Path) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(code_root)}
+    out = subprocess.run([sys.executable, "-c", COLD, str(corpus), str(store)], env=env, check=True,
+                         capture_output=True, text=True).stdout
+    store.unlink(missing_ok=True)
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--baseline", default="HEAD~1", help="commit to compare with")
+    parser.add_argument("--corpus", type=Path, help="directory to index (default: a stdlib copy)")
+    parser.add_argument("--rounds", type=int, default=2)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as work:
+        work = Path(work)
+        base = work / "baseline"
+        base.mkdir()
+        archive = subprocess.run(["git", "archive", args.baseline, "maguyva", "orkestra"], cwd=REPO, check=True,
+                                 capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
+        corpus = args.corpus or copy_stdlib(work / "stdlib")
+        runs: dict[str, list[float]] = {"baseline": [], "current": []}
+        for round_ in range(args.rounds):
+            for label, root in (("baseline", base), ("current", REPO)):
+                result = cold(root, corpus, work / f"{label}.db")
+                runs[label].append(result["seconds"])
+                print(json.dumps({"round": round_, "code": label, **result}), flush=True)
+        ratios = [c / b for b, c in zip(runs["baseline"], runs["current"])]
+        print(json.dumps({"baseline": args.baseline, "baseline_s": runs["baseline"], "current_s": runs["current"],
+                          "median_ratio": round(statistics.median(ratios), 3), "target_ratio": 1.30,
+                          "load_average": os.getloadavg()[0]}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
