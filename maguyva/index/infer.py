@@ -39,7 +39,7 @@ EXTERNAL = ("ext", "")
 _LITERAL_TYPES = frozenset({"str", "bytes", "int", "float", "bool", "list", "dict", "set", "builtin"})
 _NAMES = re.compile(r"[^\W\d]\w*")
 _CALL_ARGS = re.compile(r"\([^()]*\)")
-_SUBSCRIPT = re.compile(r"\[([^\[\]]*)\]")
+_SUBSCRIPT = re.compile(r"(?<=[\w)\]])\[([^\[\]]*)\]")  # not a list literal: [f, g][0]
 _STRING = re.compile(r"""^[rRbBuUfF]*(?:'[^']*'|"[^"]*")""")
 _ANNOTATION_NAME = re.compile(r"[A-Za-z_][\w.]*")
 _ANNOTATION_SKIP = frozenset({"Optional", "Union", "None", "typing.Optional", "typing.Union", "Final",
