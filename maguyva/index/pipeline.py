@@ -20,7 +20,7 @@ from typing import Callable, Sequence
 from maguyva.index.git import head_commit, uncommitted_paths
 from maguyva.index.graph import Links
 from maguyva.index.parse import DEFAULT_BUDGET_MS
-from maguyva.index.resolve import MemoryDefinitions, Resolver, resolve_all
+from maguyva.index.resolve import MemoryDefinitions, Resolver, is_fact, resolve_all
 from maguyva.index.scan import DEFAULT_MAX_BYTES, ScannedFile, scan_repository
 from maguyva.index.workers import extract_records, iter_extractions
 from maguyva.models import Edge, FileExtraction, Symbol
@@ -284,8 +284,9 @@ def _reresolve(store: Store, diff: _Diff, extractions: list[FileExtraction],
                old_symbols: dict[str, Sequence[Symbol]]) -> tuple[set[str], bool]:
     """Re-resolve what this change can affect; return the files touched and whether the graph changed.
 
-    Whole files: added and changed ones, files whose imports may now point elsewhere (a file
-    with that stem came or went) and, transitively, files inheriting from classes in changed
+    Whole files: added and changed ones, files importing a changed one (their calls may be typed by
+    its facts), files whose imports may now point elsewhere (a file with that stem came or went) and,
+    transitively, files inheriting from classes in changed
     files (their ``self.x`` may move). Single references anywhere else: those whose name is a
     definition that appeared, disappeared or moved. Call before the old edges are replaced.
     """
@@ -297,17 +298,20 @@ def _reresolve(store: Store, diff: _Diff, extractions: list[FileExtraction],
         stem = posixpath.splitext(posixpath.basename(path))[0]
         fragments.add(posixpath.basename(posixpath.dirname(path)) if stem in ("__init__", "index", "mod") else stem)
     whole = diff.added | diff.changed | store.paths_importing(fragments - {""})
-    frontier = diff.changed | diff.deleted
-    while frontier:
-        frontier = store.paths_inheriting_from(frontier) - whole
-        whole |= frontier
+    # the type and value pass reads the facts (assignments, returns) of files a file imports directly
+    whole |= {e.src_path for path in diff.changed for e in store.edges_in(path) if e.kind == "imports"}
+    frontier = reached = diff.changed | diff.deleted
+    while frontier:  # the closure is walked on its own: a file already whole still passes it on
+        frontier = store.paths_inheriting_from(frontier) - reached
+        reached |= frontier
+    whole |= reached
     whole -= diff.deleted
-    single = [ref for ref in store.references_named(names) if ref.path not in whole]
+    single = [ref for ref in store.references_named(names) if ref.path not in whole and not is_fact(ref)]
     old_edges = [e for path in whole | diff.deleted for e in store.edges_out(path)]
     old_edges += [e for e in store.edges_named(names) if e.src_path not in whole | diff.deleted]
     resolver = Resolver(StoreDefinitions(store))
     whole_edges = [edge for path in sorted(whole) for edge in resolver.resolve_file(path)]
-    single_edges = [resolver.resolve_reference(ref) for ref in single]
+    single_edges = [edge for ref in single for edge in resolver.resolve_edges(ref)]
     store.replace_edges(whole | diff.deleted, whole_edges)
     store.replace_reference_edges(single_edges)
     graph_changed = _links(old_edges) != _links(whole_edges + single_edges)

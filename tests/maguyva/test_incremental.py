@@ -110,3 +110,19 @@ def test_a_class_reached_through_a_sibling_base_keeps_its_own_bases(git_repo, tm
     assert dump_index(store) == _clean(git_repo, tmp_path)
     index_repository(git_repo, store)  # and a run with no change keeps it
     assert dump_index(store) == _clean(git_repo, tmp_path / "again")
+
+
+def test_a_changed_return_value_reaches_the_files_that_call_through_it(git_repo, tmp_path):
+    # c.py's edge depends on b.py's return statement, not on any name b.py defines
+    write_tree(git_repo, {"pkg/__init__.py": "",
+                          "pkg/a.py": "class A:\n    def m(self):\n        return 1\n\n\n"
+                                      "class B:\n    def m(self):\n        return 2\n",
+                          "pkg/b.py": "from pkg.a import A, B\n\n\ndef make():\n    return A()\n",
+                          "pkg/c.py": "from pkg.b import make\n\n\ndef use():\n    return make().m()\n"})
+    store = tmp_path / "inc.db"
+    index_repository(git_repo, store)
+    write_tree(git_repo, {"pkg/b.py": "from pkg.a import A, B\n\n\ndef make():\n    return B()\n"})
+    index_repository(git_repo, store)
+    edges = {(e[1], e[2], e[7]): (e[6], e[8]) for e in dump_index(store)["edges"]}
+    assert edges[("pkg/c.py", 5, "m")] == ("pkg.a.B.m", "resolved")
+    assert dump_index(store) == _clean(git_repo, tmp_path)
