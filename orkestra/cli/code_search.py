@@ -89,23 +89,28 @@ def mount(app: typer.Typer) -> None:
     @app.command("refs")
     def refs(name: str = typer.Argument(..., help="Symbol name or qualified name."),
              limit: int = typer.Option(50, "--limit", "-n", min=1),
+             possible: bool = typer.Option(False, "--possible", help="Also calls of the name on receivers of "
+                                                                     "unknown type (resolution ambiguous)."),
              repo: str = REPO, store: Optional[str] = STORE, fmt: str = FORMAT) -> None:
-        """Every in-repo reference to a symbol (the find_references tool).
+        """Every in-repo reference to a symbol (the find_references tool), each with its resolution.
 
         Example: orkestra code refs classify
         """
-        _run(repo, store, lambda api: api.find_references(name, limit=limit), "references")
+        _run(repo, store, lambda api: api.find_references(name, limit=limit, include_possible=possible), "references")
 
     @app.command("deps")
     def deps(target: str = typer.Argument(..., help="A repo path or a symbol."),
              direction: str = typer.Option("both", "--direction", help="callers | callees | both | impact"),
              depth: int = typer.Option(2, "--depth", min=1, max=6),
+             ambiguous: bool = typer.Option(False, "--ambiguous", help="Add possible callers and ambiguous "
+                                                                       "callees (receiver type unknown)."),
              repo: str = REPO, store: Optional[str] = STORE) -> None:
         """Callers, callees or blast radius of a path or symbol (the analyze_dependencies tool).
 
         Example: orkestra code deps maguyva/api.py --direction impact
         """
-        _run(repo, store, lambda api: api.analyze_dependencies(target, direction=direction, depth=depth))
+        _run(repo, store, lambda api: api.analyze_dependencies(target, direction=direction, depth=depth,
+                                                               include_ambiguous=ambiguous))
 
     @app.command("file")
     def file(path: str = typer.Argument(..., help="Repo-relative path."),
