@@ -57,7 +57,8 @@ class FileFacts:
     return_types: dict = field(default_factory=dict)  # scope → annotation
     decorates: dict = field(default_factory=dict)  # (scope, name) → [(slot, decorator)]
     args: dict = field(default_factory=dict)  # callee's last name → [(scope, callee, slot, value)]
-    value_names: set = field(default_factory=set)  # every name used as a value (assigned, passed, returned)
+    values: list = field(default_factory=list)  # every value text (assigned, passed, returned, defaulted)
+    _value_names: set | None = None
     indirect: list | None = None  # call sites whose callee is no top-level definition's name
 
     @classmethod
@@ -84,8 +85,15 @@ class FileFacts:
                 found.args.setdefault(fact.name, []).append((fact.scope, fact.qualifier, fact.module, fact.alias))
             value = fact.alias if kind == "arg" else fact.qualifier
             if value:
-                found.value_names.update(_NAMES.findall(value))
+                found.values.append(value)
         return found
+
+    @property
+    def value_names(self) -> set:
+        """Every name used as a value in the file (computed on first use)."""
+        if self._value_names is None:
+            self._value_names = set(_NAMES.findall(" ".join(self.values)))
+        return self._value_names
 
 
 @dataclass
@@ -296,7 +304,10 @@ class Inference:
 
     def resolve_var(self, found: set, ctx: Ctx, depth: int) -> set:
         """Replace ``("var", symbol)`` values (an imported variable) by what they hold."""
-        if not any(v[0] == "var" for v in found):
+        for value in found:
+            if value[0] == "var":
+                break
+        else:
             return found
         out = set()
         for value in found:

@@ -185,7 +185,19 @@ def _unpack(left, value: str, source: bytes, right, alias: str = "") -> list[tup
         items = [c for c in right.named_children if c.type != "comment"] if right is not None and \
             right.type in ("expression_list", "tuple", "list") else None
         rows = []
+        splat = next((i for i, t in enumerate(targets) if t.type == "list_splat_pattern"), None)
         for i, target in enumerate(targets):
+            if items is not None and splat is not None and len(items) >= len(targets) - 1:
+                tail = len(targets) - 1 - i  # a, *b, c = f, g, h, k: b holds the middle items
+                if i == splat:
+                    middle = items[splat:len(items) - (len(targets) - 1 - splat)]
+                    inner = target.named_children[0] if target.named_children else None
+                    rows += _unpack(inner, capped(join([summarize(m, source) for m in middle])), source, None) \
+                        if inner is not None else []
+                    continue
+                item_node = items[i] if i < splat else items[len(items) - 1 - tail]
+                rows += _unpack(target, summarize(item_node, source), source, item_node)
+                continue
             if target.type == "list_splat_pattern":
                 continue
             item = summarize(items[i], source) if items is not None and len(items) == len(targets) else \

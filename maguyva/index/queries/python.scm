@@ -33,6 +33,9 @@
 
 (call function: [(call) (subscript) (parenthesized_expression)] @qualifier) @ref.call  ; f()(), d["k"]()
 
+(raise_statement . (identifier) @name) @ref.call  ; raise E: constructs E
+(raise_statement . (attribute object: (_) @qualifier attribute: (identifier) @name)) @ref.call
+
 (decorator (identifier) @name) @ref.call
 
 (decorator
