@@ -17,7 +17,7 @@ REF_KINDS = ("call", "import", "inherit", "type")
 EDGE_KIND = {"call": "calls", "import": "imports", "inherit": "inherits", "type": "references"}
 # Facts for the type and value pass (queries capture ``@fact.<kind>``; a language hook ``facts``
 # turns each node into rows). Stored beside references, they never become edges themselves.
-FACT_KINDS = ("bind", "param", "return", "decorate", "arg")
+FACT_KINDS = ("bind", "param", "return", "decorate", "arg", "iterate")
 
 
 @dataclass(frozen=True, slots=True)

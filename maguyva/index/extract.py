@@ -132,6 +132,8 @@ def _facts(path: str, language: str, source: bytes, nodes: dict, spans, symbols,
         {row[0] for kind, _, row in rows if kind == "arg"}
     found: list[Reference] = []
     for kind, scope, (name, qualifier, module, alias, anchor) in rows:
+        if kind == "iterate" and qualifier.startswith("["):
+            continue  # a literal container's iteration calls no repository code
         if kind in ("bind", "param") and "." not in name and scope is not None and kinds.get(scope) not in CLASS_LIKE:
             if name not in used:
                 continue

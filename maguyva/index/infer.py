@@ -54,6 +54,7 @@ class FileFacts:
     attr_binds: dict = field(default_factory=dict)  # attribute → [(scope, base text, value)]
     params: dict = field(default_factory=dict)  # scope → {name: (slot, default, annotation)}
     returns: dict = field(default_factory=dict)  # scope → [value]
+    yields: dict = field(default_factory=dict)  # scope → [value] (a generator's items)
     return_types: dict = field(default_factory=dict)  # scope → annotation
     decorates: dict = field(default_factory=dict)  # (scope, name) → [(slot, decorator)]
     args: dict = field(default_factory=dict)  # callee's last name → [(scope, callee, slot, value)]
@@ -78,7 +79,8 @@ class FileFacts:
                 else:
                     found.params.setdefault(fact.scope, {})[fact.name] = (fact.module, fact.qualifier, fact.alias)
             elif kind == "return":
-                found.returns.setdefault(fact.scope, []).append(fact.qualifier)
+                (found.yields if fact.module == "yield" else found.returns).setdefault(fact.scope, []).append(
+                    fact.qualifier)
             elif kind == "decorate":
                 found.decorates.setdefault((fact.scope, fact.name), []).append((int(fact.module or 0), fact.qualifier))
             elif kind == "arg":
@@ -190,6 +192,10 @@ class Inference:
                         found |= self.evaluate(item, inner, depth + 1)
                 elif base[0] in ("ext", "lit"):
                     found.add(EXTERNAL)
+                elif base[0] == "gen" and key == "*":
+                    found |= self.generated(base[1], ctx, depth + 1)
+                elif base[0] == "inst" and key == "*":  # iteration: __iter__() then its __next__()
+                    found |= self.iterated(base[1], ctx, depth + 1)
             return found
         if tag == V.CONTAINER:
             return {("cont", expr[1], ctx.path, ctx.scope)}
@@ -372,10 +378,40 @@ class Inference:
             return {("ext", "builtin")}
         return set()  # what an external call returns is not known (it may hold repository objects)
 
+    def generated(self, function: Symbol, ctx: Ctx, depth: int) -> set:
+        """The items a generator function yields."""
+        found = set()
+        inner = Ctx(ctx.home, function.path, function.qualified_name, 0)
+        for text in self.facts(function.path).yields.get(function.qualified_name, ()):
+            found |= self.evaluate_text(text, inner)
+        return found
+
+    def iterators(self, cls: Symbol, ctx: Ctx, depth: int) -> list[Symbol]:
+        """``__iter__`` of ``cls`` and the ``__next__`` of what it returns (methods of the repository)."""
+        methods = []
+        start = self.member(cls, "__iter__")
+        if start is not None:
+            methods.append(start)
+            for value in self.returns(start, ctx, depth + 1):
+                if value[0] == "inst":
+                    step = self.member(value[1], "__next__")
+                    if step is not None and step not in methods:
+                        methods.append(step)
+        return methods
+
+    def iterated(self, cls: Symbol, ctx: Ctx, depth: int) -> set:
+        found = set()
+        for method in self.iterators(cls, ctx, depth):
+            if method.name == "__next__":
+                found |= self.returns(method, ctx, depth + 1)
+        return found
+
     def returns(self, function: Symbol, ctx: Ctx, depth: int) -> set:
         if not self.readable(ctx, function.path):
             return set()
         facts = self.facts(function.path)
+        if function.qualified_name in facts.yields:
+            return {("gen", function)}
         inner = Ctx(ctx.home, function.path, function.qualified_name, 0)
         annotation = facts.return_types.get(function.qualified_name)
         if annotation:

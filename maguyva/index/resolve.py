@@ -139,7 +139,8 @@ class Resolver:
     def resolve_file(self, path: str) -> list[Edge]:
         """The edges of every reference in ``path`` (one each; a call with several values, one per
         value), in the order the references are listed. Facts give none."""
-        return [edge for ref in self._references(path) for edge in self.resolve_edges(ref)]
+        edges = [edge for ref in self._references(path) for edge in self.resolve_edges(ref)]
+        return edges + [edge for ref in self.facts(path) if ref.kind == "iterate" for edge in self._iteration_edges(ref)]
 
     def resolve_reference(self, ref: Reference) -> Edge:
         """The (first) edge for one reference."""
@@ -147,6 +148,8 @@ class Resolver:
 
     def resolve_edges(self, ref: Reference) -> list[Edge]:
         """Every edge for one reference; none for a fact."""
+        if ref.kind == "iterate":
+            return self._iteration_edges(ref)
         if ref.kind in FACT_KINDS:
             return []
         if ref.kind == "import":
@@ -290,6 +293,19 @@ class Resolver:
             return _unresolved(ref, "ambiguous", _Candidates(tuple(found)).reason())
         cls = classes[0]
         return _unresolved(ref, "external", f"no member {ref.name!r} on {cls.name} or its in-repo bases")
+
+    def _iteration_edges(self, ref: Reference) -> list[Edge]:
+        """``for x in value``: calls of the ``__iter__`` / ``__next__`` of the repository classes the
+        value is an instance of (nothing when its type is not known: no guessing for implicit calls)."""
+        ctx = Ctx(ref.path, ref.path, ref.scope, ref.line)
+        edges = []
+        for value in self.infer.evaluate(V.parse(ref.qualifier), ctx, 0):
+            if value[0] == "inst":
+                for method in self.infer.iterators(value[1], ctx, 0):
+                    call = Reference(path=ref.path, name=method.name, kind="call", line=ref.line, col=ref.col,
+                                     qualifier=ref.qualifier, scope=ref.scope)
+                    edges.append(_to_symbol(call, method))
+        return edges
 
     def _unbound_name(self, ref: Reference) -> Edge:
         """A name no scope, import or builtin binds: a unique repository function or class of that

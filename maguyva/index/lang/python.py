@@ -137,9 +137,13 @@ def facts(kind: str, node, source: bytes, defined: frozenset) -> list[tuple]:
     """
     if kind == "bind":
         return _binds(node, source)
-    if kind == "return":
-        value = node.named_children
-        return [("return", summarize(value[0], source) if value else "'None", "", "", node)]
+    if kind == "return":  # module "yield": a generator's item
+        value = [c for c in node.named_children if c.type != "comment"]
+        text = summarize(value[0], source) if value else "'None"
+        return [("return", text, "yield" if node.type == "yield" else "", "", node)]
+    if kind == "iterate":  # for x in value: value.__iter__() and its __next__() run implicitly
+        value = summarize(node.child_by_field_name("right"), source)
+        return [("", value, "", "", node)] if value not in ("?",) and not value.startswith("'") else []
     if kind == "param":
         return _params(node, source)
     if kind == "decorate":

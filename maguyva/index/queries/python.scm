@@ -76,6 +76,8 @@
 (for_statement) @fact.bind
 (with_item value: (as_pattern) @fact.bind)
 (return_statement) @fact.return
+(yield) @fact.return
+(for_statement) @fact.iterate
 (function_definition) @fact.param
 (decorated_definition) @fact.decorate
 (call arguments: (argument_list [(identifier) (attribute) (keyword_argument)])) @fact.arg
