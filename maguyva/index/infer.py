@@ -32,6 +32,7 @@ FUNCTION_KINDS = frozenset({"function", "method"})
 CLASS_KINDS = frozenset({"class", "interface", "struct"})
 VALUE_KINDS = frozenset({"variable", "constant", "field"})
 MAX_DEPTH = 12
+MAX_STACK = 48  # evaluations in progress at once (keeps far below Python's recursion limit)
 MAX_VALUES = 16
 MAX_ARG_SITES = 64
 BUILTINS = frozenset(dir(builtins))
@@ -149,8 +150,8 @@ class Inference:
         found = self._memo.get(key)
         if found is not None:
             return found
-        if depth > MAX_DEPTH or key in self._active:
-            return frozenset()
+        if depth > MAX_DEPTH or key in self._active or len(self._active) > MAX_STACK:
+            return frozenset()  # a cycle, or a chain (x2 = x1; x3 = x2; …) deeper than worth following
         self._active.add(key)
         try:
             found = self._evaluate(expr, ctx, depth)
