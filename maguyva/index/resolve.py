@@ -143,8 +143,11 @@ class Resolver:
         return edges + [edge for ref in self.facts(path) if ref.kind == "iterate" for edge in self._iteration_edges(ref)]
 
     def resolve_reference(self, ref: Reference) -> Edge:
-        """The (first) edge for one reference."""
-        return self.resolve_edges(ref)[0]
+        """The (first) edge for one reference (not a fact: facts give no edge)."""
+        edges = self.resolve_edges(ref)
+        if not edges:
+            raise ValueError(f"{ref.path}:{ref.line}: a {ref.kind} fact has no edge")
+        return edges[0]
 
     def resolve_edges(self, ref: Reference) -> list[Edge]:
         """Every edge for one reference; none for a fact."""
