@@ -301,3 +301,13 @@ def test_javascript_follows_this_new_imports_require_and_object_literals(tmp_pat
     assert _to(edges[("web/app.js", 8, "start")]) == [("resolved", "web.app.registry.start")]
     assert _to(edges[("web/app.js", 9, "format")]) == [("external", None)]  # no method: module function
     assert _to(edges[("web/app.js", 10, "format")]) == [("resolved", "web.util.format")]  # CommonJS
+
+
+def test_commonjs_exports_assignments_define_what_require_callers_reach(tmp_path):
+    edges = _edges(tmp_path, {
+        "lib/util.js": "exports.slug = function (t) { return t; };\nmodule.exports.shout = (t) => t.toUpperCase();\n",
+        "app.js": 'const u = require("./lib/util.js");\nfunction main() { u.slug("a"); return u.shout("b"); }\n',
+    })
+    assert _to(edges[("app.js", 2, "slug")]) == [("resolved", "lib.util.slug")]
+    assert _to(edges[("app.js", 2, "shout")]) == [("resolved", "lib.util.shout")]
+    assert _to(edges[("lib/util.js", 2, "toUpperCase")]) == [("external", None)]

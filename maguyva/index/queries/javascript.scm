@@ -73,3 +73,15 @@
 (new_expression arguments: (arguments [(identifier) (member_expression)])) @fact.arg
 (call_expression function: [(call_expression) (subscript_expression) (parenthesized_expression)] @qualifier) @ref.call
 (field_definition value: (_)) @fact.bind
+
+; CommonJS: exports.f = function … / module.exports.f = (…) => … define f for require() callers
+(expression_statement (assignment_expression
+  left: (member_expression object: (identifier) @_exports property: (property_identifier) @name)
+  right: [(function_expression) (arrow_function)]) @def.function
+  (#eq? @_exports "exports"))
+(expression_statement (assignment_expression
+  left: (member_expression
+    object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+    property: (property_identifier) @name)
+  right: [(function_expression) (arrow_function)]) @def.function
+  (#eq? @_module "module") (#eq? @_exports "exports"))
