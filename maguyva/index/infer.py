@@ -375,9 +375,14 @@ class Inference:
         if kind == "inst":
             call = self.member(callee[1], "__call__")
             return self.returns(call, ctx, depth) if call is not None else set()
-        if kind == "ext" and callee[1].startswith("~"):  # a method of a str, int, … literal
-            return {("ext", "builtin")}
-        return set()  # what an external call returns is not known (it may hold repository objects)
+        if kind == "ext":
+            name = callee[1]
+            if name == "~cont" or name in BUILTINS:
+                return set()  # a container's get(), sorted(…), list(…): may hold repository objects
+            if name.startswith("~"):  # a method of a str, int, … literal
+                return {("ext", "builtin")}
+            return {EXTERNAL}  # what an outside module's function returns is outside code too
+        return set()
 
     def generated(self, function: Symbol, ctx: Ctx, depth: int) -> set:
         """The items a generator function yields."""
@@ -555,7 +560,9 @@ class Inference:
             return {("def", s) for s in members if s.kind not in VALUE_KINDS}
         if kind == "ext" and base[1] in _LITERAL_TYPES:
             return {("ext", "~" + base[1])}
-        if kind in ("ext", "cont"):
+        if kind == "cont":
+            return {("ext", "~cont")}
+        if kind == "ext":
             return {EXTERNAL}
         return set()
 

@@ -133,6 +133,7 @@ class Resolver:
         self._split: dict[str, tuple[list[Reference], list[Reference]]] = {}
         self._stars: dict[str, list[str]] = {}
         self._parents: dict[str, set] = {}
+        self._external_roots: dict[str, set[str]] = {}
         self._chains: dict[tuple[str, str | None], list[str | None]] = {}
         self.infer = Inference(self)
 
@@ -205,8 +206,13 @@ class Resolver:
         return self._exported(path, name, 0)
 
     def external_names(self, path: str) -> set[str]:
-        self.bindings(path)
-        return self._external.get(path, set())
+        """Names ``path``'s imports bind outside the repository (``import a.b`` binds ``a`` too)."""
+        found = self._external_roots.get(path)
+        if found is None:
+            self.bindings(path)
+            names = self._external.get(path, set())
+            found = self._external_roots[path] = names | {n.split(".", 1)[0] for n in names}
+        return found
 
     def star_modules(self, path: str) -> list[str]:
         """In-repository modules ``path`` imports with ``*``."""
