@@ -29,8 +29,10 @@ from bench_index import COLD, copy_stdlib  # noqa: E402
 
 def cold(code_root: Path, corpus: Path, store: Path) -> dict:
     env = {**os.environ, "PYTHONPATH": str(code_root)}
+    # run from the store's folder: ``python -c`` puts the working directory first on sys.path, and
+    # from this checkout that would import the current code for the baseline too
     out = subprocess.run([sys.executable, "-c", COLD, str(corpus), str(store)], env=env, check=True,
-                         capture_output=True, text=True).stdout
+                         capture_output=True, text=True, cwd=store.parent).stdout
     store.unlink(missing_ok=True)
     return json.loads(out.strip().splitlines()[-1])
 
@@ -56,7 +58,9 @@ def main() -> int:
                 runs[label].append(result["seconds"])
                 print(json.dumps({"round": round_, "code": label, **result}), flush=True)
         ratios = [c / b for b, c in zip(runs["baseline"], runs["current"])]
-        print(json.dumps({"baseline": args.baseline, "baseline_s": runs["baseline"], "current_s": runs["current"],
+        import maguyva
+
+        print(json.dumps({"current_code": str(Path(maguyva.__file__).parent), "baseline": args.baseline, "baseline_s": runs["baseline"], "current_s": runs["current"],
                           "median_ratio": round(statistics.median(ratios), 3), "target_ratio": 1.30,
                           "load_average": os.getloadavg()[0]}))
     return 0

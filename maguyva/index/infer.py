@@ -146,10 +146,12 @@ class Inference:
         file's edges depend on the order of its own references only (incremental = clean)."""
         if ctx.home != self._home:
             self._home, self._memo = ctx.home, {}
-        key = (expr, ctx.path, ctx.scope, ctx.line)
-        found = self._memo.get(key)
-        if found is not None:
-            return found
+        # keyed by identity: nested tuples re-hash on every lookup; the memo keeps ``expr`` alive,
+        # so its id cannot be reused while the entry exists
+        key = (id(expr), ctx.path, ctx.scope, ctx.line)
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit[1]
         if depth > MAX_DEPTH or key in self._active or len(self._active) > MAX_STACK:
             return frozenset()  # a cycle, or a chain (x2 = x1; x3 = x2; …) deeper than worth following
         self._active.add(key)
@@ -158,7 +160,7 @@ class Inference:
         finally:
             self._active.discard(key)
         found = frozenset(sorted(found, key=repr)[:MAX_VALUES]) if len(found) > MAX_VALUES else frozenset(found)
-        self._memo[key] = found  # even one a cycle guard cut short: the home's reference order decides
+        self._memo[key] = (expr, found)  # even one a cycle guard cut short: the home's reference order decides
         return found
 
     def _evaluate(self, expr, ctx: Ctx, depth: int) -> set:

@@ -29,36 +29,43 @@ NAME, LITERAL, UNKNOWN_NODE, ATTR, CALL, INDEX, CONTAINER, UNION = (
     "name", "lit", "unknown", "attr", "call", "index", "cont", "union")
 
 
+_INTERNED: dict[tuple, tuple] = {}  # equal nodes are one object: the value pass memoises on identity
+
+
+def _intern(node: tuple) -> tuple:
+    return _INTERNED.setdefault(node, node)
+
+
 def Name(name: str) -> tuple:  # noqa: N802 — node constructors
-    return (NAME, name)
+    return _intern((NAME, name))
 
 
 def Literal(type_: str) -> tuple:  # noqa: N802
-    return (LITERAL, type_)  # str, int, list, dict, … : a builtin value
+    return _intern((LITERAL, type_))  # str, int, list, dict, … : a builtin value
 
 
 def Unknown() -> tuple:  # noqa: N802
-    return (UNKNOWN_NODE,)
+    return _intern((UNKNOWN_NODE,))
 
 
 def Attr(base: tuple, name: str) -> tuple:  # noqa: N802
-    return (ATTR, base, name)
+    return _intern((ATTR, base, name))
 
 
 def Call(callee: tuple) -> tuple:  # noqa: N802
-    return (CALL, callee)
+    return _intern((CALL, callee))
 
 
 def Index(base: tuple, key: str) -> tuple:  # noqa: N802
-    return (INDEX, base, key)  # key "*" when not a literal
+    return _intern((INDEX, base, key))  # key "*" when not a literal
 
 
 def Container(items: tuple) -> tuple:  # noqa: N802
-    return (CONTAINER, items)  # ((key or "", expr), …)
+    return _intern((CONTAINER, items))  # ((key or "", expr), …)
 
 
 def Union(options: tuple) -> tuple:  # noqa: N802
-    return (UNION, options)
+    return _intern((UNION, options))
 
 
 _TOKEN = re.compile(r"\s*(?:(?P<name>[^\W\d]\w*)|(?P<lit>'[^\s,\]\[|:().]*)|(?P<num>\d+)|(?P<op>\(\)|[.\[\],:|?*]))")
