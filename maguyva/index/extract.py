@@ -94,6 +94,11 @@ def extract_file(path: str, language: str, source: bytes, tree) -> FileExtractio
     scopes = _innermost_scopes(spans, [(caps["_node"].start_byte, caps["_node"].end_byte) for _, _, caps in found])
     references = [_build_reference(path, sub, caps, scope, source) for (sub, _, caps), scope in zip(found, scopes)]
     if fact_nodes:
+        defined = {s.name for s in symbols}
+        for (sub, _, caps), ref in zip(found, references):  # a call's arguments matter only for our callees
+            if sub == "call" and ref.name in defined and ref.qualifier.count(".") < 1 + (not ref.qualifier):
+                node = caps["_node"]
+                fact_nodes.setdefault(("arg", node.start_byte, node.end_byte), node)
         references += _facts(path, language, source, fact_nodes, spans, symbols, references)
     references = tuple(sorted(references, key=lambda r: (r.line, r.col, r.kind, r.name)))
     text = source.decode("utf-8", errors="replace")

@@ -69,8 +69,7 @@
 (return_statement) @fact.return
 [(function_declaration) (generator_function_declaration) (method_definition) (function_expression)
  (arrow_function) (generator_function)] @fact.param
-(call_expression arguments: (arguments [(identifier) (member_expression)])) @fact.arg
-(new_expression arguments: (arguments [(identifier) (member_expression)])) @fact.arg
+; ``arg`` facts come from the @ref.call nodes whose callee this file defines (see extract.py)
 (call_expression function: [(call_expression) (subscript_expression) (parenthesized_expression)] @qualifier) @ref.call
 (field_definition value: (_)) @fact.bind
 

@@ -80,4 +80,4 @@
 (for_statement) @fact.iterate
 (function_definition) @fact.param
 (decorated_definition) @fact.decorate
-(call arguments: (argument_list [(identifier) (attribute) (keyword_argument)])) @fact.arg
+; ``arg`` facts come from the @ref.call nodes whose callee this file defines (see extract.py)
