@@ -35,9 +35,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from maguyva.export import write_graph  # noqa: E402
-from maguyva.index.pipeline import index_repository  # noqa: E402
-from maguyva.store import open_store  # noqa: E402
+from maguyva.export import write_graph
+from maguyva.index.pipeline import index_repository
+from maguyva.store import open_store
 
 
 def gold_edges(case: Path) -> set[tuple[str, str]]:

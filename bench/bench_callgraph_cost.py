@@ -24,7 +24,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "bench"))
 
-from bench_index import COLD, copy_stdlib  # noqa: E402
+from bench_index import COLD, copy_stdlib
 
 
 def cold(code_root: Path, corpus: Path, store: Path) -> dict:

@@ -212,7 +212,7 @@ class Inference:
         return set()
 
     # ---- names ----
-    def local_binding(self, name: str, ctx: Ctx) -> bool:  # noqa: D401
+    def local_binding(self, name: str, ctx: Ctx) -> bool:
         """Whether a parameter or local of a function around ``ctx`` binds ``name`` (so it shadows
         module names even when its value is not known)."""
         facts = self.facts(ctx.path)

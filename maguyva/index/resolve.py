@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Protocol, Sequence
 
+from maguyva.index import values as V
 from maguyva.index.extract import CLASS_LIKE, module_name
-from maguyva.index.infer import CLASS_KINDS, FUNCTION_KINDS, VALUE_KINDS, Ctx, Inference, normalize
+from maguyva.index.infer import CLASS_KINDS, FUNCTION_KINDS, Ctx, Inference, normalize
 from maguyva.index.languages import hooks
 from maguyva.models import EDGE_KIND, FACT_KINDS, Edge, FileExtraction, Reference, Symbol
-from maguyva.index import values as V
 
 SELF_QUALIFIERS = frozenset({"self", "this", "cls", "@", "$this", "Self"})
 SUPER_QUALIFIERS = frozenset({"super", "super()", "base", "parent"})

@@ -36,35 +36,35 @@ def _intern(node: tuple) -> tuple:
     return _INTERNED.setdefault(node, node)
 
 
-def Name(name: str) -> tuple:  # noqa: N802 — node constructors
+def Name(name: str) -> tuple:
     return _intern((NAME, name))
 
 
-def Literal(type_: str) -> tuple:  # noqa: N802
+def Literal(type_: str) -> tuple:
     return _intern((LITERAL, type_))  # str, int, list, dict, … : a builtin value
 
 
-def Unknown() -> tuple:  # noqa: N802
+def Unknown() -> tuple:
     return _intern((UNKNOWN_NODE,))
 
 
-def Attr(base: tuple, name: str) -> tuple:  # noqa: N802
+def Attr(base: tuple, name: str) -> tuple:
     return _intern((ATTR, base, name))
 
 
-def Call(callee: tuple) -> tuple:  # noqa: N802
+def Call(callee: tuple) -> tuple:
     return _intern((CALL, callee))
 
 
-def Index(base: tuple, key: str) -> tuple:  # noqa: N802
+def Index(base: tuple, key: str) -> tuple:
     return _intern((INDEX, base, key))  # key "*" when not a literal
 
 
-def Container(items: tuple) -> tuple:  # noqa: N802
+def Container(items: tuple) -> tuple:
     return _intern((CONTAINER, items))  # ((key or "", expr), …)
 
 
-def Union(options: tuple) -> tuple:  # noqa: N802
+def Union(options: tuple) -> tuple:
     return _intern((UNION, options))
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import run_cli
 from index_helpers import write_tree
 
-from conftest import run_cli
 from maguyva.api import Maguyva
 from maguyva.index.pipeline import extract_tree, index_repository
 

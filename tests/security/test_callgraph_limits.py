@@ -7,11 +7,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "maguyva"))
 
-from index_helpers import write_tree  # noqa: E402
+from index_helpers import write_tree
 
-from maguyva.index.extract import extract_source  # noqa: E402
-from maguyva.index.pipeline import extract_tree  # noqa: E402
-from maguyva.index.values import MAX_TEXT  # noqa: E402
+from maguyva.index.extract import extract_source
+from maguyva.index.pipeline import extract_tree
+from maguyva.index.values import MAX_TEXT
 
 
 def test_a_long_assignment_chain_is_cut_short_not_a_recursion_error(tmp_path):
