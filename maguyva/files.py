@@ -1,17 +1,33 @@
-"""Reading repository files for answers: every path is confined to the repository."""
+"""Reading repository files for answers: every path is confined to the repository, never into ``.git``."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Iterable
 
 from maguyva.errors import MaguyvaError
 
+VCS_DIRS = frozenset({".git", ".hg", ".svn"})  # never code, at any depth (a nested clone has its own)
+
+
+def in_vcs_dir(parts: Iterable[str]) -> bool:
+    """Whether a path with these components is (or is inside) a ``.git``/``.hg``/``.svn`` entry, at any depth.
+
+    Case-insensitive, as git itself refuses ``.GIT`` in trees (case-insensitive file systems).
+    """
+    return any(part.lower() in VCS_DIRS for part in parts)
+
 
 def confine(root: Path, path: str) -> Path:
-    """A repository file for ``path``, refusing anything that leaves the repository."""
+    """A repository file for ``path``, refusing anything that leaves the repository or enters ``.git``.
+
+    Both the path as asked and the file it resolves to (through any symlinks) are checked.
+    """
     if not path or "\0" in path:
         raise MaguyvaError("path is empty")
     candidate = Path(path)
+    if in_vcs_dir(candidate.parts):
+        raise MaguyvaError(f"{path!r} is inside .git, which is not part of the code")
     if candidate.is_absolute():
         try:
             candidate = candidate.resolve().relative_to(root)
@@ -20,7 +36,6 @@ def confine(root: Path, path: str) -> Path:
     full = (root / candidate).resolve()
     if full != root and root not in full.parents:
         raise MaguyvaError(f"{path!r} is outside the repository")
-    relative = full.relative_to(root)
-    if relative.parts and relative.parts[0] == ".git":
-        raise MaguyvaError(f"{path!r} is inside .git, which is not part of the code")
+    if in_vcs_dir(full.relative_to(root).parts):
+        raise MaguyvaError(f"{path!r} leads inside .git, which is not part of the code")
     return full

@@ -16,6 +16,7 @@ from typing import Any, Callable
 from maguyva.answers import DEFAULT_TOKENS, MAX_TOKENS, bound, estimate_tokens
 from maguyva.api import Maguyva
 from maguyva.errors import MaguyvaError
+from maguyva.files import in_vcs_dir
 from maguyva.store.postgres.location import PostgresLocation
 
 def open_api(root: str | Path, store: str | None = None) -> "Maguyva | TeamWorkspace":
@@ -49,7 +50,7 @@ def hosted_path(path: str) -> str:
     if pure.is_absolute() or ".." in pure.parts:
         raise MaguyvaError(f"{path!r} is outside the repository")
     parts = [p for p in pure.parts if p != "."]
-    if parts and parts[0] == ".git":
+    if in_vcs_dir(parts):
         raise MaguyvaError(f"{path!r} is inside .git, which is not part of the code")
     if not parts:
         raise MaguyvaError("path is empty")

@@ -1,9 +1,11 @@
 """Walk a repository: honour ignore files, skip binaries and large files, flag paths, detect languages.
 
 Ignore sources, in order (a later match wins, as in git): ``.git/info/exclude``, then every
-``.gitignore`` and ``.maguyvaignore`` from the root down to the file's directory. Symbolic links
-are never followed into directories; a file link counts only when its target is inside the root.
-This is the only module that walks the disk.
+``.gitignore`` and ``.maguyvaignore`` from the root down to the file's directory. ``.git`` (and
+``.hg``, ``.svn``) entries are skipped at every depth, directories and files alike (a nested clone
+or a submodule's git file). Symbolic links are never followed into directories; a file link counts
+only when its target is a file inside the root and outside every ``.git``. This is the only module
+that walks the disk.
 """
 
 from __future__ import annotations
@@ -17,12 +19,12 @@ from typing import Mapping
 
 import pathspec
 
+from maguyva.files import in_vcs_dir
 from maguyva.index.languages import detect_language
 from maguyva.models import FileRecord
 
 DEFAULT_MAX_BYTES = 1_000_000
 IGNORE_FILES = (".gitignore", ".maguyvaignore")
-ALWAYS_SKIPPED_DIRS = frozenset({".git", ".hg", ".svn"})
 _SNIFF = 8192
 
 FLAG_RULES: tuple[tuple[str, re.Pattern], ...] = (
@@ -75,7 +77,7 @@ def scan_repository(root: Path, max_bytes: int = DEFAULT_MAX_BYTES,
         kept_dirs = []
         for name in sorted(dirnames):
             rel = f"{rel_dir}/{name}" if rel_dir else name
-            if name in ALWAYS_SKIPPED_DIRS or _ignored(specs, rel + "/"):
+            if in_vcs_dir((name,)) or _ignored(specs, rel + "/"):
                 continue
             if os.path.islink(os.path.join(directory, name)):
                 skipped.append(Skipped(rel, "symlinked directory (not followed)"))
@@ -85,7 +87,7 @@ def scan_repository(root: Path, max_bytes: int = DEFAULT_MAX_BYTES,
         dirnames[:] = kept_dirs
         for name in sorted(filenames):
             rel = f"{rel_dir}/{name}" if rel_dir else name
-            if _ignored(specs, rel):
+            if in_vcs_dir((name,)) or _ignored(specs, rel):
                 continue
             outcome = _scan_file(root, Path(directory) / name, rel, max_bytes, known.get(rel))
             (files if isinstance(outcome, ScannedFile) else skipped).append(outcome)
@@ -97,6 +99,8 @@ def _scan_file(root: Path, full: Path, rel: str, max_bytes: int, previous) -> Sc
         target = full.resolve()
         if not target.is_relative_to(root):
             return Skipped(rel, "symlink outside repository")
+        if in_vcs_dir(target.relative_to(root).parts):
+            return Skipped(rel, "symlink into .git")
         if not target.is_file():
             return Skipped(rel, "symlink to a non-file")
     try:

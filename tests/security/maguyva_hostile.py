@@ -1,0 +1,65 @@
+"""Helpers for Maguyva's hostile-input tests: a corpus, the CLI as a subprocess, a store's counts."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from conftest import git
+
+
+def write_corpus(root: Path, files: int, functions: int = 40, prefix: str = "mod") -> None:
+    """``files`` Python modules in 30 packages, each defining ``2 * functions`` functions."""
+    body = "".join(f"def f{i}(x):\n    return g{i}(x) + {i}\n\n\ndef g{i}(y):\n    return y * {i}\n\n\n"
+                   for i in range(functions))
+    for n in range(files):
+        path = root / f"pkg{n % 30}" / f"{prefix}{n}.py"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"from pkg0.{prefix}0 import f0\n\n\n{body}")
+
+
+def commit_all(repo: Path) -> None:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "snapshot")
+
+
+def cli(*args: str, cwd: Path, env: dict | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "orkestra", *args], cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, timeout=timeout)
+
+
+def cli_json(*args: str, cwd: Path, env: dict | None = None) -> dict:
+    done = cli(*args, cwd=cwd, env=env)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def file_count(db: Path) -> int:
+    con = sqlite3.connect(db)
+    try:
+        return con.execute("SELECT count(*) FROM files").fetchone()[0]
+    finally:
+        con.close()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_port(port: int, process: subprocess.Popen, seconds: float = 60) -> bool:
+    """True once something listens on loopback ``port``; False if ``process`` exits first or time runs out."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and process.poll() is None:
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return True
+        time.sleep(0.1)
+    return False
