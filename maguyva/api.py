@@ -7,7 +7,6 @@ Every answer is a JSON-ready dict whose hits cite ``path:line``; answers are bou
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -278,11 +277,10 @@ class Maguyva:
     def search_text(self, pattern: str, *, regex: bool = False, case_sensitive: bool = False,
                     path_prefix: str | None = None, limit: int = 50, max_tokens: int = DEFAULT_TOKENS) -> dict:
         """Literal (trigram index) or regex search; one hit per matching line."""
+        stopped = None
         if regex:
-            try:
-                hits = text.regex(self.store, pattern, limit=limit * 4, case_sensitive=case_sensitive)
-            except re.error as exc:
-                raise MaguyvaError(f"invalid regular expression: {exc}") from exc
+            found = text.regex(self.store, pattern, limit=limit * 4, case_sensitive=case_sensitive)
+            hits, stopped = found.hits, found.stopped
         else:
             hits = text.literal(self.store, pattern, limit=limit * 4)
             if case_sensitive:
@@ -291,6 +289,8 @@ class Maguyva:
             hits = [h for h in hits if h.path.startswith(path_prefix)]
         answer = {"pattern": pattern, "regex": regex, "count": len(hits[:limit]),
                   "results": [hit_dict(h) for h in hits[:limit]]}
+        if stopped:
+            answer.update(truncated=True, truncation_note=stopped)
         return bound(answer, "results", max_tokens)
 
     def search_structure(self, *, kind: str | None = None, name: str | None = None,

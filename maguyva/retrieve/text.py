@@ -1,11 +1,14 @@
-"""Text retrieval: trigram literals, regex with a literal pre-filter, BM25 over chunks."""
+"""Text retrieval: trigram literals, regex (RE2, time-budgeted) with a literal pre-filter, BM25 over chunks."""
 
 from __future__ import annotations
 
 import re
+import time
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from maguyva.retrieve.hits import Hit
+from maguyva.retrieve.safe_regex import compile_safe
 from maguyva.store.lines import split_lines
 
 if TYPE_CHECKING:
@@ -34,25 +37,40 @@ def literal(store: "Store", text: str, limit: int = 50) -> list[Hit]:
     return [_hit(s, "line", 1.0) for s in ordered[:limit]]
 
 
+REGEX_BUDGET_S = 5.0  # one regex query reads files until it has its hits or this much time went by
+
+
+@dataclass(frozen=True, slots=True)
+class RegexHits:
+    hits: list[Hit] = field(default_factory=list)
+    stopped: str | None = None  # why the scan ended before reading every candidate file
+
+
 def regex(store: "Store", pattern: str, *, limit: int = 50, case_sensitive: bool = False,
-          max_files: int = 5000) -> list[Hit]:
-    """Lines matching ``pattern``; files are pre-filtered by the longest literal the regex requires."""
-    flags = 0 if case_sensitive else re.IGNORECASE
-    compiled = re.compile(pattern, flags)
+          max_files: int = 5000) -> RegexHits:
+    """Lines matching ``pattern`` (RE2: linear time, no backtracking); files are pre-filtered by the
+    longest literal the regex requires, and the scan stops after ``REGEX_BUDGET_S`` seconds."""
+    compiled = compile_safe(pattern, case_sensitive=case_sensitive)
+    deadline = time.monotonic() + REGEX_BUDGET_S
     needle = required_literal(pattern)
     if needle:
         candidates = sorted({s.path for s in store.search_literal(needle, limit=100_000)})
     else:
         candidates = sorted(store.known_paths())[:max_files]
     hits: list[Hit] = []
-    for path in candidates:
+    for scanned, path in enumerate(candidates):
+        if time.monotonic() >= deadline:
+            return RegexHits(hits, f"stopped after {scanned} of {len(candidates)} files at the {REGEX_BUDGET_S:g} s "
+                                   f"time budget; narrow it with path_prefix or a longer literal in the pattern")
         text = store.file_text(path) or ""
+        if not compiled.text.search(text):
+            continue
         for number, line in enumerate(split_lines(text), start=1):
-            if compiled.search(line):
+            if compiled.line.search(line):
                 hits.append(Hit(path, number, number, None, "line", line.strip()[:MAX_SNIPPET], 1.0, "text"))
                 if len(hits) >= limit:
-                    return hits
-    return hits
+                    return RegexHits(hits)
+    return RegexHits(hits)
 
 
 def required_literal(pattern: str) -> str:
@@ -61,9 +79,11 @@ def required_literal(pattern: str) -> str:
         import re._parser as sre_parse  # Python ≥ 3.11
     except ImportError:  # pragma: no cover
         import sre_parse  # type: ignore[no-redef]
+    if "[:" in pattern or "\\p" in pattern:  # RE2 classes Python would read as literals
+        return ""
     try:
         parsed = sre_parse.parse(pattern)
-    except re.error:
+    except (re.error, RecursionError, OverflowError, ValueError):
         return ""
     best, current = "", ""
     for op, value in parsed:
