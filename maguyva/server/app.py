@@ -79,6 +79,20 @@ def build_server(repo: PerThread | Callable[[], Any], *, token_verifier: Any = N
     return server
 
 
+def _http_server(repo: PerThread, access: Any, host: str, port: int):
+    """The server for ``access``: behind a bearer key when it has one."""
+    if access.key is None:
+        return build_server(repo)
+    from mcp.server.auth.settings import AuthSettings
+
+    from maguyva.server.auth import SharedKey
+
+    public_url = f"http://{host}:{port}"
+    auth = AuthSettings(issuer_url=public_url, resource_server_url=f"{public_url}/mcp", required_scopes=["read"],
+                        validate_token_resource=False)
+    return build_server(repo, token_verifier=SharedKey(access.key), auth=auth)
+
+
 def _version() -> str:
     from maguyva import __version__
 
@@ -86,10 +100,13 @@ def _version() -> str:
 
 
 def serve(root: str | Path, store: str | None = None, *, http: bool = False, host: str = "127.0.0.1",
-          port: int = 8765, embedder: Any = None) -> None:
+          port: int = 8765, embedder: Any = None, key: str | None = None, no_auth: bool = False,
+          warn: Callable[[str], None] | None = None) -> None:
     """Run the server until interrupted: stdio by default, streamable HTTP at ``/mcp`` with ``http``.
 
-    Over HTTP, a PostgreSQL store serves its whole workspace behind API keys (``maguyva.server.team``).
+    Over HTTP, a PostgreSQL store serves its whole workspace behind API keys (``maguyva.server.team``);
+    a SQLite store requires ``key`` as a bearer token when given, and refuses a non-loopback ``host``
+    without one unless ``no_auth`` (then ``warn`` is told so). See ``maguyva.server.auth.http_access``.
     """
     if http:
         from maguyva.store.location import store_path
@@ -102,9 +119,16 @@ def serve(root: str | Path, store: str | None = None, *, http: bool = False, hos
 
             serve_team(location, host=host, port=port, embedder=embedder, embedding_settings=settings_for(root))
             return
+    access = None
+    if http:
+        from maguyva.server.auth import http_access
+
+        access = http_access(host, key, no_auth)  # refuse before anything is opened or bound
     repo = Repository(root, store, embedder)
     repo.api()  # fail fast (no index) before the transport starts
-    server = build_server(repo)
+    server = _http_server(repo, access, host, port) if access is not None else build_server(repo)
+    if access is not None and access.warning and warn is not None:
+        warn(access.warning)
     try:
         if http:
             server.run(transport="streamable-http", host=host, port=port, streamable_http_path="/mcp")

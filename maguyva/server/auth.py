@@ -141,3 +141,68 @@ def team_store(root: str, store: str | None, workspace: str | None) -> PostgresL
     if not isinstance(location, PostgresLocation):
         raise UsageError("API keys live in a PostgreSQL team store: pass --store postgresql://…?workspace=NAME")
     return PostgresLocation(location.conninfo, workspace or location.workspace)
+
+
+# ---- the single-repository HTTP server (SQLite store) ----
+
+KEY_ENV = "MAGUYVA_API_KEY"
+MIN_KEY_CHARS = 16
+
+
+@dataclass(frozen=True, slots=True)
+class HttpAccess:
+    """How a single-repository HTTP server admits requests: ``key`` (bearer) or nobody checks (None)."""
+
+    key: str | None
+    warning: str | None = None  # printed on start when the server is reachable without a key
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is a loopback address (``localhost``, 127.0.0.0/8, ``::1``); names other than
+    ``localhost`` count as public, since they may resolve to anything."""
+    import ipaddress
+
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def http_access(host: str, key: str | None, no_auth: bool) -> HttpAccess:
+    """The access rule for ``code serve --http`` on a SQLite store.
+
+    A configured key (``$MAGUYVA_API_KEY``) is always required. Without one, loopback serves openly;
+    any other bind address refuses to start unless ``--no-auth`` says so explicitly, with a warning.
+    """
+    key = (key or "").strip() or None
+    if key and no_auth:
+        raise UsageError(f"--no-auth and ${KEY_ENV} contradict each other: unset {KEY_ENV} or drop --no-auth")
+    if key is not None:
+        if len(key) < MIN_KEY_CHARS:
+            raise UsageError(f"${KEY_ENV} is {len(key)} characters; use at least {MIN_KEY_CHARS} random ones "
+                             f"(e.g. python -c 'import secrets; print(secrets.token_urlsafe(32))')")
+        return HttpAccess(key)
+    if is_loopback(host):
+        return HttpAccess(None)
+    if not no_auth:
+        raise UsageError(f"refusing to serve on {host} without authentication: anyone who reaches it could read "
+                         f"every file and re-index. Set ${KEY_ENV} to a secret (clients send it as "
+                         f"'Authorization: Bearer <key>'), bind --host 127.0.0.1, or pass --no-auth to accept this")
+    return HttpAccess(None, f"WARNING: serving on {host} with no authentication (--no-auth): anyone who can reach "
+                            f"this address can read every file of the repository and run refresh_index")
+
+
+class SharedKey:
+    """The MCP SDK's ``TokenVerifier`` for one shared secret, compared in constant time."""
+
+    def __init__(self, key: str):
+        self._key = key.encode()
+
+    async def verify_token(self, token: str):
+        from mcp.server.auth.provider import AccessToken
+
+        if not hmac.compare_digest(token.encode(), self._key):
+            return None
+        return AccessToken(token=token, client_id="maguyva-key", scopes=["read"])

@@ -170,18 +170,29 @@ def mount(app: typer.Typer) -> None:
     @app.command("serve")
     def serve(repo: str = REPO, store: Optional[str] = STORE,
               http: bool = typer.Option(False, "--http", help="Streamable HTTP at /mcp instead of stdio."),
-              host: str = typer.Option("127.0.0.1", "--host"),
-              port: int = typer.Option(8765, "--port")) -> None:
+              host: str = typer.Option("127.0.0.1", "--host", help="Bind address (loopback by default)."),
+              port: int = typer.Option(8765, "--port"),
+              no_auth: bool = typer.Option(False, "--no-auth", help="Serve a non-loopback --host without a key "
+                                           "(warns on start).")) -> None:
         """Run the Maguyva MCP server (stdio by default; --http for streamable HTTP).
+
+        Over HTTP a SQLite index binds 127.0.0.1 by default. With $MAGUYVA_API_KEY set every request
+        needs 'Authorization: Bearer <key>'. Any other --host needs that key, or --no-auth (which
+        warns on start); otherwise it exits 2. A PostgreSQL team store always needs workspace keys.
 
         Example: orkestra code serve --http --port 8765   (clients connect to http://127.0.0.1:8765/mcp)
         """
         from orkestra.cli.output import run
 
         def action() -> int:
-            from maguyva.server.app import serve as serve_repo
+            import os
+            import sys
 
-            serve_repo(repo, store, http=http, host=host, port=port)
+            from maguyva.server.app import serve as serve_repo
+            from maguyva.server.auth import KEY_ENV
+
+            serve_repo(repo, store, http=http, host=host, port=port, key=os.environ.get(KEY_ENV), no_auth=no_auth,
+                       warn=lambda message: print(message, file=sys.stderr, flush=True))
             return 0
 
         run(action)

@@ -1,0 +1,147 @@
+"""Issue 14 item 9: `code serve --http` on a SQLite store binds loopback, and needs a key or --no-auth elsewhere."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import anyio
+import httpx
+import pytest
+
+from maguyva_hostile import free_port, wait_for_port
+from maguyva_project import index_project, make_project
+
+KEY = "local-test-key-0123456789abcdef"
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> tuple[Path, Path]:
+    base = tmp_path_factory.mktemp("http")
+    root = make_project(base / "repo")
+    store = base / "index.db"
+    index_project(root, store)
+    return root, store
+
+
+def _serve(project, *args: str, key: str | None = None) -> tuple[subprocess.Popen, int]:
+    root, store = project
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "MAGUYVA_API_KEY"}
+    if key is not None:
+        env["MAGUYVA_API_KEY"] = key
+    process = subprocess.Popen([sys.executable, "-m", "orkestra", "code", "serve", "--http", "--port", str(port),
+                                "--repo", str(root), "--store", str(store), *args],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    return process, port
+
+
+def _stop(process: subprocess.Popen) -> str:
+    if process.poll() is None:
+        process.terminate()
+    try:
+        return process.communicate(timeout=15)[1]
+    except subprocess.TimeoutExpired:
+        process.kill()
+        return process.communicate()[1]
+
+
+def _status(port: int, token: str | None) -> int:
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    body = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    return httpx.post(f"http://127.0.0.1:{port}/mcp", json=body, headers=headers, timeout=10).status_code
+
+
+def _session(port: int, token: str | None, calls: list[tuple[str, dict]]) -> list:
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+
+    async def go():
+        async with httpx2.AsyncClient(headers=headers, timeout=30) as http:
+            async with Client(streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http)) as client:
+                return [await client.call_tool(name, args) for name, args in calls]
+
+    return anyio.run(go)
+
+
+def _listening_addresses(port: int) -> set[str]:
+    """Local addresses listening on ``port`` (from /proc/net/tcp and tcp6)."""
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        if not os.path.exists(table):
+            continue
+        for row in Path(table).read_text().splitlines()[1:]:
+            local, state = row.split()[1], row.split()[3]
+            address, _, hex_port = local.partition(":")
+            if state == "0A" and int(hex_port, 16) == port:
+                found.add(address)
+    return found
+
+
+def test_a_public_bind_without_a_key_is_refused_before_serving(project):
+    process, port = _serve(project, "--host", "0.0.0.0")
+    try:
+        process.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the server started on 0.0.0.0 with no key and no --no-auth")
+    finally:
+        stderr = _stop(process)
+    assert process.returncode == 2, stderr
+    assert "--no-auth" in stderr and "MAGUYVA_API_KEY" in stderr
+
+
+def test_no_auth_on_a_public_bind_warns_on_start_and_serves(project):
+    process, port = _serve(project, "--host", "0.0.0.0", "--no-auth")
+    try:
+        assert wait_for_port(port, process), _stop(process)
+        (found,) = _session(port, None, [("find_symbol", {"symbol_name": "cart_total"})])
+        assert found.structured_content["count"] == 1
+    finally:
+        stderr = _stop(process)
+    assert "WARNING" in stderr and "no authentication" in stderr
+
+
+def test_a_configured_key_is_required_for_every_request(project):
+    process, port = _serve(project, key=KEY)
+    try:
+        assert wait_for_port(port, process), _stop(process)
+        assert [_status(port, token) for token in (None, "wrong", KEY[:-1], KEY + "x", "mgv_x_y")] == [401] * 5
+        assert _status(port, KEY) == 200
+        got, refreshed = _session(port, KEY, [("get_file", {"path": "shop/checkout.py", "end_line": 3}),
+                                              ("refresh_index", {})])
+        assert got.structured_content["path"] == "shop/checkout.py"
+        assert not refreshed.is_error
+        with pytest.raises(Exception):
+            _session(port, None, [("get_file", {"path": "shop/checkout.py"})])
+    finally:
+        _stop(process)
+
+
+def test_the_default_bind_is_loopback_only(project):
+    process, port = _serve(project)
+    try:
+        assert wait_for_port(port, process), _stop(process)
+        addresses = _listening_addresses(port)
+        assert addresses, "nothing listens on the port"
+        assert addresses <= {"0100007F", "00000000000000000000000001000000"}, addresses  # 127.0.0.1, ::1
+    finally:
+        _stop(process)
+
+
+def test_a_short_key_is_refused(project):
+    process, _ = _serve(project, key="abc")
+    try:
+        process.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the server started with a 3-character key")
+    finally:
+        stderr = _stop(process)
+    assert process.returncode == 2 and "MAGUYVA_API_KEY" in stderr
