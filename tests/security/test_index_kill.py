@@ -1,0 +1,80 @@
+"""Issue 14 item 11: kill -9 of `code index --full` at any moment leaves the previous index serving."""
+
+from __future__ import annotations
+
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from maguyva.api import Maguyva
+from maguyva_hostile import cli_json, commit_all, file_count, write_corpus
+
+OLD, NEW = 300, 340
+KILLS = 3  # one at a known point (the rebuild's write transaction is under way), the rest at random
+ALLOWED = {"index.db", "index.db-wal", "index.db-shm"}
+
+
+def _serving(root: Path, db: Path) -> int:
+    """The number of files the index answers for, checked through the API a server would use."""
+    api = Maguyva.open(root, str(db))
+    try:
+        found = api.find_symbol("f0")["count"]
+        status = api.index_status()
+    finally:
+        api.close()
+    files = sum(entry["files"] for entry in status["languages"])
+    assert found == min(files, 20), (found, files)
+    return files
+
+
+def _kill(root: Path, db: Path, after: float | None) -> int | None:
+    """Start `code index --full`; kill -9 it ``after`` seconds in (None: once its WAL is 1 MB). Its exit code."""
+    run = subprocess.Popen([sys.executable, "-m", "orkestra", "code", "index", "--full", str(root)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wal = db.parent / "index.db-wal"
+    started = time.monotonic()
+    if after is None:
+        base = wal.stat().st_size if wal.exists() else 0
+        while run.poll() is None and not (wal.exists() and wal.stat().st_size > base + 1_000_000):
+            time.sleep(0.005)
+    else:
+        while run.poll() is None and time.monotonic() - started < after:
+            time.sleep(0.005)
+    run.send_signal(signal.SIGKILL)
+    run.wait()
+    return run.returncode
+
+
+def test_killed_full_rebuilds_leave_the_old_index_or_the_new_one(git_repo):
+    write_corpus(git_repo, OLD)
+    commit_all(git_repo)
+    db = git_repo / ".git" / "maguyva" / "index.db"
+    started = time.monotonic()
+    cli_json("code", "index", str(git_repo), cwd=git_repo)
+    duration = time.monotonic() - started
+    assert _serving(git_repo, db) == OLD
+    write_corpus(git_repo, NEW)  # the rebuild would add 40 files
+    rng = random.Random(14)
+    outcomes = []
+    for attempt in range(KILLS):
+        code = _kill(git_repo, db, None if attempt == 0 else rng.uniform(0.1, duration * 1.2))
+        outcomes.append(code)
+        served = _serving(git_repo, db)
+        assert served in (OLD, NEW), f"kill {attempt}: {served} files (old {OLD}, new {NEW})"
+        assert file_count(db) == served
+        debris = {p.name for p in db.parent.iterdir()} - ALLOWED
+        assert not debris, debris
+        status = cli_json("code", "status", str(git_repo), cwd=git_repo)
+        assert status["totals"]["files"] == served
+    assert outcomes[0] == -signal.SIGKILL, "the first rebuild finished before it could be killed"
+    cli_json("code", "index", "--full", str(git_repo), cwd=git_repo)
+    assert _serving(git_repo, db) == NEW
+    con = sqlite3.connect(db)
+    try:
+        assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    finally:
+        con.close()
