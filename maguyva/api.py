@@ -46,12 +46,17 @@ class Maguyva:
 
         from maguyva.embed.base import settings_for
 
-        root_path = Path(root).resolve()
+        from maguyva.store.location import repository_root, settle_root
+
+        root_path = repository_root(root, store)  # the git top level when started in a subdirectory
         location = store_path(root_path, store)
         if readonly and isinstance(location, Path) and not location.exists():
             raise MaguyvaError(f"no index at {location}: run `orkestra code index` in {root_path} first")
-        return cls(root_path, open_store(location, readonly=readonly), str(location),
-                   embedding_settings=settings_for(root_path))
+        opened = open_store(location, readonly=readonly)
+        recorded = opened.recorded_root()
+        if recorded is not None and Path(recorded) in root_path.parents:
+            root_path = settle_root(recorded, root_path, rebuild=False)
+        return cls(root_path, opened, str(location), embedding_settings=settings_for(root_path))
 
     def close(self) -> None:
         self.store.close()
@@ -376,18 +381,17 @@ class Maguyva:
     def index_status(self) -> dict:
         """Snapshot commit and time, counts per language, and files changed since (not in the map)."""
         from maguyva.index.git import uncommitted_paths
+        from maguyva.index.scan import content_changed
 
         snapshot = self.store.snapshot()
         states = self.store.file_states()
         changed = []
-        for path, (size, mtime_ns, _) in sorted(states.items()):
+        for path, state in sorted(states.items()):
             full = self.root / path
             if not full.exists():
                 changed.append({"path": path, "state": "deleted"})
-            else:
-                stat = full.stat()
-                if stat.st_size != size or stat.st_mtime_ns != mtime_ns:
-                    changed.append({"path": path, "state": "modified"})
+            elif content_changed(full, state):  # the hash decides when stat data is ambiguous
+                changed.append({"path": path, "state": "modified"})
         from maguyva.embed.pipeline import embedding_status
 
         return {"store": self.store_location, "snapshot": _snapshot_dict(snapshot),

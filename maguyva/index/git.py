@@ -1,4 +1,4 @@
-"""Maguyva's only git runner (read-only): where the git dir is, HEAD, uncommitted paths."""
+"""Maguyva's only git runner (read-only): the top level and git dir, HEAD, uncommitted paths."""
 
 from __future__ import annotations
 
@@ -18,6 +18,12 @@ def git_dir(root: Path) -> Path | None:
     """The real git directory of the work tree at ``root`` (``.git/worktrees/<name>`` for worktrees)."""
     out = _git(root, "rev-parse", "--absolute-git-dir")
     return Path(out.strip()) if out else None
+
+
+def toplevel(path: Path) -> Path | None:
+    """The work tree's top directory for ``path`` (None outside a work tree, or inside ``.git``)."""
+    out = _git(path, "rev-parse", "--show-toplevel")
+    return Path(out.strip()).resolve() if out and out.strip() else None
 
 
 def head_commit(root: Path) -> str | None:

@@ -3,8 +3,10 @@
 ``extract_tree`` is the pure, store-less path (fixtures, the quality gate). ``index_repository``
 brings a store up to date: only added, changed, renamed and deleted files are re-extracted, and
 every file whose references might now resolve differently is re-resolved, so the result equals
-a clean index. All writes of one run happen in one transaction: a killed run leaves the
-previous index intact.
+a clean index. All writes of one run happen in one transaction, a ``--full`` rebuild's clearing
+included: a run killed at any moment leaves the previous index intact and serving. Every entry
+point resolves the repository first (``repository_root``): a run from a subdirectory updates the
+whole repository's index.
 """
 
 from __future__ import annotations
@@ -24,8 +26,10 @@ from maguyva.index.resolve import MemoryDefinitions, Resolver, is_fact, resolve_
 from maguyva.index.scan import DEFAULT_MAX_BYTES, ScannedFile, scan_repository
 from maguyva.index.workers import extract_records, iter_extractions
 from maguyva.models import Edge, FileExtraction, Symbol
+from maguyva.errors import StoreError
 from maguyva.store import Store, open_store, reset_store, store_exists
 from maguyva.store.base import Snapshot
+from maguyva.store.location import repository_root, settle_root
 from maguyva.store.location import store_path as locate_store
 from orkestra.memory import paused_gc
 
@@ -108,9 +112,12 @@ def extract_tree(root: Path | str, max_bytes: int = DEFAULT_MAX_BYTES,
 def plan_index(root: Path | str, store_path: Path | str | None = None, full: bool = False,
                max_bytes: int = DEFAULT_MAX_BYTES) -> IndexPlan:
     """Preview an index run: files per language, flags, skipped files with reasons, the diff."""
-    root = Path(root).resolve()
+    root = repository_root(root, store_path)
     path = locate_store(root, store_path)
-    states = {} if full or not store_exists(path) else _read_states(path)
+    states: dict = {}
+    if store_exists(path):
+        root, states = _read_states(path, root, full)
+    states = {} if full else states
     scan = scan_repository(root, max_bytes, known=states)
     diff = _Diff.between(states, scan.files)
     languages: dict[str, int] = {}
@@ -130,10 +137,11 @@ def plan_index(root: Path | str, store_path: Path | str | None = None, full: boo
 def index_status(root: Path | str, store_path: Path | str | None = None,
                  max_bytes: int = DEFAULT_MAX_BYTES) -> IndexStatus:
     """Report the last snapshot and the files that changed since it. Writes nothing."""
-    root = Path(root).resolve()
+    root = repository_root(root, store_path)
     path = locate_store(root, store_path)
     store = open_store(path, readonly=True)
     try:
+        root = settle_root(store.recorded_root(), root, rebuild=False)
         states, snapshot, stats = store.file_states(), store.snapshot(), store.language_stats()
     finally:
         store.close()
@@ -155,14 +163,13 @@ def index_repository(root: Path | str, store_path: Path | str | None = None, ful
                      budget_ms: int = DEFAULT_BUDGET_MS, workers: int | None = None) -> IndexSummary:
     """Create or update the index of the repository at ``root``; return what was done."""
     started = time.perf_counter()
-    root = Path(root).resolve()
+    root = repository_root(root, store_path)
     path = locate_store(root, store_path)
-    if full:
-        reset_store(path)
     report = progress or (lambda stage, done, total: None)
-    store = open_store(path)
+    store = _open_for_update(path, full)
     try:
-        states = store.file_states()
+        root = settle_root(store.recorded_root(), root, rebuild=full)
+        states = {} if full else store.file_states()
         scan = scan_repository(root, max_bytes, known=states)
         diff = _Diff.between(states, scan.files)
         todo = [scanned.record for scanned in scan.files if scanned.record.path in diff.added | diff.changed]
@@ -170,6 +177,9 @@ def index_repository(root: Path | str, store_path: Path | str | None = None, ful
         by_path = {s.record.path: s for s in scan.files}
         extractions: list[FileExtraction] = []
         with store.transaction():
+            if full:
+                store.clear()  # inside the transaction: until it commits, readers see the old index
+            store.record_root(str(root))
             old_symbols = {path: store.symbols_in(path) for path in diff.changed | diff.deleted}
             for gone in sorted(diff.deleted):
                 store.delete_file(gone)
@@ -328,9 +338,21 @@ def _links(edges: list[Edge]) -> Counter:
                    for e in edges if e.resolution in ("resolved", "inferred"))
 
 
-def _read_states(path: Path) -> dict:
+def _read_states(path: Path, root: Path, full: bool) -> tuple[Path, dict]:
     store = open_store(path, readonly=True)
     try:
-        return store.file_states()
+        return settle_root(store.recorded_root(), root, rebuild=full), store.file_states()
     finally:
         store.close()
+
+
+def _open_for_update(path, full: bool) -> Store:
+    """The store to write. A ``--full`` run over an index that cannot be opened (another schema
+    version, a damaged file) starts from nothing: that index could not serve anyway."""
+    try:
+        return open_store(path)
+    except StoreError:
+        if not full:
+            raise
+    reset_store(path)
+    return open_store(path)

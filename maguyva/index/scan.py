@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
@@ -24,6 +25,10 @@ from maguyva.index.languages import detect_language
 from maguyva.models import FileRecord
 
 DEFAULT_MAX_BYTES = 1_000_000
+# A stat stamp this close to the scan is "racy" (git's rule): an edit in the same timestamp tick
+# after we read the file would leave size and stamp unchanged, so the stamp is stored as 0
+# ("smudged") and the next scan hashes the file again. 2 s covers the coarsest clocks (FAT).
+RACY_WINDOW_NS = 2_000_000_000
 IGNORE_FILES = (".gitignore", ".maguyvaignore")
 _SNIFF = 8192
 
@@ -40,10 +45,37 @@ _GENERATED_HEADER = re.compile(rb"(?i)(code generated .* do not edit|@generated|
 
 @dataclass(frozen=True, slots=True)
 class ScannedFile:
-    """A file to index, with the stat data that lets the next scan skip re-hashing it."""
+    """A file to index, with the stat stamp that lets the next scan skip re-hashing it (0: never skip)."""
 
     record: FileRecord
     mtime_ns: int
+
+
+def stat_stamp(stat: os.stat_result) -> int:
+    """What the next scan compares (with the size) to trust a stored hash: max(mtime, ctime) in ns.
+
+    ctime cannot be set from user space, so an edit whose mtime was put back (``os.utime``,
+    ``cp -p``, a checkout tool) still changes the stamp, as git's ``core.trustctime`` relies on.
+    """
+    return max(stat.st_mtime_ns, stat.st_ctime_ns)
+
+
+def trusted(previous: tuple[int, int, str] | None, stat: os.stat_result) -> bool:
+    """Whether a stored (size, stamp, hash) still describes the file, without reading it."""
+    return (previous is not None and previous[1] != 0 and previous[0] == stat.st_size
+            and previous[1] == stat_stamp(stat))
+
+
+def content_changed(full: Path, previous: tuple[int, int, str]) -> bool:
+    """Whether the file at ``full`` differs from its stored (size, stamp, hash): stat first, the hash
+    when the stat data is ambiguous. A missing or unreadable file counts as changed."""
+    try:
+        stat = full.stat()
+        if trusted(previous, stat):
+            return False
+        return stat.st_size != previous[0] or hashlib.sha1(full.read_bytes()).hexdigest() != previous[2]
+    except OSError:
+        return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +93,10 @@ class ScanResult:
 def scan_repository(root: Path, max_bytes: int = DEFAULT_MAX_BYTES,
                     known: Mapping[str, tuple[int, int, str]] | None = None) -> ScanResult:
     """Every indexable file under ``root``. ``known`` maps path → (size, mtime_ns, hash) from the
-    previous scan; a file whose size and mtime are unchanged keeps its hash without being read."""
+    previous scan; a file whose size and stat stamp are unchanged keeps its hash without being read
+    (unless the stamp was racy, see ``RACY_WINDOW_NS``)."""
     root = root.resolve()
+    racy_from = time.time_ns() - RACY_WINDOW_NS
     known = known or {}
     files: list[ScannedFile] = []
     skipped: list[Skipped] = []
@@ -89,12 +123,12 @@ def scan_repository(root: Path, max_bytes: int = DEFAULT_MAX_BYTES,
             rel = f"{rel_dir}/{name}" if rel_dir else name
             if in_vcs_dir((name,)) or _ignored(specs, rel):
                 continue
-            outcome = _scan_file(root, Path(directory) / name, rel, max_bytes, known.get(rel))
+            outcome = _scan_file(root, Path(directory) / name, rel, max_bytes, known.get(rel), racy_from)
             (files if isinstance(outcome, ScannedFile) else skipped).append(outcome)
     return ScanResult(tuple(files), tuple(skipped))
 
 
-def _scan_file(root: Path, full: Path, rel: str, max_bytes: int, previous) -> ScannedFile | Skipped:
+def _scan_file(root: Path, full: Path, rel: str, max_bytes: int, previous, racy_from: int) -> ScannedFile | Skipped:
     if full.is_symlink():
         target = full.resolve()
         if not target.is_relative_to(root):
@@ -109,7 +143,8 @@ def _scan_file(root: Path, full: Path, rel: str, max_bytes: int, previous) -> Sc
         return Skipped(rel, f"unreadable: {exc.strerror}")
     if stat.st_size > max_bytes:
         return Skipped(rel, f"too large ({stat.st_size} bytes > {max_bytes})")
-    if previous is not None and previous[0] == stat.st_size and previous[1] == stat.st_mtime_ns:
+    stamp = stat_stamp(stat)
+    if trusted(previous, stat):
         head, digest = None, previous[2]
     else:
         data = full.read_bytes()
@@ -121,7 +156,7 @@ def _scan_file(root: Path, full: Path, rel: str, max_bytes: int, previous) -> Sc
             head = handle.read(_SNIFF)
     record = FileRecord(path=rel, language=detect_language(rel, head[:256]), size=stat.st_size,
                         content_hash=digest, flags=path_flags(rel, head))
-    return ScannedFile(record, stat.st_mtime_ns)
+    return ScannedFile(record, 0 if stamp >= racy_from else stamp)
 
 
 def path_flags(path: str, head: bytes = b"") -> tuple[str, ...]:

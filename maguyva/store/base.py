@@ -69,6 +69,17 @@ class Store(ABC):
     def close(self) -> None: ...
     @abstractmethod
     def integrity_check(self) -> str: ...
+    @abstractmethod
+    def clear(self) -> None:
+        """Forget every indexed row, inside the open transaction (``index --full``): a run killed before
+        it commits leaves the previous index, which readers keep seeing until then."""
+
+    def recorded_root(self) -> str | None:
+        """The directory this index was built from, when the store records it."""
+        return None
+
+    def record_root(self, root: str) -> None:
+        """Remember the directory this index is built from (stores without a place for it ignore this)."""
 
     # ---- writes (the indexer) ----
     @abstractmethod

@@ -11,12 +11,41 @@ import os
 from pathlib import Path
 
 from maguyva.errors import MaguyvaError, NotARepositoryError
-from maguyva.index.git import git_dir
+from maguyva.index.git import git_dir, toplevel
 from maguyva.store.postgres.location import PostgresLocation, is_postgres_url
 
 ENV_VAR = "MAGUYVA_STORE"
 
 StoreLocation = Path | PostgresLocation
+
+
+def repository_root(path: Path | str, explicit: str | Path | PostgresLocation | None = None) -> Path:
+    """The directory an index run or a server works on, wherever it was started from.
+
+    With the default store (the repository's own, in its git dir or named by its orkestra.yaml)
+    that is the git top level: a run from ``src/pkg`` updates the whole repository's index instead
+    of re-rooting it. A store named by ``--store`` or ``$MAGUYVA_STORE`` may index any directory;
+    it records its root, and ``settle_root`` keeps later runs from a subdirectory on it.
+    """
+    path = Path(path).resolve()
+    if explicit or os.environ.get(ENV_VAR):
+        return path
+    return toplevel(path) or path
+
+
+def settle_root(recorded: str | None, root: Path, *, rebuild: bool) -> Path:
+    """The root to index given the one the store recorded: that one when ``root`` lies inside it;
+    ``root`` when nothing is recorded or the index is being rebuilt; otherwise an error (the index
+    belongs to another directory and an update would replace its files)."""
+    if recorded is None:
+        return root
+    previous = Path(recorded)
+    if root == previous or previous in root.parents:
+        return previous
+    if rebuild:
+        return root
+    raise MaguyvaError(f"this index was built from {previous}, not {root}: run the command in {previous}, "
+                       f"pass another --store, or use --full to rebuild it for {root}")
 
 
 def store_path(root: Path, explicit: str | Path | PostgresLocation | None = None) -> StoreLocation:

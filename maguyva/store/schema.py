@@ -2,10 +2,15 @@
 
 SCHEMA_VERSION = 5
 
+# every table, in creation order; ``clear`` drops all but ``meta`` (fts5 shadow tables go with theirs)
+TABLES = ("meta", "files", "symbols", "refs", "edges", "chunks", "chunks_fts", "files_text", "snapshots",
+          "centrality", "vectors")
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files (
     id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, language TEXT, size INTEGER NOT NULL,
+    -- mtime_ns: the stat stamp max(mtime, ctime) in ns, or 0 when it was too fresh to trust (racy)
     mtime_ns INTEGER NOT NULL, hash TEXT NOT NULL, flags TEXT NOT NULL, errors TEXT NOT NULL,
     -- kept by the store as rows change, so per-language totals never scan symbols or edges
     n_symbols INTEGER NOT NULL DEFAULT 0, n_edges INTEGER NOT NULL DEFAULT 0

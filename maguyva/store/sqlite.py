@@ -1,7 +1,9 @@
 """The SQLite backend: WAL, ``synchronous=NORMAL``, FTS5 trigram (substring) and unicode61 (BM25).
 
-The only module that speaks SQL. A crash mid-index loses at most the open transaction; the
-previous state stays consistent (the indexer commits in batches and records its snapshot last).
+The only module that speaks SQL. An index run is one write transaction (a ``--full`` rebuild
+drops and recreates the tables inside it), so a crash or kill -9 at any moment leaves the previous
+index, and WAL readers keep reading the last committed state while a writer works. Read-only
+connections never write, not even the schema check, so they never wait for the write lock.
 """
 
 from __future__ import annotations
@@ -18,8 +20,12 @@ from maguyva.index.chunk import search_words
 from maguyva.models import Edge, FileExtraction, FileRecord, Reference, Symbol
 from maguyva.store.base import Centrality, LanguageStats, Snapshot, Span, Store
 from maguyva.store.lines import matching_lines, phrase_match, split_lines
-from maguyva.store.sqlite_vectors import SQLiteVectors
-from maguyva.store.schema import SCHEMA, SCHEMA_VERSION
+from maguyva.store.sqlite_vectors import VECTOR_SCHEMA, SQLiteVectors
+from maguyva.store.schema import SCHEMA, SCHEMA_VERSION, TABLES
+
+READ_BUSY_MS = 5_000  # readers only wait through brief WAL recovery or checkpoint steps
+WRITE_BUSY_MS = 30_000  # a second writer waits this long for the running one, then gets a clear error
+WAL_LIMIT_BYTES = 64 << 20  # the WAL is truncated back to this after a checkpoint (a rebuild grows it)
 
 _SYMBOL_COLUMNS = "path, name, qualified_name, kind, line, end_line, col, signature, doc, parent"
 _REF_COLUMNS = "path, name, kind, line, col, qualifier, scope, module, alias"
@@ -35,29 +41,59 @@ class SQLiteStore(SQLiteVectors, Store):
         self.path = Path(path)
         if readonly and not self.path.exists():
             raise StoreError(f"no index at {self.path} (run `orkestra code index` first)")
+        self.readonly = readonly
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self.db.execute(f"PRAGMA busy_timeout={READ_BUSY_MS if readonly else WRITE_BUSY_MS}")
+            if readonly:
+                self._check_version()
+                return
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.execute("PRAGMA busy_timeout=5000")
+            self.db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
             self.db.execute("PRAGMA cache_size=-65536")  # 64 MiB, not 2: a cold index's B-tree updates
             # spill far less (stdlib: its file writes took 6.6 s instead of 7.9 s)
-            self._migrate()
-            self._create_vectors()
+            if not self._check_version():
+                with self.transaction():
+                    self._create_schema()
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: {exc}") from exc
 
-    def _migrate(self) -> None:
-        row = self.db.execute(
-            "SELECT name FROM sqlite_master WHERE type='table' AND name='meta'").fetchone()
-        if row is not None:
-            version = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-            if version is not None and int(version[0]) != SCHEMA_VERSION:
-                raise StoreError(f"{self.path}: schema version {version[0]}, expected {SCHEMA_VERSION};"
-                                 " delete it and re-index")
-        self.db.executescript("BEGIN IMMEDIATE;" + SCHEMA + "INSERT OR IGNORE INTO meta VALUES ('schema_version', "
-                              f"'{SCHEMA_VERSION}'); COMMIT;")
+    def _check_version(self) -> bool:
+        """Whether the schema is in place (a read, no lock); raise if it is another version."""
+        row = self.db.execute("SELECT name FROM sqlite_master WHERE type='table' AND name='meta'").fetchone()
+        if row is None:
+            if self.readonly:
+                raise StoreError(f"{self.path}: not a Maguyva index (run `orkestra code index` first)")
+            return False
+        version = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        if version is not None and int(version[0]) != SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: schema version {version[0]}, expected {SCHEMA_VERSION};"
+                             " run `orkestra code index --full` to rebuild it")
+        have = {name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        return version is not None and set(TABLES) <= have
+
+    def _create_schema(self) -> None:
+        """Create every table (inside the caller's transaction: DDL is transactional in SQLite)."""
+        for statement in _statements(SCHEMA + VECTOR_SCHEMA):
+            self.db.execute(statement)
+        self.db.execute(f"INSERT OR IGNORE INTO meta VALUES ('schema_version', '{SCHEMA_VERSION}')")
+
+    def clear(self) -> None:
+        """Forget every indexed row (``index --full``), inside the open transaction: until it commits,
+        readers see the previous index, and a killed run rolls back to it."""
+        for table in TABLES:
+            if table != "meta":
+                self.db.execute(f"DROP TABLE IF EXISTS {table}")
+        self._create_schema()
+
+    def recorded_root(self) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'root'").fetchone()
+        return row[0] if row else None
+
+    def record_root(self, root: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES ('root', ?)", (root,))
 
     # ---- lifecycle ----
     @contextmanager
@@ -65,7 +101,14 @@ class SQLiteStore(SQLiteVectors, Store):
         if self.db.in_transaction:
             yield
             return
-        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+            raise StoreError(f"{self.path}: another process has been writing the index for over "
+                             f"{WRITE_BUSY_MS // 1000} s (an `orkestra code index` run?); try again when it "
+                             f"finishes") from None
         try:
             yield
         except BaseException:
@@ -343,3 +386,15 @@ def _marks(batch) -> str:
 def _batches(items: list) -> Iterator[list]:
     for start in range(0, len(items), _MAX_VARS):
         yield items[start:start + _MAX_VARS]
+
+
+def _statements(script: str) -> Iterator[str]:
+    """The complete SQL statements of ``script`` (a trigger body's ``;`` does not end one)."""
+    current = ""
+    for line in script.splitlines(keepends=True):
+        if not current and (not line.strip() or line.lstrip().startswith("--")):
+            continue
+        current += line
+        if sqlite3.complete_statement(current):
+            yield current.strip()
+            current = ""

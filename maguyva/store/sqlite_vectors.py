@@ -27,9 +27,6 @@ BEGIN DELETE FROM vectors WHERE chunk_id = old.id; END;
 class SQLiteVectors:
     db: sqlite3.Connection
 
-    def _create_vectors(self) -> None:
-        self.db.executescript(VECTOR_SCHEMA)
-
     def chunks_without_vectors(self, model: str) -> list[ChunkRow]:
         rows = self.db.execute(
             "SELECT c.id, c.path, c.start_line, c.end_line, c.symbol, c.kind FROM chunks c "

@@ -56,8 +56,12 @@ def test_paths_are_flagged_vendor_build_generated_archive_and_test():
     assert path_flags("src/app.py") == ()
 
 
-def test_an_unchanged_size_and_mtime_reuse_the_previous_hash_without_reading(tmp_path):
+def test_an_unchanged_size_and_mtime_reuse_the_previous_hash_without_reading(tmp_path, monkeypatch):
     write_tree(tmp_path, {"a.py": "x = 1\n"})
+    assert scan_repository(tmp_path).files[0].mtime_ns == 0  # just written: racy, never trusted
+    import maguyva.index.scan as scan
+
+    monkeypatch.setattr(scan, "RACY_WINDOW_NS", 0)  # as if the file were older than the racy window
     first = scan_repository(tmp_path).files[0]
     known = {"a.py": (first.record.size, first.mtime_ns, "previous-hash")}
     assert scan_repository(tmp_path, known=known).files[0].record.content_hash == "previous-hash"

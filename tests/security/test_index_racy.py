@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from maguyva.api import Maguyva
+from maguyva.index import scan
 from maguyva.index.pipeline import index_repository, index_status
 from maguyva_hostile import commit_all
 
@@ -50,15 +51,21 @@ def _repo(git_repo: Path) -> Path:
     return git_repo
 
 
-def test_an_edit_in_the_same_timestamp_tick_as_the_index_is_seen(git_repo, tmp_path):
-    """The racy case: indexed right after it was written, then edited within the same mtime tick."""
+def test_an_edit_in_the_same_timestamp_tick_as_the_index_is_seen(git_repo, tmp_path, monkeypatch):
+    """The racy case: indexed right after it was written, then edited within the same timestamp tick.
+    A coarse clock is simulated by a stamp blind to ctime, so only git's racy rule can catch it."""
+    monkeypatch.setattr(scan, "stat_stamp", lambda stat: stat.st_mtime_ns)
     repo, store = _repo(git_repo), tmp_path / "index.db"
     index_repository(repo, store, full=True, workers=1)
+    assert {f.record.path: f.mtime_ns for f in scan.scan_repository(repo).files} == {"pkg/mod.py": 0,
+                                                                                     "pkg/other.py": 0}
     _check(repo, store)
 
 
-def test_an_old_file_edited_with_its_mtime_put_back_is_seen(git_repo, tmp_path):
-    """Not racy at all: the file is old, then rewritten and its mtime restored (checkouts, cp -p, tools)."""
+def test_an_old_file_edited_with_its_mtime_put_back_is_seen(git_repo, tmp_path, monkeypatch):
+    """Not racy at all: the file is old, then rewritten and its mtime restored (checkouts, cp -p, tools).
+    The racy window is closed, so only the stat stamp's ctime can catch it."""
+    monkeypatch.setattr(scan, "RACY_WINDOW_NS", 0)
     repo, store = _repo(git_repo), tmp_path / "index.db"
     old = time.time_ns() - 3600 * 10**9
     for path in (repo / "pkg").iterdir():

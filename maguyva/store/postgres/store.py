@@ -89,6 +89,12 @@ class PostgresStore(PostgresReads, PostgresVectors, Store):
                             (self.repo_id,))[0]
         return "ok" if orphans == 0 else f"{orphans} symbols without a file"
 
+    def clear(self) -> None:
+        self._discard()
+        for table in ("files", "symbols", "refs", "edges", "chunks", "snapshots", "centrality"):
+            self.conn.execute(f"DELETE FROM {table} WHERE repo_id = %s", (self.repo_id,))  # chunks cascade
+        self._paths = set()
+
     # ---- writes ----
     def file_states(self):
         rows = self._rows("SELECT path, size, mtime_ns, hash FROM files WHERE repo_id = %s ORDER BY id",
