@@ -124,9 +124,9 @@ def _embedding_status(path: str, store: Optional[str]) -> dict:
     from maguyva.embed.base import settings_for
     from maguyva.embed.pipeline import embedding_status
     from maguyva.store import open_store
-    from maguyva.store.location import store_path
+    from maguyva.store.location import repository_root, store_path
 
-    root = Path(path).resolve()
+    root = repository_root(Path(path), store)
     index = open_store(store_path(root, store), readonly=True)
     try:
         return embedding_status(index, settings_for(root))

@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from maguyva.api import Maguyva
 from maguyva_hostile import cli_json, commit_all, file_count, write_corpus
 
@@ -78,3 +80,40 @@ def test_killed_full_rebuilds_leave_the_old_index_or_the_new_one(git_repo):
         assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     finally:
         con.close()
+
+
+def _writer_holds_the_lock(conninfo: str) -> bool:
+    """Whether an index run holds the store's per-repository write lock (its transaction is open)."""
+    import psycopg
+
+    from maguyva.store.postgres.store import _WRITE_LOCK
+
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        return conn.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted "
+                            "AND objsubid = 2 AND classid::bigint = %s", (_WRITE_LOCK,)).fetchone()[0] > 0
+
+
+@pytest.mark.postgres
+def test_a_killed_full_rebuild_of_a_postgres_store_leaves_the_previous_rows(git_repo, postgres_url):
+    write_corpus(git_repo, OLD)
+    commit_all(git_repo)
+    store = f"{postgres_url}?workspace=killed&repo=corpus"
+    cli_json("code", "index", str(git_repo), "--store", store, cwd=git_repo)
+    write_corpus(git_repo, NEW)
+    rng = random.Random(11)
+    for _ in range(2):
+        run = subprocess.Popen([sys.executable, "-m", "orkestra", "code", "index", "--full", str(git_repo),
+                                "--store", store], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        while run.poll() is None and not _writer_holds_the_lock(postgres_url):  # the rebuild is writing
+            time.sleep(0.01)
+        time.sleep(rng.uniform(0, 0.5))
+        run.send_signal(signal.SIGKILL)
+        run.wait()
+        assert run.returncode == -signal.SIGKILL, "the rebuild finished before it could be killed"
+        status = cli_json("code", "status", str(git_repo), "--store", store, cwd=git_repo)
+        assert status["totals"]["files"] == OLD, status["totals"]
+        api = Maguyva.open(git_repo, store)
+        try:
+            assert api.find_symbol("f0")["count"] > 0
+        finally:
+            api.close()

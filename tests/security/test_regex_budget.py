@@ -102,3 +102,24 @@ def test_a_regex_scan_stops_at_its_time_budget_and_says_so(indexed, monkeypatch)
         api.close()
     assert answer["truncated"] is True
     assert "time budget" in answer["truncation_note"]
+
+
+@pytest.mark.postgres
+def test_hostile_patterns_on_a_postgres_store_answer_too(indexed, postgres_url):
+    root, _ = indexed
+    store = f"{postgres_url}?workspace=regex&repo=bait"
+    index_repository(root, store, full=True, workers=1)
+    api = Maguyva.open(root, store)
+    try:
+        started = time.perf_counter()
+        api.search_text("need.e", regex=True)
+        benign = time.perf_counter() - started
+        for pattern in HOSTILE:
+            started = time.perf_counter()
+            assert "count" in api.search_text(pattern, regex=True)
+            assert time.perf_counter() - started < max(benign * 50, 5.0), pattern
+        assert api.search_structure(name="*a*a*a*a*a*a*a*a*a*a*a*a*b")["count"] == 0
+        with pytest.raises(MaguyvaError):
+            api.search_text("(a+)\\1", regex=True)
+    finally:
+        api.close()
