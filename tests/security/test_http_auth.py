@@ -10,7 +10,6 @@ from pathlib import Path
 import anyio
 import httpx
 import pytest
-
 from maguyva_hostile import free_port, wait_for_port
 from maguyva_project import index_project, make_project
 
@@ -86,15 +85,21 @@ def _listening_addresses(port: int) -> set[str]:
     return found
 
 
-def test_a_public_bind_without_a_key_is_refused_before_serving(project):
-    process, port = _serve(project, "--host", "0.0.0.0")
+def _refused(project, *args: str, key: str | None = None) -> tuple[int, str]:
+    """Exit code and stderr of a server that must refuse to start (fails the test if it serves)."""
+    process, _ = _serve(project, *args, key=key)
     try:
         process.wait(timeout=60)
     except subprocess.TimeoutExpired:
-        pytest.fail("the server started on 0.0.0.0 with no key and no --no-auth")
+        pytest.fail(f"the server started with {args} and key {key!r}")
     finally:
         stderr = _stop(process)
-    assert process.returncode == 2, stderr
+    return process.returncode, stderr
+
+
+def test_a_public_bind_without_a_key_is_refused_before_serving(project):
+    code, stderr = _refused(project, "--host", "0.0.0.0")
+    assert code == 2, stderr
     assert "--no-auth" in stderr and "MAGUYVA_API_KEY" in stderr
 
 
@@ -136,12 +141,8 @@ def test_the_default_bind_is_loopback_only(project):
         _stop(process)
 
 
-def test_a_short_key_is_refused(project):
-    process, _ = _serve(project, key="abc")
-    try:
-        process.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        pytest.fail("the server started with a 3-character key")
-    finally:
-        stderr = _stop(process)
-    assert process.returncode == 2 and "MAGUYVA_API_KEY" in stderr
+def test_a_short_key_or_a_key_with_no_auth_is_refused(project):
+    code, stderr = _refused(project, key="abc")
+    assert code == 2 and "MAGUYVA_API_KEY" in stderr
+    code, stderr = _refused(project, "--no-auth", key=KEY)
+    assert code == 2 and "contradict" in stderr

@@ -7,9 +7,10 @@ import sys
 import threading
 import time
 
+from maguyva_hostile import cli_json, commit_all, write_corpus
+
 from maguyva.api import Maguyva
 from maguyva.server.app import Repository
-from maguyva_hostile import cli_json, commit_all, write_corpus
 
 FILES = 700
 

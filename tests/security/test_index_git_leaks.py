@@ -7,9 +7,9 @@ from pathlib import Path
 
 import anyio
 import pytest
+from conftest import git
 from mcp import Client
 
-from conftest import git
 from maguyva.api import Maguyva
 from maguyva.errors import MaguyvaError
 from maguyva.index.pipeline import index_repository

@@ -11,9 +11,9 @@ import time
 from pathlib import Path
 
 import pytest
+from maguyva_hostile import cli_json, commit_all, file_count, write_corpus
 
 from maguyva.api import Maguyva
-from maguyva_hostile import cli_json, commit_all, file_count, write_corpus
 
 OLD, NEW = 300, 340
 KILLS = 3  # one at a known point (the rebuild's write transaction is under way), the rest at random

@@ -6,10 +6,11 @@ import os
 import time
 from pathlib import Path
 
+from maguyva_hostile import commit_all
+
 from maguyva.api import Maguyva
 from maguyva.index import scan
 from maguyva.index.pipeline import index_repository, index_status
-from maguyva_hostile import commit_all
 
 BEFORE = "def alpha_one():\n    return 1\n"
 AFTER = "def omega_two():\n    return 2\n"  # same size

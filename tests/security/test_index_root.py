@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from maguyva_hostile import cli, cli_json, commit_all, write_corpus
 
 from maguyva.api import Maguyva
 from maguyva.errors import MaguyvaError
-from maguyva_hostile import cli, cli_json, commit_all, write_corpus
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import anyio
 import pytest
-
 from conftest import git
+
 from maguyva.api import Maguyva
 from maguyva.errors import MaguyvaError
 from maguyva.index.pipeline import index_repository
@@ -51,23 +51,22 @@ def test_hostile_patterns_answer_and_the_next_call_is_not_slowed(indexed):
         return result, time.perf_counter() - started
 
     async def go():
-        async with stdio_client(params) as (read, write):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                baseline = []
-                for _ in range(3):
-                    await timed(session, "search_text", {"pattern": "need.e", "regex": True})
-                    baseline.append((await timed(session, "find_symbol", {"symbol_name": "target_function"}))[1])
-                benign = min([(await timed(session, "search_text", {"pattern": "a+!", "regex": True}))[1]
-                              for _ in range(3)])
-                hostile, after = [], []
-                for pattern in HOSTILE:
-                    result, seconds = await timed(session, "search_text", {"pattern": pattern, "regex": True})
-                    hostile.append((pattern, result, seconds))
-                    found, seconds = await timed(session, "find_symbol", {"symbol_name": "target_function"})
-                    assert found.structured_content["count"] == 1
-                    after.append(seconds)
-                return min(baseline), benign, hostile, after
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            baseline = []
+            for _ in range(3):
+                await timed(session, "search_text", {"pattern": "need.e", "regex": True})
+                baseline.append((await timed(session, "find_symbol", {"symbol_name": "target_function"}))[1])
+            benign = min([(await timed(session, "search_text", {"pattern": "a+!", "regex": True}))[1]
+                          for _ in range(3)])
+            hostile, after = [], []
+            for pattern in HOSTILE:
+                result, seconds = await timed(session, "search_text", {"pattern": pattern, "regex": True})
+                hostile.append((pattern, result, seconds))
+                found, seconds = await timed(session, "find_symbol", {"symbol_name": "target_function"})
+                assert found.structured_content["count"] == 1
+                after.append(seconds)
+            return min(baseline), benign, hostile, after
 
     base, benign, hostile, after = anyio.run(go)
     for pattern, result, seconds in hostile:
