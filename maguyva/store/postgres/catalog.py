@@ -8,6 +8,9 @@ from maguyva.errors import StoreError
 from maguyva.store.postgres.migrations import LATEST, migrate, schema_version
 
 
+READ_TIMEOUT_MS = 30_000  # per statement, on read-only (server) connections
+
+
 def connect(conninfo: str, *, create: bool) -> psycopg.Connection:
     """An autocommit connection whose schema is current (migrated when ``create``, else checked)."""
     try:
@@ -18,6 +21,7 @@ def connect(conninfo: str, *, create: bool) -> psycopg.Connection:
         migrate(conn)
         enable_pgvector(conn)
         return conn
+    conn.execute(f"SET statement_timeout = {READ_TIMEOUT_MS}")  # a hostile query cannot hold a reader
     version = schema_version(conn)
     if version != LATEST:
         conn.close()
