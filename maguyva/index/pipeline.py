@@ -145,6 +145,8 @@ def index_status(root: Path | str, store_path: Path | str | None = None,
         states, snapshot, stats = store.file_states(), store.snapshot(), store.language_stats()
     finally:
         store.close()
+    if snapshot is None and not states:  # created, but no run committed (the first one was killed)
+        raise StoreError(f"no index at {path} yet (no run has finished): run `orkestra code index`")
     diff = _Diff.between(states, scan_repository(root, max_bytes, known=states).files)
     not_in_map = {"added": sorted(diff.added), "changed": sorted(diff.changed), "deleted": sorted(diff.deleted)}
     return IndexStatus(

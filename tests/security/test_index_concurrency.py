@@ -7,6 +7,7 @@ import sys
 import threading
 import time
 
+import pytest
 from maguyva_hostile import cli_json, commit_all, write_corpus
 
 from maguyva.api import Maguyva
@@ -15,6 +16,7 @@ from maguyva.server.app import Repository
 FILES = 700
 
 
+@pytest.mark.slow
 def test_readers_keep_answering_while_full_and_incremental_runs_write(git_repo):
     write_corpus(git_repo, FILES)
     commit_all(git_repo)

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from maguyva_hostile import cli_json, commit_all, file_count, write_corpus
+from maguyva_hostile import cli, cli_json, commit_all, file_count, write_corpus
 
 from maguyva.api import Maguyva
 
@@ -51,6 +51,7 @@ def _kill(root: Path, db: Path, after: float | None) -> int | None:
     return run.returncode
 
 
+@pytest.mark.slow
 def test_killed_full_rebuilds_leave_the_old_index_or_the_new_one(git_repo):
     write_corpus(git_repo, OLD)
     commit_all(git_repo)
@@ -117,3 +118,21 @@ def test_a_killed_full_rebuild_of_a_postgres_store_leaves_the_previous_rows(git_
             assert api.find_symbol("f0")["count"] > 0
         finally:
             api.close()
+
+
+def test_a_killed_first_run_leaves_no_index_rather_than_an_empty_one(git_repo):
+    write_corpus(git_repo, OLD)
+    commit_all(git_repo)
+    db = git_repo / ".git" / "maguyva" / "index.db"
+    run = subprocess.Popen([sys.executable, "-m", "orkestra", "code", "index", str(git_repo)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    while run.poll() is None and not db.exists():
+        time.sleep(0.005)
+    time.sleep(0.2)
+    run.send_signal(signal.SIGKILL)
+    run.wait()
+    status = cli("code", "status", str(git_repo), cwd=git_repo)
+    if run.returncode == -signal.SIGKILL:
+        assert status.returncode == 1 and "no index" in status.stderr, (status.returncode, status.stderr)
+    cli_json("code", "index", str(git_repo), cwd=git_repo)
+    assert _serving(git_repo, db) == OLD
