@@ -46,7 +46,7 @@ class Maguyva:
 
         from maguyva.embed.base import settings_for
 
-        from maguyva.store.location import repository_root, settle_root
+        from maguyva.store.location import repository_root
 
         root_path = repository_root(root, store)  # the git top level when started in a subdirectory
         location = store_path(root_path, store)
@@ -54,8 +54,8 @@ class Maguyva:
             raise MaguyvaError(f"no index at {location}: run `orkestra code index` in {root_path} first")
         opened = open_store(location, readonly=readonly)
         recorded = opened.recorded_root()
-        if recorded is not None and Path(recorded) in root_path.parents:
-            root_path = settle_root(recorded, root_path, rebuild=False)
+        if recorded is not None and Path(recorded) in root_path.parents:  # a --store index's own root
+            root_path = Path(recorded)
         return cls(root_path, opened, str(location), embedding_settings=settings_for(root_path))
 
     def close(self) -> None:
