@@ -7,7 +7,10 @@ finishes first counts as completed. Between runs one file is added or removed, s
 new index differ. After each run the store must serve exactly the old state or the new one
 (files and symbols counted, ``find_symbol`` answering through the API, ``code status`` exit 0),
 and hold nothing but ``index.db`` and its ``-wal`` / ``-shm``. Prints one JSON line per run and
-a summary line. Usage: python bench/bench_kill_index.py [--runs 20] [--seed 14] [--source PATH]
+a summary line. ``--compare N`` first times N interleaved pairs of a rebuild from nothing (what
+``--full`` did before: delete the file, then index) and an in-place rebuild (clear inside the
+transaction), to show what atomicity costs. Usage:
+python bench/bench_kill_index.py [--runs 20] [--seed 14] [--source PATH] [--compare N]
 """
 
 from __future__ import annotations
@@ -65,11 +68,30 @@ def toggle_extra(root: Path) -> None:
         extra.write_text("def kill_bench_marker():\n    return 1\n")
 
 
+def compare(root: Path, db: Path, pairs: int) -> None:
+    """Interleaved timings: delete-then-index (the old --full) against the in-place, atomic rebuild."""
+    fresh, in_place = [], []
+    for _ in range(pairs):
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{db}{suffix}").unlink(missing_ok=True)
+        started = time.perf_counter()
+        subprocess.run(index_cmd(root), check=True, capture_output=True, env=ENV)
+        fresh.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        subprocess.run(index_cmd(root), check=True, capture_output=True, env=ENV)
+        in_place.append(time.perf_counter() - started)
+    print(json.dumps({"rebuild_from_nothing_s": [round(x, 2) for x in fresh],
+                      "rebuild_in_place_s": [round(x, 2) for x in in_place],
+                      "in_place_over_fresh": round(sum(in_place) / sum(fresh), 3), "load": os.getloadavg()}),
+          flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--seed", type=int, default=14)
     parser.add_argument("--source", type=Path, default=None, help="a directory to copy instead of the stdlib")
+    parser.add_argument("--compare", type=int, default=0, help="time N fresh vs in-place rebuild pairs first")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(prefix="bench-kill-") as tmp:
@@ -91,6 +113,8 @@ def main() -> None:
         (name,) = con.execute("SELECT name FROM symbols GROUP BY name ORDER BY count(*) DESC LIMIT 1").fetchone()
         con.close()
         normal_open, _ = first_answer(root, db, name)
+        if args.compare:
+            compare(root, db, args.compare)
         print(json.dumps({"baseline_full_index_s": round(baseline, 2), "files_symbols": counts(db),
                           "reader_first_answer_s": round(normal_open, 3),
                           "load": os.getloadavg()}), flush=True)
