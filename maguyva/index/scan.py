@@ -16,6 +16,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from stat import S_ISREG
 from typing import Mapping
 
 import pathspec
@@ -141,6 +142,8 @@ def _scan_file(root: Path, full: Path, rel: str, max_bytes: int, previous, racy_
         stat = full.stat()
     except OSError as exc:
         return Skipped(rel, f"unreadable: {exc.strerror}")
+    if not S_ISREG(stat.st_mode):  # a FIFO or a device would block or never end
+        return Skipped(rel, "not a regular file")
     if stat.st_size > max_bytes:
         return Skipped(rel, f"too large ({stat.st_size} bytes > {max_bytes})")
     stamp = stat_stamp(stat)

@@ -28,6 +28,9 @@ def repository_root(path: Path | str, explicit: str | Path | PostgresLocation | 
     it records its root, and ``settle_root`` keeps later runs from a subdirectory on it.
     """
     path = Path(path).resolve()
+    inside = [i for i, part in enumerate(path.parts) if part.lower() == ".git"]
+    if inside:  # started inside a git dir: its work tree, never the git dir itself
+        path = Path(*path.parts[:inside[0]])
     if explicit or os.environ.get(ENV_VAR):
         return path
     return toplevel(path) or path

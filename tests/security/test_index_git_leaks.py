@@ -92,3 +92,11 @@ def test_the_mcp_tool_answers_an_error_for_a_nested_git_config(leaky, tmp_path):
     assert result.is_error
     text = " ".join(getattr(c, "text", "") for c in result.content)
     assert ".git" in text and SECRET not in text
+
+
+def test_a_fifo_in_the_tree_is_skipped_not_read(git_repo):
+    (git_repo / "app.py").write_text("def main():\n    return 1\n")
+    os.mkfifo(git_repo / "pipe.py")
+    result = scan_repository(git_repo)  # reading the FIFO would block forever
+    assert [f.record.path for f in result.files] == ["app.py"]
+    assert ("pipe.py", "not a regular file") in {(s.path, s.reason) for s in result.skipped}

@@ -61,3 +61,13 @@ def test_an_explicit_store_keeps_the_root_it_was_built_from(repo, tmp_path):
         from maguyva.index.pipeline import index_repository
 
         index_repository(elsewhere, store)
+
+
+def test_a_run_from_inside_the_git_dir_indexes_the_work_tree_never_the_git_dir(repo):
+    first = cli_json("code", "index", cwd=repo)
+    git_dir = repo / ".git"
+    for where in (git_dir, git_dir / "refs"):
+        again = cli_json("code", "index", cwd=where)
+        assert (again["root"], again["files"], again["deleted"]) == (first["root"], first["files"], 0)
+    named = cli_json("code", "index", ".git", cwd=repo)
+    assert (named["root"], named["files"]) == (first["root"], first["files"])
