@@ -158,12 +158,12 @@ def main() -> None:
                   flush=True)
             if state == "old":  # the index still describes the previous tree: put it back
                 toggle_extra(root)
-        recoveries.sort()
+        recoveries = sorted(recoveries) or [0.0]
         print(json.dumps({"summary": tally, "runs": args.runs,
                           "first_answer_after_kill_p50_s": round(recoveries[len(recoveries) // 2], 3),
                           "first_answer_after_kill_max_s": round(recoveries[-1], 3),
                           "first_answer_normal_s": round(normal_open, 3),
-                          "max_wal_mb": round(max(wal_sizes) / 2**20, 1),
+                          "max_wal_mb": round(max(wal_sizes, default=0) / 2**20, 1),
                           "baseline_full_index_s": round(baseline, 2), "load_end": os.getloadavg()}), flush=True)
         if tally["neither"] or tally["debris"]:
             raise SystemExit(1)
