@@ -122,3 +122,27 @@ def test_hostile_patterns_on_a_postgres_store_answer_too(indexed, postgres_url):
             api.search_text("(a+)\\1", regex=True)
     finally:
         api.close()
+
+
+def test_a_long_periodic_literal_is_searched_in_linear_time(tmp_path):
+    """`abab…` against `abab…` is quadratic for a naive or backtracking substring search and for a
+    long FTS5 phrase; the literal path must stay close to a short literal's cost (a ratio)."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    (root / "blob.py").write_text('DATA = "' + "ab" * 50_000 + '"\n')
+    (root / "other.py").write_text("X = 1\n")
+    store = tmp_path / "index.db"
+    index_repository(root, store, full=True, workers=1)
+    api = Maguyva.open(root, str(store))
+    try:
+        started = time.perf_counter()
+        assert api.search_text("abab")["count"] == 1
+        short = time.perf_counter() - started
+        started = time.perf_counter()
+        assert api.search_text("ab" * 20_000)["count"] == 1
+        assert api.search_text("ab" * 20_000 + "x")["count"] == 0
+        long = time.perf_counter() - started
+    finally:
+        api.close()
+    assert long < max(short * 200, 5.0), (long, short)

@@ -10,7 +10,7 @@ import json
 
 from maguyva.models import Edge, FileRecord, Reference, Symbol
 from maguyva.store.base import Centrality, LanguageStats, Snapshot, Span
-from maguyva.store.lines import matching_lines, split_lines
+from maguyva.store.lines import matching_lines, prefilter, split_lines
 from maguyva.store.postgres.bm25 import query_terms
 
 _SYMBOL_COLUMNS = "path, name, qualified_name, kind, line, end_line, col, signature, doc, parent"
@@ -135,7 +135,8 @@ class PostgresReads:
     def search_literal(self, text: str, limit: int = 50) -> list[Span]:
         if not text:
             return []
-        pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        needle = prefilter(text)  # matching_lines checks the whole literal
+        pattern = "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         rows = self._rows("SELECT path, content FROM files WHERE repo_id = %s AND content ILIKE %s ESCAPE '\\' "
                           "ORDER BY path", (self.repo_id, pattern))
         spans: list[Span] = []
