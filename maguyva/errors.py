@@ -22,6 +22,10 @@ class StoreError(MaguyvaError):
     """The index store is missing, unreadable or from an incompatible schema."""
 
 
+class SchemaVersionError(StoreError):
+    """The index was written by another schema version: it cannot serve and is rebuilt on the next index run."""
+
+
 class NotARepositoryError(MaguyvaError):
     """The path given is not inside a git repository (and no --store was given)."""
 

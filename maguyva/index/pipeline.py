@@ -26,7 +26,7 @@ from maguyva.index.resolve import MemoryDefinitions, Resolver, is_fact, resolve_
 from maguyva.index.scan import DEFAULT_MAX_BYTES, ScannedFile, scan_repository
 from maguyva.index.workers import extract_records, iter_extractions
 from maguyva.models import Edge, FileExtraction, Symbol
-from maguyva.errors import StoreError
+from maguyva.errors import SchemaVersionError, StoreError
 from maguyva.store import Store, open_store, reset_store, store_exists
 from maguyva.store.base import Snapshot
 from maguyva.store.location import repository_root, settle_root
@@ -349,10 +349,12 @@ def _read_states(path: Path, root: Path, full: bool) -> tuple[Path, dict]:
 
 
 def _open_for_update(path, full: bool) -> Store:
-    """The store to write. A ``--full`` run over an index that cannot be opened (another schema
-    version, a damaged file) starts from nothing: that index could not serve anyway."""
+    """The store to write. An index of another schema version, or (on a ``--full`` run) one that cannot
+    be opened at all (a damaged file), starts from nothing: that index could not serve anyway."""
     try:
         return open_store(path)
+    except SchemaVersionError:
+        pass
     except StoreError:
         if not full:
             raise

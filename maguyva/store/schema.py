@@ -1,6 +1,6 @@
 """The SQLite schema (version 1). Paths are repo-relative POSIX; lines are 1-based."""
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6  # 6: call-graph facts in refs (re-index to get typed call edges)
 
 # every table, in creation order; ``clear`` drops all but ``meta`` (fts5 shadow tables go with theirs)
 TABLES = ("meta", "files", "symbols", "refs", "edges", "chunks", "chunks_fts", "files_text", "snapshots",

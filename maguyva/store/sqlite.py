@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from maguyva.errors import StoreError
+from maguyva.errors import SchemaVersionError, StoreError
 from maguyva.index.chunk import search_words
 from maguyva.models import Edge, FileExtraction, FileRecord, Reference, Symbol
 from maguyva.store.base import Centrality, LanguageStats, Snapshot, Span, Store
@@ -69,8 +69,8 @@ class SQLiteStore(SQLiteVectors, Store):
             return False
         version = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
         if version is not None and int(version[0]) != SCHEMA_VERSION:
-            raise StoreError(f"{self.path}: schema version {version[0]}, expected {SCHEMA_VERSION};"
-                             " run `orkestra code index --full` to rebuild it")
+            raise SchemaVersionError(f"{self.path}: schema version {version[0]}, expected {SCHEMA_VERSION};"
+                                     " run `orkestra code index` to rebuild it")
         have = {name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         return version is not None and set(TABLES) <= have
 

@@ -129,6 +129,26 @@ def test_an_index_from_another_schema_version_is_refused(tmp_path):
         open_store(path)
 
 
+def test_an_index_run_rebuilds_an_index_from_another_schema_version(tmp_path):
+    from maguyva.index.pipeline import index_repository
+
+    repo = tmp_path / "repo"
+    (repo / "svc").mkdir(parents=True)
+    (repo / "svc" / "users.py").write_text(SOURCE)
+    path = tmp_path / "old.db"
+    index_repository(repo, path)
+    con = sqlite3.connect(path)
+    con.execute("UPDATE meta SET value = '0' WHERE key = 'schema_version'")
+    con.commit()
+    con.close()
+    summary = index_repository(repo, path)  # incremental, not --full: the old index cannot serve anyway
+    store = open_store(path, readonly=True)
+    try:
+        assert summary.files == 1 and store.file_text("svc/users.py") == SOURCE
+    finally:
+        store.close()
+
+
 def test_opening_a_missing_index_read_only_says_how_to_create_it(tmp_path):
     with pytest.raises(StoreError, match="run `orkestra code index` first"):
         open_store(tmp_path / "none.db", readonly=True)
