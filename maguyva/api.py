@@ -7,7 +7,8 @@ Every answer is a JSON-ready dict whose hits cite ``path:line``; answers are bou
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -18,6 +19,11 @@ from maguyva.retrieve import graph, structure, text
 from maguyva.retrieve.fuse import direct, fuse, plan_route
 from maguyva.retrieve.hits import FusedHit, Hit
 from maguyva.retrieve.intent import classify, extract_terms
+from maguyva.retrieve.bm25f import FileIndex
+from maguyva.retrieve.cache import load_file_index
+from maguyva.retrieve.places import best_places
+from maguyva.retrieve.query import ParsedQuery, parse as parse_query
+from maguyva.retrieve.rank import FileScore, file_kind, query_terms, rank_files
 from maguyva.store.lines import split_lines
 from maguyva.store.base import Store
 
@@ -36,6 +42,8 @@ class Maguyva:
     embedding_settings: Any = None  # maguyva.embed.base.EmbeddingSettings
     _files: int | None = None
     _semantic_problem: str | None = None
+    _index: Any = None  # the file ranker's BM25F index, built on first use
+    _kinds: dict = field(default_factory=dict)
 
     # ---- construction ------------------------------------------------------------------------
 
@@ -109,53 +117,110 @@ class Maguyva:
     def intelligent_search(self, query: str, *, limit: int = 10, preset: str = "default",
                            modalities: Sequence[str] | None = None, path_prefix: str | None = None,
                            max_tokens: int = DEFAULT_TOKENS) -> dict:
-        """Classify the question, run the retrievers its intent calls for, fuse, cite."""
+        """Classify the question, run the retrievers its intent calls for, rank files, cite.
+
+        ``limit`` counts files: each result is a file's best place, with more places of the same
+        file under ``more``. A routed retriever that finds nothing falls back to the file ranker,
+        and the answer says so in ``notes``.
+        """
         if not query.strip():
             raise MaguyvaError("query is empty")
+        parsed = parse_query(query)
         intent = classify(query)
-        terms = extract_terms(query)
+        terms = extract_terms(query) if not parsed.is_task else []
         route = plan_route(intent, preset=preset, available=self.available_modalities(), modalities=modalities)
+        notes = list(route.notes)
         depth = max(limit * 3, 20)
-        ranked: dict[str, list[Hit]] = {}
-        for modality in route.weights:
-            hits = self._retrieve(modality, intent.name, query, terms, depth)
-            if path_prefix:
-                hits = [h for h in hits if h.path.startswith(path_prefix)]
-            ranked[modality] = hits
-        if route.strategy == "direct":
-            (only,) = route.weights
-            fused = direct(ranked[only], demoted=self._demoted, limit=limit)
+        # a task text goes to the file ranker alone: its retrievers would only re-find the ranker's files
+        ranked = {} if parsed.is_task and not modalities else {
+            m: self._retrieve(m, intent.name, query, terms, depth, path_prefix) for m in route.weights}
+        if modalities:
+            strategy = route.strategy
+            fused = (direct(ranked[next(iter(route.weights))], demoted=self._demoted, limit=limit)
+                     if strategy == "direct" else
+                     fuse(ranked, route, centrality=lambda h: self._centrality(h.path, h.symbol),
+                          demoted=self._demoted, limit=limit))
+            results = [self._fused_dict(f) for f in fused]
+        elif route.strategy == "direct" and ranked.get(next(iter(route.weights))):
+            strategy = "direct"
+            results = [self._fused_dict(f) for f in direct(ranked[next(iter(route.weights))], demoted=self._demoted,
+                                                            limit=limit)]
         else:
-            fused = fuse(ranked, route, centrality=lambda h: self._centrality(h.path, h.symbol),
-                         demoted=self._demoted, limit=limit)
+            if route.strategy == "direct":
+                notes.append(f"{next(iter(route.weights))} found nothing for the fast path; fell back to the "
+                             f"file ranker")
+            strategy = "ranked"
+            results = self._ranked(parsed, intent.name, ranked, route.weights, path_prefix, limit)
+        if not results:
+            notes.append("nothing matched" + (f" under {path_prefix!r}" if path_prefix else "")
+                         + "; try search_text for a literal, or find_symbol with find_similar=true")
+        if "semantic" not in route.weights and self._semantic_problem:
+            notes.append(f"semantic: {self._semantic_problem}")
         answer = {
             "query": query,
             "intent": intent.name,
             "confidence": intent.confidence,
-            "fusion_strategy": route.strategy,
+            "fusion_strategy": strategy,
             "modalities_used": sorted(route.weights),
             "weights": {m: round(w, 4) for m, w in sorted(route.weights.items())},
             "k": route.k,
-            "notes": list(route.notes) + ([f"semantic: {self._semantic_problem}"]
-                                           if "semantic" not in route.weights and self._semantic_problem else []),
-            "results": [self._fused_dict(f) for f in fused],
+            "notes": notes,
+            "results": results,
         }
         return bound(answer, "results", max_tokens)
+
+    def _ranked(self, parsed: ParsedQuery, intent: str, ranked: dict[str, list[Hit]], weights: dict[str, float],
+                path_prefix: str | None, limit: int) -> list[dict]:
+        """The file ranker (``maguyva.retrieve.rank``) with the routed retrievers as one of its signals."""
+        scores, named = rank_files(self.store, self._file_index(), parsed, kinds=self._file_kind,
+                                   centrality=lambda path: self._centrality(path), retrievers=ranked,
+                                   retriever_weights=weights, path_prefix=path_prefix, limit=limit)
+        places = {h.path: h for hits in ranked.values() for h in reversed(hits)}
+        words = query_terms(parsed)
+        return [self._file_result(f, named.get(f.path, []), places.get(f.path), parsed, words) for f in scores]
+
+    def _file_result(self, scored: FileScore, named: list, found: Hit | None, parsed: ParsedQuery,
+                     words: dict[str, float]) -> dict:
+        chosen = best_places(self.store, scored.path, named, found, parsed, words)
+        first, more = chosen[0], chosen[1:]
+        return hit_dict(first, score=round(scored.score, 6), found_by=sorted(scored.signals),
+                        signals=scored.signals, demoted=scored.demotion is not None,
+                        **({"demoted_as": scored.demotion} if scored.demotion else {}),
+                        more=[{"citation": h.citation, "line": h.line, "end_line": h.end_line, "symbol": h.symbol,
+                               "kind": h.kind} for h in more])
+
+    def _file_index(self) -> FileIndex:
+        if self._index is None:
+            self._index = load_file_index(self.store, self.store_location)
+        return self._index
+
+    def _file_kind(self, path: str) -> str | None:
+        if path not in self._kinds:
+            record = self.store.file_record(path)
+            self._kinds[path] = file_kind(path, record.flags if record else (), record.language if record else None)
+        return self._kinds[path]
 
     def _fused_dict(self, fused: FusedHit) -> dict:
         return hit_dict(fused.hit, score=round(fused.score, 6), found_by=sorted(fused.ranks),
                         boost=round(fused.boost, 3), demoted=fused.demoted)
 
-    def _retrieve(self, modality: str, intent: str, query: str, terms: list[str], depth: int) -> list[Hit]:
+    def _retrieve(self, modality: str, intent: str, query: str, terms: list[str], depth: int,
+                  path_prefix: str | None = None) -> list[Hit]:
+        """One retriever's hits, restricted to ``path_prefix`` inside the retriever (asked deeper so it fills)."""
+        ask = depth * 4 if path_prefix else depth
         if modality == "text":
-            return text.search(self.store, query, terms, limit=depth)
-        if modality == "structure":
-            return structure.search(self.store, terms, query, limit=depth, centrality=self._centrality)
-        if modality == "graph":
-            return graph.search(self.store, intent, terms, limit=depth)
-        from maguyva.retrieve import semantic
+            hits = text.search(self.store, query, terms, limit=ask)
+        elif modality == "structure":
+            hits = structure.search(self.store, terms, query, limit=ask, centrality=self._centrality)
+        elif modality == "graph":
+            hits = graph.search(self.store, intent, terms, limit=ask)
+        else:
+            from maguyva.retrieve import semantic
 
-        return semantic.search(self.store, self._semantic_embedder(), query, limit=depth)
+            hits = semantic.search(self.store, self._semantic_embedder(), query, limit=ask)
+        if path_prefix:
+            hits = [h for h in hits if h.path.startswith(path_prefix)]
+        return hits[:depth]
 
     # ---- symbols -----------------------------------------------------------------------------
 

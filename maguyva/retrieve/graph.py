@@ -28,10 +28,26 @@ class Target:
 
 def resolve_targets(store: "Store", target: str, limit: int = 10) -> list[Target]:
     """A repo path → that file; otherwise symbols with that (qualified) name, exact."""
-    clean = target.strip().lstrip("./")
+    clean = target.strip().strip("`'\"").rstrip(".:,;?").lstrip("./")
     if store.file_record(clean) is not None:
         return [Target(clean, None, 1, "file")]
-    return [Target(s.path, s.qualified_name, s.line, s.kind) for s in structure.find(store, target, limit=limit)]
+    found = [Target(s.path, s.qualified_name, s.line, s.kind) for s in structure.find(store, clean, limit=limit)]
+    return found or [Target(path, None, 1, "file") for path in module_files(store, clean)]
+
+
+def module_files(store: "Store", name: str) -> list[str]:
+    """The file a module name or a path suffix denotes (``flask.globals`` → ``src/flask/globals.py``), if one."""
+    from maguyva.retrieve.query import module_paths
+
+    candidates = [name] if "/" in name else module_paths(name)[:2] if name.replace(".", "").replace("_", "").isalnum() else []
+    known = store.known_paths()
+    for candidate in candidates:
+        if candidate in known:
+            return [candidate]
+        matched = sorted(p for p in known if p.endswith("/" + candidate))
+        if len(matched) == 1:
+            return matched
+    return []
 
 
 _KIND_ORDER = {"calls": 0, "inherits": 1, "references": 2, "imports": 3}

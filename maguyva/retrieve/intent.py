@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from maguyva.retrieve.query import parse
+
 INTENTS = ("find_definition", "find_references", "understand_code", "find_similar", "impact_analysis",
            "exact_match")
 
@@ -31,7 +33,8 @@ _REFERENCES = re.compile(r"\b(who\s+calls|callers?\s+of|usages?\s+of|uses\s+of|r
                          r"where\s+is\s+\S+\s+(used|called)|called\s+from|invocations?\s+of)\b", re.I)
 _IMPACT = re.compile(r"\b(impact|blast\s+radius|what\s+depends\s+on|depends\s+on|dependents\s+of|"
                      r"what\s+(breaks|would\s+break)|affected\s+by|ripple)\b", re.I)
-_QUOTED = re.compile(r"\"[^\"]+\"|'[^']{2,}'|`[^`]+`")
+_QUOTED = re.compile(r"\"[^\"\n]+\"|'[^'\n]{2,}'|`[^`\n]+`")  # single-line only: never across a fence
+QUOTED_SHARE = 0.6  # the quoted-string rule fires only when the quoted part is most of the query
 _ERROR_TOKEN = re.compile(r"(?i:\b(traceback|exception|errno|stack\s*trace|segfault)\b|\b(error|panic|fatal):)"
                           r"|\bE[A-Z]{3,}\b|\b[A-Z][a-zA-Z]+(Error|Exception)\b")
 _SIMILAR = re.compile(r"\b(similar\s+to|like\s+this|same\s+as|resembl\w*|analogous|other\s+places\s+that)\b",
@@ -61,15 +64,22 @@ class Intent:
 
 
 def classify(query: str) -> Intent:
-    """Classify a query into one of six intents with a confidence (first matching rule wins)."""
+    """Classify a query into one of six intents with a confidence (first matching rule wins).
+
+    A long text (an issue, a task, a paragraph, anything with a code fence or a traceback)
+    describes a task: it is never a literal lookup and never takes the fast path.
+    """
     text = query.strip()
+    parsed = parse(text)
+    if parsed.is_task:
+        return Intent("understand_code", 0.50, "task text")
     if _DECLARATION.match(text):
         return Intent("find_definition", 0.95, "declaration keyword")
     if _REFERENCES.search(text):
         return Intent("find_references", 0.90, "references phrase")
     if _IMPACT.search(text):
         return Intent("impact_analysis", 0.90, "impact phrase")
-    if _QUOTED.search(text):
+    if _QUOTED.search(text) and parsed.quoted_share >= QUOTED_SHARE:
         return Intent("exact_match", 0.90, "quoted string")
     if _ERROR_TOKEN.search(text):
         return Intent("exact_match", 0.85, "error token")
@@ -97,7 +107,7 @@ def _identifier_confidence(text: str) -> float:
 
 _OBJECT = re.compile(r"\b(?:who\s+calls|callers?\s+of|usages?\s+of|uses\s+of|references?\s+to|invocations?\s+of|"
                      r"what\s+depends\s+on|dependents\s+of|impact\s+of(?:\s+changing)?|blast\s+radius\s+of|"
-                     r"where\s+is|definition\s+of|affected\s+by)\s+([A-Za-z_][\w.:]*)", re.I)
+                     r"where\s+is|definition\s+of|affected\s+by)\s+[`'\"]?([A-Za-z_][\w.:/-]*)", re.I)
 
 
 def extract_terms(query: str) -> list[str]:

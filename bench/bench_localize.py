@@ -1,0 +1,238 @@
+"""Localisation on real GitHub issues: which files must change? intelligent_search against BM25.
+
+Data: ``shared/eval/localization_dev.jsonl`` (SWE-bench issues; see its README). Each issue's
+tree is built at its base commit from a bare mirror of the public repository
+(``<mirrors>/<owner>+<name>/repo``: ``git archive`` → ``git init/add/commit``), indexed once into
+``<index-cache>/<instance_id>/index.db``, then asked the issue text whole with default settings
+(no embeddings unless ``--embeddings local``). The BM25 floor of the README (non-test ``.py``
+files, path + content, k1 1.2, b 0.75, path tokens ×3, identifiers split on ``_`` and camelCase)
+is computed in the same run over the same tree.
+
+    python bench/bench_localize.py [--data FILE] [--mirrors DIR] [--trees DIR] [--index-cache DIR]
+                                   [--repo sympy] [--limit N] [--embeddings none|local] [--misses FILE]
+
+Prints one JSON line per repository and one overall (Acc@1, Acc@5, MRR@10 for both rankers, index
+seconds, query p50/p95 in-process).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import itertools
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from maguyva.answers import MAX_TOKENS  # noqa: E402
+from maguyva.api import Maguyva  # noqa: E402
+from maguyva.index.pipeline import index_repository  # noqa: E402
+
+ASKED = 20  # files asked for, so ten remain after test files are left out
+_TEST = re.compile(r"(^|/)(tests?|testing)/|(^|/)(test_[^/]*\.py|conftest\.py)$")
+_WORD = re.compile(r"[A-Za-z0-9]+")
+_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+def emit(**fields) -> None:
+    print(json.dumps(fields), flush=True)
+
+
+def default_data() -> Path:
+    for base in (REPO.parent, REPO.parent.parent):
+        candidate = base / "shared" / "eval" / "localization_dev.jsonl"
+        if candidate.is_file():
+            return candidate
+    return REPO.parent / "shared" / "eval" / "localization_dev.jsonl"
+
+
+def is_test(path: str) -> bool:
+    return bool(_TEST.search(path))
+
+
+def build_tree(row: dict, mirrors: Path, trees: Path) -> Path:
+    """The issue's tree at its base commit, as a one-commit git repository (cached)."""
+    target = trees / row["instance_id"]
+    if (target / ".git").is_dir():
+        return target
+    bare = mirrors / row["repo"].replace("/", "+") / "repo"
+    if not bare.is_dir():
+        raise SystemExit(f"no mirror of {row['repo']} at {bare} (fetch the public repository there)")
+    partial = target.with_name(target.name + ".partial")
+    subprocess.run(["rm", "-rf", str(partial)], check=True)
+    partial.mkdir(parents=True)
+    archive = subprocess.run(["git", f"--git-dir={bare}", "archive", row["base_commit"]], check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(partial)], input=archive, check=True)
+    env = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@x", "GIT_COMMITTER_NAME": "b",
+           "GIT_COMMITTER_EMAIL": "b@x"}
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "base", "--no-verify"]):
+        subprocess.run(["git", *args], cwd=partial, env=env, check=True, capture_output=True)
+    partial.rename(target)
+    return target
+
+
+def index_tree(row: dict, tree: Path, cache: Path) -> tuple[Path, float]:
+    """The tree's index (built once; later runs reuse it) and the seconds the build took."""
+    place = cache / row["instance_id"]
+    marker = place / "done.json"
+    if marker.is_file():
+        return place / "index.db", json.loads(marker.read_text())["seconds"]
+    place.mkdir(parents=True, exist_ok=True)
+    (place / "index.db").unlink(missing_ok=True)
+    started = time.perf_counter()
+    summary = index_repository(tree, place / "index.db")
+    seconds = time.perf_counter() - started
+    marker.write_text(json.dumps({"seconds": seconds, "files": summary.files, "symbols": summary.symbols}))
+    return place / "index.db", seconds
+
+
+# ---- the BM25 floor (the README's definition) -----------------------------------------------
+
+def bm25_tokens(text: str) -> list[str]:
+    out = []
+    for word in _WORD.findall(text.replace("_", " ")):
+        parts = _PARTS.findall(word)
+        out += [p.lower() for p in parts] if parts else [word.lower()]
+    return out
+
+
+class BM25:
+    def __init__(self, tree: Path, k1: float = 1.2, b: float = 0.75, path_weight: int = 3):
+        self.k1, self.b = k1, b
+        files = subprocess.run(["git", "ls-files", "*.py"], cwd=tree, capture_output=True, text=True,
+                               check=True).stdout.split()
+        self.paths = [p for p in files if not is_test(p)]
+        self.tf: list[collections.Counter] = []
+        self.df: collections.Counter = collections.Counter()
+        for path in self.paths:
+            try:
+                text = (tree / path).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                text = ""
+            counts = collections.Counter(bm25_tokens(text))
+            for token in bm25_tokens(path):
+                counts[token] += path_weight
+            self.tf.append(counts)
+            self.df.update(counts.keys())
+        self.lengths = [sum(c.values()) for c in self.tf]
+        self.average = sum(self.lengths) / max(1, len(self.lengths))
+
+    def rank(self, query: str, limit: int = 10) -> list[str]:
+        n = len(self.paths)
+        terms = set(bm25_tokens(query))
+        idf = {t: math.log(1 + (n - self.df[t] + 0.5) / (self.df[t] + 0.5)) for t in terms if self.df[t]}
+        scores = []
+        for i, counts in enumerate(self.tf):
+            norm = self.k1 * (1 - self.b + self.b * self.lengths[i] / self.average)
+            s = sum(idf[t] * counts[t] * (self.k1 + 1) / (counts[t] + norm) for t in idf if t in counts)
+            if s > 0:
+                scores.append((s, self.paths[i]))
+        scores.sort(key=lambda sp: (-sp[0], sp[1]))
+        return [p for _, p in scores[:limit]]
+
+
+# ---- scoring ---------------------------------------------------------------------------------
+
+def metrics(ranked: list[str], gold: set[str]) -> dict:
+    top = list(dict.fromkeys(p for p in ranked if not is_test(p)))[:10]
+    first = next((i for i, p in enumerate(top) if p in gold), None)
+    return {"acc1": float(first is not None and first < 1), "acc5": float(first is not None and first < 5),
+            "mrr10": 1.0 / (first + 1) if first is not None else 0.0}
+
+
+def summary(rows: list[dict]) -> dict:
+    out: dict = {"n": len(rows)}
+    for ranker in ("maguyva", "bm25"):
+        for metric in ("acc1", "acc5", "mrr10"):
+            out[f"{ranker}_{metric}"] = round(sum(r[ranker][metric] for r in rows) / max(1, len(rows)), 3)
+    latencies = sorted(r["seconds"] for r in rows)
+    if latencies:
+        out["query_p50_ms"] = round(latencies[len(latencies) // 2] * 1000, 1)
+        out["query_p95_ms"] = round(latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))] * 1000, 1)
+    out["index_seconds_total"] = round(sum(r["index_seconds"] for r in rows), 1)
+    return out
+
+
+def spread(rows: list[dict], limit: int | None) -> list[dict]:
+    """Interleave repositories so that ``--limit N`` covers every one of them."""
+    by_repo: dict[str, list[dict]] = collections.defaultdict(list)
+    for row in rows:
+        by_repo[row["repo"]].append(row)
+    mixed = [r for group in itertools.zip_longest(*by_repo.values()) for r in group if r]
+    return mixed[:limit] if limit else mixed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=default_data())
+    parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
+    parser.add_argument("--trees", type=Path, default=Path(tempfile.gettempdir()) / "maguyva-localize" / "trees")
+    parser.add_argument("--index-cache", type=Path,
+                        default=Path(tempfile.gettempdir()) / "maguyva-localize" / "index")
+    parser.add_argument("--repo", help="only repositories whose name contains this")
+    parser.add_argument("--limit", type=int, help="at most N issues, spread over the repositories")
+    parser.add_argument("--embeddings", choices=["none", "local"], default="none")
+    parser.add_argument("--misses", type=Path, help="write every issue's ranking and gold files here (JSONL)")
+    args = parser.parse_args()
+    rows = [json.loads(line) for line in args.data.read_text().splitlines() if line.strip()]
+    if args.repo:
+        rows = [r for r in rows if args.repo in r["repo"]]
+    rows = spread(rows, args.limit)
+    embedder = None
+    if args.embeddings == "local":
+        from maguyva.embed.base import EmbeddingSettings, make_embedder
+
+        embedder = make_embedder(EmbeddingSettings.from_config({"backend": "local"}))
+    results = []
+    misses = args.misses.open("w") if args.misses else None
+    for row in rows:
+        tree = build_tree(row, args.mirrors, args.trees)
+        store, index_seconds = index_tree(row, tree, args.index_cache)
+        api = Maguyva.open(tree, str(store))
+        if embedder is None:
+            api.embedding_settings = None
+        else:
+            from maguyva.embed.cache import EmbeddingCache, default_cache_path
+            from maguyva.embed.pipeline import embed_index
+
+            with EmbeddingCache(default_cache_path()) as cache:
+                embed_index(api.store, embedder, cache)
+            api.embedder = embedder
+        started = time.perf_counter()
+        api._file_index()  # the ranker's BM25F index: built once per tree (cached next to the index)
+        ranker_seconds = time.perf_counter() - started
+        started = time.perf_counter()
+        answer = api.intelligent_search(row["query"], limit=ASKED, max_tokens=MAX_TOKENS)
+        seconds = time.perf_counter() - started
+        api.close()
+        ours = [r["path"] for r in answer["results"]]
+        theirs = BM25(tree).rank(row["query"], limit=ASKED)
+        gold = set(row["gold_files"])
+        result = {"instance_id": row["instance_id"], "repo": row["repo"], "maguyva": metrics(ours, gold),
+                  "bm25": metrics(theirs, gold), "seconds": seconds, "index_seconds": index_seconds,
+                  "ranker_seconds": ranker_seconds}
+        results.append(result)
+        if misses:
+            misses.write(json.dumps({**result, "gold": sorted(gold), "ours": ours[:10], "bm25_top": theirs[:10],
+                                     "intent": answer["intent"], "signals": [r.get("signals") for r in
+                                                                              answer["results"][:10]]}) + "\n")
+    if misses:
+        misses.close()
+    for repo, group in itertools.groupby(sorted(results, key=lambda r: r["repo"]), key=lambda r: r["repo"]):
+        emit(bench="localize", repo=repo, **summary(list(group)))
+    emit(bench="localize", repo="all", embeddings=args.embeddings, **summary(results),
+         ranker_index_seconds_total=round(sum(r["ranker_seconds"] for r in results), 1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+"""The file ranker's BM25F index, kept next to a SQLite index and rebuilt when the files change.
+
+The cache is a NumPy ``.npz`` (no pickles: ``allow_pickle=False``) named after the store,
+keyed by a digest of every indexed file's content hash; it is written to a temporary file and
+renamed, so a killed run leaves the old cache or the new one. PostgreSQL stores, unwritable
+places and stale or damaged caches are rebuilt in memory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from maguyva.retrieve.bm25f import FileIndex, build_from_store
+
+if TYPE_CHECKING:
+    from maguyva.store.base import Store
+
+CACHE_VERSION = "bm25f-1"
+
+
+def index_key(store: "Store") -> str:
+    digest = hashlib.sha1(CACHE_VERSION.encode())
+    for path, (_, _, content_hash) in sorted(store.file_states().items()):
+        digest.update(f"{path}\0{content_hash}\n".encode())
+    return digest.hexdigest()
+
+
+def cache_path(location: str) -> Path | None:
+    if "://" in location:
+        return None
+    return Path(location + ".rank.npz")
+
+
+def load_file_index(store: "Store", location: str) -> FileIndex:
+    """The cached index when it matches the store's files, else a fresh one (saved when possible)."""
+    key = index_key(store)
+    place = cache_path(location)
+    if place is not None and place.is_file():
+        try:
+            loaded = _read(place, key)
+        except (OSError, ValueError, KeyError):
+            loaded = None
+        if loaded is not None:
+            return loaded
+    index = build_from_store(store)
+    if place is not None:
+        try:
+            _write(place, key, index)
+        except OSError:
+            pass
+    return index
+
+
+def _read(place: Path, key: str) -> FileIndex | None:
+    with np.load(place, allow_pickle=False) as data:
+        if str(data["key"]) != key:
+            return None
+        paths = json.loads(str(data["paths"]))
+        terms = json.loads(str(data["terms"]))
+        offsets, ids, values = data["offsets"], data["ids"], data["values"]
+    postings = {t: (ids[offsets[i]:offsets[i + 1]], values[offsets[i]:offsets[i + 1]]) for i, t in enumerate(terms)}
+    return FileIndex(paths, postings)
+
+
+def _write(place: Path, key: str, index: FileIndex) -> None:
+    terms = list(index.postings)
+    sizes = [len(index.postings[t][0]) for t in terms]
+    offsets = np.zeros(len(terms) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=offsets[1:])
+    ids = np.concatenate([index.postings[t][0] for t in terms]) if terms else np.zeros(0, np.int32)
+    values = np.concatenate([index.postings[t][1] for t in terms]) if terms else np.zeros(0, np.float32)
+    temporary = place.with_name(place.name + f".{os.getpid()}.tmp")
+    with open(temporary, "wb") as out:
+        np.savez(out, key=np.asarray(key), paths=np.asarray(json.dumps(index.paths)),
+                 terms=np.asarray(json.dumps(terms)), offsets=offsets, ids=ids, values=values)
+    os.replace(temporary, place)

@@ -1,0 +1,189 @@
+"""Query understanding: split a question or an issue text into the parts retrieval can use. Pure.
+
+A query is read as prose plus, where present: identifiers (CamelCase, snake_case, dotted names,
+``Class.method``), file paths and module names, short single-line quoted literals, code fences
+(read as code: the names they define, call and import) and tracebacks (each frame's file, line
+and function, plus the final exception type and message).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from maguyva.index.chunk import search_words
+
+LONG_WORDS = 25  # a query with more words than this (or several lines) describes a task
+MAX_LITERAL = 80  # a quoted literal longer than this, or spanning lines, is prose or code
+
+_FENCE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)", re.S | re.M)
+_INDENTED_PROMPT = re.compile(r"^\s*(>>>|\.\.\.|In \[\d+\]:|\$ )", re.M)
+_FRAME_PY = re.compile(r'File "([^"]+)", line (\d+)(?:, in ([\w<>.]+))?')
+_FRAME_IPY = re.compile(r"^(?:File )?(\S+\.py):(\d+)(?:,| in) ?([\w<>.]*)", re.M)
+_FRAME_PYTEST = re.compile(r"^(\S+\.py):(\d+): (?:in )?([\w<>.]+)", re.M)
+_EXCEPTION = re.compile(r"^\s*(?:E\s+)?((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|"
+                        r"Iteration|Fault))(?::\s*(.*))?$", re.M)
+_QUOTED = re.compile(r"`([^`\n]+)`|\"([^\"\n]{1,80})\"|'([^'\n]{2,80})'")
+_PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+\.[A-Za-z]{1,6}|[\w-]+\.(?:py|pyi|js|ts|tsx|go|rs|java|rb|"
+                   r"c|h|cpp|hpp|cs|kt|scala|php|toml|cfg|ini|yaml|yml|json|rst|md))\b")
+_DOTTED = re.compile(r"\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+_CAMEL = re.compile(r"\b(?:[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|[A-Z]{2,}[a-z]\w*)\b")
+_SNAKE = re.compile(r"\b_*[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+_*\b|\b__\w+__\b")
+_DEFINES = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)", re.M)
+_IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+)?import\s+([\w., ]+?)(?:\s+as\s+\w+)?\s*$", re.M)
+_CALL = re.compile(r"([A-Za-z_][\w.]*)\s*\(")
+_ATTRIBUTE = re.compile(r"\.([A-Za-z_]\w*)")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_NOISE_CALLS = frozenset("print len str int float list dict set tuple range type isinstance super repr open "
+                         "sorted map zip enumerate getattr setattr hasattr min max sum abs any all format".split())
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One traceback frame: the file as printed (absolute, site-packages…), its line and function."""
+
+    file: str
+    line: int
+    function: str
+
+
+@dataclass(frozen=True)
+class ParsedQuery:
+    text: str
+    prose: str  # the text with code fences and tracebacks removed
+    code: str  # the code fences' bodies
+    identifiers: tuple[str, ...]  # compound names (CamelCase, snake_case, dotted, Class.method)
+    paths: tuple[str, ...]  # file paths as written
+    modules: tuple[str, ...]  # dotted names that may be modules
+    literals: tuple[str, ...]  # short single-line quoted parts
+    code_defines: tuple[str, ...]
+    code_calls: tuple[str, ...]
+    code_imports: tuple[str, ...]
+    frames: tuple[Frame, ...]
+    exception: str | None  # the final exception type (last frame's error)
+    exception_message: str
+    words: int
+    lines: int
+    has_fence: bool
+    names: tuple[str, ...] = field(default=())  # every name worth looking up as a definition
+
+    @property
+    def is_task(self) -> bool:
+        """A long text (an issue, a task, a paragraph): never a literal lookup, never the fast path."""
+        return self.words > LONG_WORDS or self.lines > 3 or self.has_fence or bool(self.frames)
+
+    @property
+    def quoted_share(self) -> float:
+        """How much of the query the quoted literals make up (0..1)."""
+        size = len(self.text.strip()) or 1
+        return min(1.0, sum(len(q) + 2 for q in self.literals) / size)
+
+
+def parse(query: str) -> ParsedQuery:
+    text = query.replace("\r\n", "\n").replace("\r", "\n")
+    fences = [m.group(2) for m in _FENCE.finditer(text)]
+    prose = _FENCE.sub("\n", text)
+    frames = _frames(text)
+    exception, message = _exception(text) if frames or "Error" in text or "Exception" in text else (None, "")
+    code = "\n".join(fences)
+    # doctest-style and console lines in the prose are code too
+    prompt_lines = [line for line in prose.splitlines() if _INDENTED_PROMPT.match(line)]
+    code_all = code + "\n" + "\n".join(re.sub(r"^\s*(>>>|\.\.\.|In \[\d+\]:|\$ )\s?", "", ln) for ln in prompt_lines)
+    literals = tuple(dict.fromkeys(q for q in (a or b or c for a, b, c in _QUOTED.findall(prose)) if q.strip()
+                                   and len(q) <= MAX_LITERAL))
+    defines = tuple(dict.fromkeys(_DEFINES.findall(code_all)))
+    imports: list[str] = []
+    for module, names in _IMPORT.findall(code_all):
+        for name in names.split(","):
+            name = name.strip().split(" ")[0]
+            if name and name != "*":
+                imports.append(f"{module}.{name}" if module else name)
+        if module:
+            imports.append(module)
+    calls = [c for c in _CALL.findall(code_all) if c.split(".")[-1] not in _NOISE_CALLS]
+    calls += _ATTRIBUTE.findall(code_all)
+    identifiers = _identifiers(prose) + [i for lit in literals for i in _identifiers(lit)]
+    paths = tuple(dict.fromkeys(p for p in _PATH.findall(text) if not p.startswith(("http", "www."))))
+    modules = tuple(dict.fromkeys(d for d in _DOTTED.findall(text + "\n" + " ".join(imports))
+                                  if "." in d and not _PATH.fullmatch(d) and d.count(".") >= 1))
+    names = _names(identifiers, literals, defines, calls, imports, frames, exception)
+    return ParsedQuery(text=query, prose=prose, code=code_all, identifiers=tuple(dict.fromkeys(identifiers)),
+                       paths=paths, modules=modules, literals=literals, code_defines=defines,
+                       code_calls=tuple(dict.fromkeys(calls)), code_imports=tuple(dict.fromkeys(imports)),
+                       frames=tuple(frames), exception=exception, exception_message=message,
+                       words=len(text.split()), lines=len([ln for ln in text.splitlines() if ln.strip()]),
+                       has_fence=bool(fences), names=names)
+
+
+def _identifiers(text: str) -> list[str]:
+    found = [m.group(0) for m in _DOTTED.finditer(text) if not _PATH.fullmatch(m.group(0))]
+    found += _CAMEL.findall(text)
+    found += [m.group(0) for m in _SNAKE.finditer(text) if not m.group(0).strip("_").isdigit()]
+    return [f for f in found if len(f) >= 3]
+
+
+def _names(identifiers, literals, defines, calls, imports, frames, exception) -> tuple[str, ...]:
+    """Simple names a definition could carry: the last part of every dotted name, and the name itself."""
+    out: list[str] = []
+    for value in [*identifiers, *(lit for lit in literals if _WORD.fullmatch(lit)), *calls, *imports,
+                  *(f.function for f in frames), *([exception] if exception else [])]:
+        for part in value.split("."):
+            if part and part not in ("<module>", "self", "cls") and not part.startswith("<"):
+                out.append(part)
+    return tuple(dict.fromkeys(n for n in out if len(n) >= 3 and not n.isdigit()))
+
+
+def _frames(text: str) -> list[Frame]:
+    frames = [Frame(f, int(n), fn or "") for f, n, fn in _FRAME_PY.findall(text)]
+    if not frames:
+        frames = [Frame(f, int(n), fn or "") for f, n, fn in _FRAME_PYTEST.findall(text)]
+    if not frames and "Traceback" in text:
+        frames = [Frame(f, int(n), fn or "") for f, n, fn in _FRAME_IPY.findall(text)]
+    return frames
+
+
+def _exception(text: str) -> tuple[str | None, str]:
+    found = _EXCEPTION.findall(text)
+    if not found:
+        return None, ""
+    name, message = found[-1]
+    return name.rsplit(".", 1)[-1], message.strip()[:200]
+
+
+def frame_paths(frame: Frame) -> list[str]:
+    """Repository-relative candidates for a frame's file, longest first (``/x/site-packages/a/b.py`` → ``a/b.py``…)."""
+    parts = [p for p in frame.file.replace("\\", "/").split("/") if p and p not in (".", "..")]
+    return ["/".join(parts[i:]) for i in range(len(parts)) if parts[i:] and "site-packages" not in parts[i:]]
+
+
+def module_paths(dotted: str) -> list[str]:
+    """Files a dotted name may live in: ``a.b.c`` → ``a/b/c.py``, ``a/b/c/__init__.py``, ``a/b.py``…"""
+    parts = dotted.split(".")
+    out = []
+    for end in range(len(parts), 0, -1):
+        stem = "/".join(parts[:end])
+        out += [f"{stem}.py", f"{stem}/__init__.py"]
+    return out
+
+
+def tokens(text: str) -> list[str]:
+    """Code-aware search tokens: each identifier lower-cased, plus its parts when it is compound."""
+    return [stem(w) for w in search_words(text).split()]
+
+
+_SUFFIXES = ("ings", "ing", "ies", "ed", "es", "s")
+
+
+def stem(word: str) -> str:
+    """A light suffix stripper, so ``registration``/``registering``/``registers`` meet ``register``."""
+    if len(word) <= 4 or not word.isalpha():
+        return word
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            base = word[: -len(suffix)]
+            if suffix == "ies":
+                return base + "y"
+            if suffix == "s" and word.endswith("ss"):
+                return word
+            return base
+    return word

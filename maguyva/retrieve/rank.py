@@ -1,0 +1,224 @@
+"""The file ranker: BM25F plus the signals a question carries, one linear combination. Pure over a store.
+
+    score(file) = (bm25f/max bm25f
+                   + W_DEFINES  · defines   (query names the file defines, by specificity)
+                   + W_FRAMES   · frames    (traceback frames in the file, the last one highest)
+                   + W_MENTIONS · mentions  (paths and modules the query names)
+                   + W_RETRIEVERS · retrievers (weighted RRF of the routed retrievers' file ranks)
+                   + W_GRAPH    · graph     (one hop from the strongest files))
+                  × centrality boost × demotion(kind of file)
+
+Tests, docs, changelogs, CI config, examples, vendored/generated/build files and files
+``orkestra sync`` renders are demoted unless the query asks for them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from maguyva.retrieve.bm25f import FileIndex
+from maguyva.retrieve.query import ParsedQuery, frame_paths, module_paths, tokens
+
+if TYPE_CHECKING:
+    from maguyva.retrieve.hits import Hit
+    from maguyva.store.base import Store
+
+W_DEFINES = 0.6
+W_FRAMES = 0.5
+W_MENTIONS = 0.6
+W_RETRIEVERS = 0.0
+W_GRAPH = 0.0
+CANDIDATES = 200  # files taken from BM25F before the signals are added
+
+DEMOTE = {"test": 0.4, "docs": 0.3, "changelog": 0.2, "ci": 0.2, "example": 0.4, "vendored": 0.3,
+          "rendered": 0.1}
+_ASKS = {
+    "test": re.compile(r"\b(tests?|testing|pytest|unit ?tests?|fixtures?|conftest)\b", re.I),
+    "docs": re.compile(r"\b(docs?|documentation|readme|docstring|tutorial|guide|\.rst|\.md)\b", re.I),
+    "changelog": re.compile(r"\b(changelog|changes file|release notes|history)\b", re.I),
+    "ci": re.compile(r"\b(ci|github actions|workflow|travis|tox|codecov|pipeline)\b", re.I),
+    "example": re.compile(r"\b(examples?|demos?|samples?)\b", re.I),
+}
+_CHANGELOG = re.compile(r"(^|/)(CHANGE(S|LOG)|HISTORY|NEWS|RELEASE[-_]?NOTES)[^/]*$", re.I)
+_CI = re.compile(r"(^|/)(\.github|\.circleci|\.gitlab-ci|\.travis|azure-pipelines|\.codecov|codecov|"
+                 r"\.pre-commit|tox\.ini|\.coveragerc|\.readthedocs|appveyor|Jenkinsfile|\.ci/)", re.I)
+_EXAMPLE = re.compile(r"(^|/)(examples?|demos?|samples?|benchmarks?|asv_bench)/", re.I)
+_DOCS = re.compile(r"(^|/)(docs?|doc_src|documentation)/", re.I)
+_RENDERED = re.compile(r"(^|/)(\.claude/|GROUND_TRUTHS\.md$|CLAUDE\.md$|\.mcp\.json$)")
+_TEST_PATH = re.compile(r"(^|/)(tests?|testing|__tests__)/|(^|/)(test_[^/]*|[^/]*_tests?\.py|conftest\.py)$")
+_STOP = frozenset(
+    "a an and are as at be been but by can could did do does doing for from had has have how i if in into "
+    "is it its it's me my no not of on or our so such than that the their then there these they this those "
+    "to too was we were what when where which while who why will with would you your should get got also "
+    "just like use using used one two any some all only very more most other same new now way want wants "
+    "make makes made need needs see seems seem here work works working expected actual result results "
+    "output issue bug problem error errors example version python following code file line return returns "
+    "true false none self cls".split())
+
+
+@dataclass(frozen=True, slots=True)
+class FileScore:
+    path: str
+    score: float
+    signals: dict = field(default_factory=dict)
+    demotion: str | None = None
+
+
+def file_kind(path: str, flags: Sequence[str], language: str | None) -> str | None:
+    """Why a file is demoted by default (None: it is ordinary code)."""
+    if _RENDERED.search(path):
+        return "rendered"
+    if "test" in flags or _TEST_PATH.search(path):
+        return "test"
+    if set(flags) & {"vendor", "build", "generated", "archive"}:
+        return "vendored"
+    if _CHANGELOG.search(path):
+        return "changelog"
+    if _CI.search(path):
+        return "ci"
+    if _EXAMPLE.search(path):
+        return "example"
+    if _DOCS.search(path) or language in (None, "markdown"):
+        return "docs"
+    return None
+
+
+def asked_for(query: str) -> set[str]:
+    """The kinds of normally demoted files the query asks for by name."""
+    return {kind for kind, pattern in _ASKS.items() if pattern.search(query)}
+
+
+def query_terms(parsed: ParsedQuery) -> dict[str, float]:
+    """Weighted query tokens: prose and code, with names the query stresses counted more."""
+    counts: Counter = Counter()
+    for token in tokens(parsed.prose):
+        counts[token] += 1.0
+    for token in tokens(parsed.code):
+        counts[token] += 0.5
+    for name in (*parsed.identifiers, *parsed.literals, *(f.function for f in parsed.frames)):
+        for token in tokens(name):
+            counts[token] += 1.0
+    if parsed.exception:
+        for token in tokens(f"{parsed.exception} {parsed.exception_message}"):
+            counts[token] += 1.0
+    return {t: 1.0 + math.log(c) if c >= 1 else c for t, c in counts.items() if t not in _STOP and len(t) >= 2}
+
+
+def resolve_paths(known: Iterable[str], parsed: ParsedQuery) -> dict[str, float]:
+    """Files the query names: written paths and modules (1.0) and traceback frames (0.6, last frame 1.0)."""
+    known = set(known)
+    by_suffix: dict[str, list[str]] = {}
+    mentions: dict[str, float] = {}
+    for written in parsed.paths:
+        for path in _suffix_match(known, written.lstrip("./"), by_suffix):
+            mentions[path] = 1.0
+    for dotted in parsed.modules:
+        for candidate in module_paths(dotted)[:2]:  # the module itself, not its parents
+            for path in _suffix_match(known, candidate, by_suffix):
+                mentions[path] = max(mentions.get(path, 0.0), 1.0)
+    return mentions
+
+
+def frame_files(known: Iterable[str], parsed: ParsedQuery) -> dict[str, float]:
+    known = set(known)
+    cache: dict[str, list[str]] = {}
+    found: dict[str, float] = {}
+    in_repo = []
+    for frame in parsed.frames:
+        for candidate in frame_paths(frame):
+            matched = _suffix_match(known, candidate, cache)
+            if matched and candidate.count("/") >= 1 or len(matched) == 1:
+                in_repo.append(matched)
+                break
+    for position, matched in enumerate(in_repo):
+        weight = 1.0 if position == len(in_repo) - 1 else 0.6
+        for path in matched:
+            found[path] = max(found.get(path, 0.0), weight)
+    return found
+
+
+def _suffix_match(known: set[str], candidate: str, cache: dict) -> list[str]:
+    if candidate in cache:
+        return cache[candidate]
+    if candidate in known:
+        out = [candidate]
+    else:
+        out = sorted(p for p in known if p.endswith("/" + candidate))
+        out = out if len(out) <= 3 else []
+    cache[candidate] = out
+    return out
+
+
+def defined_names(store: "Store", parsed: ParsedQuery, n_files: int) -> tuple[dict[str, float], dict[str, list]]:
+    """Per file, how strongly the query's names point at definitions in it (specific names count more)."""
+    strength: dict[str, float] = {}
+    symbols_by_file: dict[str, list] = {}
+    stressed = {p for name in (*parsed.identifiers, *parsed.literals, *(f.function for f in parsed.frames))
+                for p in name.split(".")}
+    qualified = [i for i in parsed.identifiers if "." in i]
+    for name in parsed.names:
+        found = store.find_symbols(name, limit=50)
+        files = {s.path for s in found}
+        if not files:
+            continue
+        specificity = math.log(1 + n_files / len(files)) / math.log(1 + n_files)
+        weight = specificity * (1.0 if name in stressed else 0.5)
+        for symbol in found:
+            bonus = 1.5 if any(symbol.qualified_name.endswith(q) for q in qualified) else 1.0
+            value = weight * bonus * (1.0 if symbol.kind in ("class", "function", "method") else 0.5)
+            strength[symbol.path] = strength.get(symbol.path, 0.0) + value
+            symbols_by_file.setdefault(symbol.path, []).append((value, symbol))
+    top = max(strength.values(), default=0.0)
+    if top > 0:
+        strength = {p: min(1.0, v / max(top, 1.0)) for p, v in strength.items()}
+    return strength, symbols_by_file
+
+
+def rank_files(store: "Store", index: FileIndex, parsed: ParsedQuery, *,
+               kinds: Callable[[str], str | None], centrality: Callable[[str], float] = lambda path: 0.0,
+               retrievers: Mapping[str, Sequence["Hit"]] | None = None, retriever_weights: Mapping[str, float] = {},
+               path_prefix: str | None = None, limit: int = 10) -> tuple[list[FileScore], dict[str, list]]:
+    """Files ranked for the query, best first, and per file the definitions the query named."""
+    terms = query_terms(parsed)
+    raw = index.score(terms)
+    order = np.argsort(-raw)[:CANDIDATES]
+    top = float(raw[order[0]]) if len(order) and raw[order[0]] > 0 else 1.0
+    signals: dict[str, dict[str, float]] = {}
+    for i in order:
+        if raw[i] > 0:
+            signals.setdefault(index.paths[i], {})["bm25f"] = float(raw[i]) / top
+    defines, named_symbols = defined_names(store, parsed, len(index.paths))
+    for path, value in defines.items():
+        signals.setdefault(path, {})["defines"] = value
+    for path, value in frame_files(index.paths, parsed).items():
+        signals.setdefault(path, {})["frames"] = value
+    for path, value in resolve_paths(index.paths, parsed).items():
+        signals.setdefault(path, {})["mentions"] = value
+    for modality, hits in (retrievers or {}).items():
+        seen: set[str] = set()
+        for rank, hit in enumerate(hits):
+            if hit.path not in seen:
+                seen.add(hit.path)
+                entry = signals.setdefault(hit.path, {})
+                entry["retrievers"] = entry.get("retrievers", 0.0) + retriever_weights.get(modality, 0.0) * 10 / (10 + rank)
+    asked = asked_for(parsed.text)
+    scored = []
+    for path, found in signals.items():
+        if path_prefix and not path.startswith(path_prefix):
+            continue
+        base = (found.get("bm25f", 0.0) + W_DEFINES * found.get("defines", 0.0)
+                + W_FRAMES * found.get("frames", 0.0) + W_MENTIONS * found.get("mentions", 0.0)
+                + W_RETRIEVERS * found.get("retrievers", 0.0))
+        boost = min(1.0 + 0.1 * math.log1p(max(centrality(path), 0.0)), 1.2)
+        kind = kinds(path)
+        demoted = kind if kind and kind not in asked and not (path_prefix and kind == "test") else None
+        score = base * boost * (DEMOTE[demoted] if demoted else 1.0)
+        scored.append(FileScore(path, score, {k: round(v, 4) for k, v in found.items()}, demoted))
+    scored.sort(key=lambda f: (-f.score, f.path))
+    return scored[:limit], named_symbols
