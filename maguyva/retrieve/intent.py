@@ -107,7 +107,7 @@ def _identifier_confidence(text: str) -> float:
 
 _OBJECT = re.compile(r"\b(?:who\s+calls|callers?\s+of|usages?\s+of|uses\s+of|references?\s+to|invocations?\s+of|"
                      r"what\s+depends\s+on|dependents\s+of|impact\s+of(?:\s+changing)?|blast\s+radius\s+of|"
-                     r"where\s+is|definition\s+of|affected\s+by)\s+[`'\"]?([A-Za-z_][\w.:/-]*)", re.I)
+                     r"where\s+is|definition\s+of|affected\s+by)\s+`?([A-Za-z_][\w.:/-]*)", re.I)
 
 
 def extract_terms(query: str) -> list[str]:
