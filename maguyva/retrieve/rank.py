@@ -49,6 +49,7 @@ _CHANGELOG = re.compile(r"(^|/)(CHANGE(S|LOG)|HISTORY|NEWS|RELEASE[-_]?NOTES)[^/
 _CI = re.compile(r"(^|/)(\.github|\.circleci|\.gitlab-ci|\.travis|azure-pipelines|\.codecov|codecov|"
                  r"\.pre-commit|tox\.ini|\.coveragerc|\.readthedocs|appveyor|Jenkinsfile|\.ci/)", re.I)
 _EXAMPLE = re.compile(r"(^|/)(examples?|demos?|samples?|benchmarks?|asv_bench)/", re.I)
+_VENDORED = re.compile(r"(^|/)(_vendor|vendored|externals?|extern|third_party)/|^[^/]+/packages/")
 _DOCS = re.compile(r"(^|/)(docs?|doc_src|documentation)/", re.I)
 _RENDERED = re.compile(r"(^|/)(\.claude/|GROUND_TRUTHS\.md$|CLAUDE\.md$|\.mcp\.json$)")
 _TEST_PATH = re.compile(r"(^|/)(tests?|testing|__tests__)/|(^|/)(test_[^/]*|[^/]*_tests?\.py|conftest\.py)$")
@@ -76,7 +77,7 @@ def file_kind(path: str, flags: Sequence[str], language: str | None) -> str | No
         return "rendered"
     if "test" in flags or _TEST_PATH.search(path):
         return "test"
-    if set(flags) & {"vendor", "build", "generated", "archive"}:
+    if set(flags) & {"vendor", "build", "generated", "archive"} or _VENDORED.search(path):
         return "vendored"
     if _CHANGELOG.search(path):
         return "changelog"
