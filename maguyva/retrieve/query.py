@@ -66,6 +66,7 @@ class ParsedQuery:
     lines: int
     has_fence: bool
     names: tuple[str, ...] = field(default=())  # every name worth looking up as a definition
+    title: str = ""  # an issue's first line, when the text has several
 
     @property
     def is_task(self) -> bool:
@@ -112,7 +113,12 @@ def parse(query: str) -> ParsedQuery:
                        code_calls=tuple(dict.fromkeys(calls)), code_imports=tuple(dict.fromkeys(imports)),
                        frames=tuple(frames), exception=exception, exception_message=message,
                        words=len(text.split()), lines=len([ln for ln in text.splitlines() if ln.strip()]),
-                       has_fence=bool(fences), names=names)
+                       has_fence=bool(fences), names=names, title=_title(text))
+
+
+def _title(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[0] if len(lines) > 1 and not lines[0].startswith(("```", "~~~")) else ""
 
 
 def _identifiers(text: str) -> list[str]:

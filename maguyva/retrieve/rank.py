@@ -4,8 +4,8 @@
                    + W_DEFINES  · defines   (query names the file defines, by specificity)
                    + W_FRAMES   · frames    (traceback frames in the file, the last one highest)
                    + W_MENTIONS · mentions  (paths and modules the query names)
-                   + W_RETRIEVERS · retrievers (weighted RRF of the routed retrievers' file ranks)
-                   + W_GRAPH    · graph     (one hop from the strongest files))
+                   + W_STEM     · stem      (the file is named after a name the query stresses)
+                   + W_RETRIEVERS · retrievers (weighted RRF of the routed retrievers' file ranks))
                   × centrality boost × demotion(kind of file)
 
 Tests, docs, changelogs, CI config, examples, vendored/generated/build files and files
@@ -29,11 +29,13 @@ if TYPE_CHECKING:
     from maguyva.retrieve.hits import Hit
     from maguyva.store.base import Store
 
-W_DEFINES = 0.6
-W_FRAMES = 0.5
-W_MENTIONS = 0.6
-W_RETRIEVERS = 0.0
-W_GRAPH = 0.0
+W_DEFINES = 0.3
+W_FRAMES = 1.0
+W_MENTIONS = 0.4
+W_STEM = 0.4
+W_TITLE = 1.0
+W_RETRIEVERS = 0.5  # short questions only: a task text runs no separate retrievers
+BOOST_CAP = 1.3
 CANDIDATES = 200  # files taken from BM25F before the signals are added
 
 DEMOTE = {"test": 0.4, "docs": 0.3, "changelog": 0.2, "ci": 0.2, "example": 0.4, "vendored": 0.3,
@@ -108,11 +110,13 @@ def query_terms(parsed: ParsedQuery) -> dict[str, float]:
     if parsed.exception:
         for token in tokens(f"{parsed.exception} {parsed.exception_message}"):
             counts[token] += 1.0
+    for token in tokens(parsed.title):  # an issue's title says what it is about
+        counts[token] += W_TITLE
     return {t: 1.0 + math.log(c) if c >= 1 else c for t, c in counts.items() if t not in _STOP and len(t) >= 2}
 
 
 def resolve_paths(known: Iterable[str], parsed: ParsedQuery) -> dict[str, float]:
-    """Files the query names: written paths and modules (1.0) and traceback frames (0.6, last frame 1.0)."""
+    """Files the query names: written paths and modules (1.0)."""
     known = set(known)
     by_suffix: dict[str, list[str]] = {}
     mentions: dict[str, float] = {}
@@ -124,6 +128,23 @@ def resolve_paths(known: Iterable[str], parsed: ParsedQuery) -> dict[str, float]
             for path in _suffix_match(known, candidate, by_suffix):
                 mentions[path] = max(mentions.get(path, 0.0), 1.0)
     return mentions
+
+
+def named_stems(known: Iterable[str], parsed: ParsedQuery) -> dict[str, float]:
+    """Files whose name is a name the query stresses (``concat`` → ``core/concat.py``); 1.0 in the title."""
+    stressed = {p.lower() for name in (*parsed.identifiers, *parsed.literals, *parsed.code_calls)
+                for p in name.split(".") if len(p) >= 4}
+    titled = {w.lower() for w in re.findall(r"[A-Za-z_]\w{3,}", parsed.title)}
+    found = {}
+    for path in known:
+        stem = path.rsplit("/", 1)[-1].split(".", 1)[0].lower()
+        if stem == "__init__":
+            continue
+        if stem in titled and (stem in stressed or not parsed.title.islower()):
+            found[path] = 1.0
+        elif stem in stressed:
+            found[path] = 0.5
+    return found if len(found) <= 12 else {}
 
 
 def frame_files(known: Iterable[str], parsed: ParsedQuery) -> dict[str, float]:
@@ -138,7 +159,7 @@ def frame_files(known: Iterable[str], parsed: ParsedQuery) -> dict[str, float]:
                 in_repo.append(matched)
                 break
     for position, matched in enumerate(in_repo):
-        weight = 1.0 if position == len(in_repo) - 1 else 0.6
+        weight = 1.0 if position == len(in_repo) - 1 else 0.2  # the innermost in-repo frame
         for path in matched:
             found[path] = max(found.get(path, 0.0), weight)
     return found
@@ -162,6 +183,7 @@ def defined_names(store: "Store", parsed: ParsedQuery, n_files: int) -> tuple[di
     symbols_by_file: dict[str, list] = {}
     stressed = {p for name in (*parsed.identifiers, *parsed.literals, *(f.function for f in parsed.frames))
                 for p in name.split(".")}
+    titled = set(re.findall(r"[A-Za-z_]\w+", parsed.title))
     qualified = [i for i in parsed.identifiers if "." in i]
     for name in parsed.names:
         found = store.find_symbols(name, limit=50)
@@ -169,12 +191,15 @@ def defined_names(store: "Store", parsed: ParsedQuery, n_files: int) -> tuple[di
         if not files:
             continue
         specificity = math.log(1 + n_files / len(files)) / math.log(1 + n_files)
-        weight = specificity * (1.0 if name in stressed else 0.5)
+        weight = specificity * (1.0 if name in stressed else 0.5) * (2.0 if name in titled else 1.0)
+        per_file: dict[str, float] = {}
         for symbol in found:
             bonus = 1.5 if any(symbol.qualified_name.endswith(q) for q in qualified) else 1.0
             value = weight * bonus * (1.0 if symbol.kind in ("class", "function", "method") else 0.5)
-            strength[symbol.path] = strength.get(symbol.path, 0.0) + value
+            per_file[symbol.path] = max(per_file.get(symbol.path, 0.0), value)  # a name counts once per file
             symbols_by_file.setdefault(symbol.path, []).append((value, symbol))
+        for path, value in per_file.items():
+            strength[path] = strength.get(path, 0.0) + value
     top = max(strength.values(), default=0.0)
     if top > 0:
         strength = {p: min(1.0, v / max(top, 1.0)) for p, v in strength.items()}
@@ -201,6 +226,8 @@ def rank_files(store: "Store", index: FileIndex, parsed: ParsedQuery, *,
         signals.setdefault(path, {})["frames"] = value
     for path, value in resolve_paths(index.paths, parsed).items():
         signals.setdefault(path, {})["mentions"] = value
+    for path, value in named_stems(index.paths, parsed).items():
+        signals.setdefault(path, {})["stem"] = value
     for modality, hits in (retrievers or {}).items():
         seen: set[str] = set()
         for rank, hit in enumerate(hits):
@@ -215,8 +242,9 @@ def rank_files(store: "Store", index: FileIndex, parsed: ParsedQuery, *,
             continue
         base = (found.get("bm25f", 0.0) + W_DEFINES * found.get("defines", 0.0)
                 + W_FRAMES * found.get("frames", 0.0) + W_MENTIONS * found.get("mentions", 0.0)
+                + W_STEM * found.get("stem", 0.0)
                 + W_RETRIEVERS * found.get("retrievers", 0.0))
-        boost = min(1.0 + 0.1 * math.log1p(max(centrality(path), 0.0)), 1.2)
+        boost = min(1.0 + 0.1 * math.log1p(max(centrality(path), 0.0)), BOOST_CAP)
         kind = kinds(path)
         demoted = kind if kind and kind not in asked and not (path_prefix and kind == "test") else None
         score = base * boost * (DEMOTE[demoted] if demoted else 1.0)
