@@ -418,16 +418,18 @@ class Maguyva:
         snippets: list[dict] = []
         used = estimate_tokens({"task": task, "snippets": []})
         skipped = 0
-        for result in found["results"]:
-            body = self._span_text(result["path"], result["line"], result["end_line"])
-            item = {"citation": result["citation"], "symbol": result["symbol"], "kind": result["kind"],
+        # every file's best place first, then the files' further places while the budget allows
+        places = [(r, r) for r in found["results"]] + [(r, m) for r in found["results"] for m in r.get("more", [])]
+        for rank, (result, place) in enumerate(places):
+            body = self._span_text(result["path"], place["line"], place["end_line"])
+            item = {"citation": place["citation"], "symbol": place["symbol"], "kind": place["kind"],
                     "score": result["score"], "text": body}
             cost = estimate_tokens(item)
             if used + cost > budget:
                 short = {**item, "text": "\n".join(body.splitlines()[:8])}
                 cost = estimate_tokens(short)
                 if used + cost > budget:
-                    skipped += 1
+                    skipped += rank < len(found["results"])
                     continue
                 item = short
             snippets.append(item)

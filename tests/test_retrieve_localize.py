@@ -204,3 +204,13 @@ def test_short_quoted_literal_keeps_the_fast_path_and_long_quotes_do_not():
         != "exact_match"
     fence = "Bug\n```\nx = `a`\n```\nand then `b` fails"
     assert parse(fence).literals == ("b",)
+
+
+def test_gather_task_context_packs_the_same_ranking_for_a_task_text(api):
+    task = ("Discount codes in lower case are not applied.\nThe checkout passes the raw code to "
+            "`apply_discount`, which looks the rate up with `current_rate`; normalise it first.")
+    context = api.gather_task_context(task, token_budget=2000)
+    ranked = api.intelligent_search(task, limit=25, preset="thorough")
+    assert context["snippets"][0]["citation"] == ranked["results"][0]["citation"]
+    assert context["tokens_used"] <= 2000
+    assert {s["citation"].split(":")[0] for s in context["snippets"]} >= {"shop/pricing.py", "shop/checkout.py"}
