@@ -182,7 +182,10 @@ def main() -> None:
     parser.add_argument("--repo", help="only repositories whose name contains this")
     parser.add_argument("--limit", type=int, help="at most N issues, spread over the repositories")
     parser.add_argument("--embeddings", choices=["none", "local"], default="none")
-    parser.add_argument("--misses", type=Path, help="write every issue's ranking and gold files here (JSONL)")
+    parser.add_argument("--results", type=Path, help="per-issue rankings and gold files (JSONL); issues already "
+                                                     "in it are not asked again, so a long run can resume")
+    parser.add_argument("--indexed-only", action="store_true",
+                        help="skip issues whose tree has no finished index in --index-cache yet")
     args = parser.parse_args()
     rows = [json.loads(line) for line in args.data.read_text().splitlines() if line.strip()]
     if args.repo:
@@ -194,44 +197,59 @@ def main() -> None:
 
         embedder = make_embedder(EmbeddingSettings.from_config({"backend": "local"}))
     results = []
-    misses = args.misses.open("w") if args.misses else None
+    done: dict[str, dict] = {}
+    if args.results and args.results.is_file():
+        done = {r["instance_id"]: r for r in map(json.loads, args.results.read_text().splitlines()) if r}
+    out = args.results.open("a") if args.results else None
+    skipped = 0
     for row in rows:
-        tree = build_tree(row, args.mirrors, args.trees)
-        store, index_seconds = index_tree(row, tree, args.index_cache)
-        api = Maguyva.open(tree, str(store))
-        if embedder is None:
-            api.embedding_settings = None
-        else:
-            from maguyva.embed.cache import EmbeddingCache, default_cache_path
-            from maguyva.embed.pipeline import embed_index
-
-            with EmbeddingCache(default_cache_path()) as cache:
-                embed_index(api.store, embedder, cache)
-            api.embedder = embedder
-        started = time.perf_counter()
-        api._file_index()  # the ranker's BM25F index: built once per tree (cached next to the index)
-        ranker_seconds = time.perf_counter() - started
-        started = time.perf_counter()
-        answer = api.intelligent_search(row["query"], limit=ASKED, max_tokens=MAX_TOKENS)
-        seconds = time.perf_counter() - started
-        api.close()
-        ours = [r["path"] for r in answer["results"]]
-        theirs = BM25(tree).rank(row["query"], limit=ASKED)
-        gold = set(row["gold_files"])
-        result = {"instance_id": row["instance_id"], "repo": row["repo"], "maguyva": metrics(ours, gold),
-                  "bm25": metrics(theirs, gold), "seconds": seconds, "index_seconds": index_seconds,
-                  "ranker_seconds": ranker_seconds}
+        if row["instance_id"] in done:
+            results.append(done[row["instance_id"]])
+            continue
+        if args.indexed_only and not (args.index_cache / row["instance_id"] / "done.json").is_file():
+            skipped += 1
+            continue
+        result = ask(row, args, embedder)
         results.append(result)
-        if misses:
-            misses.write(json.dumps({**result, "gold": sorted(gold), "ours": ours[:10], "bm25_top": theirs[:10],
-                                     "intent": answer["intent"], "signals": [r.get("signals") for r in
-                                                                              answer["results"][:10]]}) + "\n")
-    if misses:
-        misses.close()
+        if out:
+            out.write(json.dumps(result) + "\n")
+            out.flush()
+    if out:
+        out.close()
     for repo, group in itertools.groupby(sorted(results, key=lambda r: r["repo"]), key=lambda r: r["repo"]):
         emit(bench="localize", repo=repo, **summary(list(group)))
-    emit(bench="localize", repo="all", embeddings=args.embeddings, **summary(results),
+    emit(bench="localize", repo="all", embeddings=args.embeddings, **summary(results), not_indexed_yet=skipped,
          ranker_index_seconds_total=round(sum(r["ranker_seconds"] for r in results), 1))
+
+
+def ask(row: dict, args, embedder) -> dict:
+    """One issue: its tree, its index, our answer and the BM25 floor's, scored."""
+    tree = build_tree(row, args.mirrors, args.trees)
+    store, index_seconds = index_tree(row, tree, args.index_cache)
+    api = Maguyva.open(tree, str(store))
+    if embedder is None:
+        api.embedding_settings = None
+    else:
+        from maguyva.embed.cache import EmbeddingCache, default_cache_path
+        from maguyva.embed.pipeline import embed_index
+
+        with EmbeddingCache(default_cache_path()) as cache:
+            embed_index(api.store, embedder, cache)
+        api.embedder = embedder
+    started = time.perf_counter()
+    api._file_index()  # the ranker's BM25F index: built once per tree (cached next to the index)
+    ranker_seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    answer = api.intelligent_search(row["query"], limit=ASKED, max_tokens=MAX_TOKENS)
+    seconds = time.perf_counter() - started
+    api.close()
+    ours = [r["path"] for r in answer["results"]]
+    theirs = BM25(tree).rank(row["query"], limit=ASKED)
+    gold = set(row["gold_files"])
+    return {"instance_id": row["instance_id"], "repo": row["repo"], "maguyva": metrics(ours, gold),
+            "bm25": metrics(theirs, gold), "seconds": seconds, "index_seconds": index_seconds,
+            "ranker_seconds": ranker_seconds, "gold": sorted(gold), "ours": ours[:10], "bm25_top": theirs[:10],
+            "intent": answer["intent"], "signals": [r.get("signals") for r in answer["results"][:10]]}
 
 
 if __name__ == "__main__":

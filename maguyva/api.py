@@ -44,6 +44,7 @@ class Maguyva:
     _semantic_problem: str | None = None
     _index: Any = None  # the file ranker's BM25F index, built on first use
     _kinds: dict = field(default_factory=dict)
+    _file_ranks: dict | None = None
 
     # ---- construction ------------------------------------------------------------------------
 
@@ -173,7 +174,7 @@ class Maguyva:
                 path_prefix: str | None, limit: int) -> list[dict]:
         """The file ranker (``maguyva.retrieve.rank``) with the routed retrievers as one of its signals."""
         scores, named = rank_files(self.store, self._file_index(), parsed, kinds=self._file_kind,
-                                   centrality=lambda path: self._centrality(path), retrievers=ranked,
+                                   centrality=self._file_centrality, retrievers=ranked,
                                    retriever_weights=weights, path_prefix=path_prefix, limit=limit)
         places = {h.path: h for hits in ranked.values() for h in reversed(hits)}
         words = query_terms(parsed)
@@ -193,6 +194,13 @@ class Maguyva:
         if self._index is None:
             self._index = load_file_index(self.store, self.store_location)
         return self._index
+
+    def _file_centrality(self, path: str) -> float:
+        """A file's scaled PageRank, from one read of every file's row (the ranker asks for hundreds)."""
+        if self._file_ranks is None:
+            rows = self.store.top_central(1 << 30, files=True)
+            self._file_ranks = {row.path: row.pagerank * self._file_count() for row in rows}
+        return self._file_ranks.get(path, 0.0)
 
     def _file_kind(self, path: str) -> str | None:
         if path not in self._kinds:
@@ -474,7 +482,7 @@ class Maguyva:
         from maguyva.index.pipeline import index_repository
 
         summary = index_repository(self.root, self.store_location)
-        self._files = None
+        self._files, self._index, self._kinds, self._file_ranks = None, None, {}, None
         return summary.to_dict()
 
 

@@ -36,6 +36,7 @@ _DOCSTRING = re.compile(r'"""(.*?)"""|\'\'\'(.*?)\'\'\'', re.S)
 class FileFields:
     path: str
     fields: Mapping[str, Counter]
+    symbols: tuple[frozenset, ...] = ()  # each definition's own words: name, signature, docstring
 
 
 def file_fields(path: str, text: str, symbols: Iterable, references: Iterable) -> FileFields:
@@ -45,22 +46,27 @@ def file_fields(path: str, text: str, symbols: Iterable, references: Iterable) -
     docs += [a or b for a, b in _DOCSTRING.findall(text)]
     docs += _COMMENT.findall(text)
     uses = " ".join(f"{r.qualifier} {r.name}" for r in references)
+    own = tuple(frozenset(tokens(f"{'.'.join(s.qualified_name.split('.')[-2:])} {s.signature} {s.doc}"))
+                for s in symbols)
     return FileFields(path, {
         "path": Counter(tokens(path.replace("/", " ").replace(".", " "))),
         "defs": Counter(tokens(defs)),
         "docs": Counter(tokens("\n".join(docs))),
         "uses": Counter(tokens(uses)),
         "body": Counter(tokens(text)),
-    })
+    }, own)
 
 
 class FileIndex:
     """The postings of every file; ``score`` ranks files for a weighted bag of query terms."""
 
-    def __init__(self, paths: list[str], postings: dict[str, tuple[np.ndarray, np.ndarray]]):
+    def __init__(self, paths: list[str], postings: dict[str, tuple[np.ndarray, np.ndarray]],
+                 symbol_postings: dict[str, np.ndarray] | None = None, symbol_file: np.ndarray | None = None):
         self.paths = paths
         self.postings = postings
         self.position = {p: i for i, p in enumerate(paths)}
+        self.symbol_postings = symbol_postings or {}  # term -> ids of the definitions whose own words hold it
+        self.symbol_file = symbol_file if symbol_file is not None else np.zeros(0, dtype=np.int32)
 
     @classmethod
     def build(cls, documents: list[FileFields]) -> "FileIndex":
@@ -68,7 +74,13 @@ class FileIndex:
         n = max(1, len(documents))
         average = {f: (sum(sum(d.fields[f].values()) for d in documents) / n) or 1.0 for f in FIELDS}
         collected: dict[str, tuple[list[int], list[float]]] = {}
+        by_symbol: dict[str, list[int]] = {}
+        symbol_file: list[int] = []
         for index, doc in enumerate(documents):
+            for words in doc.symbols:
+                for term in words:
+                    by_symbol.setdefault(term, []).append(len(symbol_file))
+                symbol_file.append(index)
             pseudo: dict[str, float] = {}
             for f in FIELDS:
                 counts = doc.fields[f]
@@ -83,7 +95,8 @@ class FileIndex:
                 values.append(value)
         postings = {t: (np.asarray(i, dtype=np.int32), np.asarray(v, dtype=np.float32))
                     for t, (i, v) in collected.items()}
-        return cls(paths, postings)
+        symbols = {t: np.asarray(i, dtype=np.int32) for t, i in by_symbol.items()}
+        return cls(paths, postings, symbols, np.asarray(symbol_file, dtype=np.int32))
 
     def idf(self, term: str) -> float:
         found = self.postings.get(term)
@@ -100,6 +113,19 @@ class FileIndex:
             ids, pseudo = found
             scores[ids] += weight * self.idf(term) * pseudo / (K1 + pseudo)
         return scores
+
+
+    def best_symbol(self, weighted_terms: Mapping[str, float]) -> np.ndarray:
+        """Per file, its best single definition: the idf-weighted query terms in one symbol's own words."""
+        per_symbol = np.zeros(len(self.symbol_file), dtype=np.float64)
+        for term, weight in weighted_terms.items():
+            ids = self.symbol_postings.get(term)
+            if ids is not None and weight > 0:
+                per_symbol[ids] += weight * self.idf(term)
+        best = np.zeros(len(self.paths), dtype=np.float64)
+        if len(per_symbol):
+            np.maximum.at(best, self.symbol_file, per_symbol)
+        return best
 
 
 def build_from_store(store: "Store") -> FileIndex:

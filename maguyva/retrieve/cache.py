@@ -21,7 +21,7 @@ from maguyva.retrieve.bm25f import FileIndex, build_from_store
 if TYPE_CHECKING:
     from maguyva.store.base import Store
 
-CACHE_VERSION = "bm25f-1"
+CACHE_VERSION = "bm25f-2"
 
 
 def index_key(store: "Store") -> str:
@@ -64,8 +64,11 @@ def _read(place: Path, key: str) -> FileIndex | None:
         paths = json.loads(str(data["paths"]))
         terms = json.loads(str(data["terms"]))
         offsets, ids, values = data["offsets"], data["ids"], data["values"]
+        symbol_terms = json.loads(str(data["symbol_terms"]))
+        symbol_offsets, symbol_ids, symbol_file = data["symbol_offsets"], data["symbol_ids"], data["symbol_file"]
     postings = {t: (ids[offsets[i]:offsets[i + 1]], values[offsets[i]:offsets[i + 1]]) for i, t in enumerate(terms)}
-    return FileIndex(paths, postings)
+    symbols = {t: symbol_ids[symbol_offsets[i]:symbol_offsets[i + 1]] for i, t in enumerate(symbol_terms)}
+    return FileIndex(paths, postings, symbols, symbol_file)
 
 
 def _write(place: Path, key: str, index: FileIndex) -> None:
@@ -75,8 +78,15 @@ def _write(place: Path, key: str, index: FileIndex) -> None:
     np.cumsum(sizes, out=offsets[1:])
     ids = np.concatenate([index.postings[t][0] for t in terms]) if terms else np.zeros(0, np.int32)
     values = np.concatenate([index.postings[t][1] for t in terms]) if terms else np.zeros(0, np.float32)
+    symbol_terms = list(index.symbol_postings)
+    symbol_offsets = np.zeros(len(symbol_terms) + 1, dtype=np.int64)
+    np.cumsum([len(index.symbol_postings[t]) for t in symbol_terms], out=symbol_offsets[1:])
+    symbol_ids = (np.concatenate([index.symbol_postings[t] for t in symbol_terms]) if symbol_terms
+                  else np.zeros(0, np.int32))
     temporary = place.with_name(place.name + f".{os.getpid()}.tmp")
     with open(temporary, "wb") as out:
         np.savez(out, key=np.asarray(key), paths=np.asarray(json.dumps(index.paths)),
-                 terms=np.asarray(json.dumps(terms)), offsets=offsets, ids=ids, values=values)
+                 terms=np.asarray(json.dumps(terms)), offsets=offsets, ids=ids, values=values,
+                 symbol_terms=np.asarray(json.dumps(symbol_terms)), symbol_offsets=symbol_offsets,
+                 symbol_ids=symbol_ids, symbol_file=index.symbol_file)
     os.replace(temporary, place)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Mapping
 
 from maguyva.retrieve.hits import Hit
-from maguyva.retrieve.query import ParsedQuery, frame_paths, tokens
+from maguyva.retrieve.query import ParsedQuery, frame_paths, token_set
 from maguyva.retrieve.structure import symbol_hit
 
 if TYPE_CHECKING:
@@ -50,5 +50,5 @@ def _enclosing(symbols: list["Symbol"], line: int) -> "Symbol | None":
 
 
 def _overlap(symbol: "Symbol", words: Mapping[str, float]) -> float:
-    own = set(tokens(f"{symbol.qualified_name} {symbol.doc}"))
+    own = token_set(f"{symbol.qualified_name} {symbol.doc}")
     return sum(words.get(t, 0.0) for t in own)

@@ -9,6 +9,7 @@ and function, plus the final exception type and message).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass, field
 
 from maguyva.index.chunk import search_words
@@ -177,9 +178,16 @@ def tokens(text: str) -> list[str]:
     return [stem(w) for w in search_words(text).split()]
 
 
+@lru_cache(maxsize=1 << 16)
+def token_set(text: str) -> frozenset[str]:
+    """``tokens`` as a set, cached: definitions' own words are asked for again and again."""
+    return frozenset(tokens(text))
+
+
 _SUFFIXES = ("ings", "ing", "ies", "ed", "es", "s")
 
 
+@lru_cache(maxsize=1 << 17)
 def stem(word: str) -> str:
     """A light suffix stripper, so ``registration``/``registering``/``registers`` meet ``register``."""
     if len(word) <= 4 or not word.isalpha():

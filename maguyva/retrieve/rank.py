@@ -5,6 +5,7 @@
                    + W_FRAMES   · frames    (traceback frames in the file, the last one highest)
                    + W_MENTIONS · mentions  (paths and modules the query names)
                    + W_STEM     · stem      (the file is named after a name the query stresses)
+                   + W_SYMBOL   · symbol    (the file's best single definition for the query's words)
                    + W_RETRIEVERS · retrievers (weighted RRF of the routed retrievers' file ranks))
                   × centrality boost × demotion(kind of file)
 
@@ -34,6 +35,7 @@ W_FRAMES = 1.0
 W_MENTIONS = 0.4
 W_STEM = 0.4
 W_TITLE = 1.0
+W_SYMBOL = 0.6
 W_RETRIEVERS = 0.5  # short questions only: a task text runs no separate retrievers
 BOOST_CAP = 1.3
 CANDIDATES = 200  # files taken from BM25F before the signals are added
@@ -220,6 +222,11 @@ def rank_files(store: "Store", index: FileIndex, parsed: ParsedQuery, *,
         if raw[i] > 0:
             signals.setdefault(index.paths[i], {})["bm25f"] = float(raw[i]) / top
     defines, named_symbols = defined_names(store, parsed, len(index.paths))
+    best = index.best_symbol(terms)
+    ceiling = float(best[order].max()) if len(order) else 0.0
+    for i in order:
+        if raw[i] > 0 and best[i] > 0 and ceiling > 0:
+            signals[index.paths[i]]["symbol"] = float(best[i]) / ceiling
     for path, value in defines.items():
         signals.setdefault(path, {})["defines"] = value
     for path, value in frame_files(index.paths, parsed).items():
@@ -242,7 +249,7 @@ def rank_files(store: "Store", index: FileIndex, parsed: ParsedQuery, *,
             continue
         base = (found.get("bm25f", 0.0) + W_DEFINES * found.get("defines", 0.0)
                 + W_FRAMES * found.get("frames", 0.0) + W_MENTIONS * found.get("mentions", 0.0)
-                + W_STEM * found.get("stem", 0.0)
+                + W_STEM * found.get("stem", 0.0) + W_SYMBOL * found.get("symbol", 0.0)
                 + W_RETRIEVERS * found.get("retrievers", 0.0))
         boost = min(1.0 + 0.1 * math.log1p(max(centrality(path), 0.0)), BOOST_CAP)
         kind = kinds(path)
