@@ -4,7 +4,6 @@ answered by the file ranker on small repositories built here (issue 13's misfire
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 

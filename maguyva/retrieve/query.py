@@ -9,8 +9,8 @@ and function, plus the final exception type and message).
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from maguyva.index.chunk import search_words
 
