@@ -186,11 +186,14 @@ def main() -> None:
                                                      "in it are not asked again, so a long run can resume")
     parser.add_argument("--indexed-only", action="store_true",
                         help="skip issues whose tree has no finished index in --index-cache yet")
+    parser.add_argument("--reverse", action="store_true", help="ask in reverse order (a second process can share "
+                                                                   "the work through its own --results file)")
+    parser.add_argument("--summary-only", action="store_true", help="only summarise the issues in --results")
     args = parser.parse_args()
     rows = [json.loads(line) for line in args.data.read_text().splitlines() if line.strip()]
     if args.repo:
         rows = [r for r in rows if args.repo in r["repo"]]
-    rows = spread(rows, args.limit)
+    rows = spread(rows, args.limit)[::-1 if args.reverse else 1]
     embedder = None
     if args.embeddings == "local":
         from maguyva.embed.base import EmbeddingSettings, make_embedder
@@ -200,13 +203,13 @@ def main() -> None:
     done: dict[str, dict] = {}
     if args.results and args.results.is_file():
         done = {r["instance_id"]: r for r in map(json.loads, args.results.read_text().splitlines()) if r}
-    out = args.results.open("a") if args.results else None
+    out = args.results.open("a") if args.results and not args.summary_only else None
     skipped = 0
     for row in rows:
         if row["instance_id"] in done:
             results.append(done[row["instance_id"]])
             continue
-        if args.indexed_only and not (args.index_cache / row["instance_id"] / "done.json").is_file():
+        if args.summary_only or args.indexed_only and not (args.index_cache / row["instance_id"] / "done.json").is_file():
             skipped += 1
             continue
         result = ask(row, args, embedder)
