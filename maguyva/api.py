@@ -182,7 +182,11 @@ class Maguyva:
 
     def _file_result(self, scored: FileScore, named: list, found: Hit | None, parsed: ParsedQuery,
                      words: dict[str, float]) -> dict:
-        chosen = best_places(self.store, scored.path, named, found, parsed, words)
+        index = self._file_index()
+        position = index.position.get(scored.path)
+        expected = (int((index.symbol_file == position).sum()) if position is not None else None)
+        chosen = best_places(self.store, scored.path, named, found, parsed, words,
+                             matched=index.symbol_order(scored.path), expected=expected)
         first, more = chosen[0], chosen[1:]
         return hit_dict(first, score=round(scored.score, 6), found_by=sorted(scored.signals),
                         signals=scored.signals, demoted=scored.demotion is not None,

@@ -125,7 +125,19 @@ class FileIndex:
         best = np.zeros(len(self.paths), dtype=np.float64)
         if len(per_symbol):
             np.maximum.at(best, self.symbol_file, per_symbol)
+        self.last_symbol_scores = per_symbol
         return best
+
+    def symbol_order(self, path: str) -> list[int]:
+        """The last query's best definitions of ``path``, best first, as positions in the file's symbol list
+        (the order the store returned them at build time); only definitions that matched."""
+        scores = getattr(self, "last_symbol_scores", None)
+        file = self.position.get(path)
+        if scores is None or file is None or not len(self.symbol_file):
+            return []
+        start, end = np.searchsorted(self.symbol_file, [file, file + 1])
+        own = scores[start:end]
+        return [int(i) for i in np.argsort(-own, kind="stable") if own[i] > 0]
 
 
 def build_from_store(store: "Store") -> FileIndex:

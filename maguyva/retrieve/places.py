@@ -18,8 +18,14 @@ _CONTAINERS = ("class", "interface", "struct", "module", "namespace")
 
 
 def best_places(store: "Store", path: str, named: list[tuple[float, "Symbol"]], found: Hit | None,
-                parsed: ParsedQuery, words: Mapping[str, float]) -> list[Hit]:
-    """One to ``MAX_PLACES`` hits in ``path``, best first (never empty)."""
+                parsed: ParsedQuery, words: Mapping[str, float], matched: list[int] | None = None,
+                expected: int | None = None) -> list[Hit]:
+    """One to ``MAX_PLACES`` hits in ``path``, best first (never empty).
+
+    ``matched`` lists the file's definitions by the ranker's symbol score (positions in
+    ``symbols_in``, valid when the file still has ``expected`` definitions); without it the
+    definitions' words are compared with the query's here.
+    """
     symbols = list(store.symbols_in(path))
     chosen: list[Hit] = []
     for frame in reversed(parsed.frames):
@@ -32,7 +38,9 @@ def best_places(store: "Store", path: str, named: list[tuple[float, "Symbol"]], 
         chosen.append(symbol_hit(symbol, 1.0, "fusion"))
     if found is not None:
         chosen.append(found)
-    if len(chosen) < MAX_PLACES:
+    if len(chosen) < MAX_PLACES and matched is not None and expected == len(symbols):
+        chosen += [symbol_hit(symbols[i], 1.0, "fusion") for i in matched[:MAX_PLACES]]
+    elif len(chosen) < MAX_PLACES:
         overlap = sorted(((_overlap(s, words), s) for s in symbols), key=lambda vs: (-vs[0], vs[1].line))
         chosen += [symbol_hit(s, 1.0, "fusion") for value, s in overlap[:MAX_PLACES] if value > 0]
     if not chosen:
