@@ -213,3 +213,13 @@ def test_gather_task_context_packs_the_same_ranking_for_a_task_text(api):
     assert context["snippets"][0]["citation"] == ranked["results"][0]["citation"]
     assert context["tokens_used"] <= 2000
     assert {s["citation"].split(":")[0] for s in context["snippets"]} >= {"shop/pricing.py", "shop/checkout.py"}
+
+
+def test_parse_reads_identifiers_paths_modules_and_pytest_frames():
+    parsed = parse("`Blueprint.register` in src/flask/blueprints.py breaks flask.globals for HTTPServer and "
+                   "parse_args\n\nsrc/_pytest/python.py:123: in collect\nE   AssertionError: boom")
+    assert {"Blueprint.register", "HTTPServer", "parse_args"} <= set(parsed.identifiers)
+    assert "src/flask/blueprints.py" in parsed.paths and "flask.globals" in parsed.modules
+    assert [(f.file, f.line, f.function) for f in parsed.frames] == [("src/_pytest/python.py", 123, "collect")]
+    assert parsed.exception == "AssertionError" and parsed.is_task
+    assert {"register", "Blueprint", "collect"} <= set(parsed.names)
