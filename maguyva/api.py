@@ -184,7 +184,7 @@ class Maguyva:
                      words: dict[str, float]) -> dict:
         index = self._file_index()
         position = index.position.get(scored.path)
-        expected = (int((index.symbol_file == position).sum()) if position is not None else None)
+        expected = index.symbol_count(position) if position is not None else None
         chosen = best_places(self.store, scored.path, named, found, parsed, words,
                              matched=index.symbol_order(scored.path), expected=expected)
         first, more = chosen[0], chosen[1:]
@@ -200,11 +200,12 @@ class Maguyva:
         return self._index
 
     def _file_centrality(self, path: str) -> float:
-        """A file's scaled PageRank, from one read of every file's row (the ranker asks for hundreds)."""
+        """A file's scaled PageRank, remembered (the ranker asks for hundreds of files per question)."""
         if self._file_ranks is None:
-            rows = self.store.top_central(1 << 30, files=True)
-            self._file_ranks = {row.path: row.pagerank * self._file_count() for row in rows}
-        return self._file_ranks.get(path, 0.0)
+            self._file_ranks = {}
+        if path not in self._file_ranks:
+            self._file_ranks[path] = self._centrality(path)
+        return self._file_ranks[path]
 
     def _file_kind(self, path: str) -> str | None:
         if path not in self._kinds:

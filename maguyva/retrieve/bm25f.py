@@ -128,6 +128,10 @@ class FileIndex:
         self.last_symbol_scores = per_symbol
         return best
 
+    def symbol_count(self, file: int) -> int:
+        start, end = np.searchsorted(self.symbol_file, [file, file + 1])
+        return int(end - start)
+
     def symbol_order(self, path: str) -> list[int]:
         """The last query's best definitions of ``path``, best first, as positions in the file's symbol list
         (the order the store returned them at build time); only definitions that matched."""
