@@ -7,7 +7,6 @@ Every answer is a JSON-ready dict whose hits cite ``path:line``; answers are bou
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
