@@ -1,17 +1,19 @@
-"""Apply a plan: the only writer of generated files. Atomic writes, manifest last.
+"""Apply a plan: the only writer of generated files. Journalled, guarded, manifest last.
 
-Each file is re-hashed just before it is replaced or deleted; if it changed since the plan
-was made, apply stops (nothing later is written, the manifest is untouched).
+Each file is re-hashed just before anything is written; if it changed since the plan was
+made, apply stops before writing. Every write and delete goes through the write guard
+(``orkestra.render.guard``: no symlinks, nothing in ``.git``), and the journal
+(``orkestra.render.journal``) lets a killed apply be rolled back or completed by the next run.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
-from pathlib import Path
 
 from orkestra.errors import OrkestraError
-from orkestra.render.manifest import file_sha256, manifest_path
+from orkestra.render.guard import SafeTree, UnsafePath
+from orkestra.render.journal import finish, journal_rel, roll_forward, sweep, tmp_rel, write_journal
+from orkestra.render.manifest import manifest_path, sha256
 from orkestra.render.plan import Plan
 from orkestra.workspace.load import Workspace
 
@@ -36,58 +38,40 @@ def conflict_message(plan: Plan) -> str:
     return "sync refused, nothing written:\n" + "\n".join(lines)
 
 
-def write_atomic(path: Path, data: bytes, executable: bool = False) -> None:
-    """Write ``data`` to a temp file beside ``path`` (whose folder must exist), then ``os.replace`` it."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.orkestra-tmp")
-    flags, mode = os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o755 if executable else 0o644
-    try:
-        fd = os.open(tmp, flags, mode)
-    except FileExistsError:  # left over by a crashed run
-        tmp.unlink()
-        fd = os.open(tmp, flags, mode)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-def _prune_empty_dirs(path: Path, stop: Path) -> None:
-    """Remove now-empty parent directories of a deleted file, up to (not including) ``stop``."""
-    parent = path.parent
-    while parent != stop and stop in parent.parents:
-        try:
-            parent.rmdir()
-        except OSError:
-            return
-        parent = parent.parent
-
-
 def apply_plan(ws: Workspace, plan: Plan) -> ApplyResult:
     """Write creates/updates, delete pruned files, then write the manifest if it changed."""
     if plan.conflicts:
         raise SyncConflict(conflict_message(plan))
-    written, deleted = [], []
-    output_root = (ws.root / ws.config.paths.output).resolve()
-    folders: set[Path] = set()
-    for change in plan.changes:
-        target = ws.root / change.path
-        if file_sha256(target) != change.before:
-            raise OrkestraError(f"{change.path}: changed on disk while syncing; run sync again")
-        if change.action == "delete":
-            target.unlink()
-            _prune_empty_dirs(target.resolve(), output_root)
-            deleted.append(change.path)
-        else:
-            assert change.content is not None
-            if target.parent not in folders:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                folders.add(target.parent)
-            write_atomic(target, change.content, change.executable)
-            written.append(change.path)
-    if plan.manifest_changed:
-        (ws.root / manifest_path(ws.config)).parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(ws.root / manifest_path(ws.config), plan.manifest.to_bytes())
-    return ApplyResult(tuple(written), tuple(deleted), plan.manifest_changed)
+    output = ws.config.paths.output.strip("/")
+    journal = journal_rel(ws.config.paths.state)
+    writes = [c for c in plan.changes if c.action != "delete"]
+    deleted = tuple(c.path for c in plan.changes if c.action == "delete")
+    try:
+        with SafeTree(ws.root) as tree:
+            folders = {output, *(c.path.rpartition("/")[0] for c in plan.changes)}
+            for change in plan.changes:
+                disk = tree.read(change.path)
+                if (None if disk is None else sha256(disk)) != change.before:
+                    raise OrkestraError(f"{change.path}: changed on disk while syncing; run sync again")
+            staged = [(c.path, c.content, c.executable) for c in writes]
+            if plan.manifest_changed:
+                staged.append((manifest_path(ws.config), plan.manifest.to_bytes(), False))
+            if staged or deleted:
+                ops = [{"path": rel, "tmp": tmp_rel(rel)} for rel, _, _ in staged]
+                ops += [{"path": c.path, "delete": c.before} for c in plan.changes if c.action == "delete"]
+                write_journal(tree, journal, "staging", ops)
+                for rel, content, executable in staged:
+                    assert content is not None
+                    tree.stage(rel, content, executable)
+                write_journal(tree, journal, "commit", ops)
+                # renames and deletes first, the manifest (last in ``staged``) after them
+                roll_forward(tree, [op for op in ops if "delete" in op] + [op for op in ops if "tmp" in op], output)
+                finish(tree, journal)
+            sweep(tree, folders)
+    except UnsafePath:
+        raise
+    except OSError as exc:
+        where = exc.filename or "a generated file"
+        raise OrkestraError(f"{where}: cannot write ({exc.strerror}); run `orkestra sync` again to complete "
+                            "or roll back this sync") from exc
+    return ApplyResult(tuple(c.path for c in writes), deleted, plan.manifest_changed)

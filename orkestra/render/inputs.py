@@ -16,12 +16,12 @@ from typing import Iterable
 
 import orkestra
 from orkestra.workspace.config import CONFIG_FILE, OrkestraConfig
+from orkestra.workspace.links import SKILL_ASSET_DIRS, Containment, skill_asset_problems, tree_problems
 from orkestra.workspace.models import Skill
 from orkestra.workspace.scan import is_pruned, match_glob, walk_files
 
 PACKAGE_DIR = Path(orkestra.__file__).resolve().parent
 PACKAGED_TEMPLATES = PACKAGE_DIR / "render" / "templates"
-SKILL_ASSET_DIRS = ("references", "scripts", "assets")
 # Modules whose code decides the rendered bytes (beyond the templates).
 SHAPING_MODULES = ("workspace/compose.py", "workspace/models.py", "render/context.py", "render/outputs.py",
                    "render/targets.py", "render/environment.py", "why/lookup.py", "why/settings.py")
@@ -29,8 +29,20 @@ SHAPING_MODULES = ("workspace/compose.py", "workspace/models.py", "render/contex
 
 def skill_assets(root: Path, skill: Skill) -> list[str]:
     """Repo-relative files under a skill's references/, scripts/ and assets/, sorted (an imported skill:
-    every file beside its SKILL.md, as the team laid it out)."""
-    if skill.metadata.source == "imported":
+    every file beside its SKILL.md, as the team laid it out).
+
+    Raises OrkestraError if one of them comes from outside the workspace through a symlink
+    (validation reports those first; this keeps a caller that skipped it safe too).
+    """
+    links = Containment(root)
+    imported = skill.metadata.source == "imported"  # every file beside SKILL.md is an asset
+    problems = (tree_problems(root, skill.source_dir, links) if imported
+                else skill_asset_problems(root, skill.source_dir, links))
+    if problems:
+        from orkestra.errors import OrkestraError
+
+        raise OrkestraError("; ".join(f"{link}: {message}" for link, message in problems))
+    if imported:
         folder = root / skill.source_dir
         return sorted(p.relative_to(root).as_posix() for p in folder.rglob("*")
                       if p.is_file() and p.relative_to(folder).as_posix() != "SKILL.md")

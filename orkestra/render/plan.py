@@ -9,10 +9,9 @@ too (adopted silently only when its bytes already equal the rendering).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
-from orkestra.errors import OrkestraError
-from orkestra.render.manifest import Manifest, file_sha256, manifest_path, read_manifest, sha256
+from orkestra.render.guard import SafeTree, UnsafePath
+from orkestra.render.manifest import Manifest, manifest_path, read_manifest, sha256
 from orkestra.render.state import untouched, workspace_digest
 from orkestra.workspace.load import Workspace
 
@@ -58,26 +57,22 @@ class Plan:
                 "conflicts": [c.to_dict() for c in self.conflicts], "manifest_changed": self.manifest_changed}
 
 
-class _Guard:
-    """Refuses paths that leave the workspace root, following symlinks; one lstat per directory."""
+def owned_roots(ws: Workspace) -> tuple[str, set[str]]:
+    """(output folder prefix, single generated files outside it): the only places sync may prune."""
+    paths = ws.config.paths
+    return paths.output.strip("/") + "/", {paths.mcp_config.strip("/"), paths.decisions_digest.strip("/")}
 
-    def __init__(self, root: Path):
-        self.root = root.resolve()
-        self.real: dict[str, Path] = {"": self.root}
 
-    def _real_dir(self, rel: str) -> Path:
-        if rel not in self.real:
-            parent, _, name = rel.rpartition("/")
-            path = self._real_dir(parent) / name
-            self.real[rel] = path.resolve() if path.is_symlink() else path
-        return self.real[rel]
+def may_prune(ws: Workspace, rel: str) -> bool:
+    """True if a manifest entry lies where sync renders (a hostile manifest must not prune pyproject.toml)."""
+    from orkestra.render.targets import target_roots
 
-    def check(self, rel: str) -> None:
-        parts = rel.split("/")
-        lexical_ok = not Path(rel).is_absolute() and ".." not in parts and parts[0] != ".git"
-        folder = self._real_dir("/".join(parts[:-1])) if lexical_ok else None
-        if folder is None or not folder.is_relative_to(self.root) or (folder / parts[-1]).is_symlink():
-            raise OrkestraError(f"refusing to write {rel!r}: outside the workspace root {self.root}")
+    prefix, singles = owned_roots(ws)
+    if rel == manifest_path(ws.config):
+        return False
+    target_files, target_folders = target_roots(ws)
+    return (rel.startswith(prefix) or rel in singles or rel == "GROUND_TRUTHS.md" or rel.endswith("/GROUND_TRUTHS.md")
+            or rel in target_files or rel.startswith(target_folders))
 
 
 def build_plan(ws: Workspace, force: bool = False) -> Plan:
@@ -88,9 +83,18 @@ def build_plan(ws: Workspace, force: bool = False) -> Plan:
     if untouched(ws.root, old, digest):
         return Plan((), (), old, False)
 
+    with SafeTree(ws.root) as tree:
+        return _plan(ws, tree, old, digest, manifest_rel, force)
+
+
+def _disk_sha(tree: SafeTree, rel: str) -> str | None:
+    data = tree.read(rel)
+    return None if data is None else sha256(data)
+
+
+def _plan(ws: Workspace, tree: SafeTree, old: Manifest, digest: str, manifest_rel: str, force: bool) -> Plan:
     from orkestra.render.outputs import render_outputs  # jinja2 is imported only when rendering
 
-    guard = _Guard(ws.root)
     from orkestra.importer import read_adoptions  # files `orkestra import` verified round-trip
 
     adoptable = read_adoptions(ws.root, ws.config)
@@ -99,8 +103,12 @@ def build_plan(ws: Workspace, force: bool = False) -> Plan:
     owned: dict[str, str] = {}
     merged: dict[str, str] = {}
     for output in render_outputs(ws):
-        guard.check(output.path)
-        new, disk, before = sha256(output.content), file_sha256(ws.root / output.path), old.files.get(output.path)
+        kind = tree.check(output.path)  # raises UnsafePath: symlinks, .git, leaving the root
+        if kind in ("dir", "other"):
+            what = "a directory" if kind == "dir" else "a special file"
+            conflicts.append(Conflict(output.path, f"{what} stands where sync writes a file; move it away"))
+            continue
+        new, disk, before = sha256(output.content), _disk_sha(tree, output.path), old.files.get(output.path)
         if output.merged:
             merged[output.path] = new
         else:
@@ -124,10 +132,14 @@ def build_plan(ws: Workspace, force: bool = False) -> Plan:
         changes.append(FileChange(output.path, "create" if disk is None else "update", reason, output.sources,
                                   output.content, disk, output.executable))
     for path, recorded in sorted(old.files.items()):
-        if path in owned:
+        if path in owned or not may_prune(ws, path):
+            continue  # an entry outside the owned outputs is never pruned (and drops out of the manifest)
+        try:
+            if tree.check(path) != "file":
+                continue
+        except UnsafePath:
             continue
-        guard.check(path)
-        disk = file_sha256(ws.root / path)
+        disk = _disk_sha(tree, path)
         if disk is None:
             continue
         if disk != recorded and not force:
@@ -135,6 +147,6 @@ def build_plan(ws: Workspace, force: bool = False) -> Plan:
             continue
         changes.append(FileChange(path, "delete", "no longer generated", before=disk))
     manifest = Manifest(digest, owned, merged)
-    manifest_changed = file_sha256(ws.root / manifest_rel) != sha256(manifest.to_bytes())
+    manifest_changed = _disk_sha(tree, manifest_rel) != sha256(manifest.to_bytes())
     return Plan(tuple(sorted(changes, key=lambda c: c.path)), tuple(conflicts), manifest, manifest_changed)
 

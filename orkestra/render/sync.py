@@ -6,11 +6,12 @@ import os
 from dataclasses import dataclass
 
 from orkestra.errors import WorkspaceError
+from orkestra.memory import paused_gc
 from orkestra.render.apply import ApplyResult, apply_plan
+from orkestra.render.journal import recover, sync_lock
 from orkestra.render.plan import Plan, build_plan
 from orkestra.render.state import unchanged_since_sync
-from orkestra.workspace.config import find_root
-from orkestra.memory import paused_gc
+from orkestra.workspace.config import Paths, find_root, read_config
 from orkestra.workspace.load import Workspace
 from orkestra.workspace.validate import validate
 
@@ -19,11 +20,14 @@ from orkestra.workspace.validate import validate
 class SyncReport:
     plan: Plan
     applied: ApplyResult | None  # None for --dry-run / --check
+    recovered: str | None = None  # what was done to finish or undo an interrupted sync first
 
     def to_dict(self) -> dict:
         data = self.plan.to_dict()
         if self.applied is not None:
             data.update(self.applied.to_dict())
+        if self.recovered:
+            data["recovered"] = self.recovered
         return data
 
 
@@ -34,21 +38,26 @@ def sync(root: str | os.PathLike[str] | None, *, apply: bool = True, force: bool
     loading (so validation runs only when something changed; `orkestra validate` always does).
     Raises WorkspaceError (every diagnostic) before anything is written if the workspace
     has errors, and SyncConflict if hand-edited or unowned files are in the way.
+    Every mode first completes (or rolls back) a sync that was killed half-way.
     """
     root_path = find_root(root)
-    manifest = None if force else unchanged_since_sync(root_path)
-    if manifest is not None:  # nothing changed since the last sync: no load, no render
-        return SyncReport(Plan((), (), manifest, False), ApplyResult((), (), False) if apply else None)
-    with paused_gc():
-        ws = Workspace.load(root_path)
-        diagnostics = validate(ws, stale=False)  # stale facts only warn; sync needs the errors
-        if any(d.severity == "error" for d in diagnostics):
-            raise WorkspaceError(diagnostics)
-        plan = build_plan(ws, force=force)
-        applied = apply_plan(ws, plan) if apply else None
-        if applied is not None and applied.deleted:
-            _prune_target_dirs(ws.root, applied.deleted)
-        return SyncReport(plan, applied)
+    with sync_lock(root_path):
+        paths = getattr(read_config(root_path), "paths", None) or Paths()
+        recovered = recover(root_path, paths.state, paths.output.strip("/"))
+        manifest = None if force else unchanged_since_sync(root_path)
+        if manifest is not None:  # nothing changed since the last sync: no load, no render
+            return SyncReport(Plan((), (), manifest, False), ApplyResult((), (), False) if apply else None,
+                              recovered)
+        with paused_gc():
+            ws = Workspace.load(root_path)
+            diagnostics = validate(ws, stale=False)  # stale facts only warn; sync needs the errors
+            if any(d.severity == "error" for d in diagnostics):
+                raise WorkspaceError(diagnostics)
+            plan = build_plan(ws, force=force)
+            applied = apply_plan(ws, plan) if apply else None
+            if applied is not None and applied.deleted:
+                _prune_target_dirs(ws.root, applied.deleted)
+            return SyncReport(plan, applied, recovered)
 
 
 def _prune_target_dirs(root, deleted: tuple[str, ...]) -> None:

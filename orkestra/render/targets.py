@@ -237,6 +237,17 @@ def _agent_source(ws: Workspace, name: str) -> tuple[str, ...]:
     return (origin.doc.path,) if origin else ()
 
 
+# Where the targets write (besides the output folder): the only other places sync may prune a file.
+TARGET_FILES_AT = ("CLAUDE.md", "AGENTS.md", ".codex/config.toml", ".cursor/mcp.json", ".vscode/mcp.json",
+                   ".github/copilot-instructions.md")
+TARGET_FOLDERS = (".agents/skills/", ".cursor/rules/", ".github/instructions/", ".github/agents/")
+
+
+def target_roots(ws: Workspace) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(single files, folder prefixes) that the output targets own, the plugin's marketplace included."""
+    return TARGET_FILES_AT, (*TARGET_FOLDERS, ws.config.paths.marketplace.strip("/") + "/")
+
+
 TARGET_FILES = {
     "agents-md": agents_md_files,
     "agent-skills": agent_skills_files,

@@ -18,6 +18,7 @@ from orkestra.errors import Diagnostic, OrkestraError, Severity
 from orkestra.memory import paused_gc
 from orkestra.workspace import models as m
 from orkestra.workspace.config import CONFIG_FILE, OrkestraConfig
+from orkestra.workspace.links import Containment, has_git_part, skill_asset_problems, tree_problems
 from orkestra.workspace.scan import glob_files
 from orkestra.workspace.source import (
     Document,
@@ -147,6 +148,8 @@ class _Loader:
         self.files: list[str] = []
         self.hashes: dict[str, bytes] = {}
         self.registries = "registries"
+        self.links = Containment(root)
+        self.reported_links: set[str] = set()
 
     def run(self) -> Workspace:
         config_doc = self._read(CONFIG_FILE)
@@ -178,6 +181,8 @@ class _Loader:
         ws.decisions = self._decisions(f"{paths.decisions}/records")
         ws.domains = self._domains(paths.domains)
         ws.instructions = self._instructions(f"{reg}/instructions")
+        for folder in (paths.templates, paths.ai_assets):
+            self._report_links(tree_problems(self.root, folder, self.links))
         ws.diagnostics = self.diagnostics
         ws.origins = self.origins
         ws.source_files = sorted(set(self.files))
@@ -186,7 +191,23 @@ class _Loader:
 
     # --- primitives -------------------------------------------------------------------------
 
+    def _report_links(self, problems: list[tuple[str, str]]) -> bool:
+        """A diagnostic on each escaping symlink (once per link); True if there were any."""
+        for link, message in problems:
+            if link not in self.reported_links:
+                self.reported_links.add(link)
+                self.diagnostics.append(Diagnostic(link, 1, 1, "", f"{message}; orkestra reads no source from "
+                                                   "outside the repository or from .git", code="symlink"))
+        return bool(problems)
+
+    def _escapes(self, rel: str) -> bool:
+        """True (and reported) when ``rel`` reaches outside the workspace or into .git through a symlink."""
+        problem = self.links.problem(rel)
+        return self._report_links([problem] if problem else [])
+
     def _read(self, rel: str, required: bool = True) -> Document | None:
+        if self._escapes(rel):
+            return None
         if not (self.root / rel).is_file():
             if required:
                 self.diagnostics.append(Diagnostic(rel, 1, 1, "", "required registry file is missing", code="missing"))
@@ -316,7 +337,9 @@ class _Loader:
         sources = sorted(p for p in folder.rglob("SKILL.md")) if folder.is_dir() else []
         for path in sources:
             self._skill(path, skills, provider=None)
-        for root in metadata.vendor_roots:
+        for index, root in enumerate(metadata.vendor_roots):
+            if not self._vendor_root_ok(index, root.path):
+                continue
             vendor = self.root / root.path
             if not vendor.is_dir():
                 self.diagnostics.append(Diagnostic(f"{self.registries}/metadata.yaml", 1, 1,
@@ -327,8 +350,28 @@ class _Loader:
                 self._skill(path, skills, provider=root.provider)
         return skills
 
+    def _vendor_root_ok(self, index: int, path: str) -> bool:
+        """A vendor root must be a relative folder inside the workspace (not via a link, not in .git)."""
+        rel = f"{self.registries}/metadata.yaml"
+        parts = Path(path).parts
+        problem = None
+        if Path(path).is_absolute() or path.startswith(("/", "\\")):
+            problem = f"vendor root {path!r} is absolute; it must be a folder relative to the workspace root"
+        elif ".." in parts:
+            problem = f"vendor root {path!r} climbs out of the workspace with '..'"
+        elif has_git_part(path):
+            problem = f"vendor root {path!r} lies inside .git/"
+        if problem is None:
+            return not self._report_links([found] if (found := self.links.folder_problem(path)) else [])
+        origin = self.origins.get(("metadata", ""))
+        line, col = locate(origin.doc, ("vendor_roots", index, "path")) if origin else (1, 1)
+        self.diagnostics.append(Diagnostic(rel, line, col, f"vendor_roots.{index}.path", problem, code="path"))
+        return False
+
     def _skill(self, path: Path, skills: dict[str, m.Skill], provider: str | None) -> None:
         rel = path.relative_to(self.root).as_posix()
+        if self._escapes(rel):
+            return
         self.files.append(rel)
         try:
             doc, body = split_frontmatter(read_text(self.root, rel, self.hashes), rel)
@@ -361,6 +404,8 @@ class _Loader:
             self.diagnostics.append(Diagnostic(rel, line, col, "metadata.name",
                                                f"duplicate skill name {name!r} (also in {first})", code="duplicate"))
             return
+        if self._report_links(skill_asset_problems(self.root, source_dir, self.links)):
+            return
         skills[name] = m.Skill(ref=ref, name=name, metadata=meta, frontmatter=source.frontmatter, body=body,
                                source_dir=source_dir, provider=provider)
         self.origins[("skill", name)] = Origin(doc, ())
@@ -371,6 +416,8 @@ class _Loader:
         found: dict[str, m.Instruction] = {}
         for path in sorted(folder.glob("*.md")) if folder.is_dir() else []:
             rel = path.relative_to(self.root).as_posix()
+            if self._escapes(rel):
+                continue
             self.files.append(rel)
             try:
                 text = read_text(self.root, rel, self.hashes)
@@ -441,6 +488,7 @@ class _Loader:
         for folder in sorted({p.parent for name in m.DOMAIN_FILES for p in base.rglob(name)}):
             files = {name: (folder / name).relative_to(self.root).as_posix()
                      for name in m.DOMAIN_FILES if (folder / name).is_file()}
+            files = {name: rel for name, rel in files.items() if not self._escapes(rel)}
             self.files.extend(files.values())
             found.append(m.DomainKnowledge(name=folder.relative_to(base).as_posix(),
                                            path=folder.relative_to(self.root).as_posix(), files=files))

@@ -13,6 +13,7 @@ from pathlib import PurePosixPath
 from orkestra.errors import Diagnostic, did_you_mean
 from orkestra.workspace import models as m
 from orkestra.workspace.compose import DELEGATION_TOOLS
+from orkestra.workspace.links import Containment, has_git_part
 from orkestra.workspace.load import Workspace
 
 MAX_RELIABLE_AGENTS = 37  # Claude Code stops loading custom agents reliably beyond this
@@ -93,10 +94,21 @@ class _Checker:
 
     def _config(self) -> None:
         root = self.ws.root.resolve()
+        links = Containment(root)
         for name, value in self.ws.config.paths.model_dump().items():
-            if PurePosixPath(value).is_absolute() or not (root / value).resolve().is_relative_to(root):
-                self.error("config", "", ("paths", name), f"{value!r} leaves the workspace root; "
-                           "paths must be relative and stay inside it", "path")
+            problem = None if name == "ground_truths_glob" else links.problem(value.removeprefix("./"))
+            if PurePosixPath(value).is_absolute() or ".." in PurePosixPath(value).parts:
+                message = f"{value!r} leaves the workspace root; paths must be relative and stay inside it"
+            elif has_git_part(value):
+                message = (f"{value!r} points into .git/; orkestra never reads sources from or writes "
+                           "output into a .git folder")
+            elif problem is not None:
+                message = f"{value!r} goes through {problem[0]!r}: {problem[1]}"
+            elif not (root / value).resolve().is_relative_to(root):
+                message = f"{value!r} leaves the workspace root; paths must be relative and stay inside it"
+            else:
+                continue
+            self.error("config", "", ("paths", name), message, "path")
 
     # --- tools ------------------------------------------------------------------------------
 
