@@ -38,6 +38,20 @@ def conflict_message(plan: Plan) -> str:
     return "sync refused, nothing written:\n" + "\n".join(lines)
 
 
+def _sweep_folders(plan: Plan, output: str) -> set[str]:
+    """Where stray temp files of a killed run can be: folders of changes, of every owned file outside
+    the output folder (few), the output folder and its first level (not each skill folder: a stray
+    temp there belongs to a file the interrupted run did not finish, which this plan changes)."""
+    folders = {output, *(c.path.rpartition("/")[0] for c in plan.changes)}
+    for rel in (*plan.manifest.files, *plan.manifest.merged):
+        parent = rel.rpartition("/")[0]
+        if not (parent + "/").startswith(output + "/"):
+            folders.add(parent)
+        elif parent.count("/") <= output.count("/") + 1:
+            folders.add(parent)
+    return folders
+
+
 def apply_plan(ws: Workspace, plan: Plan) -> ApplyResult:
     """Write creates/updates, delete pruned files, then write the manifest if it changed."""
     if plan.conflicts:
@@ -48,7 +62,7 @@ def apply_plan(ws: Workspace, plan: Plan) -> ApplyResult:
     deleted = tuple(c.path for c in plan.changes if c.action == "delete")
     try:
         with SafeTree(ws.root) as tree:
-            folders = {output, *(c.path.rpartition("/")[0] for c in plan.changes)}
+            folders = _sweep_folders(plan, output)
             for change in plan.changes:
                 disk = tree.read(change.path)
                 if (None if disk is None else sha256(disk)) != change.before:
