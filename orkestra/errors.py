@@ -47,6 +47,16 @@ class UsageError(OrkestraError):
     exit_code = 2
 
 
+class LoadErrors(OrkestraError):
+    """Registry files that did not load: an answer built without them would silently miss entries."""
+
+    def __init__(self, lines: list[str]):
+        self.lines = list(lines)
+        super().__init__(f"{len(self.lines)} problem(s) loading the workspace, so this answer would miss "
+                         "what those files define (fix them; `orkestra validate` lists every problem):\n"
+                         + "\n".join(self.lines))
+
+
 class NotFoundError(OrkestraError):
     """An id or name that does not exist; carries close matches for a hint."""
 

@@ -33,14 +33,22 @@ def find_root(root: RootArg = None) -> Path:
     raise OrkestraError(f"no {CONFIG_FILE} in {start} or any parent directory (use --root PATH)")
 
 
-def open_sections(root: RootArg, names: Iterable[str]) -> dict[str, Any]:
-    """The named catalog sections, from the cache when it is fresh."""
-    root, names = find_root(root), list(names)
+def open_sections(root: RootArg, names: Iterable[str], strict: bool = True) -> dict[str, Any]:
+    """The named catalog sections, from the cache when it is fresh.
+
+    ``strict``: raise LoadErrors when a registry file failed to load, rather than answer from
+    a workspace with entries silently missing.
+    """
+    root, names = find_root(root), [*names, "load_errors"]
     cache = SectionCache(root, CACHE_NAME)
-    cached = cache.read(names)
-    if cached is not None:
-        return cached
-    return {name: section for name, section in _rebuild(root, cache).items() if name in names}
+    sections = cache.read(names)
+    if sections is None:
+        sections = {name: section for name, section in _rebuild(root, cache).items() if name in names}
+    if strict and sections.get("load_errors"):
+        from orkestra.errors import LoadErrors  # difflib; only on the error path
+
+        raise LoadErrors(sections["load_errors"])
+    return sections
 
 
 def _rebuild(root: Path, cache: SectionCache) -> dict[str, Any]:
@@ -62,8 +70,11 @@ def system_status(root: RootArg) -> dict[str, Any]:
     from orkestra.inspect.index_health import index_health
 
     root = find_root(root)
-    sections = open_sections(root, ("status", "health"))
-    return views.status_report(sections["status"], sections["health"], index_health(root))
+    sections = open_sections(root, ("status", "health"), strict=False)
+    report = views.status_report(sections["status"], sections["health"], index_health(root))
+    if sections.get("load_errors"):
+        report["load_errors"] = sections["load_errors"]
+    return report
 
 
 # --- agents and skills ----------------------------------------------------------------------

@@ -42,6 +42,8 @@ def build_catalog(ws: "Workspace") -> dict[str, Any]:
         "decisions": [_decision(ws, d) for d in sorted(ws.decisions.values(), key=_decision_order)],
         "truths": [_truth(reg, gt) for reg, gt in sorted(ws.all_truths(), key=lambda rt: rt[1].id)],
         "packages": find_packages(ws.root, ws.config.exclude, ws.config.project),
+        # registry files that failed to parse or match their schema: what every listing is missing
+        "load_errors": [str(d) for d in ws.diagnostics if d.severity == "error"],
     }
 
 

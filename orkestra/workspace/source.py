@@ -23,6 +23,11 @@ from orkestra.errors import Diagnostic
 
 Loc = tuple  # a field path: ("tools", "builtin", 0)
 
+# Caps for untrusted YAML (a cloned repository's registries): far above any real registry file.
+MAX_YAML_BYTES = 16 << 20
+MAX_DEPTH = 100
+MAX_EXPANDED_NODES = 1_000_000
+
 
 class SourceError(Exception):
     """A file that cannot be read or parsed; carries the diagnostic that says where."""
@@ -57,29 +62,119 @@ class _Unsupported(Exception):
     """A node the direct conversion does not handle (merge keys, binary, sets, ...)."""
 
 
-def _to_python(node: yaml.Node, loader: Any) -> Any:
+class _Refused(Exception):
+    """A document that is well-formed YAML but hostile or broken: too big, too deep, an alias bomb,
+    a recursive alias or a duplicate key. Carries the mark to report."""
+
+    def __init__(self, message: str, mark: Any):
+        super().__init__(message)
+        self.message, self.mark = message, mark
+
+
+def check_nodes(root: yaml.Node) -> None:
+    """Refuse recursive aliases, nesting beyond MAX_DEPTH, more than MAX_EXPANDED_NODES nodes once
+    every alias is expanded (what the models and templates would walk), and duplicate mapping keys.
+
+    Each distinct node is visited once (aliases share their node), so a bomb costs its size, not
+    its expansion.
+    """
+    size: dict[int, int] = {}
+    depth: dict[int, int] = {}
+    on_path: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            on_path.discard(key)
+            children = _children(node)
+            size[key] = 1 + sum(size[id(c)] for c in children)
+            depth[key] = 1 + max((depth[id(c)] for c in children), default=0)
+            if depth[key] > MAX_DEPTH:
+                raise _Refused(f"YAML nested more than {MAX_DEPTH} levels deep; refusing", node.start_mark)
+            if size[key] > MAX_EXPANDED_NODES:
+                raise _Refused(f"YAML aliases expand to more than {MAX_EXPANDED_NODES:,} nodes "
+                               "(an alias bomb?); refusing", node.start_mark)
+            continue
+        if key in size:
+            continue
+        if key in on_path:
+            raise _Refused("recursive YAML alias (a node that contains itself); refusing", node.start_mark)
+        if isinstance(node, yaml.MappingNode):
+            _check_duplicates(node)
+        on_path.add(key)
+        stack.append((node, True))
+        stack.extend((child, False) for child in _children(node) if id(child) not in size)
+        if len(on_path) > MAX_DEPTH:
+            raise _Refused(f"YAML nested more than {MAX_DEPTH} levels deep; refusing", node.start_mark)
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return node.value
+    return []
+
+
+def _check_duplicates(node: yaml.MappingNode) -> None:
+    seen: dict[tuple[str, str], Any] = {}
+    for key_node, _ in node.value:
+        if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
+            continue
+        ident = (key_node.tag, key_node.value)
+        if ident in seen:
+            first = seen[ident]
+            raise _Refused(f"duplicate key {key_node.value!r} (first defined on line {first.line + 1}); "
+                           "a second definition would silently replace the first", key_node.start_mark)
+        seen[ident] = key_node.start_mark
+
+
+def _to_python(node: yaml.Node, loader: Any, memo: dict[int, Any]) -> Any:
+    """Nodes → plain Python; an aliased node is converted once and shared (the bomb stays small)."""
     tag = node.tag
     if tag == _STR:
         return node.value
+    key = id(node)
+    if key in memo:
+        return memo[key]
     if tag == _MAP:
-        return {_to_python(k, loader): _to_python(v, loader) for k, v in node.value}
+        value: Any = {}
+        memo[key] = value
+        for k, v in node.value:
+            value[_to_python(k, loader, memo)] = _to_python(v, loader, memo)
+        return value
     if tag == _SEQ:
-        return [_to_python(v, loader) for v in node.value]
+        items: list = []
+        memo[key] = items
+        items.extend(_to_python(v, loader, memo) for v in node.value)
+        return items
     construct = _SCALARS.get(tag)
     if construct is None:
         raise _Unsupported(tag)
-    return construct(loader, node)
+    memo[key] = construct(loader, node)
+    return memo[key]
 
 
 def _load(text: str) -> Any:
     """YAML → Python, converting libyaml's composed nodes directly (about 1.5× faster than
-    PyYAML's generic constructor); anything unusual goes through the standard safe loader."""
+    PyYAML's generic constructor); anything unusual goes through the standard safe loader.
+
+    Documents over MAX_YAML_BYTES are refused unread, and every composed document is checked
+    (``check_nodes``) before anything is constructed.
+    """
+    if len(text) > MAX_YAML_BYTES:
+        raise _Refused(f"YAML document too large ({len(text):,} characters; the limit is {MAX_YAML_BYTES:,})",
+                       None)
     loader = _StringDatesLoader(text)
     try:
         node = loader.get_single_node()
-        return None if node is None else _to_python(node, loader)
+        if node is None:
+            return None
+        check_nodes(node)
+        return _to_python(node, loader, {})
     except (_Unsupported, TypeError):
-        return yaml.load(text, Loader=_StringDatesLoader)  # noqa: S506 - a safe loader
+        return yaml.load(text, Loader=_StringDatesLoader)  # noqa: S506 - a safe loader, on checked nodes
     finally:
         loader.dispose()
 
@@ -88,6 +183,12 @@ def parse_yaml(text: str, rel: str, line_offset: int = 0) -> Document:
     """Parse YAML text; a syntax error becomes a SourceError naming file, line and column."""
     try:
         data = _load(text)
+    except _Refused as exc:
+        line, col = (exc.mark.line + 1 + line_offset, exc.mark.column + 1) if exc.mark else (1 + line_offset, 1)
+        raise SourceError(Diagnostic(rel, line, col, "", exc.message, code="yaml")) from None
+    except RecursionError:
+        raise SourceError(Diagnostic(rel, 1 + line_offset, 1, "", "YAML nested too deeply; refusing",
+                                     code="yaml")) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1 + line_offset, mark.column + 1) if mark else (1 + line_offset, 1)
