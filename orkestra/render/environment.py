@@ -13,6 +13,8 @@ from typing import Any
 
 import jinja2
 import yaml
+from jinja2.exceptions import SecurityError
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from orkestra.errors import OrkestraError
 from orkestra.render.inputs import PACKAGED_TEMPLATES
@@ -46,9 +48,33 @@ def frontmatter(data: dict) -> str:
     return yaml.serialize(_node(data), Dumper=_Dumper, allow_unicode=True, width=1_000_000)
 
 
+MAX_REPEAT = 1_000_000  # longest string or list a template may build with ``*``
+MAX_EXPONENT = 64
+MAX_POWER_BITS = 4096
+
+
+class _Sandbox(ImmutableSandboxedEnvironment):
+    """Jinja's immutable sandbox (no private attributes, no mutating methods, a capped range())
+    plus caps on ``*`` and ``**``, so a workspace template can neither run code nor exhaust memory."""
+
+    intercepted_binops = frozenset({"*", "**"})
+
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        if operator == "*":
+            for seq, count in ((left, right), (right, left)):
+                if isinstance(seq, (str, list, tuple)) and isinstance(count, int) and len(seq) * count > MAX_REPEAT:
+                    raise SecurityError(f"repetition would build {len(seq) * count:,} items "
+                                        f"(the limit is {MAX_REPEAT:,})")
+        if operator == "**" and isinstance(right, (int, float)) and (
+                abs(right) > MAX_EXPONENT
+                or (isinstance(left, int) and left.bit_length() * abs(right) > MAX_POWER_BITS)):
+            raise SecurityError(f"power {left!r:.20} ** {right!r:.20} is too large for a template")
+        return super().call_binop(context, operator, left, right)
+
+
 @lru_cache(maxsize=8)
 def _environment(search_path: tuple[str, ...]) -> jinja2.Environment:
-    env = jinja2.Environment(
+    env = _Sandbox(
         loader=jinja2.FileSystemLoader(list(search_path)),
         undefined=jinja2.StrictUndefined,
         autoescape=False,
@@ -72,7 +98,34 @@ def template_loader(workspace_templates: Path):
             raise OrkestraError(f"{exc.filename or name}:{exc.lineno}: template syntax error: {exc.message}") from exc
         except jinja2.TemplateNotFound as exc:
             raise OrkestraError(f"template {name!r} not found in {', '.join(path)}") from exc
+        except SecurityError as exc:
+            raise OrkestraError(f"{_where(exc, name)}: template refused by the sandbox: {exc}") from None
         except jinja2.UndefinedError as exc:
-            raise OrkestraError(f"template {name!r}: {exc.message}") from exc
+            raise OrkestraError(f"{_where(exc, name)}: template {name!r}: {exc.message}") from None
+        except (TypeError, ValueError, ArithmeticError, LookupError, AttributeError, RecursionError,
+                MemoryError, jinja2.TemplateError) as exc:
+            raise OrkestraError(f"{_where(exc, name)}: template {name!r} failed: "
+                                f"{type(exc).__name__}: {exc}") from None
 
     return render
+
+
+def _where(exc: BaseException, name: str) -> str:
+    """``file:line`` of the template frame that raised (Jinja maps its frames to template lines)."""
+    found = f"{name}:?"
+    tb = exc.__traceback__
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if filename.endswith(".j2") or tb.tb_frame.f_globals.get("__jinja_template__") is not None:
+            found = f"{_display(filename)}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return found
+
+
+def _display(filename: str) -> str:
+    """A template path as the user knows it: relative to the cwd (the workspace) when below it."""
+    path = Path(filename)
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return filename

@@ -1,0 +1,53 @@
+"""Item 5 of issue 14: workspace templates render in Jinja's immutable sandbox; escapes are located errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from ork_workspace import cli, workspace
+from orkestra.errors import OrkestraError
+from orkestra.render.environment import template_loader
+
+ESCAPES = [
+    "{{ ''.__class__.__mro__[1].__subclasses__() }}",
+    "{{ cycler.__init__.__globals__.os.system('touch PWNED') }}",
+    "{{ self._TemplateReference__context.cycler.__init__.__globals__.os.popen('touch PWNED').read() }}",
+    "{{ lipsum.__globals__['os'].system('touch PWNED') }}",
+    "{% set x = [] %}{{ x.append(1) }}",           # immutable: no mutation of lists ...
+    "{% set d = {} %}{{ d.update({'a': 1}) }}",    # ... or dicts
+    "{{ name.__len__() }}",
+    "{{ range(10 ** 9) | list | length }}",         # the sandbox caps range()
+    "{{ 'x' * 10 ** 10 }}",                         # and our caps on string/list repetition
+    "{{ 2 ** 100000000 }}",                         # and on powers ...
+    "{{ ((((9 ** 9) ** 9) ** 9) ** 9) ** 9 }}",     # ... however they are chained
+]
+
+
+@pytest.mark.parametrize("body", ESCAPES)
+def test_a_template_reaching_for_forbidden_attributes_fails_with_a_located_error(tmp_path, body):
+    folder = tmp_path / "templates"
+    folder.mkdir()
+    (folder / "agent.md.j2").write_text("line one\nline two\n" + body + "\n")
+    render = template_loader(folder)
+    with pytest.raises(OrkestraError) as info:
+        render("agent.md.j2", {"name": "n"})
+    message = str(info.value)
+    assert "agent.md.j2:3:" in message, message
+    assert not (tmp_path / "PWNED").exists()
+
+
+def test_sync_with_a_hostile_workspace_template_fails_cleanly_and_runs_nothing(tmp_path):
+    root = workspace(tmp_path)
+    (root / "templates").mkdir()
+    (root / "templates/agent.md.j2").write_text(
+        "---\n{{ cycler.__init__.__globals__.os.system('touch ' ~ 'PWNED') }}\n---\n")
+    result = cli(root, "sync")
+    assert result.returncode == 1
+    assert "templates/agent.md.j2:2:" in result.stderr and "Traceback" not in result.stderr
+    assert not (root / "PWNED").exists() and not (root / ".claude/agents").exists()
+
+
+def test_the_packaged_templates_still_render_in_the_sandbox(tmp_path):
+    root = workspace(tmp_path)
+    assert cli(root, "sync").returncode == 0
+    assert (root / ".claude/agents/orchestrator.md").read_text().startswith("---\n")
