@@ -379,7 +379,18 @@ class _Loader:
             self.diagnostics.append(exc.diagnostic)
             return
         data = doc.data if doc.data is not None else {}
+        if not isinstance(data, dict):
+            line, col = locate(doc, ())
+            self.diagnostics.append(Diagnostic(rel, line, col, "", "frontmatter must be a mapping of fields, "
+                                               f"found {_kind(data)}", code="schema"))
+            return
         if provider is not None:
+            problems = _vendor_problems(data)
+            for loc, message in problems:
+                line, col = locate(doc, loc)
+                self.diagnostics.append(Diagnostic(rel, line, col, ".".join(loc), message, code="schema"))
+            if problems:
+                return
             data = _vendor_source(data, provider)
         source = self._validate(doc, m.SkillSource, data)
         if source is None:
@@ -497,6 +508,39 @@ class _Loader:
 
 class _ValuesFile(m.Model):
     values: list[m.Value]
+
+
+def _kind(value: Any) -> str:
+    return {dict: "a mapping", list: "a list", str: "a string", type(None): "nothing"}.get(type(value),
+                                                                                          type(value).__name__)
+
+
+_VENDOR_TEXT = ("name", "description", "license", "compatibility")
+_VENDOR_META_TEXT = ("tags", "tier", "layer", "type", "semantic_folder", "scope", "last_updated")
+
+
+def _vendor_problems(data: dict) -> list[tuple[tuple[str, ...], str]]:
+    """Fields of an agentskills.io frontmatter with the wrong shape, as (field path, message)."""
+    if "metadata" in data and isinstance(data["metadata"], dict) and "identifier" in data["metadata"]:
+        return []  # written in our own source schema: the model validates it
+    problems = []
+    for key in _VENDOR_TEXT:
+        if key in data and isinstance(data[key], (dict, list)):
+            problems.append(((key,), f"must be text, found {_kind(data[key])}"))
+    tools = data.get("allowed-tools")
+    if tools is not None and not (isinstance(tools, str) or
+                                  (isinstance(tools, list) and all(isinstance(t, str) for t in tools))):
+        problems.append((("allowed-tools",), f"must be a space-separated string or a list of tool names, "
+                                             f"found {_kind(tools)}"))
+    meta = data.get("metadata")
+    if meta is not None and not isinstance(meta, dict):
+        problems.append((("metadata",), f"must be a mapping of text values, found {_kind(meta)}"))
+    elif isinstance(meta, dict):
+        for key in _VENDOR_META_TEXT:
+            if key in meta and isinstance(meta[key], (dict, list)):
+                hint = " (agentskills.io metadata values are strings: write tags as 'a,b')" if key == "tags" else ""
+                problems.append((("metadata", key), f"must be text, found {_kind(meta[key])}{hint}"))
+    return problems
 
 
 def _vendor_source(data: dict, provider: str) -> dict:
