@@ -53,7 +53,7 @@ def audit_skill_dir(path: Path, base: Path | None = None, name: str | None = Non
                 )
             )
             continue
-        findings.extend(audit_file(text, shown))
+        findings.extend(audit_file(text, shown, file.relative_to(path).as_posix()))
         if file.name == SKILL_FILE and file.parent == path:
             findings.extend(check_conformance(text, shown, path.name))
     if not (path / SKILL_FILE).is_file():

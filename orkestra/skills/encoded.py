@@ -8,7 +8,7 @@ import re
 
 from orkestra.skills.context import line_of, line_text
 from orkestra.skills.findings import Finding, excerpt
-from orkestra.skills.patterns import DANGER_WORDS
+from orkestra.skills.patterns import DANGER_WORDS, SENSITIVE_PATH
 
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{40,}={0,2}(?![A-Za-z0-9+/=_-])")
 _HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){20,}(?![0-9A-Fa-f])|(?:\\x[0-9A-Fa-f]{2}){12,}")
@@ -35,11 +35,21 @@ def decode_blob(blob: str) -> str | None:
     return raw.decode("ascii", errors="replace")
 
 
-def _decoded_danger(blob: str, depth: int = 2) -> tuple[str, bool] | None:
+def is_dangerous_text(text: str) -> bool:
+    """Decoded text that is code or instructions: danger words, a secret path, or — rescanned with
+    the full phrase and shell rules, on its confusable-folded form — any high finding."""
+    if DANGER_WORDS.search(text) or SENSITIVE_PATH.search(text):
+        return True
+    from orkestra.skills.injection import rescan_is_high  # injection imports this module
+
+    return rescan_is_high(text)
+
+
+def _decoded_danger(blob: str, depth: int = 3) -> tuple[str, bool] | None:
     text = decode_blob(blob)
     if text is None:
         return None
-    if DANGER_WORDS.search(text):
+    if is_dangerous_text(text):
         return text, True
     if depth > 1:
         for inner in _BASE64.findall(text) + _HEX.findall(text):

@@ -21,6 +21,7 @@ from orkestra.skills.context import (
     line_text,
     segment_markdown,
 )
+from orkestra.skills.confusables import scan_homoglyphs, skeleton
 from orkestra.skills.encoded import scan_encoded
 from orkestra.skills.findings import Finding, Severity, downgrade, excerpt
 from orkestra.skills.invisible import scan_invisible, strip_invisible
@@ -70,6 +71,38 @@ PHRASES: tuple[tuple[str, re.Pattern[str], str, re.Pattern[str]], ...] = (
         ),
         "tells the model to drop its other instructions",
         re.compile(r"ignor|disregard|forget"),
+    ),
+    (
+        "override",
+        re.compile(
+            r"\b(?:set|put|push|leave|cast)\s+aside\s+(?:(?:all|any|the|your|of|everything|whatever|that)\s+)*"
+            r"(?:\w+\s+){0,3}?(?:instructions?|prompts?|rules|guidelines|directions|directives|guidance|orders|"
+            r"(?:you\s+(?:were|have\s+been|had\s+been)\s+)?(?:told|instructed|given|taught))\b"
+            r"|\b(?:stop|quit|cease)\s+(?:following|obeying|applying|heeding)\s+(?:(?:all|any|the|of)\s+)*"
+            r"(?:your|previous|prior|earlier|above|preceding|original|initial|existing|other|system|developer)\s+"
+            r"(?:\w+\s+)?(?:instructions?|prompts?|rules|guidelines|directions|directives|guidance|orders)"
+            r"|\b(?:no\s+longer|do\s+not|don'?t|never)\s+(?:follow|obey|apply|heed)\s+(?:(?:all|any|the|of)\s+)*"
+            r"(?:your|previous|prior|earlier|above|preceding|original|initial|system|developer|old)\s+(?:\w+\s+)?"
+            r"(?:instructions?|prompts?|rules|guidelines|directions|directives|guidance|orders)"
+            r"|\b(?:everything|anything|whatever|all)\s+(?:that\s+)?you\s+(?:were|have\s+been|had\s+been|got|received)"
+            r"\s+(?:told|instructed|given|taught)\b[^.\n]{0,40}?(?:no\s+longer|(?:does|do)\s*n[o']t\s+(?:apply|matter|count)|"
+            r"(?:is|are)\s+(?:now\s+)?(?:void|irrelevant|obsolete|cancell?ed|revoked|suspended))"
+            r"|\b(?:throw\s+out|abandon|scrap|ditch|erase|wipe|nullify|cancel|revoke|suspend)\s+"
+            r"(?:(?:all|any|the|your|of)\s+)*(?:previous|prior|earlier|above|preceding|original|initial|system|"
+            r"developer|old|current)\s+(?:instructions?|prompts?|rules|guidelines|directions|directives|guidance|"
+            r"orders|programming|constraints)"
+            r"|\b(?:your|the|all|any)\s+(?:previous|prior|earlier|above|preceding|original|initial|system|developer|old)"
+            r"\s+(?:instructions?|prompts?|rules|guidelines|directions|guidance|orders)\s+(?:(?:are|is)\s+(?:now\s+)?"
+            r"(?:suspended|lifted|overridden|replaced|null|irrelevant)|no\s+longer\s+(?:matter|count|hold|bind))"
+            r"|\bnothing\s+(?:in|from)\s+(?:your|the)\s+(?:system\s+prompt|(?:previous|earlier|prior|other)\s+"
+            r"instructions|instructions|rules|guidelines)\s+(?:applies|matters|counts|holds)"
+            r"|\bthe\s+only\s+(?:instructions?|rules|guidance|directions)\s+(?:you\s+(?:should|must|may|need\s+to)\s+"
+            r"(?:follow|obey|heed)|that\s+(?:count|matter|apply))\s+(?:are|is)\s+(?:here|these|this|mine|below|in\s+this)",
+            _I,
+        ),
+        "tells the model to drop its other instructions (paraphrased)",
+        re.compile(r"aside|stop|quit|cease|no\s+longer|follow|obey|heed|told|instructed|throw|abandon|scrap|"
+                   r"ditch|erase|wipe|nullify|cancel|revoke|suspend|nothing|only"),
     ),
     (
         "permissions",
@@ -170,7 +203,21 @@ _DEST = re.compile(
 _DATA = re.compile(
     r"\b(?:api[_ -]?keys?|tokens?|secrets?|passwords?|credentials?|private\s+keys?|environment\s+"
     r"variables|env\s+vars|\.env\b|ssh\s+keys?|cookies|session|contents?\s+of|file\s+contents|"
-    r"source\s+code|conversation|system\s+prompt)",
+    r"source\s+code|conversation|system\s+prompt|(?:whole|entire|full|complete|current)\s+(?:shell\s+)?"
+    r"environment|printenv|os\.environ|process\.env)",
+    _I,
+)
+# Secrets proper (narrower than _DATA: "the session" or "source code" in a reply is normal).
+_SECRETS = re.compile(
+    r"(?:^|[\s`'\"(])\.env\b|\b(?:api[_ -]?keys?|access[_ -]?keys?|tokens?|secrets?|passwords?|passwd|credentials?|"
+    r"private\s+keys?|ssh\s+keys?|environment\s+variables|env\s+vars|(?:whole|entire|full|complete|current)\s+"
+    r"(?:shell\s+)?environment|printenv|os\.environ|process\.env|cookies)\b",
+    _I,
+)
+# Where text goes back to the user, and so out of the machine with the transcript.
+_CONVERSATION = re.compile(
+    r"\b(?:your|the|this|each|every)\s+(?:reply|replies|response|responses|answer|answers|message|chat|conversation|"
+    r"summary|final\s+report|output)\b|\b(?:in|into|to)\s+(?:the\s+)?chat\b|\bback\s+to\s+me\b",
     _I,
 )
 _DISCLOSE = re.compile(
@@ -181,7 +228,8 @@ _DISCLOSE = re.compile(
 # One pass that every phrase rule needs to match first: most segments fail it and cost one search.
 _ANY_HINT = re.compile(
     "|".join(
-        [*(hint.pattern for *_, hint in PHRASES), _SEND.pattern, r"~|\$\{?home|/root|/home/|/users/|/etc/"]
+        [*(hint.pattern for *_, hint in PHRASES), _SEND.pattern, r"~|\$\{?home|/root|/home/|/users/|/etc/",
+         r"repl(?:y|ies)|response|answer|chat\b|conversation|message|summary|output|back\s+to\s+me"]
     )
 )
 _MODEL = re.compile(r"\b(?:assistant|claude|AI|agent|model|LLM|copilot)\b", _I)
@@ -213,20 +261,34 @@ _LABEL_STEPS = {"": 0, "example": 1, "counter": 2}
 
 
 def scan_markdown(text: str, file: str) -> list[Finding]:
-    """Every injection, hidden-text and embedded-command finding of one Markdown file."""
+    """Every injection, hidden-text and embedded-command finding of one Markdown file.
+
+    Rules run on the text with invisible characters removed and look-alike letters folded to
+    Latin (``confusables.skeleton``), so homoglyph and fullwidth spellings read as written.
+    """
     findings = scan_invisible(text, file)
-    clean = strip_invisible(text)
-    for segment in segment_markdown(clean):
+    visible = strip_invisible(text)
+    findings += scan_homoglyphs(visible, file)
+    for segment in segment_markdown(skeleton(visible)):
         findings.extend(_scan_segment(segment, file))
     return findings
 
 
 def scan_text(text: str, file: str) -> list[Finding]:
     """Invisible characters, encoded payloads and injection phrases in a plain text file (read as prose)."""
-    clean = strip_invisible(text)
+    visible = strip_invisible(text)
+    clean = skeleton(visible)
     return (
-        scan_invisible(text, file) + scan_encoded(clean, file) + _phrases(Segment("text", clean, 1), file, 0)
+        scan_invisible(text, file) + scan_homoglyphs(visible, file) + scan_encoded(clean, file)
+        + _phrases(Segment("text", clean, 1), file, 0)
     )
+
+
+def rescan_is_high(decoded: str) -> bool:
+    """Whether text decoded from a blob holds an instruction or command the rules rate high."""
+    clean = skeleton(strip_invisible(decoded))
+    return any(f.severity == "high" for f in _phrases(Segment("text", clean, 1), "<decoded>", 0)) or any(
+        f.severity == "high" for f in audit_shell(clean, "<decoded>"))
 
 
 def _scan_segment(segment: Segment, file: str) -> list[Finding]:
@@ -290,6 +352,13 @@ def _phrases(segment: Segment, file: str, steps: int) -> list[Finding]:
                 match.end(),
                 "asks to send files, secrets or context to a remote host",
             )
+    for match in _DISCLOSE.finditer(text):
+        start, end = clause_bounds(text, match.start(), match.end())
+        clause = text[start:end]
+        if _CONVERSATION.search(clause) and (_SECRETS.search(clause) or SENSITIVE_PATH.search(clause)):
+            emit("exfiltration", match.start(), match.end(),
+                 "asks to copy secrets or the environment into the reply, where they leave the machine")
+            break
     for match in SENSITIVE_PATH.finditer(text):
         start, end = clause_bounds(text, match.start(), match.end())
         if _DISCLOSE.search(text[start : match.start()]) or _DISCLOSE.search(text[match.end() : end]):

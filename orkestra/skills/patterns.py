@@ -93,7 +93,9 @@ DISK_TOOLS = frozenset(
 DANGER_WORDS = re.compile(
     r"\b(?:curl|wget|bash|sh -c|rm -rf|eval|exec|subprocess|os\.system|import os|/dev/tcp|nc -e|powershell|"
     r"chmod \+x|ignore (?:all |any )?(?:previous|prior|above) instructions|system prompt|you are now|"
-    r"exfiltrat\w*|\.ssh/|\.aws/credentials|send (?:it|them|the)\b[^\n]*https?://)",
+    r"exfiltrat\w*|send (?:it|them|the)\b[^\n]*https?://)"
+    # no \b before a dot: "~/.ssh/id_rsa" has none there, which is why these once never matched
+    r"|(?<![\w.])\.(?:ssh|aws|gnupg|netrc|git-credentials|kube|docker)\b|\.aws/credentials|\bid_(?:rsa|ed25519|ecdsa)\b",
     re.I,
 )
 

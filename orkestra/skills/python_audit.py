@@ -57,7 +57,10 @@ _SEND = {
 }
 _FETCH = {"requests.get", "httpx.get", "urllib.request.urlretrieve", "requests.head"}
 _DATA_KWARGS = {"data", "json", "params", "files", "content", "body"}
-_ENV_DUMP_METHODS = {"items", "keys", "values"}
+_ENV_DUMP_METHODS = {"items", "keys", "values", "copy"}
+_PRINTS = {"print", "sys.stdout.write", "sys.stderr.write", "pprint.pprint", "pprint.pp"}
+_IMPORTERS = {"__import__", "importlib.import_module", "builtins.__import__"}
+MAX_BUILT = 10_000  # longest string the audit folds from pieces
 _DELETE = {"shutil.rmtree": "high", "os.remove": "medium", "os.unlink": "medium", "os.rmdir": "medium"}
 
 
@@ -82,6 +85,7 @@ class _Visitor(ast.NodeVisitor):
         self.aliases: dict[str, str] = {}
         self.tainted: set[str] = set()
         self.paths: dict[str, str] = {}  # variables holding a known path: home = expanduser("~")
+        self.strings: dict[str, str] = {}  # variables holding a string built from literals
         self.findings: list[Finding] = []
 
     # --- helpers ----------------------------------------------------------------------------
@@ -96,22 +100,109 @@ class _Visitor(ast.NodeVisitor):
         )
 
     def name_of(self, node: ast.AST) -> str:
-        """Dotted name of a callee with import aliases resolved (``sp.run`` → ``subprocess.run``)."""
+        """Dotted name of a callee with import aliases resolved (``sp.run`` → ``subprocess.run``).
+
+        Simple obfuscation is followed: ``getattr(os, 'env' + 'iron')``, ``vars(os)['environ']``,
+        ``os.__dict__['environ']`` and ``__import__('o' + 's')`` name what they reach.
+        """
         if isinstance(node, ast.Name):
             return self.aliases.get(node.id, node.id)
         if isinstance(node, ast.Attribute):
             base = self.name_of(node.value)
             return f"{base}.{node.attr}" if base else node.attr
         if isinstance(node, ast.Call):
-            return self.name_of(node.func)
+            reached = self.reached(node)
+            return reached if reached is not None else self.name_of(node.func)
+        if isinstance(node, ast.Subscript):
+            key = self.built_str(node.slice)
+            owner = node.value
+            if key is not None and isinstance(owner, ast.Call) and self.name_of(owner.func) == "vars" and owner.args:
+                return f"{self.name_of(owner.args[0])}.{key}"
+            if key is not None and isinstance(owner, ast.Attribute) and owner.attr == "__dict__":
+                return f"{self.name_of(owner.value)}.{key}"
         return ""
+
+    def reached(self, node: ast.Call) -> str | None:
+        """What ``getattr(x, name)`` or ``__import__(name)`` evaluates to, when ``name`` is known."""
+        callee = self.name_of(node.func)
+        if callee in {"getattr", "builtins.getattr"} and len(node.args) >= 2:
+            attr = self.built_str(node.args[1])
+            return f"{self.name_of(node.args[0])}.{attr}" if attr is not None else None
+        if callee in _IMPORTERS and node.args:
+            return self.built_str(node.args[0])
+        return None
+
+    def built_str(self, node: ast.AST | None) -> str | None:
+        """A string built from literals: ``'a' + 'b'``, ``''.join([...])``, ``'%s%s' % (...)``, f-strings,
+        ``'ab'[::-1]``, ``chr(101)``, ``.lower()``/``.upper()`` and variables assigned one."""
+        value = self._fold(node, 0)
+        return value if isinstance(value, str) and len(value) <= MAX_BUILT else None
+
+    def _fold(self, node: ast.AST | None, depth: int) -> object:
+        if node is None or depth > 20:
+            return None
+        fold = lambda child: self._fold(child, depth + 1)  # noqa: E731
+        if isinstance(node, ast.Constant) and isinstance(node.value, (str, int)):
+            return node.value
+        if isinstance(node, ast.Name):
+            return self.strings.get(node.id)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            value = fold(node.operand)
+            return -value if isinstance(value, int) else None
+        if isinstance(node, ast.BinOp):
+            left, right = fold(node.left), fold(node.right)
+            if isinstance(node.op, ast.Add) and isinstance(left, str) and isinstance(right, str):
+                return left + right if len(left) + len(right) <= MAX_BUILT else None
+            if isinstance(node.op, ast.Mod) and isinstance(left, str):
+                items = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+                values = [fold(e) for e in items]
+                if all(isinstance(v, (str, int)) for v in values):
+                    try:
+                        return left % tuple(values)
+                    except (TypeError, ValueError):
+                        return None
+            return None
+        if isinstance(node, ast.JoinedStr):
+            parts = [fold(v.value) if isinstance(v, ast.FormattedValue) else fold(v) for v in node.values]
+            return "".join(str(p) for p in parts) if all(isinstance(p, (str, int)) for p in parts) else None
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            base = fold(node.value)
+            parts = (node.slice.lower, node.slice.upper, node.slice.step)
+            bounds = [fold(b) if b is not None else None for b in parts]
+            known = all(b is None or isinstance(v, int) for b, v in zip(parts, bounds))
+            if isinstance(base, str) and known and bounds[2] != 0:
+                return base[slice(*bounds)]
+            return None
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr == "join" and len(node.args) == 1:
+                sep, items = fold(func.value), node.args[0]
+                if isinstance(sep, str) and isinstance(items, (ast.List, ast.Tuple)):
+                    values = [fold(e) for e in items.elts]
+                    return sep.join(values) if all(isinstance(v, str) for v in values) else None
+            if isinstance(func, ast.Attribute) and func.attr in {"lower", "upper", "strip"} and not node.args:
+                base = fold(func.value)
+                return getattr(base, func.attr)() if isinstance(base, str) else None
+            if isinstance(func, ast.Name) and func.id == "chr" and len(node.args) == 1:
+                code = fold(node.args[0])
+                return chr(code) if isinstance(code, int) and 0 <= code < 0x110000 else None
+            if isinstance(func, ast.Name) and func.id == "str" and len(node.args) == 1:
+                return fold(node.args[0])
+        return None
 
     def is_environ(self, node: ast.AST) -> bool:
         return self.name_of(node) == "os.environ"
 
     def secret_source(self, node: ast.AST) -> bool:
         """Whether an expression reads credentials: secret env vars, the whole env, credential files."""
+        accessed = set()  # environ nodes read one key at a time (os.environ["HOME"], os.environ.get(...))
         for sub in ast.walk(node):
+            if isinstance(sub, (ast.Subscript, ast.Attribute)):
+                accessed.add(id(sub.value))
+        for sub in ast.walk(node):
+            if (isinstance(sub, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)) and id(sub) not in accessed
+                    and self.is_environ(sub)):
+                return True  # the whole environment: passed on, unpacked ({**os.environ}) or copied
             if isinstance(sub, ast.Name) and sub.id in self.tainted:
                 return True
             if (
@@ -203,6 +294,13 @@ class _Visitor(ast.NodeVisitor):
         path = self.path_literal(node.value)
         if path is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             self.paths[node.targets[0].id] = path
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            built = self.built_str(node.value)
+            if built is not None:
+                self.strings[node.targets[0].id] = built
+            module = self.reached(node.value) if isinstance(node.value, ast.Call) else None
+            if module is not None and self.name_of(node.value.func) in _IMPORTERS:
+                self.aliases[node.targets[0].id] = module
         if self.secret_source(node.value):
             for target in node.targets:
                 for sub in ast.walk(target):
@@ -233,6 +331,9 @@ class _Visitor(ast.NodeVisitor):
         self.check_network(node, callee)
         if self.is_env_dump(node):
             self.add(node, "env-dump", "medium", "reads the whole environment")
+        if callee in _PRINTS and any(self.secret_source(a) for a in node.args):
+            self.add(node, "exfiltration", "high",
+                     f"{callee} puts credentials or the environment into the output the model reads back")
         self.check_files(node, callee)
         self.generic_visit(node)
 

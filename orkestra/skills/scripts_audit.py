@@ -42,8 +42,8 @@ def language_of(path: str, text: str) -> str:
     return "text"
 
 
-def audit_file(text: str, file: str) -> list[Finding]:
-    """Every finding of one bundled file, by its language."""
+def audit_file(text: str, file: str, within: str | None = None) -> list[Finding]:
+    """Every finding of one bundled file, by its language (``within``: its path inside the skill folder)."""
     language = language_of(file, text)
     if language == "markdown":
         return scan_markdown(text, file)
@@ -51,7 +51,7 @@ def audit_file(text: str, file: str) -> list[Finding]:
     if language == "python":
         findings += audit_python(text, file)
     elif language == "shell":
-        findings += audit_shell(text, file)
+        findings += audit_shell(text, file, within=within)
     elif language in {"js", "script"}:
         findings += regex_scan(text, file)
     return findings

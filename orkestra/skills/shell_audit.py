@@ -9,9 +9,11 @@ and their nature (remote content, secrets, decoded data) flows into the enclosin
 
 from __future__ import annotations
 
+import posixpath
 import re
 import shlex
 from dataclasses import dataclass, field, replace
+from pathlib import PurePosixPath
 
 from orkestra.skills.findings import Finding, Severity, excerpt
 from orkestra.skills.patterns import (
@@ -63,6 +65,8 @@ _DANGEROUS_RM = {
     "./*",
     ".*",
 }
+# origin/my-feature: resetting a branch to what was pushed of it (not to the shared default branch)
+_FEATURE_REMOTE = re.compile(r"(?:origin|upstream|fork)/(?!(?:main|master|trunk|develop|HEAD)$)[\w.][\w./-]*")
 _GIT_HIJACK_KEYS = (
     "core.hookspath",
     "core.sshcommand",
@@ -104,10 +108,54 @@ class _Subst:
 
 @dataclass
 class _Script:
-    """What earlier lines of one script did: files downloaded, whether a checksum was verified."""
+    """What earlier lines of one script did: files downloaded, whether a checksum was verified, and
+    which variables hold the script's own folder (``here=$(dirname "$0")``), as skill-relative paths."""
 
     downloads: set[str] = field(default_factory=set)
     verified: bool = False
+    location: str = ""  # the script's folder relative to the skill root ("scripts")
+    dirs: dict[str, str] = field(default_factory=dict)
+
+
+_ASSIGN = re.compile(r"^\s*(?:(?:local|readonly|export|declare(?:\s+-\w+)*)\s+)?([A-Za-z_]\w*)=(\S.*?)\s*$")
+_SELF = re.compile(r"\$\{?(?:0|BASH_SOURCE(?:\[0\])?)(?:%/\*)?\}?")
+_SELF_SUFFIX = re.compile(r"[)}]((?:/[\w.-]+)+)")
+_VAR_PATH = re.compile(r"^\$\{?([A-Za-z_]\w*)\}?((?:/[^/\s]*)*)$")
+_SKILL = "/<skill>"
+
+
+def _track_dirs(line: str, script: _Script) -> None:
+    """Remember ``here="$(cd "$(dirname "$0")" && pwd)"`` style assignments (and ``root="$here/.."``)."""
+    match = _ASSIGN.match(line)
+    if match is None:
+        return
+    name, value = match.group(1), match.group(2).strip("'\"")
+    if _SELF.search(value) and ("dirname" in value or "%/*" in value):
+        suffix = _SELF_SUFFIX.search(value[_SELF.search(value).end():])
+        script.dirs[name] = posixpath.normpath(posixpath.join(_SKILL, script.location,
+                                                              (suffix.group(1) if suffix else "").lstrip("/")))
+        return
+    derived = _VAR_PATH.match(value)
+    if derived and derived.group(1) in script.dirs:
+        script.dirs[name] = posixpath.normpath(script.dirs[derived.group(1)] + derived.group(2))
+    else:
+        script.dirs.pop(name, None)
+
+
+def _resolve(target: str, script: _Script) -> str:
+    """A deletion target with the script-folder variables and ``..`` resolved: ``<skill>/…`` inside the
+    skill folder, an absolute or ``~`` path, a climbing relative path, or the target as written."""
+    match = _VAR_PATH.match(target)
+    if match and match.group(1) in script.dirs:
+        full = posixpath.normpath(script.dirs[match.group(1)] + match.group(2))
+        return full.replace(_SKILL, "<skill>", 1) if (full + "/").startswith(_SKILL + "/") else full
+    if ".." not in target or target.startswith("$") and not target.startswith(("$HOME", "${HOME}")):
+        return target
+    home = re.match(r"^(?:~|\$HOME|\$\{HOME\})(?=/|$)", target)
+    if home:
+        full = posixpath.normpath("/<home>" + target[home.end():])
+        return "/" if full == "/" else full.replace("/<home>", "~", 1) if full.startswith("/<home>") else full
+    return posixpath.normpath(target) + ("/" if target.endswith("/") and not target.endswith("../") else "")
 
 
 @dataclass
@@ -125,11 +173,15 @@ class _Line:
         )
 
 
-def audit_shell(text: str, file: str, base_line: int = 1) -> list[Finding]:
-    """Findings for a shell script (or a shell code block starting at ``base_line``)."""
+def audit_shell(text: str, file: str, base_line: int = 1, within: str | None = None) -> list[Finding]:
+    """Findings for a shell script (or a shell code block starting at ``base_line``).
+
+    ``within``: the script's path inside its skill folder (default: guessed from ``file``), so
+    ``rm -rf "$here/../build"`` can be resolved against the skill folder.
+    """
     findings: list[Finding] = []
     lines = text.split("\n")
-    script = _Script()
+    script = _Script(location=_location(file, within))
     index = 0
     while index < len(lines):
         start = index
@@ -138,6 +190,8 @@ def audit_shell(text: str, file: str, base_line: int = 1) -> list[Finding]:
             index += 1
             logical = logical[:-1] + " " + lines[index]
         index += 1
+        if "=" in logical:
+            _track_dirs(logical, script)
         if not script.downloads and not _RISKY.search(logical):
             continue
         record = _Line(file, base_line + start, logical.strip(), script)
@@ -151,6 +205,13 @@ def audit_shell(text: str, file: str, base_line: int = 1) -> list[Finding]:
                 findings.extend(audit_shell("\n".join(lines[body_start:index]), file, base_line + body_start))
             index += 1
     return findings
+
+
+def _location(file: str, within: str | None) -> str:
+    if within is not None:
+        return posixpath.dirname(within)
+    parent = PurePosixPath(file).parent
+    return parent.name if parent.name in {"scripts", "bin", "tools", "hooks"} else ""
 
 
 def audit_argv(words: list[str], file: str, line: int, raw: str) -> list[Finding]:
@@ -450,15 +511,24 @@ def _check_destructive(name: str, args: list[str], record: _Line) -> None:
         if "--no-preserve-root" in long_flags:
             record.add("destructive", "high", "rm with --no-preserve-root")
         for target in targets:
-            if target in _DANGEROUS_RM or is_outside_write_target(target):
-                record.add("destructive", "high" if recursive else "medium", f"deletes {target}")
+            resolved = _resolve(target, record.script)
+            shown = target if resolved == target else f"{target} (= {resolved})"
+            if resolved == "<skill>" or resolved.startswith("<skill>/"):
+                if recursive:
+                    record.add("delete", "low", f"recursive delete of {shown}, inside the skill folder")
+            elif resolved in _DANGEROUS_RM or is_outside_write_target(resolved) or target in _DANGEROUS_RM:
+                record.add("destructive", "high" if recursive else "medium", f"deletes {shown}")
             elif recursive and re.match(r"^\$\{?\w+\}?/", target):
                 record.add("destructive", "medium", f"recursive delete of {target} (empty variable → /)")
             elif recursive:
                 record.add("delete", "low", f"recursive delete of {target}")
     elif name == "git" and args:
         sub, rest = args[0], set(args[1:])
-        if sub == "reset" and "--hard" in rest:
+        refs = [a for a in args[1:] if not a.startswith("-")]
+        if sub == "reset" and "--hard" in rest and refs and _FEATURE_REMOTE.fullmatch(refs[0]):
+            record.add("destructive", "medium", f"git reset --hard {refs[0]} discards local changes to match "
+                       "the pushed branch")
+        elif sub == "reset" and "--hard" in rest:
             record.add("destructive", "high", "git reset --hard discards work")
         elif sub == "clean" and "f" in _flags(args[1:]):
             record.add("destructive", "medium", "git clean deletes untracked files")
