@@ -6,7 +6,9 @@ rewrites every skill, deletes a tenth of the agents and adds new ones (the *new*
 rendered once in a copy for reference). Each trial restores the old tree, starts
 ``orkestra sync`` as a subprocess and SIGKILLs it after a random delay drawn uniformly from
 ``[--from, --to]`` × the duration of an uninterrupted run (so kills land in loading,
-rendering, staging and committing alike). Then it classifies the output tree:
+rendering, staging and committing alike). Trial trees are hard-linked copies of the pristine
+one (sync never writes a file in place, and the script checks the pristine tree is untouched
+at the end). Then it classifies the output tree:
 
 * ``raw``: as the kill left it (``old``, ``new``, or ``mid-apply`` while a journal is
   pending — the next run finishes or undoes it);
@@ -125,7 +127,8 @@ def trials(scale: int, kills: int, seed: int, base: str | None, window: tuple[fl
         pristine, old, new, duration = prepare(work, scale)
         for trial in range(kills):
             root = work / f"trial-{trial}"
-            shutil.copytree(pristine, root, symlinks=True)
+            # hard links: sync never writes a file in place (temp file + rename), checked below
+            shutil.copytree(pristine, root, symlinks=True, copy_function=os.link)
             delay = rng.uniform(*window) * duration
             proc = cli(root, "sync")
             try:
@@ -143,6 +146,8 @@ def trials(scale: int, kills: int, seed: int, base: str | None, window: tuple[fl
             counts[f"after_{after if after in ('old', 'new') else 'mixed'}"] += 1
             counts["debris_runs"] += bool(debris(root))
             shutil.rmtree(root)
+        if outputs(pristine) != old:
+            raise SystemExit("a trial wrote through a hard link into the pristine tree")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return {"bench": "kill_sync", "scale": scale, "kills": kills, "seed": seed, "window": list(window),
