@@ -157,6 +157,10 @@ class SafeTree:
 
     # --- writes -----------------------------------------------------------------------------
 
+    def makedirs(self, rel_dir: str) -> None:
+        """Create folder ``rel_dir`` and its parents (none of them may be a symlink)."""
+        self._dir(tuple(path_parts(rel_dir)), create=True, target=rel_dir)
+
     def stage(self, rel: str, data: bytes, executable: bool = False) -> str:
         """Write ``data`` to a fresh temp file beside ``rel``; returns the temp file's relative path."""
         parts = path_parts(rel)

@@ -113,7 +113,7 @@ class SectionCache:
 
     @property
     def relative_folder(self) -> str:
-        return self.folder.relative_to(self.root).as_posix()
+        return Path(os.path.relpath(self.folder, self.root)).as_posix()  # "../x" when paths.state leaves the root
 
     def read(self, sections: Iterable[str]) -> dict[str, Any] | None:
         """The cached sections, or ``None`` when one is missing or any watched path changed."""
@@ -139,33 +139,50 @@ class SectionCache:
         """
         if not self.folder.is_dir():
             try:
-                self.folder.mkdir(parents=True, exist_ok=True)
-            except OSError:
+                _guarded(self.root, lambda tree, rel: tree.makedirs(rel), self.folder)
+            except (OSError, ValueError):
                 return time.time_ns()  # write() will fail the same way and skip caching
             time.sleep(RACY_SLACK_NS / 1e9)
         return time.time_ns()
 
     def write(self, sections: dict[str, Any], watch: Watch, started_ns: int) -> None:
-        """Store ``sections`` with the fingerprint of ``watch`` taken now (after building them)."""
+        """Store ``sections`` with the fingerprint of ``watch`` taken now (after building them).
+
+        Written through the write guard: a committed symlink at ``.orkestra`` (or a ``paths.state``
+        outside the tree or in .git) makes the cache silently unavailable, never a write elsewhere.
+        """
         build = os.urandom(16).hex()
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
+
+        def store(tree: Any, rel: str) -> None:
             fingerprint = {"key": _key(), "build": build, **_fingerprint(self.root, watch, started_ns)}
             for section, data in sections.items():
-                _write_json(self.folder / f"{section}.json", {"build": build, "data": data})
-            _write_json(self.folder / "fingerprint.json", fingerprint)
-        except OSError:
+                tree.write(f"{rel}/{section}.json", _json_bytes({"build": build, "data": data}))
+            tree.write(f"{rel}/fingerprint.json", _json_bytes(fingerprint))
+
+        try:
+            _guarded(self.root, store, self.folder)
+        except (OSError, ValueError):
             return  # a read-only checkout still answers, from a fresh load every time
+
+
+def _guarded(root: Path, action: Any, folder: Path) -> None:
+    """Run ``action(tree, rel)`` on a write-guarded tree; ValueError when ``folder`` may not be written."""
+    from orkestra.render.guard import SafeTree, UnsafePath  # not on the cache-hit path
+
+    try:
+        rel = folder.relative_to(root).as_posix()
+        with SafeTree(root) as tree:
+            action(tree, rel)
+    except UnsafePath as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _json_bytes(data: Any) -> bytes:
+    return json.dumps(data, separators=(",", ":")).encode("utf-8")
 
 
 def _key() -> dict:
     return {"version": CACHE_VERSION, "day": _dt.date.today().isoformat()}
-
-
-def _write_json(path: Path, data: Any) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
-    os.replace(tmp, path)
 
 
 def _fingerprint(root: Path, watch: Watch, started_ns: int) -> dict:

@@ -152,3 +152,22 @@ def test_a_symlink_that_stays_inside_the_tree_still_works(tmp_path):
     rendered = root / RENDERED_SKILL / "references"
     assert (rendered / "copy.md").read_bytes() == (rendered / "checklist.md").read_bytes()
     assert not (rendered / "copy.md").is_symlink()
+
+
+@pytest.mark.parametrize("setup", ["link-state", "link-cache", "absolute-state"])
+def test_the_catalog_cache_never_writes_through_a_symlink_or_outside(tmp_path, setup):
+    root = workspace(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    if setup == "link-state":
+        (root / ".orkestra").symlink_to(outside)
+    elif setup == "link-cache":
+        (root / ".orkestra").mkdir()
+        (root / ".orkestra/cache").symlink_to(root / ".git/hooks")
+    else:
+        config = root / "orkestra.yaml"
+        config.write_text(config.read_text() + f"paths:\n  state: {outside}\n")
+    before = files(root / ".git")
+    result = cli(root, "agents", "list")
+    assert "Traceback" not in result.stderr
+    assert list(outside.iterdir()) == [] and files(root / ".git") == before
