@@ -45,9 +45,7 @@ def _sweep_folders(plan: Plan, output: str) -> set[str]:
     folders = {output, *(c.path.rpartition("/")[0] for c in plan.changes)}
     for rel in (*plan.manifest.files, *plan.manifest.merged):
         parent = rel.rpartition("/")[0]
-        if not (parent + "/").startswith(output + "/"):
-            folders.add(parent)
-        elif parent.count("/") <= output.count("/") + 1:
+        if not (parent + "/").startswith(output + "/") or parent.count("/") <= output.count("/") + 1:
             folders.add(parent)
     return folders
 

@@ -16,6 +16,7 @@ from orkestra.skills.context import line_of, line_text
 from orkestra.skills.findings import Finding, excerpt
 
 _WORD = re.compile(r"\w+")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
 @lru_cache(maxsize=1)
@@ -42,7 +43,8 @@ def skeleton(text: str) -> str:
     if text.isascii():
         return text
     folded = unicodedata.normalize("NFKC", text)
-    return folded.translate(confusable_map())
+    table = confusable_map()
+    return _NON_ASCII.sub(lambda m: table.get(ord(m.group()), m.group()), folded)
 
 
 def _is_latin(char: str) -> bool:

@@ -13,7 +13,6 @@ import posixpath
 import re
 import shlex
 from dataclasses import dataclass, field, replace
-from pathlib import PurePosixPath
 
 from orkestra.skills.findings import Finding, Severity, excerpt
 from orkestra.skills.patterns import (
@@ -181,7 +180,7 @@ def audit_shell(text: str, file: str, base_line: int = 1, within: str | None = N
     """
     findings: list[Finding] = []
     lines = text.split("\n")
-    script = _Script(location=_location(file, within))
+    script = _Script(location=_location(file, within))  # string operations only: called per code span
     index = 0
     while index < len(lines):
         start = index
@@ -209,9 +208,9 @@ def audit_shell(text: str, file: str, base_line: int = 1, within: str | None = N
 
 def _location(file: str, within: str | None) -> str:
     if within is not None:
-        return posixpath.dirname(within)
-    parent = PurePosixPath(file).parent
-    return parent.name if parent.name in {"scripts", "bin", "tools", "hooks"} else ""
+        return within.rpartition("/")[0]
+    parent = file.rpartition("/")[0].rpartition("/")[2]
+    return parent if parent in {"scripts", "bin", "tools", "hooks"} else ""
 
 
 def audit_argv(words: list[str], file: str, line: int, raw: str) -> list[Finding]:

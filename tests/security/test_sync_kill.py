@@ -77,7 +77,8 @@ def test_a_crash_at_each_phase_is_rolled_back_or_completed_by_the_next_check(tmp
                                                                               expected):
     pristine, old, new = states
     root = _trial(tmp_path, pristine, f"{method}-{limit}")
-    crashed = subprocess.run([sys.executable, "-c", CRASH, method, str(limit), str(root)], capture_output=True)
+    crashed = subprocess.run([sys.executable, "-c", CRASH, method, str(limit), str(root)], capture_output=True,
+                             check=False)
     assert crashed.returncode == 137
     if method == "commit" and limit > 2:
         assert outputs(root) not in (old, new)  # the kill left a mix on disk ...
@@ -111,7 +112,7 @@ def test_kill_9_at_random_moments_ends_old_or_new_without_debris(tmp_path, state
 
 
 def test_stray_temp_files_of_an_old_killed_run_are_cleaned(tmp_path, states):
-    pristine, old, new = states
+    pristine, _, new = states
     root = _trial(tmp_path, pristine, "stray")
     (root / ".claude/agents/.orchestrator.md.4242.orkestra-tmp").write_text("half")
     (root / ".claude/skills/schema-migration-workflow/.SKILL.md.99.orkestra-tmp").write_text("half")
@@ -121,7 +122,7 @@ def test_stray_temp_files_of_an_old_killed_run_are_cleaned(tmp_path, states):
 
 
 def test_an_owned_output_replaced_by_a_directory_is_a_clear_error(tmp_path, states):
-    pristine, old, new = states
+    pristine, old, _ = states
     root = _trial(tmp_path, pristine, "dir")
     target = root / ".claude/agents/orchestrator.md"
     target.unlink()

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import base64
-import json
-import os
-from pathlib import Path
 
 import pytest
 
