@@ -101,8 +101,10 @@ PHRASES: tuple[tuple[str, re.Pattern[str], str, re.Pattern[str]], ...] = (
             _I,
         ),
         "tells the model to drop its other instructions (paraphrased)",
-        re.compile(r"aside|stop|quit|cease|no\s+longer|follow|obey|heed|told|instructed|throw|abandon|scrap|"
-                   r"ditch|erase|wipe|nullify|cancel|revoke|suspend|nothing|only"),
+        re.compile(r"aside|(?:stop|quit|cease)\s+(?:follow|obey|apply|heed)|no\s+longer|(?:do\s+not|don'?t|never)\s+"
+                   r"(?:follow|obey|apply|heed)|you\s+(?:were|have\s+been|had\s+been|got|received)\s+(?:told|"
+                   r"instructed|given|taught)|throw\s+out|abandon|scrap|ditch|erase|wipe|nullify|cancel|revoke|"
+                   r"suspend|nothing\s+(?:in|from)|the\s+only\s+(?:instruction|rule|guidance|direction)"),
     ),
     (
         "permissions",
@@ -229,7 +231,8 @@ _DISCLOSE = re.compile(
 _ANY_HINT = re.compile(
     "|".join(
         [*(hint.pattern for *_, hint in PHRASES), _SEND.pattern, r"~|\$\{?home|/root|/home/|/users/|/etc/",
-         r"repl(?:y|ies)|response|answer|chat\b|conversation|message|summary|output|back\s+to\s+me"]
+         r"\.env\b|api.?key|credential|secret|token|passw|private\s+key|ssh\s+key|environment|env\s+var|"
+         r"printenv|environ|process\.env|cookie"]
     )
 )
 _MODEL = re.compile(r"\b(?:assistant|claude|AI|agent|model|LLM|copilot)\b", _I)
@@ -352,7 +355,8 @@ def _phrases(segment: Segment, file: str, steps: int) -> list[Finding]:
                 match.end(),
                 "asks to send files, secrets or context to a remote host",
             )
-    for match in _DISCLOSE.finditer(text):
+    disclosing = _CONVERSATION.search(text) and (_SECRETS.search(text) or SENSITIVE_PATH.search(text))
+    for match in _DISCLOSE.finditer(text) if disclosing else ():
         start, end = clause_bounds(text, match.start(), match.end())
         clause = text[start:end]
         if _CONVERSATION.search(clause) and (_SECRETS.search(clause) or SENSITIVE_PATH.search(clause)):

@@ -196,12 +196,10 @@ class _Visitor(ast.NodeVisitor):
     def secret_source(self, node: ast.AST) -> bool:
         """Whether an expression reads credentials: secret env vars, the whole env, credential files."""
         accessed = set()  # environ nodes read one key at a time (os.environ["HOME"], os.environ.get(...))
-        for sub in ast.walk(node):
+        for sub in ast.walk(node):  # breadth first: a parent is seen before its children
             if isinstance(sub, (ast.Subscript, ast.Attribute)):
                 accessed.add(id(sub.value))
-        for sub in ast.walk(node):
-            if (isinstance(sub, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)) and id(sub) not in accessed
-                    and self.is_environ(sub)):
+            if id(sub) not in accessed and self._maybe_environ(sub) and self.is_environ(sub):
                 return True  # the whole environment: passed on, unpacked ({**os.environ}) or copied
             if isinstance(sub, ast.Name) and sub.id in self.tainted:
                 return True
@@ -234,6 +232,17 @@ class _Visitor(ast.NodeVisitor):
             if isinstance(sub, ast.Name) and self.is_environ(sub) and sub is node:
                 return True
         return False
+
+    @staticmethod
+    def _maybe_environ(node: ast.AST) -> bool:
+        """Cheap pre-check: node shapes that can name ``os.environ`` (attribute, alias, getattr, vars()[...])."""
+        if isinstance(node, ast.Attribute):
+            return node.attr == "environ"
+        if isinstance(node, ast.Name):
+            return True
+        if isinstance(node, ast.Call):
+            return isinstance(node.func, ast.Name) and node.func.id in {"getattr", "__import__"}
+        return isinstance(node, ast.Subscript) and isinstance(node.value, (ast.Call, ast.Attribute))
 
     def is_env_dump(self, node: ast.Call) -> bool:
         callee = self.name_of(node.func)
