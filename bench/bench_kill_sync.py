@@ -4,9 +4,12 @@ Generates bench_sync.py's workspace at ``--scale`` (10: 460 agents, 7,060 skills
 decisions), syncs it once (the *old* tree), then changes the inputs so that the next sync
 rewrites every skill, deletes a tenth of the agents and adds new ones (the *new* tree,
 rendered once in a copy for reference). Each trial restores the old tree, starts
-``orkestra sync`` as a subprocess and SIGKILLs it after a random delay drawn uniformly from
-``[--from, --to]`` × the duration of an uninterrupted run (so kills land in loading,
-rendering, staging and committing alike). Trial trees are hard-linked copies of the pristine
+``orkestra sync`` as a subprocess and SIGKILLs it at a random moment. Even trials draw the
+delay uniformly from ``[--from, --to]`` × the duration of an uninterrupted run (loading and
+rendering take most of a run); odd trials wait until the apply journal appears and kill after
+a delay drawn uniformly from ``[0, 1]`` × the apply phase of the reference run (journal
+created → journal deleted), so half the
+kills land while temp files are staged or renamed — the moments that can leave a mix. Trial trees are hard-linked copies of the pristine
 one (sync never writes a file in place, and the script checks the pristine tree is untouched
 at the end). Then it classifies the output tree:
 
@@ -110,27 +113,46 @@ def prepare(base: Path, scale: int) -> tuple[Path, dict[str, bytes], dict[str, b
     shutil.copytree(pristine, reference, symlinks=True)
     start = time.perf_counter()
     run = cli(reference, "sync")
+    journal_seen = wait_for_journal(reference, run)
+    journal = reference / ".orkestra" / JOURNAL_NAME
+    while journal.exists():
+        time.sleep(0.001)
+    journal_gone = time.perf_counter()
     if run.wait() != 0:
         raise SystemExit(f"reference sync failed: {run.stderr.read().decode()}")
     duration = time.perf_counter() - start
+    apply_s = journal_gone - (journal_seen or journal_gone)
     new = outputs(reference)
     shutil.rmtree(reference)
-    return pristine, old, new, duration
+    return pristine, old, new, duration, apply_s
+
+
+def wait_for_journal(root: Path, proc: subprocess.Popen) -> float | None:
+    """Poll (every 2 ms) until the sync journal exists; the time it appeared, or None if the run ended."""
+    journal = root / ".orkestra" / JOURNAL_NAME
+    while proc.poll() is None:
+        if journal.exists():
+            return time.perf_counter()
+        time.sleep(0.002)
+    return None
 
 
 def trials(scale: int, kills: int, seed: int, base: str | None, window: tuple[float, float]) -> dict:
     rng = random.Random(seed)
     work = Path(tempfile.mkdtemp(prefix="bench-kill-sync-", dir=base))
     counts = {"raw_old": 0, "raw_new": 0, "raw_mid_apply": 0, "raw_mixed": 0, "after_old": 0, "after_new": 0,
-              "after_mixed": 0, "raw_debris_runs": 0, "debris_runs": 0, "finished_before_kill": 0}
+              "after_mixed": 0, "raw_debris_runs": 0, "debris_runs": 0, "finished_before_kill": 0, "apply_phase_trials": 0}
     try:
-        pristine, old, new, duration = prepare(work, scale)
+        pristine, old, new, duration, apply_s = prepare(work, scale)
         for trial in range(kills):
             root = work / f"trial-{trial}"
             # hard links: sync never writes a file in place (temp file + rename), checked below
             shutil.copytree(pristine, root, symlinks=True, copy_function=os.link)
-            delay = rng.uniform(*window) * duration
+            in_apply = trial % 2 == 1
+            delay = rng.uniform(0, 1.0) * apply_s if in_apply else rng.uniform(*window) * duration
             proc = cli(root, "sync")
+            if in_apply:
+                counts["apply_phase_trials"] += wait_for_journal(root, proc) is not None
             try:
                 proc.wait(timeout=delay)
                 counts["finished_before_kill"] += 1
@@ -151,7 +173,7 @@ def trials(scale: int, kills: int, seed: int, base: str | None, window: tuple[fl
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return {"bench": "kill_sync", "scale": scale, "kills": kills, "seed": seed, "window": list(window),
-            "full_run_s": round(duration, 2), "outputs_old": len(old), "outputs_new": len(new), **counts,
+            "full_run_s": round(duration, 2), "apply_phase_s": round(apply_s, 2), "outputs_old": len(old), "outputs_new": len(new), **counts,
             "ended_old_or_new": counts["after_old"] + counts["after_new"], "ok": counts["after_mixed"] == 0
             and counts["debris_runs"] == 0}
 

@@ -77,7 +77,8 @@ def apply_plan(ws: Workspace, plan: Plan) -> ApplyResult:
                     tree.stage(rel, content, executable)
                 write_journal(tree, journal, "commit", ops)
                 # renames and deletes first, the manifest (last in ``staged``) after them
-                roll_forward(tree, [op for op in ops if "delete" in op] + [op for op in ops if "tmp" in op], output)
+                roll_forward(tree, [op for op in ops if "delete" in op] + [op for op in ops if "tmp" in op], output,
+                             staged=True)
                 finish(tree, journal)
             sweep(tree, folders)
     except UnsafePath:

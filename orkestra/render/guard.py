@@ -36,7 +36,7 @@ class UnsafePath(OrkestraError):
 def path_parts(rel: str) -> list[str]:
     """The components of a repo-relative POSIX path, or UnsafePath when it may not be written."""
     parts = rel.replace("\\", "/").split("/")
-    if not rel or rel.startswith("/") or Path(rel).is_absolute() or any(p in ("", ".", "..") for p in parts):
+    if not rel or rel.startswith("/") or any(p in ("", ".", "..") for p in parts):
         raise UnsafePath(f"refusing to write {rel!r}: not a plain path inside the workspace")
     if any(is_git_part(p) for p in parts):
         raise UnsafePath(f"refusing to write {rel!r}: it lies inside .git/")
@@ -186,11 +186,12 @@ class SafeTree:
     def commit(self, tmp_rel: str, rel: str) -> None:
         """Rename a staged temp file over ``rel`` (same folder; a symlink at ``rel`` is replaced, not followed)."""
         parts = path_parts(rel)
-        if self.check(rel) == "dir":
-            raise UnsafePath(f"cannot write {rel!r}: a directory stands where sync writes a file; move it away")
-        fd = self._dir(tuple(parts[:-1]), create=False)
-        tmp = path_parts(tmp_rel)[-1]
-        os.replace(tmp, parts[-1], src_dir_fd=fd, dst_dir_fd=fd)
+        fd = self._dir(tuple(parts[:-1]), create=False, target=rel)
+        try:
+            os.replace(tmp_rel.rpartition("/")[2], parts[-1], src_dir_fd=fd, dst_dir_fd=fd)
+        except IsADirectoryError:
+            raise UnsafePath(f"cannot write {rel!r}: a directory stands where sync writes a file; "
+                             "move it away") from None
 
     def write(self, rel: str, data: bytes, executable: bool = False) -> None:
         """Atomically replace ``rel`` with ``data``."""

@@ -27,14 +27,14 @@ SHAPING_MODULES = ("workspace/compose.py", "workspace/models.py", "render/contex
                    "render/targets.py", "render/environment.py", "why/lookup.py", "why/settings.py")
 
 
-def skill_assets(root: Path, skill: Skill) -> list[str]:
+def skill_assets(root: Path, skill: Skill, links: Containment | None = None) -> list[str]:
     """Repo-relative files under a skill's references/, scripts/ and assets/, sorted (an imported skill:
     every file beside its SKILL.md, as the team laid it out).
 
     Raises OrkestraError if one of them comes from outside the workspace through a symlink
     (validation reports those first; this keeps a caller that skipped it safe too).
     """
-    links = Containment(root)
+    links = links or Containment(root)
     imported = skill.metadata.source == "imported"  # every file beside SKILL.md is an asset
     problems = (tree_problems(root, skill.source_dir, links) if imported
                 else skill_asset_problems(root, skill.source_dir, links))

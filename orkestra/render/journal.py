@@ -60,12 +60,15 @@ def finish(tree: SafeTree, rel: str) -> None:
     tree.prune_empty_dirs(rel, "")
 
 
-def roll_forward(tree: SafeTree, ops: list[dict], stop: str) -> int:
-    """Perform (or finish) the renames and deletes of a committed journal; returns how many were done."""
+def roll_forward(tree: SafeTree, ops: list[dict], stop: str, staged: bool = False) -> int:
+    """Perform (or finish) the renames and deletes of a committed journal; returns how many were done.
+
+    ``staged``: every temp file is known to exist (a live apply), so none is looked up first.
+    """
     done = 0
     for op in ops:
         if "tmp" in op:
-            if tree.check(op["tmp"]) == "file":
+            if staged or tree.check(op["tmp"]) == "file":
                 tree.commit(op["tmp"], op["path"])
                 done += 1
         elif _sha(tree, op["path"]) == op.get("delete"):

@@ -15,6 +15,7 @@ from orkestra.errors import OrkestraError
 from orkestra.render import context as ctx
 from orkestra.render.environment import template_loader
 from orkestra.render.inputs import skill_assets
+from orkestra.workspace.links import Containment
 from orkestra.workspace.compose import compose_agent
 from orkestra.workspace.load import Workspace
 
@@ -41,6 +42,7 @@ def render_outputs(ws: Workspace) -> list[Output]:
     out = ws.config.paths.output
     digest_path = ws.config.paths.decisions_digest
     outputs: list[Output] = []
+    links = Containment(ws.root)
 
     def text(path: str, body: str, *sources: str) -> None:
         outputs.append(Output(path, (body.rstrip("\n") + "\n").encode("utf-8"), tuple(sources)))
@@ -51,7 +53,7 @@ def render_outputs(ws: Workspace) -> list[Output]:
             if agent.status == "active":
                 text(_join(out, "agents", f"{name}.md"), agent_markdown(ws, agent, render, digest_path),
                      _source(ws, "agent", name))
-        for rel, content, sources, executable in skill_files(ws, render, _join(out, "skills")):
+        for rel, content, sources, executable in skill_files(ws, render, _join(out, "skills"), links):
             outputs.append(Output(rel, content, sources, executable=executable))
         for name, command in sorted(ws.commands.items()):
             text(_join(out, "commands", f"{name}.md"), command_markdown(name, command, render),
@@ -103,8 +105,10 @@ def command_markdown(name: str, command, render) -> str:
     return render("command.md.j2", context) if context["frontmatter"] else context["body"]
 
 
-def skill_files(ws: Workspace, render, folder: str) -> list[tuple[str, bytes, tuple[str, ...], bool]]:
+def skill_files(ws: Workspace, render, folder: str,
+                links: Containment | None = None) -> list[tuple[str, bytes, tuple[str, ...], bool]]:
     """(path, bytes, sources, executable) of every active skill's SKILL.md and assets under ``folder``."""
+    links = links or Containment(ws.root)
     files = []
     for name, skill in sorted(ws.skills.items()):
         if skill.metadata.status == "deprecated":
@@ -112,7 +116,7 @@ def skill_files(ws: Workspace, render, folder: str) -> list[tuple[str, bytes, tu
         target = _join(folder, name)
         body = render("skill.md.j2", ctx.skill_context(skill)).rstrip("\n") + "\n"
         files.append((_join(target, "SKILL.md"), body.encode("utf-8"), (f"{skill.source_dir}/SKILL.md",), False))
-        for rel in skill_assets(ws.root, skill):
+        for rel in skill_assets(ws.root, skill, links):
             source = ws.root / rel
             files.append((_join(target, Path(rel).relative_to(skill.source_dir).as_posix()), source.read_bytes(),
                           (rel,), os.access(source, os.X_OK)))

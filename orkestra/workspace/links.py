@@ -81,5 +81,13 @@ def tree_problems(root: Path, rel_dir: str, links: Containment) -> list[tuple[st
 
 
 def skill_asset_problems(root: Path, source_dir: str, links: Containment) -> list[tuple[str, str]]:
-    """(link, message) for each symlink in a skill's asset folders that leads outside the tree or into .git."""
-    return [problem for name in SKILL_ASSET_DIRS for problem in tree_problems(root, f"{source_dir}/{name}", links)]
+    """(link, message) for each symlink in a skill's asset folders that leads outside the tree or into .git.
+
+    One ``scandir`` of the skill folder; only the asset folders that exist are walked.
+    """
+    try:
+        with os.scandir(root / source_dir) as entries:
+            present = [e.name for e in entries if e.name in SKILL_ASSET_DIRS]
+    except OSError:
+        return []
+    return [problem for name in present for problem in tree_problems(root, f"{source_dir}/{name}", links)]

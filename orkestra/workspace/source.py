@@ -130,24 +130,33 @@ def _check_duplicates(node: yaml.MappingNode) -> None:
         seen[ident] = key_node.start_mark
 
 
-def _to_python(node: yaml.Node, loader: Any, memo: dict[int, Any]) -> Any:
-    """Nodes → plain Python; an aliased node is converted once and shared (the bomb stays small)."""
+def _to_python(node: yaml.Node, loader: Any, memo: dict[int, Any], depth: int = 0) -> Any:
+    """Nodes → plain Python; an aliased node is converted once and shared (the bomb stays small).
+
+    Without anchors in the text this is the only pass, so it also refuses duplicate keys and
+    nesting beyond MAX_DEPTH itself (documents with anchors went through ``check_nodes`` first).
+    """
     tag = node.tag
     if tag == _STR:
         return node.value
     key = id(node)
     if key in memo:
         return memo[key]
+    if depth > MAX_DEPTH:
+        raise _Refused(f"YAML nested more than {MAX_DEPTH} levels deep; refusing", node.start_mark)
     if tag == _MAP:
         value: Any = {}
         memo[key] = value
         for k, v in node.value:
-            value[_to_python(k, loader, memo)] = _to_python(v, loader, memo)
+            name = _to_python(k, loader, memo, depth + 1)
+            if name in value:
+                _check_duplicates(node)  # raises, located at the second key
+            value[name] = _to_python(v, loader, memo, depth + 1)
         return value
     if tag == _SEQ:
         items: list = []
         memo[key] = items
-        items.extend(_to_python(v, loader, memo) for v in node.value)
+        items.extend(_to_python(v, loader, memo, depth + 1) for v in node.value)
         return items
     construct = _SCALARS.get(tag)
     if construct is None:
@@ -171,9 +180,13 @@ def _load(text: str) -> Any:
         node = loader.get_single_node()
         if node is None:
             return None
-        check_nodes(node)
+        if "&" in text:  # anchors, so maybe aliases: check the shared graph before expanding anything
+            check_nodes(node)
         return _to_python(node, loader, {})
     except (_Unsupported, TypeError):
+        node = yaml.compose(text, Loader=_StringDatesLoader)
+        if node is not None:
+            check_nodes(node)
         return yaml.load(text, Loader=_StringDatesLoader)  # noqa: S506 - a safe loader, on checked nodes
     finally:
         loader.dispose()
