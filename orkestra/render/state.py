@@ -5,12 +5,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-import yaml
-
 from orkestra.render.inputs import inputs_digest
 from orkestra.render.manifest import Manifest, file_sha256, read_manifest
 from orkestra.workspace.config import OrkestraConfig, read_config
 from orkestra.workspace.load import Workspace
+from orkestra.workspace.source import SourceError, read_yaml
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,10 +63,10 @@ def _vendor_roots(root: Path, config: OrkestraConfig) -> list[str] | None:
     path = root / config.paths.registries / "metadata.yaml"
     if not path.is_file():
         return []
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    try:  # the capped loader: a bomb here is refused, not expanded
+        data = read_yaml(root, path.relative_to(root).as_posix()).data or {}
         return [str(entry["path"]) for entry in data.get("vendor_roots") or []]
-    except (yaml.YAMLError, OSError, AttributeError, TypeError, KeyError):
+    except (SourceError, OSError, AttributeError, TypeError, KeyError, ValueError):
         return None
 
 

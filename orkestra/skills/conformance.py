@@ -9,14 +9,8 @@ from __future__ import annotations
 
 import re
 
-import yaml
-
-try:  # libyaml is ~10x faster; the pure-Python loader is the fallback
-    from yaml import CSafeLoader as _Loader
-except ImportError:  # pragma: no cover - depends on the PyYAML build
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
-
 from orkestra.skills.findings import Finding, Severity, excerpt
+from orkestra.workspace.source import SourceError, parse_yaml
 
 SPEC_KEYS = frozenset({"name", "description", "license", "compatibility", "metadata", "allowed-tools"})
 CLAUDE_CODE_KEYS = frozenset(
@@ -57,10 +51,12 @@ def split_skill(text: str) -> tuple[dict | None, str, int, str]:
         return None, text, 1, "missing YAML frontmatter"
     for index in range(1, len(lines)):
         if lines[index].rstrip() == "---":
-            try:
-                data = yaml.load("\n".join(lines[1:index]), Loader=_Loader)  # noqa: S506 - a safe loader
-            except yaml.YAMLError as exc:
-                return None, "\n".join(lines[index + 1 :]), index + 2, f"frontmatter does not parse: {exc}"
+            try:  # the workspace's capped loader: alias bombs, deep nesting and duplicate keys are refused
+                data = parse_yaml("\n".join(lines[1:index]), "SKILL.md", line_offset=1).data
+            except SourceError as exc:
+                problem = exc.diagnostic
+                return (None, "\n".join(lines[index + 1 :]), index + 2,
+                        f"frontmatter does not parse (line {problem.line}): {problem.message}")
             if not isinstance(data, dict):
                 return None, "\n".join(lines[index + 1 :]), index + 2, "frontmatter is not a mapping"
             return data, "\n".join(lines[index + 1 :]), index + 2, ""

@@ -62,22 +62,31 @@ class Containment:
 
 
 def tree_problems(root: Path, rel_dir: str, links: Containment) -> list[tuple[str, str]]:
-    """Escaping symlinks at or below folder ``rel_dir`` (the folder itself included), without following any."""
+    """Escaping symlinks at or below folder ``rel_dir`` (the folder itself included), without following any.
+
+    ``scandir`` tells links from the directory entry, so only actual links cost a system call.
+    """
+    rel_dir = rel_dir.strip("/")
     found = links.folder_problem(rel_dir)
     if found is not None:
         return [found]
-    top = root / rel_dir
-    if not top.is_dir():
-        return []
-    problems = []
-    skip = len(os.fspath(root)) + 1
-    for folder, dirs, files in os.walk(top):
-        prefix = folder[skip:].replace(os.sep, "/")
-        for name in (*dirs, *files):
-            problem = links.problem(f"{prefix}/{name}")
-            if problem is not None:
-                problems.append(problem)
-    return problems
+    problems: list[tuple[str, str]] = []
+    pending = [rel_dir]
+    while pending:
+        folder = pending.pop()
+        try:
+            with os.scandir(root / folder) as entries:
+                for entry in entries:
+                    rel = f"{folder}/{entry.name}" if folder else entry.name
+                    if entry.is_symlink():
+                        problem = links.problem(rel)
+                        if problem is not None:
+                            problems.append(problem)
+                    elif entry.is_dir(follow_symlinks=False):
+                        pending.append(rel)
+        except OSError:
+            continue
+    return sorted(problems)
 
 
 def skill_asset_problems(root: Path, source_dir: str, links: Containment) -> list[tuple[str, str]]:

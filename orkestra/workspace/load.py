@@ -181,7 +181,8 @@ class _Loader:
         ws.decisions = self._decisions(f"{paths.decisions}/records")
         ws.domains = self._domains(paths.domains)
         ws.instructions = self._instructions(f"{reg}/instructions")
-        for folder in (paths.templates, paths.ai_assets):
+        for folder in (paths.registries, paths.templates, paths.ai_assets, paths.decisions, paths.domains,
+                       *(v.path for v in ws.metadata.vendor_roots if _plain_relative(v.path))):
             self._report_links(tree_problems(self.root, folder, self.links))
         ws.diagnostics = self.diagnostics
         ws.origins = self.origins
@@ -508,6 +509,10 @@ class _Loader:
 
 class _ValuesFile(m.Model):
     values: list[m.Value]
+
+
+def _plain_relative(path: str) -> bool:
+    return not (Path(path).is_absolute() or ".." in Path(path).parts or has_git_part(path))
 
 
 def _kind(value: Any) -> str:

@@ -171,3 +171,14 @@ def test_the_catalog_cache_never_writes_through_a_symlink_or_outside(tmp_path, s
     result = cli(root, "agents", "list")
     assert "Traceback" not in result.stderr
     assert list(outside.iterdir()) == [] and files(root / ".git") == before
+
+
+@pytest.mark.parametrize("link", ["registries/skills/domains/evil", "vendor/acme-skills/evil",
+                                  "ai_assets/reference/decisions/records/DEC-XX-001.yaml"])
+def test_any_symlink_out_of_a_source_folder_is_an_error_even_where_nothing_reads_it(tmp_path, link):
+    root = workspace(tmp_path)
+    evil = tmp_path / "evil"
+    evil.mkdir()
+    (evil / "SKILL.md").write_text("---\nname: evil\ndescription: x\n---\n# Evil\n")
+    (root / link).symlink_to(evil if not link.endswith(".yaml") else evil / "SKILL.md")
+    _assert_refused(root, link)
