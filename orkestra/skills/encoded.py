@@ -12,6 +12,8 @@ from orkestra.skills.patterns import DANGER_WORDS, SENSITIVE_PATH
 
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{40,}={0,2}(?![A-Za-z0-9+/=_-])")
 _HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){20,}(?![0-9A-Fa-f])|(?:\\x[0-9A-Fa-f]{2}){12,}")
+# base64 wrapped over several lines (76 columns, as `base64` prints it), optionally indented
+_WRAPPED = re.compile(r"(?:^[ \t>]*[A-Za-z0-9+/]{16,}[ \t]*\n){2,}[ \t>]*[A-Za-z0-9+/]*={0,2}[ \t]*$", re.M)
 MIN_TEXT = 16
 PRINTABLE_SHARE = 0.9
 
@@ -64,11 +66,18 @@ def scan_encoded(text: str, file: str, base_line: int = 1) -> list[Finding]:
     findings: list[Finding] = []
     if len(text) < 40:
         return findings
-    for pattern in (_BASE64, _HEX):
+    for pattern in (_BASE64, _HEX, _WRAPPED) if "\n" in text else (_BASE64, _HEX):
         for match in pattern.finditer(text):
             if "/" in match.group(0) and not re.search(r"[0-9+=]", match.group(0)):
                 continue  # a path such as docs/reference/architecture/overview/index
-            decoded = _decoded_danger(match.group(0))
+            if pattern is _WRAPPED:
+                blob = re.sub(r"[\s>]+", "", match.group(0))
+                if findings and findings[-1].line >= line_of(text, match.start(), base_line) and \
+                        findings[-1].severity == "high":
+                    continue  # its first line alone already decoded to something dangerous
+            else:
+                blob = match.group(0)
+            decoded = _decoded_danger(blob)
             if decoded is None:
                 continue
             plain, dangerous = decoded
