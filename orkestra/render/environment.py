@@ -7,6 +7,10 @@ per search path, so each template compiles once per process.
 
 from __future__ import annotations
 
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -48,6 +52,7 @@ def frontmatter(data: dict) -> str:
     return yaml.serialize(_node(data), Dumper=_Dumper, allow_unicode=True, width=1_000_000)
 
 
+TEMPLATE_SECONDS = 10.0  # one template render; real ones take milliseconds
 MAX_REPEAT = 1_000_000  # longest string or list a template may build with ``*``
 MAX_EXPONENT = 64
 MAX_POWER_BITS = 4096
@@ -93,7 +98,11 @@ def template_loader(workspace_templates: Path):
 
     def render(name: str, context: dict) -> str:
         try:
-            return env.get_template(name).render(context)
+            with _time_budget(TEMPLATE_SECONDS):
+                return env.get_template(name).render(context)
+        except TemplateTimeout as exc:
+            raise OrkestraError(f"{_where(exc, name)}: template {name!r} ran longer than {TEMPLATE_SECONDS} s; "
+                                "refusing (a loop that never ends?)") from None
         except jinja2.TemplateSyntaxError as exc:
             raise OrkestraError(f"{exc.filename or name}:{exc.lineno}: template syntax error: {exc.message}") from exc
         except jinja2.TemplateNotFound as exc:
@@ -108,6 +117,31 @@ def template_loader(workspace_templates: Path):
                                 f"{type(exc).__name__}: {exc}") from None
 
     return render
+
+
+class TemplateTimeout(Exception):
+    """A template render that exceeded TEMPLATE_SECONDS (raised from a SIGALRM timer)."""
+
+
+@contextmanager
+def _time_budget(seconds: float) -> Iterator[None]:
+    """Raise TemplateTimeout in this thread after ``seconds``. Only in the main thread, and only when no
+    other alarm is pending (a caller's own timer, e.g. pytest-timeout, is never disturbed)."""
+    if (threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer")
+            or signal.getitimer(signal.ITIMER_REAL)[0] > 0):
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise TemplateTimeout()
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _where(exc: BaseException, name: str) -> str:

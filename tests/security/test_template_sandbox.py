@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 
 from ork_workspace import cli, workspace
@@ -51,3 +53,21 @@ def test_the_packaged_templates_still_render_in_the_sandbox(tmp_path):
     root = workspace(tmp_path)
     assert cli(root, "sync").returncode == 0
     assert (root / ".claude/agents/orchestrator.md").read_text().startswith("---\n")
+
+
+def test_a_template_that_never_finishes_is_stopped_with_a_located_error(tmp_path, monkeypatch):
+    from orkestra.render import environment
+
+    monkeypatch.setattr(environment, "TEMPLATE_SECONDS", 0.5)
+    folder = tmp_path / "templates"
+    folder.mkdir()
+    (folder / "agent.md.j2").write_text("start\n{% for a in range(100000) %}{% for b in range(100000) %}"
+                                        "{% endfor %}{% endfor %}\n")
+    pending = signal.setitimer(signal.ITIMER_REAL, 0)  # pytest-timeout's alarm; the budget yields to it
+    try:
+        with pytest.raises(OrkestraError) as info:
+            template_loader(folder)("agent.md.j2", {})
+    finally:
+        if pending[0] > 0:
+            signal.setitimer(signal.ITIMER_REAL, *pending)
+    assert "agent.md.j2:2:" in str(info.value) and "longer than" in str(info.value)
