@@ -576,21 +576,19 @@ def _normal_front(front: dict | None) -> dict:
 
 def apply_import(plan: ImportPlan) -> ImportPlan:
     """Write the planned registry files (atomically, each) and the adoption list for sync."""
-    from orkestra.render.apply import write_atomic
+    from orkestra.render.guard import SafeTree
     from orkestra.workspace.config import read_config
 
     root = Path(plan.root)
-    for rel, data in sorted(plan.writes.items()):
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, data)
     config = read_config(root) or OrkestraConfig()
     adopt = {i.output: hashlib.sha256((root / i.source).read_bytes()).hexdigest()
              for i in plan.items if i.round_trip in ("identical", "whitespace")}
-    state = root / config.paths.state / ADOPT_FILE
-    state.parent.mkdir(parents=True, exist_ok=True)
     previous = read_adoptions(root, config)
-    write_atomic(state, (json.dumps({**previous, **adopt}, indent=2, sort_keys=True) + "\n").encode())
+    with SafeTree(root) as tree:  # no symlinked folder, no .git, nothing outside the repository
+        for rel, data in sorted(plan.writes.items()):
+            tree.write(rel, data)
+        state = f"{config.paths.state.strip('/')}/{ADOPT_FILE}"
+        tree.write(state, (json.dumps({**previous, **adopt}, indent=2, sort_keys=True) + "\n").encode())
     plan.applied = True
     return plan
 
