@@ -71,12 +71,10 @@ class Git:
             return False
         return True
 
-    def log(self, revision: str, stats: bool = False) -> Iterator[RawCommit]:
-        """Stream commits of ``revision`` (``HEAD`` or ``a..b``), newest first."""
-        diff = ["--numstat"] if stats else ["--name-status"]
-        args = ["git", "log", f"--format={LOG_FORMAT}", "-z", "--no-renames", "--diff-merges=first-parent",
-                "--no-color", *diff, revision, "--"]
-        with subprocess.Popen(args, cwd=self.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+    def log(self, revision: str, stats: bool = False, reverse: bool = False) -> Iterator[RawCommit]:
+        """Stream commits of ``revision`` (``HEAD`` or ``a..b``), newest first (oldest first with ``reverse``)."""
+        with subprocess.Popen(log_args(revision, stats, reverse), cwd=self.root, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE) as proc:
             yield from _records(proc.stdout, stats)
             stderr = proc.stderr.read().decode("utf-8", "replace")
         if proc.returncode:
@@ -95,6 +93,14 @@ class Git:
     def existing_commits(self, shas: list[str]) -> set[str]:
         """Which of ``shas`` name commits in this repository (one ``cat-file --batch-check``)."""
         return existing_commits(self.root, shas)
+
+
+def log_args(revision: str, stats: bool = False, reverse: bool = False) -> list[str]:
+    """The one ``git log`` command mining runs (bench/bench_mine_scale.py times it alone as the floor)."""
+    diff = ["--numstat"] if stats else ["--name-status"]
+    order = ["--reverse"] if reverse else []
+    return ["git", "log", f"--format={LOG_FORMAT}", "-z", "--no-renames", "--diff-merges=first-parent",
+            "--no-color", *order, *diff, revision, "--"]
 
 
 def existing_commits(root: Path, shas: list[str]) -> set[str]:

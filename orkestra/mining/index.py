@@ -10,9 +10,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 from orkestra.errors import OrkestraError
 from orkestra.mining.config import MiningPaths
@@ -114,20 +117,19 @@ def _sync_locked(paths: MiningPaths, git: Git, stats: bool, full: bool) -> SyncR
     mode, reason = _plan(git, state, head, fingerprint, stats, full, index_path)
     extractor = SignalExtractor.build(paths.config, packages)
     new = 0
-    if mode == "full":
-        records = [commit_record(raw, extractor) for raw in git.log(head, stats)] if head else []
-        records.reverse()  # oldest first: later syncs append
-        _write_atomic(index_path, "".join(_line(r) for r in records))
-        _write_atomic(index_dir / GRAPH_FILE, "".join(_graph_line(r) for r in records))
-        new = total = len(records)
-    elif mode == "incremental":
-        records = [commit_record(raw, extractor) for raw in git.log(f"{state['head']}..{head}", stats)]
-        records.reverse()
-        with index_path.open("a", encoding="utf-8") as handle:
-            handle.write("".join(_line(r) for r in records))
-        with (index_dir / GRAPH_FILE).open("a", encoding="utf-8") as handle:
-            handle.write("".join(_graph_line(r) for r in records))
-        new, total = len(records), state["count"] + len(records)
+    if mode == "full":  # streamed oldest first into fresh files, swapped in whole
+        with _AtomicFile(index_path) as index, _AtomicFile(index_dir / GRAPH_FILE) as graph:
+            new = total = _write_records(git.log(head, stats, reverse=True) if head else (), extractor,
+                                         index, graph)
+    elif mode == "incremental":  # streamed to temporary files, then appended in one copy each
+        with tempfile.TemporaryFile("w+", encoding="utf-8", dir=index_dir) as index, \
+                tempfile.TemporaryFile("w+", encoding="utf-8", dir=index_dir) as graph:
+            new = _write_records(git.log(f"{state['head']}..{head}", stats, reverse=True), extractor, index, graph)
+            for temporary, target in ((index, index_path), (graph, index_dir / GRAPH_FILE)):
+                temporary.seek(0)
+                with target.open("a", encoding="utf-8") as handle:
+                    shutil.copyfileobj(temporary, handle)
+        total = state["count"] + new
     else:
         total = state.get("count", 0)
     _write_atomic(index_dir / STATE_FILE, json.dumps(
@@ -156,19 +158,41 @@ def _plan(git: Git, state: dict, head: str | None, fingerprint: str, stats: bool
     return "incremental", f"new commits since {state['head'][:12]}"
 
 
-def _line(record: dict) -> str:
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
-def _graph_line(record: dict) -> str:
-    return " ".join([record["sha"], *record["parents"]]) + "\n"
+def _write_records(commits: Iterable[RawCommit], extractor: SignalExtractor, index: TextIO, graph: TextIO) -> int:
+    """Write one index line and one graph line per commit as it streams by; how many were written."""
+    count = 0
+    for raw in commits:
+        index.write(_ENCODE(commit_record(raw, extractor)) + "\n")
+        graph.write(" ".join((raw.sha, *raw.parents)) + "\n")
+        count += 1
+    return count
+
+
+class _AtomicFile:
+    """A text file written under a temporary name and renamed over ``path`` only on success."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def __enter__(self) -> TextIO:
+        fd, self.tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.")
+        self.handle = os.fdopen(fd, "w", encoding="utf-8", buffering=1 << 20)
+        return self.handle
+
+    def __exit__(self, kind, value, traceback) -> None:
+        self.handle.close()
+        if kind is None:
+            os.replace(self.tmp, self.path)
+        else:
+            os.unlink(self.tmp)
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+    with _AtomicFile(path) as handle:
         handle.write(text)
-    os.replace(tmp, path)
 
 
 def load_index(paths: MiningPaths) -> dict[str, dict]:

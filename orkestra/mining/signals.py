@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from orkestra.mining.config import DEFAULT_PACKAGE_ROOTS, MANIFESTS, MiningConfig
@@ -18,6 +18,7 @@ DEPENDENCY_FILES = frozenset({*MANIFESTS, "requirements.txt", "setup.py", "setup
                               "build.gradle", "composer.json", "environment.yml"})
 LOW_SIGNAL_TYPES = frozenset({"docs", "style", "test", "chore", "ci"})
 ROOT_PACKAGE = "."
+MAX_MEMOISED_PATHS = 200_000  # bounds memory on histories that touch millions of paths
 
 
 def _glob_re(globs: list[str] | tuple[str, ...]) -> re.Pattern | None:
@@ -26,14 +27,28 @@ def _glob_re(globs: list[str] | tuple[str, ...]) -> re.Pattern | None:
     return re.compile("|".join(f"(?:{fnmatch.translate(g)})" for g in globs))
 
 
+@dataclass(frozen=True, slots=True)
+class PathSignals:
+    """What one path says, whichever commit touches it: computed once per distinct path."""
+
+    domains: frozenset[int]  # indices into SignalExtractor.domain_paths whose globs match
+    package: str
+    infrastructure: bool
+    dependency: bool
+
+
 @dataclass(frozen=True)
 class SignalExtractor:
-    """Compiled mining settings: turns one parsed commit and its files into signals."""
+    """Compiled mining settings: turns one parsed commit and its files into signals.
+
+    Path globs are matched once per distinct path (``path_signals`` memoises), not per commit:
+    a 60k-commit history touches a few thousand paths."""
 
     releasable: frozenset[str]
     domain_paths: tuple[tuple[str, re.Pattern | None, frozenset[str]], ...]
     packages: tuple[str, ...]  # package dirs, longest first
     infrastructure: re.Pattern | None
+    _paths: dict[str, PathSignals] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def build(cls, config: MiningConfig, packages: list[str]) -> "SignalExtractor":
@@ -49,28 +64,41 @@ class SignalExtractor:
                 return package
         return ROOT_PACKAGE
 
+    def path_signals(self, path: str) -> PathSignals:
+        """The signals of one path (memoised)."""
+        known = self._paths.get(path)
+        if known is None:
+            known = PathSignals(
+                frozenset(i for i, (_, paths, _) in enumerate(self.domain_paths)
+                          if paths is not None and paths.match(path)),
+                self.package_of(path),
+                self.infrastructure is not None and self.infrastructure.match(path) is not None,
+                path.rsplit("/", 1)[-1] in DEPENDENCY_FILES)
+            if len(self._paths) < MAX_MEMOISED_PATHS:
+                self._paths[path] = known
+        return known
+
     def signals(self, parsed: ParsedCommit, files: tuple[str, ...], parents: int,
                 stats: dict | None) -> dict:
         """The signals of one commit, as stored in the index and shown by ``mine candidates``."""
         scope = (parsed.scope or "").lower()
-        domains = [name for name, paths, scopes in self.domain_paths
-                   if scope in scopes or (paths is not None and any(paths.match(f) for f in files))]
-        infrastructure = [f for f in files if self.infrastructure is not None and self.infrastructure.match(f)]
-        dependencies = [f for f in files if f.rsplit("/", 1)[-1] in DEPENDENCY_FILES]
+        per_path = [self.path_signals(f) for f in files]
+        matched = frozenset().union(*(p.domains for p in per_path))
+        domains = [name for i, (name, _, scopes) in enumerate(self.domain_paths) if scope in scopes or i in matched]
         result = {
             "commit_type": parsed.type,
             "scope": parsed.scope,
             "breaking": parsed.breaking,
             "is_releasable_type": parsed.breaking or (parsed.type in self.releasable),
             "domains_affected": domains,
-            "packages": sorted({self.package_of(f) for f in files}) or [ROOT_PACKAGE],
+            "packages": sorted({p.package for p in per_path}) or [ROOT_PACKAGE],
             "is_merge": parents > 1 or parsed.is_merge,
             "is_revert": parsed.is_revert,
             "reverts": parsed.reverts,
             "reverted_type": parsed.reverted_type,
             "release_as": parsed.release_as,
-            "infrastructure_files": len(infrastructure),
-            "dependency_files": len(dependencies),
+            "infrastructure_files": sum(p.infrastructure for p in per_path),
+            "dependency_files": sum(p.dependency for p in per_path),
         }
         result["decision_score"] = decision_score(result, len(files), stats)
         return result

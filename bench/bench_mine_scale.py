@@ -1,0 +1,166 @@
+"""Mining at scale against its floors: `mine sync --full` on a synthetic 60k-commit history.
+
+Builds the history with `git fast-import`: conventional messages (types, scopes, bodies of 0–4
+paragraphs, footers, breaking changes, reverts, squash lists), a monorepo of packages with a
+few thousand realistic file paths (src/, tests/, docs/, CI files, manifests), 1–12 files per
+commit. Then, in the same run, prints each figure next to its floor:
+
+* ``mine sync --full`` from the CLI (wall time and peak RSS of the process and its git child)
+  against the very ``git log`` command it runs, timed alone (output thrown away);
+* against ``cz changelog --dry-run`` (commitizen) on the same history, skipped with a printed
+  reason when ``cz`` is not installed (``pip install commitizen``).
+
+    python bench/bench_mine_scale.py [--commits 60000] [--repeat 1] [--stats]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from orkestra.mining.git import log_args
+
+PACKAGES = ["core", "api", "web", "cli", "auth", "billing", "search", "worker", "sdk", "docs-site"]
+TYPES = ["feat"] * 5 + ["fix"] * 6 + ["chore", "docs", "refactor", "perf", "test", "ci", "build", "style"]
+VERBS = ["add", "fix", "handle", "support", "remove", "rename", "speed up", "document", "test", "guard",
+         "cache", "validate", "retry", "log", "split", "inline"]
+NOUNS = ["parser", "session token", "retry loop", "pagination", "config loader", "rate limiter", "index",
+         "migration", "webhook", "schema", "cache key", "upload", "timezone handling", "error message",
+         "CLI flag", "the build", "lock file", "search ranking", "invoice totals", "OAuth callback"]
+DIRS = ["src/{p}", "src/{p}/models", "src/{p}/handlers", "src/{p}/utils", "src/{p}/storage", "tests",
+        "tests/unit", "tests/integration", "docs"]
+EXTS = [".py", ".py", ".py", ".ts", ".md", ".json", ".yaml"]
+ROOT_FILES = [".github/workflows/ci.yml", ".github/workflows/release.yml", "Dockerfile", "Makefile",
+              "README.md", "pyproject.toml", "package.json", "terraform/main.tf", ".pre-commit-config.yaml"]
+ENV = {**os.environ, "GIT_AUTHOR_NAME": "Bench", "GIT_AUTHOR_EMAIL": "b@example.com",
+       "GIT_COMMITTER_NAME": "Bench", "GIT_COMMITTER_EMAIL": "b@example.com", "GIT_CONFIG_NOSYSTEM": "1"}
+
+
+def file_paths(rng: random.Random) -> dict[str, list[str]]:
+    """About 300 paths per package plus root files: what each package's commits touch."""
+    paths = {}
+    for pkg in PACKAGES:
+        names = set()
+        while len(names) < 300:
+            folder = rng.choice(DIRS).format(p=pkg.replace("-", "_"))
+            stem = rng.choice(NOUNS).replace(" ", "_").lower() + (f"_{rng.randrange(30)}" if rng.random() < .7 else "")
+            names.add(f"packages/{pkg}/{folder}/{stem}{rng.choice(EXTS)}")
+        paths[pkg] = sorted(names) + [f"packages/{pkg}/pyproject.toml", f"packages/{pkg}/package.json"]
+    return paths
+
+
+def message(rng: random.Random, n: int, pkg: str) -> str:
+    kind = rng.choice(TYPES)
+    scope = f"({pkg})" if rng.random() < .8 else ""
+    bang = "!" if rng.random() < .01 else ""
+    subject = f"{kind}{scope}{bang}: {rng.choice(VERBS)} {rng.choice(NOUNS)}"
+    if rng.random() < .02:
+        subject = f'Revert "{subject}"'
+    paragraphs = [subject]
+    for _ in range(rng.choice([0, 0, 1, 1, 1, 2, 3, 4])):
+        words = rng.choices(NOUNS + VERBS, k=rng.randrange(8, 60))
+        paragraphs.append(" ".join(words).capitalize() + ".")
+    if rng.random() < .05:
+        paragraphs.append("\n".join(f"* {rng.choice(TYPES)}: {rng.choice(VERBS)} {rng.choice(NOUNS)}"
+                                    for _ in range(rng.randrange(2, 6))))
+    footers = [f"Refs: #{n}"] if rng.random() < .4 else []
+    if bang and rng.random() < .5:
+        footers.append(f"BREAKING CHANGE: the {rng.choice(NOUNS)} changed")
+    if rng.random() < .3:
+        footers.append("Co-authored-by: Someone <someone@example.com>")
+    if footers:
+        paragraphs.append("\n".join(footers))
+    return "\n\n".join(paragraphs) + "\n"
+
+
+def build_history(repo: Path, count: int, seed: int = 17) -> None:
+    """``count`` commits on main via one ``git fast-import`` stream, a tag every 1000 commits."""
+    rng = random.Random(seed)
+    paths = file_paths(rng)
+    proc = subprocess.Popen(["git", "fast-import", "--quiet"], cwd=repo, stdin=subprocess.PIPE, env=ENV)
+    write = proc.stdin.write
+    for n in range(count):
+        pkg = rng.choice(PACKAGES)
+        text = message(rng, n, pkg).encode()
+        write(b"commit refs/heads/main\nmark :%d\ncommitter Bench <b@example.com> %d +0000\ndata %d\n%s\n"
+              % (n + 1, 1600000000 + n * 600, len(text), text))
+        touched = rng.sample(paths[pkg], k=min(len(paths[pkg]), rng.choice([1, 1, 2, 2, 3, 3, 4, 5, 8, 12])))
+        if rng.random() < .05:
+            touched.append(rng.choice(ROOT_FILES))
+        for path in touched:
+            body = f"# {path} @ {n}\n".encode() * (1 + n % 7)
+            write(b"M 100644 inline %s\ndata %d\n%s\n" % (path.encode(), len(body), body))
+        if n % 1000 == 999:
+            write(b"reset refs/tags/v%d.0.0\nfrom :%d\n\n" % (n // 1000, n + 1))
+    proc.stdin.close()
+    if proc.wait():
+        raise SystemExit("git fast-import failed")
+    subprocess.run(["git", "reset", "-q", "--hard", "main"], cwd=repo, check=True, env=ENV)
+
+
+def run_measured(args: list[str], cwd: Path) -> tuple[float, float]:
+    """(wall seconds, peak RSS in MB of the process and the children it waited for)."""
+    started = time.perf_counter()
+    proc = subprocess.Popen(args, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - started
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode:
+        raise SystemExit(f"{' '.join(args)} failed: {proc.stderr.read().decode()[-2000:]}")
+    proc.stderr.close()
+    return wall, usage.ru_maxrss / 1024
+
+
+def emit(name: str, **fields) -> None:
+    print(json.dumps({"name": name, **fields}), flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--commits", type=int, default=60_000)
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--stats", action="store_true", help="also time `mine sync --full --stats`")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-mine-scale-") as tmp:
+        repo = Path(tmp) / "repo"
+        repo.mkdir()
+        subprocess.run(["git", "init", "-q", "-b", "main"], cwd=repo, check=True, env=ENV)
+        started = time.perf_counter()
+        build_history(repo, args.commits)
+        emit("history_built", commits=args.commits, seconds=round(time.perf_counter() - started, 1))
+        ork = [sys.executable, "-m", "orkestra", "mine", "sync", "--full"]
+        for stats in ([False, True] if args.stats else [False]):
+            floor, ours, rss = [], [], []
+            for _ in range(args.repeat):  # interleaved, so load drifts hit both alike
+                floor.append(run_measured(log_args("HEAD", stats=stats, reverse=True), repo)[0])
+                wall, peak = run_measured(ork + (["--stats"] if stats else []), repo)
+                ours.append(wall)
+                rss.append(peak)
+            f, o = statistics.median(floor), statistics.median(ours)
+            emit("mine_sync_full_vs_git_log", commits=args.commits, stats=stats, git_log_s=round(f, 2),
+                 mine_sync_s=round(o, 2), ratio=round(o / f, 2), target_ratio=2.0,
+                 peak_rss_mb=round(max(rss)), target_rss_mb=200)
+        cz = shutil.which("cz") or str(Path(sys.executable).parent / "cz")
+        if Path(cz).exists():
+            theirs, ours = [], []
+            for _ in range(args.repeat):
+                theirs.append(run_measured([cz, "changelog", "--dry-run"], repo)[0])
+                ours.append(run_measured(ork, repo)[0])
+            t, o = statistics.median(theirs), statistics.median(ours)
+            emit("mine_sync_full_vs_cz_changelog", commits=args.commits, cz_changelog_dry_run_s=round(t, 2),
+                 mine_sync_s=round(o, 2), ratio_cz_over_sync=round(t / o, 2), target="> 1")
+        else:
+            emit("mine_sync_full_vs_cz_changelog", skipped="commitizen not installed (pip install commitizen)")
+
+
+if __name__ == "__main__":
+    main()
