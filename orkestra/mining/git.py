@@ -41,35 +41,47 @@ class RawCommit:
 
 
 class Git:
-    """A repository found from any directory inside it."""
+    """A repository found from any directory inside it (plain git plumbing: no GitPython import)."""
 
     def __init__(self, start: Path):
+        done = _plumbing(start, "rev-parse", "--show-toplevel") if Path(start).is_dir() else None
+        if done is None or done.returncode or not done.stdout.strip():
+            raise OrkestraError(f"{start}: not inside a git repository")
+        self.root = Path(done.stdout.strip()).resolve()
+
+    @property
+    def repo(self):
+        """The GitPython repository, for callers that want its API (imported only when asked)."""
         import git
 
-        try:
-            self.repo = git.Repo(start, search_parent_directories=True)
-        except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
-            raise OrkestraError(f"{start}: not inside a git repository") from exc
-        self.root = Path(self.repo.working_tree_dir).resolve()
+        return git.Repo(self.root)
 
     def head(self) -> str | None:
         """The sha of HEAD, or None in a repository without commits."""
-        import git
-
-        try:
-            return self.repo.git.rev_parse("--verify", "-q", "HEAD^{commit}")
-        except git.GitCommandError:  # an unborn HEAD
-            return None
+        done = _plumbing(self.root, "rev-parse", "--verify", "-q", "HEAD^{commit}")
+        return done.stdout.strip() or None if done.returncode == 0 else None  # None: an unborn HEAD
 
     def is_ancestor(self, sha: str, of: str) -> bool:
         """True when ``sha`` exists and is reachable from ``of`` (history was not rewritten)."""
-        import git
-
-        try:
-            self.repo.git.merge_base("--is-ancestor", sha, of)
-        except git.GitCommandError:
+        if not SHA_RE.match(sha.encode()):  # a planted state.json must not smuggle an option in
             return False
-        return True
+        return _plumbing(self.root, "merge-base", "--is-ancestor", sha, of).returncode == 0
+
+    def tags(self) -> list[tuple[str, str, str]]:
+        """Every tag as (name, peeled commit sha, creator date YYYY-MM-DD)."""
+        done = _plumbing(self.root, "for-each-ref", "refs/tags",
+                         "--format=%(refname:short)%00%(objectname)%00%(*objectname)%00%(creatordate:short)")
+        if done.returncode:
+            raise OrkestraError(f"git for-each-ref failed: {done.stderr.strip()}")
+        tags = []
+        for line in done.stdout.splitlines():
+            name, obj, peeled, date = line.split("\0")
+            tags.append((name, peeled or obj, date))
+        return tags
+
+    def existing_commits(self, shas: list[str]) -> set[str]:
+        """Which of ``shas`` name commits in this repository (one ``cat-file --batch-check``)."""
+        return existing_commits(self.root, shas)
 
     def log(self, revision: str, stats: bool = False, reverse: bool = False) -> Iterator[RawCommit]:
         """Stream commits of ``revision`` (``HEAD`` or ``a..b``), newest first (oldest first with ``reverse``)."""
@@ -80,19 +92,10 @@ class Git:
         if proc.returncode:
             raise OrkestraError(f"git log {revision} failed: {stderr.strip()}")
 
-    def tags(self) -> list[tuple[str, str, str]]:
-        """Every tag as (name, peeled commit sha, creator date YYYY-MM-DD)."""
-        out = self.repo.git.for_each_ref(
-            "refs/tags", "--format=%(refname:short)%00%(objectname)%00%(*objectname)%00%(creatordate:short)")
-        tags = []
-        for line in out.splitlines():
-            name, obj, peeled, date = line.split("\0")
-            tags.append((name, peeled or obj, date))
-        return tags
 
-    def existing_commits(self, shas: list[str]) -> set[str]:
-        """Which of ``shas`` name commits in this repository (one ``cat-file --batch-check``)."""
-        return existing_commits(self.root, shas)
+def _plumbing(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    """One short git plumbing command (never the log: that is :meth:`Git.log`)."""
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False, timeout=60)
 
 
 def log_args(revision: str, stats: bool = False, reverse: bool = False) -> list[str]:
