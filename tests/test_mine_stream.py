@@ -1,0 +1,78 @@
+"""`mine sync` streams: the index bytes, a failure mid-stream, path signals once per path, safe plumbing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import git
+from mine_repo import commit, mining
+
+from orkestra.errors import OrkestraError
+from orkestra.mining.git import Git
+from orkestra.mining.index import INDEX_FILE, sync_index
+from orkestra.mining.signals import SignalExtractor
+
+
+def test_index_lines_are_the_compact_json_of_each_record_oldest_first(git_repo):
+    commit(git_repo, "feat(ui): café \u2028 naïve\n\nTab\there \x01 and \"quotes\" \\ too", {"a.py": "1\n"}, day=1)
+    commit(git_repo, "fix: second", {"b.py": "1\n"}, day=2)
+    sync_index(mining(git_repo))
+    raw = (mining(git_repo).index_dir / INDEX_FILE).read_bytes()
+    lines = raw.decode("utf-8").split("\n")[:-1]  # not splitlines(): U+2028 stays inside a line
+    records = [json.loads(line) for line in lines]
+    assert [r["subject"] for r in records] == ["feat(ui): café \u2028 naïve", "fix: second"]
+    assert lines == [json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in records]
+
+
+def test_a_log_that_fails_mid_stream_leaves_the_old_index(git_repo):
+    for day in range(1, 4):
+        commit(git_repo, f"feat: change {day}", {f"f{day}.py": "x\n"}, day=day)
+    paths = mining(git_repo)
+    sync_index(paths)
+    before = (paths.index_dir / INDEX_FILE).read_bytes()
+
+    class Broken(Git):
+        def log(self, revision, stats=False, reverse=False):
+            stream = super().log(revision, stats, reverse)
+            yield next(stream)
+            raise OrkestraError("git log died")
+
+    with pytest.raises(OrkestraError, match="git log died"):
+        sync_index(paths, full=True, git=Broken(git_repo))
+    assert (paths.index_dir / INDEX_FILE).read_bytes() == before
+    assert not [p for p in paths.index_dir.iterdir() if p.name.startswith(f".{INDEX_FILE}.")]  # no temporary left
+
+
+def test_path_signals_are_computed_once_per_distinct_path(git_repo, monkeypatch):
+    (git_repo / "orkestra.yaml").write_text("mining:\n  domains:\n    web: {paths: ['apps/web/**']}\n")
+    for day in range(1, 6):
+        commit(git_repo, f"fix: tweak {day}", {"apps/web/rank.js": f"{day}\n", "Dockerfile": f"{day}\n"}, day=day)
+    built = []
+    original = SignalExtractor.build.__func__
+
+    def spy(cls, config, packages):
+        built.append(original(cls, config, packages))
+        return built[-1]
+
+    monkeypatch.setattr(SignalExtractor, "build", classmethod(spy))
+    sync_index(mining(git_repo))
+    extractor = built[0]
+    assert sorted(extractor._paths) == ["Dockerfile", "apps/web/rank.js"]  # 10 file changes, 2 paths
+    assert extractor.path_signals("apps/web/rank.js") is extractor._paths["apps/web/rank.js"]
+    web = extractor.path_signals("apps/web/rank.js")
+    assert (sorted(web.domains), web.dependency) == ([0], False)
+
+
+def test_is_ancestor_refuses_anything_but_a_full_sha(git_repo):
+    commit(git_repo, "feat: one", {"a": "1\n"}, day=1)
+    repo = Git(git_repo)
+    head = git(git_repo, "rev-parse", "HEAD").strip()
+    assert repo.is_ancestor(head, head) is True
+    assert repo.is_ancestor("--help", head) is False
+    assert repo.is_ancestor("HEAD", head) is False
+
+
+def test_git_outside_a_repository_is_a_clear_error(tmp_path):
+    with pytest.raises(OrkestraError, match="not inside a git repository"):
+        Git(tmp_path / "missing")
