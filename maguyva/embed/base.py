@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence
 
-import numpy as np
+if TYPE_CHECKING:  # annotations only: `code grep` and friends must not pay numpy's import
+    import numpy as np
 
 from maguyva.errors import MaguyvaError
 
