@@ -22,7 +22,7 @@ def command_paths() -> list[tuple[str, object]]:
         else:
             found.append((path, command))
 
-    walk(typer.main.get_command(build_app([])), "orkestra")
+    walk(typer.main.get_command(build_app([], eager=True)), "orkestra")
     return found
 
 

@@ -1,4 +1,5 @@
-"""The inspection commands stay light: no jinja2, rich, git, tree_sitter or mcp import on their paths."""
+"""The CLI stays light: inspection commands import no jinja2, rich, git, tree_sitter or mcp; code grep and
+code symbol no numpy or pydantic; `orkestra --help` no command module."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ import sys
 
 import pytest
 from cli_workspace import make_workspace
+from conftest import git, run_cli
+
+from orkestra.cli import ENTRIES, SUMMARIES
 
 HEAVY = ("jinja2", "rich", "git", "tree_sitter", "tree_sitter_language_pack", "mcp", "numpy", "networkx")
 
@@ -24,9 +28,9 @@ sys.stderr.write(json.dumps({"code": code, "heavy": heavy}) + "\\n")
 """
 
 
-def run_in_process(*argv: str) -> dict:
-    result = subprocess.run([sys.executable, "-c", RUNNER, json.dumps(HEAVY), *argv], capture_output=True,
-                            text=True, check=True)
+def run_in_process(*argv: str, heavy: tuple[str, ...] = HEAVY, cwd=None) -> dict:
+    result = subprocess.run([sys.executable, "-c", RUNNER, json.dumps(heavy), *argv], capture_output=True,
+                            text=True, check=True, cwd=cwd)
     return json.loads(result.stderr.strip().splitlines()[-1])
 
 
@@ -36,3 +40,38 @@ def test_inspection_commands_import_no_heavy_module_cold_or_cached(tmp_path, com
     cold = run_in_process(*command, "--root", str(root))  # loads the workspace and writes the cache
     warm = run_in_process(*command, "--root", str(root))  # answers from the cache
     assert cold == warm == {"code": 0, "heavy": []}
+
+
+@pytest.mark.parametrize("command", [("code", "grep", "greet"), ("code", "symbol", "greet")])
+def test_code_grep_and_symbol_import_neither_numpy_nor_pydantic(git_repo, command):
+    (git_repo / "pkg").mkdir()
+    (git_repo / "pkg" / "hello.py").write_text("def greet(name):\n    return 'hi ' + name\n")
+    git(git_repo, "add", ".")
+    git(git_repo, "commit", "-qm", "feat: greet")
+    assert run_cli("code", "index", ".", cwd=git_repo).returncode == 0
+    probe = run_in_process(*command, heavy=("numpy", "pydantic", "jinja2", "rich", "git", "mcp"), cwd=git_repo)
+    assert probe == {"code": 0, "heavy": []}
+
+
+def test_root_help_imports_no_command_module_and_matches_the_full_tree():
+    modules = tuple(sorted({module for module, _ in ENTRIES.values()}))
+    for argv in (("--help",), ()):
+        assert run_in_process(*argv, heavy=modules)["heavy"] == []
+    lazy, eager = (subprocess.run([sys.executable, "-c", HELP_RUNNER, flag], capture_output=True, text=True,
+                                  check=True).stdout for flag in ("lazy", "eager"))
+    assert "mine       Mine git history" in lazy
+    assert lazy == eager  # SUMMARIES must say what each module's own help says
+
+
+def test_every_entry_has_a_summary():
+    assert set(SUMMARIES) == set(ENTRIES)
+
+
+HELP_RUNNER = """
+import sys
+from orkestra.cli import build_app
+try:
+    build_app(["--help"], eager=sys.argv[1] == "eager")(args=["--help"], prog_name="orkestra")
+except SystemExit:
+    pass
+"""
