@@ -14,7 +14,12 @@ exists), and measures:
 * ``search``: in-process unified search over every entry (~1,700 with packages), index
   build once, then p50/p95 per query over a fixed query set.
 
-    .venv/bin/python bench/bench_cli.py [--repeat 10] [--scale 1]
+* ``floors`` (#17): ``code grep`` / ``code symbol`` (on a small indexed repository) next to
+  ``python -c "import typer"`` (target ≤ 1.5×), and a no-op ``orkestra sync`` and
+  ``orkestra --help`` next to ``python -c pass`` (target ≤ 3× for sync), median wall and CPU
+  of round-robin runs, as same-run ratios.
+
+    .venv/bin/python bench/bench_cli.py [--repeat 10] [--scale 1] [--only-floors]
 """
 
 from __future__ import annotations
@@ -98,6 +103,38 @@ def bench_startup(root: Path, repeat: int) -> None:
              **({"target_ms": 150} if name in ("system status", "agents list") else {}))
 
 
+def bench_floors(root: Path, repeat: int) -> None:
+    """Each code-command and sync start-up against the interpreter floor it cannot go below."""
+    import shutil
+
+    repo = root.parent / "code-repo"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "orkestra" / "mining", repo / "mining")
+    env = {**os.environ, "GIT_AUTHOR_NAME": "B", "GIT_AUTHOR_EMAIL": "b@x", "GIT_COMMITTER_NAME": "B",
+           "GIT_COMMITTER_EMAIL": "b@x"}
+    for args in (["init", "-q"], ["add", "."], ["commit", "-qm", "chore: corpus"]):
+        subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, env=env)
+    cli = [sys.executable, "-m", "orkestra"]
+    subprocess.run([*cli, "code", "index", "."], cwd=repo, check=True, capture_output=True)
+    runs = {"python -c pass": ([sys.executable, "-c", "pass"], root),
+            'python -c "import typer"': ([sys.executable, "-c", "import typer"], root),
+            "code grep": ([*cli, "code", "grep", "SignalExtractor"], repo),
+            "code symbol": ([*cli, "code", "symbol", "sync_index"], repo),
+            "sync (no-op)": ([*cli, "sync"], root), "--help": ([*cli, "--help"], root)}
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
+    for _ in range(repeat):
+        for name, (args, cwd) in runs.items():
+            times[name].append(timed_run_cpu(args, cwd))
+    wall = {n: statistics.median(w for w, _ in t) for n, t in times.items()}
+    cpu = {n: statistics.median(c for _, c in t) for n, t in times.items()}
+    floors = {"code grep": ('python -c "import typer"', 1.5), "code symbol": ('python -c "import typer"', 1.5),
+              "sync (no-op)": ("python -c pass", 3.0), "--help": ("python -c pass", None)}
+    for name, (floor, target) in floors.items():
+        emit(name="cli_floor", command=name, n=repeat, median_ms=round(wall[name] * 1000, 1),
+             floor=floor, floor_median_ms=round(wall[floor] * 1000, 1), ratio=round(wall[name] / wall[floor], 2),
+             median_cpu_ms=round(cpu[name] * 1000, 1), floor_cpu_ms=round(cpu[floor] * 1000, 1),
+             cpu_ratio=round(cpu[name] / cpu[floor], 2), **({"target_ratio": target} if target else {}))
+
+
 def bench_search(root: Path) -> None:
     kinds = list(finder.SECTION)
     sections = api.open_sections(root, (finder.SECTION[kind][0] for kind in kinds))
@@ -120,15 +157,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--scale", type=int, default=1)
+    parser.add_argument("--only-floors", action="store_true", help="only the #17 start-up floors")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "ws"
         root.mkdir()
         counts = generate(root, args.scale)
         subprocess.run([sys.executable, "-m", "orkestra", "sync"], cwd=root, check=True, capture_output=True)
-        emit(name="workspace", **counts, cpus=os.cpu_count())
-        bench_startup(root, args.repeat)
-        bench_search(root)
+        emit(name="workspace", **counts, cpus=os.cpu_count(), load_1min=round(os.getloadavg()[0], 1))
+        bench_floors(root, args.repeat)
+        if not args.only_floors:
+            bench_startup(root, args.repeat)
+            bench_search(root)
 
 
 if __name__ == "__main__":
