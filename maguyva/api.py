@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from maguyva.answers import DEFAULT_TOKENS, MAX_TOKENS, bound, estimate_tokens, hit_dict
 from maguyva.errors import MaguyvaError
@@ -18,13 +18,14 @@ from maguyva.retrieve import graph, structure, text
 from maguyva.retrieve.fuse import direct, fuse, plan_route
 from maguyva.retrieve.hits import FusedHit, Hit
 from maguyva.retrieve.intent import classify, extract_terms
-from maguyva.retrieve.bm25f import FileIndex
-from maguyva.retrieve.cache import load_file_index
 from maguyva.retrieve.places import best_places
 from maguyva.retrieve.query import ParsedQuery, parse as parse_query
-from maguyva.retrieve.rank import FileScore, file_kind, query_terms, rank_files
 from maguyva.store.lines import split_lines
 from maguyva.store.base import Store
+
+if TYPE_CHECKING:  # the file ranker needs numpy: imported on the first ranked question, not by grep/symbol
+    from maguyva.retrieve.bm25f import FileIndex
+    from maguyva.retrieve.rank import FileScore
 
 MAX_FILE_BYTES = 1_000_000
 DEMOTED_FLAGS = frozenset({"vendor", "build", "archive", "generated"})
@@ -172,6 +173,8 @@ class Maguyva:
     def _ranked(self, parsed: ParsedQuery, intent: str, ranked: dict[str, list[Hit]], weights: dict[str, float],
                 path_prefix: str | None, limit: int) -> list[dict]:
         """The file ranker (``maguyva.retrieve.rank``) with the routed retrievers as one of its signals."""
+        from maguyva.retrieve.rank import query_terms, rank_files
+
         scores, named = rank_files(self.store, self._file_index(), parsed, kinds=self._file_kind,
                                    centrality=self._file_centrality, retrievers=ranked,
                                    retriever_weights=weights, path_prefix=path_prefix, limit=limit)
@@ -195,6 +198,8 @@ class Maguyva:
 
     def _file_index(self) -> FileIndex:
         if self._index is None:
+            from maguyva.retrieve.cache import load_file_index
+
             self._index = load_file_index(self.store, self.store_location)
         return self._index
 
@@ -208,6 +213,8 @@ class Maguyva:
 
     def _file_kind(self, path: str) -> str | None:
         if path not in self._kinds:
+            from maguyva.retrieve.rank import file_kind
+
             record = self.store.file_record(path)
             self._kinds[path] = file_kind(path, record.flags if record else (), record.language if record else None)
         return self._kinds[path]
