@@ -184,6 +184,15 @@ class _Planner:
         self.finish()
         return self.plan
 
+    def _markdown(self, rel: str) -> tuple[dict, str] | None:
+        """(frontmatter, body) of a Markdown file, or None after recording why it is skipped."""
+        try:
+            front, body = parse_markdown(_read(self.root, rel))
+        except (ValueError, UnicodeDecodeError, OSError) as exc:
+            self.plan.skip(rel, str(exc))
+            return None
+        return front or {}, body
+
     # agents -----------------------------------------------------------------------------
 
     def agents(self) -> None:
@@ -193,12 +202,10 @@ class _Planner:
             if path.parent != folder:
                 self.plan.skip(rel, "agents in subfolders are not imported (sync renders agents/<name>.md)")
                 continue
-            try:
-                front, body = parse_markdown(_read(self.root, rel))
-            except (ValueError, UnicodeDecodeError, OSError) as exc:
-                self.plan.skip(rel, str(exc))
+            parsed = self._markdown(rel)
+            if parsed is None:
                 continue
-            front = front or {}
+            front, body = parsed
             name = str(front.get("name") or path.stem)
             if name != path.stem or not _NAME.match(name):
                 self.plan.skip(rel, f"name {name!r} is not kebab-case or differs from the file name")
@@ -263,12 +270,10 @@ class _Planner:
             if source_dir.is_symlink() or not source_dir.resolve().is_relative_to(self.root):
                 self.plan.skip(rel, "skill folder is a symbolic link (left alone)")
                 continue
-            try:
-                front, body = parse_markdown(_read(self.root, rel))
-            except (ValueError, UnicodeDecodeError, OSError) as exc:
-                self.plan.skip(rel, str(exc))
+            parsed = self._markdown(rel)
+            if parsed is None:
                 continue
-            front = front or {}
+            front, body = parsed
             name = source_dir.name
             if not _NAME.match(name) or len(name) > 64:
                 self.plan.skip(rel, f"folder name {name!r} is not a kebab-case skill name")
@@ -321,12 +326,10 @@ class _Planner:
             if not _NAME.match(name) or name in existing:
                 self.plan.skip(rel, f"command {name!r} is not kebab-case or already in the registries")
                 continue
-            try:
-                front, body = parse_markdown(_read(self.root, rel))
-            except (ValueError, UnicodeDecodeError, OSError) as exc:
-                self.plan.skip(rel, str(exc))
+            parsed = self._markdown(rel)
+            if parsed is None:
                 continue
-            front = front or {}
+            front, body = parsed
             entry: dict[str, Any] = {}
             for key, field_name in _COMMAND_KEYS.items():
                 if isinstance(front.get(key), str):
@@ -379,12 +382,10 @@ class _Planner:
             if path.parent != folder or not _NAME.match(name) or name != path.stem:
                 self.plan.skip(rel, "rules in subfolders or with non-kebab-case names are not imported")
                 continue
-            try:
-                front, body = parse_markdown(_read(self.root, rel))
-            except (ValueError, UnicodeDecodeError, OSError) as exc:
-                self.plan.skip(rel, str(exc))
+            parsed = self._markdown(rel)
+            if parsed is None:
                 continue
-            front = front or {}
+            front, body = parsed
             unknown = sorted(set(front) - {"description", "globs", "alwaysApply"})
             if unknown:
                 self.plan.skip(rel, f"unknown frontmatter key(s) {', '.join(unknown)}")
