@@ -85,15 +85,27 @@ def index_tree(row: dict, tree: Path, cache: Path) -> tuple[Path, float]:
     """The tree's index (built once; later runs reuse it) and the seconds the build took."""
     place = cache / row["instance_id"]
     marker = place / "done.json"
-    if marker.is_file():
-        return place / "index.db", json.loads(marker.read_text())["seconds"]
+    done = read_marker(marker)
+    if done is not None:
+        return place / "index.db", done["seconds"]
     place.mkdir(parents=True, exist_ok=True)
     (place / "index.db").unlink(missing_ok=True)
     started = time.perf_counter()
     summary = index_repository(tree, place / "index.db")
     seconds = time.perf_counter() - started
-    marker.write_text(json.dumps({"seconds": seconds, "files": summary.files, "symbols": summary.symbols}))
+    partial = marker.with_suffix(".tmp")
+    partial.write_text(json.dumps({"seconds": seconds, "files": summary.files, "symbols": summary.symbols}))
+    partial.replace(marker)  # a killed build leaves no marker, so the next run rebuilds it
     return place / "index.db", seconds
+
+
+def read_marker(marker: Path) -> dict | None:
+    """The finished build's record, or None when the build never finished (missing or torn marker)."""
+    try:
+        done = json.loads(marker.read_text())
+    except (OSError, ValueError):
+        return None
+    return done if isinstance(done, dict) and "seconds" in done else None
 
 
 # ---- the BM25 floor (the README's definition) -----------------------------------------------
@@ -211,7 +223,7 @@ def main() -> None:
         if row["instance_id"] in done:
             results.append(done[row["instance_id"]])
             continue
-        if args.summary_only or args.indexed_only and not (args.index_cache / row["instance_id"] / "done.json").is_file():
+        if args.summary_only or args.indexed_only and read_marker(args.index_cache / row["instance_id"] / "done.json") is None:
             skipped += 1
             continue
         result = ask(row, args, embedder)
