@@ -97,6 +97,9 @@ def test_same_repository_gives_identical_symbols_edges_and_chunks(both):
     assert postgres.edge_counts() == sqlite.edge_counts()
     assert postgres.top_central(50) == sqlite.top_central(50)
     assert postgres.file_states() == sqlite.file_states()
+    files = sorted(sqlite.known_paths())
+    assert postgres.neighbour_files(files) == sqlite.neighbour_files(files)
+    assert any(sqlite.neighbour_files(files).values())  # the project has edges between its files
 
 
 def test_same_repository_gives_identical_top10_answers_for_every_modality(both):

@@ -8,6 +8,10 @@
                    + W_SYMBOL   · symbol    (the file's best single definition for the query's words)
                    + W_RETRIEVERS · retrievers (weighted RRF of the routed retrievers' file ranks))
                   × centrality boost × demotion(kind of file)
+                  + W_GRAPH · (score of the best of the top SEEDS files it imports, calls or is used by)
+
+Query words are the prose and code tokens, plus compounds of adjacent prose words the code
+spells as one (“man page” → ``manpage``, “type hints” → ``typehints``).
 
 Tests, docs, changelogs, CI config, examples, vendored/generated/build files and files
 ``orkestra sync`` renders are demoted unless the query asks for them.
@@ -24,7 +28,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from maguyva.retrieve.bm25f import FileIndex
-from maguyva.retrieve.query import ParsedQuery, frame_paths, module_paths, tokens
+from maguyva.retrieve.query import ParsedQuery, frame_paths, module_paths, stem, tokens
 
 if TYPE_CHECKING:
     from maguyva.retrieve.hits import Hit
@@ -37,6 +41,8 @@ W_STEM = 0.4
 W_TITLE = 1.0
 W_SYMBOL = 0.6
 W_RETRIEVERS = 0.5  # short questions only: a task text runs no separate retrievers
+W_GRAPH = 0.1  # one hop from the strongest files: the implementation an API file calls, and back
+SEEDS = 3
 BOOST_CAP = 1.3
 CANDIDATES = 200  # files taken from BM25F before the signals are added
 
@@ -51,12 +57,15 @@ _ASKS = {
 }
 _CHANGELOG = re.compile(r"(^|/)(CHANGE(S|LOG)|HISTORY|NEWS|RELEASE[-_]?NOTES)[^/]*$", re.I)
 _CI = re.compile(r"(^|/)(\.github|\.circleci|\.gitlab-ci|\.travis|azure-pipelines|\.codecov|codecov|"
-                 r"\.pre-commit|tox\.ini|\.coveragerc|\.readthedocs|appveyor|Jenkinsfile|\.ci/)", re.I)
+                 r"\.pre-commit|tox\.ini|\.coveragerc|\.readthedocs|appveyor|Jenkinsfile|\.ci/)"
+                 r"|^release/", re.I)  # release scripts at the top level
 _EXAMPLE = re.compile(r"(^|/)(examples?|demos?|samples?|benchmarks?|asv_bench)/", re.I)
-_VENDORED = re.compile(r"(^|/)(_vendor|vendored|externals?|extern|third_party)/|^[^/]+/packages/")
+_VENDORED = re.compile(r"(^|/)(_vendor|vendored|externals?|extern|third_party)/|^[^/]+/packages/"
+                       r"|[-.]v?\d+(\.\d+)+(\.min)?\.(js|css)$|\.min\.(js|css)$")  # a library copied in: jquery-3.5.1.js
 _DOCS = re.compile(r"(^|/)(docs?|doc_src|documentation)/", re.I)
 _RENDERED = re.compile(r"(^|/)(\.claude/|GROUND_TRUTHS\.md$|CLAUDE\.md$|\.mcp\.json$)")
-_TEST_PATH = re.compile(r"(^|/)(tests?|testing|__tests__)/|(^|/)(test_[^/]*|[^/]*_tests?\.py|conftest\.py)$")
+_TEST_PATH = re.compile(r"(^|/)(tests?|testing|__tests__|testutils|test_?utils)/"
+                        r"|(^|/)(test_[^/]*|[^/]*_tests?\.py|conftest\.py)$")
 _STOP = frozenset(
     "a an and are as at be been but by can could did do does doing for from had has have how i if in into "
     "is it its it's me my no not of on or our so such than that the their then there these they this those "
@@ -99,6 +108,25 @@ def asked_for(query: str) -> set[str]:
     return {kind for kind, pattern in _ASKS.items() if pattern.search(query)}
 
 
+def asked_in(parsed: ParsedQuery) -> set[str]:
+    """What a question asks for; a task text asks in its title (its body says "example", "docs", "test"
+    on the way to describing a bug, so it would lift every demoted file)."""
+    return asked_for(parsed.title if parsed.is_task and parsed.title else parsed.text)
+
+
+def compound_terms(parsed: ParsedQuery, vocabulary: Mapping[str, object]) -> dict[str, float]:
+    """Adjacent prose words the code writes as one word, when the index knows that word."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z]+", f"{parsed.title}\n{parsed.prose}")]
+    found: dict[str, float] = {}
+    for first, second in zip(words, words[1:]):
+        if first in _STOP or second in _STOP or len(first) < 2 or len(second) < 3:
+            continue
+        joined = stem(first + second)
+        if joined in vocabulary and joined not in found:
+            found[joined] = 1.0
+    return found
+
+
 def query_terms(parsed: ParsedQuery) -> dict[str, float]:
     """Weighted query tokens: prose and code, with names the query stresses counted more."""
     counts: Counter = Counter()
@@ -136,6 +164,9 @@ def named_stems(known: Iterable[str], parsed: ParsedQuery) -> dict[str, float]:
     """Files whose name is a name the query stresses (``concat`` → ``core/concat.py``); 1.0 in the title."""
     stressed = {p.lower() for name in (*parsed.identifiers, *parsed.literals, *parsed.code_calls)
                 for p in name.split(".") if len(p) >= 4}
+    # a setting named after its module: ``autodoc_typehints`` → ``autodoc/typehints.py``
+    paired = {tuple(pair) for name in parsed.identifiers for part in name.lower().split(".")
+              for pair in zip(part.split("_"), part.split("_")[1:]) if min(map(len, pair)) >= 4}
     titled = {w.lower() for w in re.findall(r"[A-Za-z_]\w{3,}", parsed.title)}
     found = {}
     for path in known:
@@ -144,7 +175,8 @@ def named_stems(known: Iterable[str], parsed: ParsedQuery) -> dict[str, float]:
             continue
         if stem in titled and (stem in stressed or not parsed.title.islower()):
             found[path] = 1.0
-        elif stem in stressed:
+        elif stem in stressed or paired and tuple(path.lower().rsplit("/", 2)[-2:]) in {
+                (a, f"{b}.py") for a, b in paired}:
             found[path] = 0.5
     return found if len(found) <= 12 else {}
 
@@ -214,6 +246,8 @@ def rank_files(store: "Store", index: FileIndex, parsed: ParsedQuery, *,
                path_prefix: str | None = None, limit: int = 10) -> tuple[list[FileScore], dict[str, list]]:
     """Files ranked for the query, best first, and per file the definitions the query named."""
     terms = query_terms(parsed)
+    for word, weight in compound_terms(parsed, index.postings).items():
+        terms.setdefault(word, weight)
     raw = index.score(terms)
     order = np.argsort(-raw)[:CANDIDATES]
     top = float(raw[order[0]]) if len(order) and raw[order[0]] > 0 else 1.0
@@ -242,7 +276,7 @@ def rank_files(store: "Store", index: FileIndex, parsed: ParsedQuery, *,
                 seen.add(hit.path)
                 entry = signals.setdefault(hit.path, {})
                 entry["retrievers"] = entry.get("retrievers", 0.0) + retriever_weights.get(modality, 0.0) * 10 / (10 + rank)
-    asked = asked_for(parsed.text)
+    asked = asked_in(parsed)
     scored = []
     for path, found in signals.items():
         if path_prefix and not path.startswith(path_prefix):
@@ -257,4 +291,23 @@ def rank_files(store: "Store", index: FileIndex, parsed: ParsedQuery, *,
         score = base * boost * (DEMOTE[demoted] if demoted else 1.0)
         scored.append(FileScore(path, score, {k: round(v, 4) for k, v in found.items()}, demoted))
     scored.sort(key=lambda f: (-f.score, f.path))
-    return scored[:limit], named_symbols
+    return near_seeds(store, scored)[:limit], named_symbols
+
+
+def near_seeds(store: "Store", scored: list[FileScore]) -> list[FileScore]:
+    """Lift files one edge away from the strongest few (imports, calls, inheritance, either way)."""
+    if not scored or scored[0].score <= 0:
+        return scored
+    top = scored[0].score
+    lift: dict[str, float] = {}
+    seeds = [f for f in scored if f.demotion is None][:SEEDS]  # code files, not the tests that use them
+    near = store.neighbour_files([seed.path for seed in seeds])
+    for seed in seeds:
+        for path in near[seed.path]:
+            lift[path] = max(lift.get(path, 0.0), seed.score / top)
+    if not lift:
+        return scored
+    lifted = [FileScore(f.path, f.score + W_GRAPH * top * lift[f.path], {**f.signals, "graph": round(lift[f.path], 4)},
+                        f.demotion) if f.path in lift else f for f in scored]
+    lifted.sort(key=lambda f: (-f.score, f.path))
+    return lifted

@@ -169,6 +169,15 @@ class Store(ABC):
     def edges_out(self, path: str, symbol: str | None = None) -> list[Edge]: ...
     @abstractmethod
     def edges_in(self, path: str | None = None, symbol: str | None = None) -> list[Edge]: ...
+
+    def neighbour_files(self, paths: Sequence[str]) -> dict[str, set[str]]:
+        """Per path, the other files it has an edge to or from (backends answer it in one query)."""
+        found: dict[str, set[str]] = {p: set() for p in paths}
+        for path in paths:
+            found[path] |= {e.dst_path for e in self.edges_out(path) if e.dst_path}
+            found[path] |= {e.src_path for e in self.edges_in(path)}
+            found[path].discard(path)
+        return found
     @abstractmethod
     def search_literal(self, text: str, limit: int = 50) -> list[Span]:
         """Case-insensitive substring matches (trigram index), one span per matching line."""

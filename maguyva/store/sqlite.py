@@ -285,6 +285,19 @@ class SQLiteStore(SQLiteVectors, Store):
             return self._edges("src_path = ?", (path,))
         return self._edges("src_path = ? AND src_symbol = ?", (path, symbol))
 
+    def neighbour_files(self, paths):
+        found: dict[str, set[str]] = {p: set() for p in paths}
+        if not paths:
+            return found
+        marks = ", ".join("?" * len(paths))
+        rows = self.db.execute(
+            f"SELECT src_path, dst_path FROM edges WHERE src_path IN ({marks}) AND dst_path IS NOT NULL "
+            f"AND dst_path != src_path UNION SELECT dst_path, src_path FROM edges WHERE dst_path IN ({marks}) "
+            f"AND src_path != dst_path", (*paths, *paths))
+        for path, other in rows:
+            found[path].add(other)
+        return found
+
     def edges_in(self, path=None, symbol=None):
         if symbol is not None and path is not None:
             return self._edges("dst_path = ? AND dst_symbol = ?", (path, symbol))

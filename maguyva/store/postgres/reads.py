@@ -125,6 +125,19 @@ class PostgresReads:
             return self._edges("src_path = %s", (path,))
         return self._edges("src_path = %s AND src_symbol = %s", (path, symbol))
 
+    def neighbour_files(self, paths):
+        found: dict[str, set[str]] = {p: set() for p in paths}
+        if not paths:
+            return found
+        rows = self._rows(
+            "SELECT src_path, dst_path FROM edges WHERE repo_id = %s AND src_path = ANY(%s) "
+            "AND dst_path IS NOT NULL AND dst_path != src_path UNION SELECT dst_path, src_path FROM edges "
+            "WHERE repo_id = %s AND dst_path = ANY(%s) AND src_path != dst_path",
+            (self.repo_id, list(paths), self.repo_id, list(paths)))
+        for path, other in rows:
+            found[path].add(other)
+        return found
+
     def edges_in(self, path=None, symbol=None):
         if symbol is not None and path is not None:
             return self._edges("dst_path = %s AND dst_symbol = %s", (path, symbol))

@@ -1,0 +1,115 @@
+"""The file ranker's second-round signals: compounds of prose words, settings named after their
+module, what a task text asks for, versioned library copies, and the one-hop graph lift."""
+
+from __future__ import annotations
+
+import pytest
+
+from maguyva.api import Maguyva
+from maguyva.index.pipeline import index_repository
+from maguyva.retrieve.query import parse
+from maguyva.retrieve.rank import asked_in, compound_terms, file_kind, named_stems
+from tests.conftest import git
+
+ISSUE = """Render fails for the man page builder
+
+### Describe the bug
+Here is an example, the docs say it should work, and a test would catch it:
+
+```python
+render(page)
+```
+"""
+
+
+def test_adjacent_prose_words_the_code_spells_as_one_become_query_terms():
+    parsed = parse(ISSUE)
+    found = compound_terms(parsed, {"manpage": 1, "pagebuilder": 1})
+    assert found == {"manpage": 1.0, "pagebuilder": 1.0}
+    assert compound_terms(parsed, {"render": 1}) == {}  # only words the index knows, only joined pairs
+    assert "theman" not in compound_terms(parse("the man page"), {"theman": 1})  # stop words never join
+
+
+def test_a_task_text_asks_for_tests_or_docs_only_in_its_title():
+    assert asked_in(parse(ISSUE)) == set()  # "example", "docs" and "test" in the body ask for nothing
+    assert asked_in(parse("Tests for the man page builder are flaky\n\nThey fail on CI with a timeout.\n"
+                          "It happens twice a week, more often on the slow runners.")) >= {"test"}
+    assert "docs" in asked_in(parse("where are the docs for render"))  # a short question asks in its text
+
+
+@pytest.mark.parametrize(("path", "kind"), [
+    ("pkg/themes/basic/static/jquery-3.5.1.js", "vendored"),
+    ("web/lib/underscore.min.js", "vendored"),
+    ("pkg/testutils/checker.py", "test"),
+    ("release/fabfile.py", "ci"),
+    ("pkg/release.py", None),
+    ("pkg/static/app.js", None),
+])
+def test_copied_libraries_test_helpers_and_release_scripts_are_demoted(path, kind):
+    assert file_kind(path, (), "python" if path.endswith(".py") else "javascript") == kind
+
+
+def test_a_setting_named_after_its_module_points_at_that_module():
+    parsed = parse("With `autodoc_typehints = 'description'` the return type is shown twice")
+    known = ["pkg/ext/autodoc/__init__.py", "pkg/ext/autodoc/typehints.py", "pkg/typehints_old.py"]
+    assert named_stems(known, parsed) == {"pkg/ext/autodoc/typehints.py": 0.5}
+
+
+FILES = {
+    "lib/__init__.py": "",
+    "lib/api.py": '''"""The public entry points."""
+from lib.engine import solve_system
+
+
+def solve(equations, unknowns):
+    """Solve the equations for the unknowns (the public API)."""
+    return solve_system(list(equations), list(unknowns))
+''',
+    "lib/engine.py": '''def solve_system(rows, names):
+    """Gaussian elimination over the rows."""
+    pivot = rows[0]
+    return {name: pivot for name in names}
+''',
+    "lib/other.py": '''def unrelated_helper(equations):
+    return [e for e in equations if e]
+''',
+}
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory) -> Maguyva:
+    root = tmp_path_factory.mktemp("graph") / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    for path, text in FILES.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "init")
+    index_repository(root, root / ".git" / "maguyva" / "index.db")
+    opened = Maguyva.open(root)
+    opened.embedding_settings = None
+    yield opened
+    opened.close()
+
+
+def test_the_file_an_entry_point_calls_is_lifted_by_the_graph(api):
+    query = ("solve gives wrong unknowns for equations\n\nCalling `solve` on two equations returns the same "
+             "value for every unknown:\n\n```python\nfrom lib.api import solve\nsolve(['x+y=2', 'x-y=0'], "
+             "['x', 'y'])\n```\n")
+    results = api.intelligent_search(query)["results"]
+    by_path = {r["path"]: r for r in results}
+    assert results[0]["path"] == "lib/api.py"
+    assert "graph" in by_path["lib/engine.py"]["signals"]  # one call away from the strongest file
+    assert "graph" not in by_path.get("lib/other.py", {"signals": {}})["signals"]
+    order = [r["path"] for r in results]
+    assert order.index("lib/engine.py") < order.index("lib/other.py") if "lib/other.py" in order else True
+
+
+def test_neighbour_files_is_one_query_that_agrees_with_the_edge_lists(api):
+    from maguyva.store.base import Store
+
+    found = api.store.neighbour_files(["lib/api.py", "lib/engine.py", "lib/other.py"])
+    assert found == {"lib/api.py": {"lib/engine.py"}, "lib/engine.py": {"lib/api.py"}, "lib/other.py": set()}
+    assert Store.neighbour_files(api.store, list(found)) == found  # the generic edge-list version agrees
+    assert api.store.neighbour_files([]) == {}
