@@ -57,6 +57,10 @@ class LoadErrors(OrkestraError):
                          + "\n".join(self.lines))
 
 
+class NoWorkspaceError(OrkestraError):
+    """No ``orkestra.yaml`` where one was looked for (the CLI adds a hint to run ``orkestra init``)."""
+
+
 class NotFoundError(OrkestraError):
     """An id or name that does not exist; carries close matches for a hint."""
 

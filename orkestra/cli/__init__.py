@@ -8,65 +8,85 @@ lists :data:`SUMMARIES` (tests/test_cli_imports.py checks they equal the modules
 from __future__ import annotations
 
 import importlib
+import os
 import sys
+from typing import Annotated
 
 import typer
 from typer import _click as click  # typer 0.28 vendors click; what its groups and formatters are
-from typer.core import TyperGroup
+
+from orkestra.cli.options import AliasGroup
 
 # name -> (module, kind). "group" modules export ``app`` (a typer.Typer); "command" modules
-# export ``command`` (a function) registered under ``name``.
+# export ``command`` (a function) registered under ``name``. The order is the one `--help` shows:
+# the path a new user takes (set up, check, look around, ask why, mine, code, wire up, extras).
 ENTRIES: dict[str, tuple[str, str]] = {
     "init": ("orkestra.cli.init", "command"),
-    "import": ("orkestra.cli.import_", "command"),
-    "plugin": ("orkestra.cli.plugin", "group"),
-    "validate": ("orkestra.cli.validate", "command"),
     "sync": ("orkestra.cli.sync", "command"),
+    "validate": ("orkestra.cli.validate", "command"),
     "system": ("orkestra.cli.system", "group"),
     "agents": ("orkestra.cli.agents", "group"),
     "skills": ("orkestra.cli.skills", "group"),
     "decisions": ("orkestra.cli.decisions", "group"),
     "truths": ("orkestra.cli.truths", "group"),
-    "registry": ("orkestra.cli.registry", "group"),
     "search": ("orkestra.cli.search", "command"),
     "why": ("orkestra.cli.why", "command"),
-    "serve": ("orkestra.cli.serve", "command"),
     "mine": ("orkestra.cli.mine", "group"),
     "code": ("orkestra.cli.code", "group"),
+    "serve": ("orkestra.cli.serve", "command"),
     "mcp": ("orkestra.cli.mcp", "group"),
+    "import": ("orkestra.cli.import_", "command"),
+    "plugin": ("orkestra.cli.plugin", "group"),
+    "registry": ("orkestra.cli.registry", "group"),
     "hooks": ("orkestra.cli.hooks", "group"),
     "telemetry": ("orkestra.cli.telemetry", "group"),
 }
 
 # name -> the one-line help `orkestra --help` shows, so the root help imports no command module.
 # An entry without a summary here is imported for --help (so a new command never goes missing).
+# tests/test_cli_imports.py checks each equals the module's own help; tests/test_cli_conventions.py
+# that each fits an 80-column screen.
 SUMMARIES: dict[str, str] = {
-    'init': 'Create orkestra.yaml and starter registries read from the repository (never overwrites; safe to re-run).',
-    'import': 'Import .claude/agents, .claude/skills, .claude/commands, CLAUDE.md, AGENTS.md, .cursor/rules and .agents/skills into the registries; the next `orkestra sync` renders the same files and owns them.',
-    'plugin': 'Build a Claude Code plugin (and a marketplace listing it) from the registries.',
-    'validate': 'Check schemas, cross-references and what Claude Code would silently drop.',
-    'sync': 'Render registries into .claude/, .mcp.json, GROUND_TRUTHS.md and the decisions digest.',
-    'system': 'Workspace health at a glance.',
-    'agents': 'List, search and inspect agents.',
-    'skills': 'Skills: list, inspect, search, audit, evaluate and ingest.',
-    'decisions': 'Architectural decisions: list, search, inspect, start a new one.',
-    'truths': 'Ground truths: list, search and inspect.',
-    'registry': 'Registries: decisions, truths and changelogs (as the blog writes them).',
-    'search': 'Search every registry: {"query", "total", "hits": [{kind, id, title, score, matched_terms, exact}]}.',
-    'why': 'Why is this code like this: decisions, ground truths and changelog entries, ranked and cited.',
-    'serve': 'Run the orkestra MCP server: search_registry, get_decision, get_truth, why, list_agents_skills, propose_decision (stdio by default; --http for streamable HTTP at http://HOST:PORT/mcp).',
-    'mine': 'Mine git history into changelog and decision ledgers.',
-    'code': "Maguyva: index the repository's code and query it.",
-    'mcp': 'MCP client configuration for the Maguyva server.',
-    'hooks': 'Record Claude Code hook events and Codex notify payloads (telemetry).',
-    'telemetry': 'Query the local telemetry store written by the hooks.',
+    "init": "Create orkestra.yaml and starter registries (safe to re-run).",
+    "sync": "Render the registries into what Claude Code loads (.claude/).",
+    "validate": "Check schemas, cross-references and what Claude Code drops.",
+    "system": "Workspace health at a glance.",
+    "agents": "List, search and inspect agents.",
+    "skills": "Skills: list, inspect, search, audit, evaluate and ingest.",
+    "decisions": "Architectural decisions: list, search, inspect, add.",
+    "truths": "Ground truths: list, search and inspect.",
+    "search": "Search every registry at once, best match first.",
+    "why": "The decisions, truths and changes behind a path or symbol.",
+    "mine": "Mine git history into changelog and decision ledgers.",
+    "code": "Maguyva: index the repository's code and query it.",
+    "serve": "Run the orkestra MCP server (stdio, or HTTP with --http).",
+    "mcp": "MCP client configuration for the Maguyva server.",
+    "import": "Import existing .claude/, AGENTS.md and Cursor rules.",
+    "plugin": "Build a Claude Code plugin from the registries.",
+    "registry": "Decisions, truths and changelogs under one group.",
+    "hooks": "Record Claude Code and Codex hook events (telemetry).",
+    "telemetry": "Query the local telemetry store written by the hooks.",
 }
 
 HELP = """Orkestra: agent registries in YAML, rendered into what Claude Code loads.
 
-Progressive disclosure: `orkestra system status` -> `agents list` -> `agents info NAME`
--> `decisions search QUERY` -> `code search QUERY`. Output is JSON unless --format table.
+Start with `orkestra init`, then `sync` and `validate`. To look around:
+`system status` -> `agents list` -> `agents info NAME` -> `decisions search QUERY`
+-> `why PATH` -> `code search QUERY`.
+
+Output: tables and text on a terminal, JSON when piped; choose with --format json|table|text.
+Shell completion: `orkestra --install-completion` (bash, zsh, fish, PowerShell).
 """
+
+COMPLETE_VAR = "_ORKESTRA_COMPLETE"  # set by the shell completion scripts typer installs
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from orkestra import __version__
+
+        sys.stdout.write(f"orkestra {__version__}\n")
+        raise typer.Exit()
 
 
 def _requested(argv: list[str]) -> str | None:
@@ -83,9 +103,10 @@ def build_app(argv: list[str] | None = None, eager: bool = False) -> typer.Typer
     Without one (``--help``, no arguments, an unknown word) nothing is imported but entries
     missing from :data:`SUMMARIES`; ``eager`` builds the whole tree (the docs check uses it)."""
     wanted = _requested(sys.argv[1:] if argv is None else argv)
+    eager = eager or COMPLETE_VAR in os.environ  # completing words needs every group's commands
     lazy = not eager and wanted not in ENTRIES
-    app = typer.Typer(help=HELP, no_args_is_help=True, add_completion=False, rich_markup_mode=None,
-                      cls=_SummaryRoot if lazy else None)
+    app = typer.Typer(help=HELP, no_args_is_help=True, add_completion=True, rich_markup_mode=None,
+                      cls=_SummaryRoot if lazy else _Root)
     app.callback()(_group)  # keeps `orkestra` a group even when only one command is registered
     names = [wanted] if wanted in ENTRIES and not eager else [n for n in ENTRIES if eager or n not in SUMMARIES]
     for name in names:
@@ -98,11 +119,19 @@ def build_app(argv: list[str] | None = None, eager: bool = False) -> typer.Typer
     return app
 
 
-class _SummaryRoot(TyperGroup):
+class _Root(AliasGroup):
+    """The root group: commands listed in :data:`ENTRIES` order (typer puts commands before groups)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        rank = {name: index for index, name in enumerate(ENTRIES)}
+        return sorted(self.commands, key=lambda name: rank.get(name, len(rank)))
+
+
+class _SummaryRoot(_Root):
     """The root group for ``--help``: lists every entry from its summary, importing none."""
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        order = [n for n in ENTRIES if ENTRIES[n][1] == "command"] + [n for n in ENTRIES if ENTRIES[n][1] == "group"]
+        order = list(ENTRIES)
         limit = formatter.width - 6 - max(len(n) for n in order)
         rows = []
         for name in order:
@@ -114,7 +143,10 @@ class _SummaryRoot(TyperGroup):
             formatter.write_dl(rows)
 
 
-def _group() -> None:
+def _group(
+    version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_print_version, help="Print the version and exit.")] = False,
+) -> None:
     """Without a callback, typer would turn a one-command app into that bare command."""
 
 

@@ -7,10 +7,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from orkestra.cli.output import emit_json, fail, run
+from orkestra.cli.options import FormatOption, GitRepoOption, group
+from orkestra.cli.output import fail, run, show_record
 
-app = typer.Typer(help="Render CHANGELOG.md files from the changelog ledger.", no_args_is_help=True,
-                  rich_markup_mode=None)
+app = group("Render CHANGELOG.md files from the changelog ledger.")
 
 
 @app.command("render")
@@ -18,10 +18,12 @@ def render(
     package: Annotated[Optional[str], typer.Option("--package", help="Package dir name or path; 'root'.")] = None,
     every: Annotated[bool, typer.Option("--all", help="Every package and the repository root.")] = False,
     check: Annotated[bool, typer.Option("--check", help="Compare only; exit 1 if a file would change.")] = False,
-    root: Annotated[Optional[Path], typer.Option("--root", help="Repository (default: the cwd's work tree).")]
-    = None,
+    repo: GitRepoOption = None,
+    fmt: FormatOption = None,
 ) -> None:
-    """Regenerate CHANGELOG.md from the ledger, grouped by release tag, newest first.
+    """Regenerate CHANGELOG.md from the ledger, newest release first.
+
+    Entries are grouped by release tag. An unknown --package exits 1 with "did you mean ...".
 
     \b
     Example:
@@ -35,8 +37,8 @@ def render(
         from orkestra.mining.changelog_files import render_changelogs
         from orkestra.mining.config import open_mining
 
-        result = render_changelogs(open_mining(root or Path.cwd()), package=package, every=every, check=check)
-        emit_json(result)
+        result = render_changelogs(open_mining(repo or Path.cwd()), package=package, every=every, check=check)
+        show_record(result, fmt, "changelog render")
         return 0 if result["ok"] else 1
 
     run(action)

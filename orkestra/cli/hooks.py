@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import typer
 
-app = typer.Typer(help="Record Claude Code hook events and Codex notify payloads (telemetry).",
-                  no_args_is_help=True)
+from orkestra.cli.options import group
+
+app = group("Record Claude Code and Codex hook events (telemetry).")
 
 STORE_DIR = typer.Option(None, "--store-dir", help="Store directory (default .orkestra/telemetry).")
 OTLP = typer.Option(None, "--otlp-endpoint", help="Also export to this OTLP/HTTP collector.")
@@ -27,7 +28,9 @@ def handle(
     agent_tool: str = typer.Option("claude-code", "--agent-tool",
                                    help="claude-code or codex-cli (Codex hooks)."),
 ) -> None:
-    """Record the hook event JSON read from stdin; always exits 0 and prints nothing on stdout.
+    """Record the hook event read from stdin (always exits 0).
+
+    Prints nothing on stdout.
 
     `.claude/settings.json` runs the faster twin `orkestra-hook`; this is the same handler.
 
@@ -45,7 +48,9 @@ def codex_notify(
     otlp_endpoint: str | None = OTLP,
     loki_endpoint: str | None = LOKI,
 ) -> None:
-    """Record a Codex `notify` payload (agent-turn-complete); always exits 0.
+    """Record a Codex `notify` payload (always exits 0).
+
+    The payload is Codex's agent-turn-complete JSON.
 
     Codex config: notify = ["orkestra-hook", "codex-notify"]
 

@@ -6,7 +6,8 @@ from typing import Annotated
 
 import typer
 
-from orkestra.cli.output import emit_json, run
+from orkestra.cli.options import FormatOption, RepoOption
+from orkestra.cli.output import run, show_record
 
 
 def command(
@@ -14,15 +15,17 @@ def command(
         "--from", help="Where to read: claude, agents-md, cursor, codex (repeatable; default: all).")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the plan and the round-trip check; write nothing.")]
     = False,
-    root: Annotated[str | None, typer.Option("--root", help="Workspace root (default: nearest orkestra.yaml).")]
-    = None,
+    repo: RepoOption = None,
+    fmt: FormatOption = None,
 ) -> None:
-    """Import .claude/agents, .claude/skills, .claude/commands, CLAUDE.md, AGENTS.md, .cursor/rules
+    """Import existing .claude/, AGENTS.md and Cursor rules.
+
+    Reads .claude/agents, .claude/skills, .claude/commands, CLAUDE.md, AGENTS.md, .cursor/rules
     and .agents/skills into the registries; the next `orkestra sync` renders the same files and owns them.
 
     Originals are never edited or deleted. Each is checked before anything is written: `round_trip`
     is identical, whitespace (same frontmatter values, same text up to whitespace; sync takes it
-    over) or differs (sync reports it as not owned until you `sync --force`). Prints {"applied",
+    over) or differs (sync reports it as not owned until you `sync --force`). JSON: {"applied",
     "round_trip": {...}, "items": [...], "skipped": [...], "targets_added", "tools_added",
     "registry_files"}; exit 0.
 
@@ -36,7 +39,7 @@ def command(
         from orkestra.importer import apply_import, plan_import
         from orkestra.workspace.config import find_root
 
-        plan = plan_import(find_root(root), tuple(source) if source else None)
-        emit_json((plan if dry_run else apply_import(plan)).to_dict())
+        plan = plan_import(find_root(repo), tuple(source) if source else None)
+        show_record((plan if dry_run else apply_import(plan)).to_dict(), fmt, "import")
 
     run(action)

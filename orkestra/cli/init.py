@@ -7,33 +7,43 @@ from typing import Annotated
 
 import typer
 
-from orkestra.cli.output import emit_json, run
+from orkestra.cli.options import FormatOption
+from orkestra.cli.output import fail, run, show_record
 
 
 def command(
-    path: Annotated[str, typer.Argument(help="Repository to scaffold (default: the current directory).")] = ".",
+    path: Annotated[str | None, typer.Argument(hidden=True, show_default=False)] = None,
+    repo: Annotated[str | None, typer.Option("--repo", metavar="PATH", show_default=False,
+                                             help="Repository to scaffold (default: the current directory).")]
+    = None,
     minimal: Annotated[bool, typer.Option("--minimal", help="Only the bare scaffold: one orchestrator, one skill.")]
     = False,
     telemetry: Annotated[bool, typer.Option("--telemetry", help="Turn the local telemetry hooks on (off by default).")]
     = False,
     reference: Annotated[bool, typer.Option("--reference", help="Print the registry format reference and exit.")]
     = False,
+    fmt: FormatOption = None,
 ) -> None:
-    """Create orkestra.yaml and starter registries read from the repository (never overwrites; safe to re-run).
+    """Create orkestra.yaml and starter registries (safe to re-run).
 
-    Reads the name and description from pyproject.toml, package.json, Cargo.toml or go.mod, and the
+    Never overwrites a file. Reads the name and description from pyproject.toml, package.json, Cargo.toml or go.mod, and the
     languages, packages, test command and CI files (Maguyva's scanner, no index). Writes the 27/11/10
     persona primitives, an orchestrator and 4-6 specialists, the five K0 foundation skills wired to
-    scopes, ai_assets/ ground truths and decision domains, and the changelog ledgers. Prints
+    scopes, ai_assets/ ground truths and decision domains, and the changelog ledgers. JSON:
     {"root", "created", "skipped", "gitignore_updated", "gitattributes_updated", "project", "agents",
     "telemetry", "next_steps"}; the next steps also go to stderr.
 
     \b
     Example:
-      orkestra init . && orkestra validate && orkestra sync
+      orkestra init && orkestra validate && orkestra sync
+      orkestra init --repo ../other-repo
       orkestra init --minimal
       orkestra init --reference | less
     """
+
+    if path is not None and repo is not None and path != repo:
+        fail(f"give the repository once: PATH {path!r} or --repo {repo!r}", 2)
+    target = repo or path or "."
 
     def action() -> None:
         from orkestra.init import init_workspace, registry_reference
@@ -41,8 +51,8 @@ def command(
         if reference:
             sys.stdout.write(registry_reference())
             return
-        result = init_workspace(path, minimal=minimal, telemetry=telemetry)
-        emit_json(result.to_dict())
+        result = init_workspace(target, minimal=minimal, telemetry=telemetry)
+        show_record(result.to_dict(), fmt, f"init {target}")
         print("Next steps:\n" + "\n".join(f"  {step}" for step in result.next_steps), file=sys.stderr)
 
     run(action)

@@ -1,40 +1,49 @@
-"""Options and printing shared by the inspection commands (system, agents, skills, decisions, ...)."""
+"""The one body of every inspection command: ask `orkestra.inspect.api`, print a listing or a record.
 
-from __future__ import annotations
+``info`` is the same command for agents, skills, decisions and truths (one key, looked up with
+"did you mean ..."), so :func:`info_command` writes it once for all four.
+"""
 
-import json
-from typing import Annotated, Any, Optional, Sequence
+# No `from __future__ import annotations`: info_command's parameters are annotated with values
+# built at call time, which typer must see as objects, not as strings to resolve later.
+
+from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import Annotated, Any
 
 import typer
 
-from orkestra.cli.output import Format, emit_json, emit_table
+from orkestra.cli.options import Format, FormatOption, RepoOption
+from orkestra.cli.output import run, show_record, show_rows
 
-RootOption = Annotated[Optional[str], typer.Option(
-    "--root", help="Workspace root (default: nearest directory upwards from the cwd with orkestra.yaml).")]
-FormatOption = Annotated[Format, typer.Option("--format", help="json (default, tools) or table (people).")]
-LimitOption = Annotated[Optional[int], typer.Option("--limit", min=1, help="Show at most N results.")]
+Fetch = Callable[[ModuleType], Any]  # called with orkestra.inspect.api, imported only when it runs
 
 
-def show_rows(data: dict[str, Any], fmt: Format, key: str, columns: Sequence[str]) -> None:
-    """A listing: JSON as is, or the rows under ``key`` as a table of ``columns``."""
-    if fmt is Format.json:
-        emit_json(data)
-        return
-    title = f"{key} ({data.get('count', len(data[key]))})"
-    emit_table(title, columns, [[_cell(row.get(column)) for column in columns] for row in data[key]])
+def list_rows(fetch: Fetch, fmt: Format | None, key: str, columns: Sequence[str]) -> None:
+    """Print ``fetch(api)`` as a listing of the rows under ``key`` (a table on a terminal)."""
+    run(lambda: show_rows(fetch(_api()), fmt, key, columns))
 
 
-def show_record(data: dict[str, Any], fmt: Format, title: str) -> None:
-    """A single record: JSON as is, or one ``field | value`` table row per top-level field."""
-    if fmt is Format.json:
-        emit_json(data)
-        return
-    emit_table(title, ("field", "value"), [[key, _cell(value)] for key, value in data.items()])
+def one_record(fetch: Fetch, fmt: Format | None, title: str) -> None:
+    """Print ``fetch(api)`` as one record (``field: value`` text on a terminal)."""
+    run(lambda: show_record(fetch(_api()), fmt, title))
 
 
-def _cell(value: Any) -> str:
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return ", ".join(value)
-    if isinstance(value, (dict, list)):
-        return json.dumps(value, ensure_ascii=False)
-    return "" if value is None else str(value)
+def info_command(group: str, noun: str, metavar: str, example: str, summary: str, jq: str,
+                 lookup: Callable[[ModuleType, str | None, str], Any]) -> Callable[..., None]:
+    """The ``orkestra GROUP info KEY`` command: ``lookup(api, repo, key)`` printed as one record."""
+    Key = Annotated[str, typer.Argument(metavar=metavar, help=f"The {noun}'s {metavar.lower()}, e.g. {example}.")]
+
+    def info(key: Key, repo: RepoOption = None, fmt: FormatOption = None) -> None:
+        one_record(lambda api: lookup(api, repo, key), fmt, f"{noun} {key}")
+
+    info.__doc__ = (f"{summary}\n\nAn unknown {metavar.lower()} exits 1 with \"did you mean ...\".\n\n\b\n"
+                    f"Example:\n  orkestra {group} info {example}\n  orkestra {group} info {example} | jq '{jq}'\n")
+    info.__name__ = info.__qualname__ = f"{noun.replace('-', '_')}_info"
+    return info
+
+
+def _api() -> ModuleType:
+    from orkestra.inspect import api
+
+    return api

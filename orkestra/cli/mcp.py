@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import typer
 
-app = typer.Typer(help="MCP client configuration for the Maguyva server.", no_args_is_help=True)
+from orkestra.cli.options import Format, FormatOption, group
+
+app = group("MCP client configuration for the Maguyva server.")
 
 
 @app.command("config")
@@ -14,32 +16,36 @@ def config(
     key_env: str = typer.Option("MAGUYVA_API_KEY", "--key-env", help="Env var holding the bearer token (HTTP)."),
     repo: str = typer.Option(None, "--repo", help="Absolute repository path for stdio (default: the client's "
                                                   "project-dir variable; required for codex and windsurf)."),
-    as_json: bool = typer.Option(False, "--json", help="Print {client, path, format, text} as JSON."),
     server: str = typer.Option("maguyva", "--server", help="maguyva (code) or orkestra (registries and why)."),
+    fmt: FormatOption = None,
 ) -> None:
     """Print the MCP configuration a client needs to reach Maguyva.
+
+    Prints the client's own file text (also when piped); --format json prints {client, path,
+    format, text}. An unknown --client or --server exits 2 with "did you mean ...".
 
     Example: orkestra mcp config --client cursor > .cursor/mcp.json
     Example: orkestra mcp config --client claude --server orkestra
     Example: orkestra mcp config --client codex --url https://maguyva.example/mcp >> ~/.codex/config.toml
     """
+    import dataclasses
     import os
     import sys
 
     from orkestra.cli.output import emit_json, fail
-    import dataclasses
-
+    from orkestra.errors import did_you_mean
     from orkestra.mcp_config import BUNDLED_SERVERS, CLIENTS, client_config
 
-    if client not in CLIENTS:
-        fail(f"unknown client {client!r} (choose one of {', '.join(CLIENTS)})", 2)
-    if server not in BUNDLED_SERVERS:
-        fail(f"unknown server {server!r} (choose one of {', '.join(BUNDLED_SERVERS)})", 2)
+    for kind, given, known in (("client", client, CLIENTS), ("server", server, BUNDLED_SERVERS)):
+        if given not in known:
+            close = did_you_mean(given, known)
+            hint = f"did you mean {', '.join(repr(c) for c in close)}? " if close else ""
+            fail(f"unknown {kind} {given!r} ({hint}choose one of {', '.join(known)})", 2)
     if not url and not repo and client in ("codex", "windsurf"):
         repo = os.getcwd()  # these clients have no project-dir variable: pin the current repository
     spec = dataclasses.replace(BUNDLED_SERVERS[server], url=url, key_env=key_env, repo=repo)
     result = client_config(client, spec)
-    if as_json:
+    if fmt is Format.json:
         emit_json({"client": result.client, "path": result.path, "format": result.format, "text": result.text})
     else:
         sys.stdout.write(result.text)

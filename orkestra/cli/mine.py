@@ -8,10 +8,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from orkestra.cli.output import Format, emit_json, run
+from orkestra.cli.options import Format, FormatOption, GitRepoOption, group, pick_format
+from orkestra.cli.output import emit_json, run, show_record, show_rows
 
-app = typer.Typer(help="Mine git history into changelog and decision ledgers.", no_args_is_help=True,
-                  rich_markup_mode=None)
+app = group("Mine git history into changelog and decision ledgers.")
 
 
 class Ledger(str, Enum):
@@ -28,10 +28,6 @@ class Category(str, Enum):
     security = "security"
 
 
-RootOption = Annotated[Optional[Path], typer.Option(
-    "--root", help="Repository to mine (default: the git work tree holding the cwd).")]
-
-
 def _paths(root: Path | None):
     from orkestra.mining.config import open_mining
 
@@ -42,9 +38,12 @@ def _paths(root: Path | None):
 def sync(
     stats: Annotated[bool, typer.Option("--stats", help="Also record insertions/deletions (slower).")] = False,
     full: Annotated[bool, typer.Option("--full", help="Rebuild the index from scratch.")] = False,
-    root: RootOption = None,
+    repo: GitRepoOption = None,
+    fmt: FormatOption = None,
 ) -> None:
-    """Index commits new since the last sync (rebuilds when history was rewritten).
+    """Index the commits new since the last sync.
+
+    Rebuilds the index when history was rewritten.
 
     \b
     Example:
@@ -54,23 +53,23 @@ def sync(
     def action() -> None:
         from orkestra.mining.index import sync_index
 
-        emit_json(sync_index(_paths(root), stats=stats, full=full).to_dict())
+        show_record(sync_index(_paths(repo), stats=stats, full=full).to_dict(), fmt, "mine sync")
 
     run(action)
 
 
 @app.command("status")
 def status(
-    fmt: Annotated[Format, typer.Option("--format", help="json (default) or table for the text report.")]
-    = Format.json,
-    as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
-    root: RootOption = None,
+    repo: GitRepoOption = None,
+    fmt: FormatOption = None,
 ) -> None:
-    """Coverage of the indexed history: decisions and changelog, overall and per domain.
+    """Coverage of the indexed history, overall and per domain.
+
+    For the decisions and the changelog ledger.
 
     \b
     Example:
-      orkestra mine status --format table
+      orkestra mine status
       orkestra mine status | jq .changelog.coverage
     """
     def action() -> None:
@@ -78,8 +77,8 @@ def status(
 
         from orkestra.mining.status import format_status, mining_status
 
-        result = mining_status(_paths(root))
-        if fmt is Format.table and not as_json:
+        result = mining_status(_paths(repo))
+        if pick_format(fmt, Format.text) is not Format.json:
             sys.stdout.write(format_status(result))
         else:
             emit_json(result)
@@ -97,11 +96,12 @@ def candidates(
     for_ledger: Annotated[Optional[Ledger], typer.Option(
         "--for", help="decisions: rank by the three-question test (hard to make, costly to change, "
                       "system-wide) with reasons per commit.")] = None,
-    root: RootOption = None,
+    repo: GitRepoOption = None,
+    fmt: FormatOption = None,
 ) -> None:
-    """Unclassified commits as JSON, likely decisions first.
+    """Unclassified commits, likely decisions first.
 
-    With --for decisions: {"for", "pending", "candidates": [{"sha", "date", "subject", "questions_yes",
+    JSON: {"candidates": [{"sha", "date", "subject", ...}], ...}. With --for decisions: {"for", "pending", "candidates": [{"sha", "date", "subject", "questions_yes",
     "score", "questions": {"hard_to_make", "costly_to_change", "system_wide"}, "domains", "files"}]}.
 
     \b
@@ -117,19 +117,20 @@ def candidates(
         if for_ledger is Ledger.decisions and not suggest:
             from orkestra.mining.decision_candidates import decision_candidates
 
-            emit_json(decision_candidates(_paths(root), limit=limit, domain=domain, full=full))
+            found = decision_candidates(_paths(repo), limit=limit, domain=domain, full=full)
+            show_rows(found, fmt, "candidates", ("sha", "score", "questions_yes", "subject"))
             return
 
         from orkestra.mining.candidates import find_candidates, suggest_classifications
 
-        paths = _paths(root)
+        paths = _paths(repo)
         found = find_candidates(paths, limit=limit, full=full or suggest, domain=domain,
                                 ledger=ledger.value if ledger else None)
         if suggest:
             lines = suggest_classifications(found["candidates"], paths)
             sys.stdout.write("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines))
         else:
-            emit_json(found)
+            show_rows(found, fmt, "candidates", ("sha", "date", "subject"))
 
     run(action)
 
@@ -146,7 +147,8 @@ def classify(
     only: Annotated[Optional[Ledger], typer.Option("--only", help="With --skip: one ledger (default both).")]
     = None,
     correct: Annotated[bool, typer.Option("--correct", help="Replace an earlier classification.")] = False,
-    root: RootOption = None,
+    repo: GitRepoOption = None,
+    fmt: FormatOption = None,
 ) -> None:
     """Classify one commit: a changelog entry, a decision, or a skip.
 
@@ -159,10 +161,10 @@ def classify(
     def action() -> None:
         from orkestra.mining.classify import classify_commit
 
-        outcome = classify_commit(_paths(root), sha, changelog=changelog.value if changelog else None,
+        outcome = classify_commit(_paths(repo), sha, changelog=changelog.value if changelog else None,
                                   summary=summary, decision=decision, role=role, skip=skip, reason=reason,
                                   only=only.value if only else None, correct=correct)
-        emit_json(outcome.to_dict())
+        show_record(outcome.to_dict(), fmt, f"classify {sha}")
 
     run(action)
 
@@ -170,9 +172,12 @@ def classify(
 @app.command("commit")
 def commit(
     input_path: Annotated[str, typer.Option("--input", help="JSONL file; '-' reads standard input.")],
-    root: RootOption = None,
+    repo: GitRepoOption = None,
+    fmt: FormatOption = None,
 ) -> None:
-    """Record a batch of classifications: both ledgers in one pass, every line or none.
+    """Record a batch of classifications: every line or none.
+
+    Both ledgers in one pass.
 
     \b
     Lines:
@@ -186,7 +191,7 @@ def commit(
     def action() -> None:
         from orkestra.mining.classify import commit_classifications
 
-        emit_json(commit_classifications(_paths(root), input_path).to_dict())
+        show_record(commit_classifications(_paths(repo), input_path).to_dict(), fmt, "mine commit")
 
     run(action)
 
@@ -196,9 +201,12 @@ def auto(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the entries; write nothing.")] = False,
     redo: Annotated[bool, typer.Option("--redo", help="Also re-derive earlier automatic classifications.")]
     = False,
-    root: RootOption = None,
+    repo: GitRepoOption = None,
+    fmt: FormatOption = None,
 ) -> None:
-    """Sync, classify every pending commit by its Conventional Commits type, record, render: one step.
+    """Sync, classify, record and render in one step.
+
+    Classifies every pending commit by its Conventional Commits type.
 
     \b
     Idempotent: only commits without a changelog classification are touched, and a person's or
@@ -212,7 +220,7 @@ def auto(
     def action() -> None:
         from orkestra.mining.auto import run_auto
 
-        emit_json(run_auto(_paths(root), dry_run=dry_run, redo=redo))
+        show_record(run_auto(_paths(repo), dry_run=dry_run, redo=redo), fmt, "mine auto")
 
     run(action)
 
@@ -220,9 +228,12 @@ def auto(
 @app.command("validate")
 def validate(
     quick: Annotated[bool, typer.Option("--quick", help="Skip the check that SHAs exist in git.")] = False,
-    root: RootOption = None,
+    repo: GitRepoOption = None,
+    fmt: FormatOption = None,
 ) -> None:
-    """Check the ledgers: SHAs, decision ids, duplicates, corrupt lines. Exit 1 on problems.
+    """Check the ledgers: SHAs, decision ids, duplicates, bad lines.
+
+    Exit 1 on problems.
 
     \b
     Example:
@@ -234,8 +245,8 @@ def validate(
 
         from orkestra.mining.validate import validate_ledgers
 
-        result = validate_ledgers(_paths(root), quick=quick)
-        emit_json(result)
+        result = validate_ledgers(_paths(repo), quick=quick)
+        show_record(result, fmt, "mine validate")
         for diagnostic in result["diagnostics"]:
             sys.stderr.write(f"{diagnostic}\n")
         return 0 if result["ok"] else 1

@@ -6,23 +6,24 @@ from typing import Annotated
 
 import typer
 
-from orkestra.cli.output import emit_json, run
+from orkestra.cli.options import FormatOption, RepoOption, group
+from orkestra.cli.output import run, show_record
 
-app = typer.Typer(help="Build a Claude Code plugin (and a marketplace listing it) from the registries.",
-                  no_args_is_help=True, rich_markup_mode=None)
+app = group("Build a Claude Code plugin from the registries.")
 
 
 @app.command("build")
 def build(
     out: Annotated[str | None, typer.Option("--out", help="Marketplace folder (default: dist/claude-plugin).")]
     = None,
-    root: Annotated[str | None, typer.Option("--root", help="Workspace root (default: nearest orkestra.yaml).")]
-    = None,
+    repo: RepoOption = None,
+    fmt: FormatOption = None,
 ) -> None:
-    """Validate, then write a marketplace folder: .claude-plugin/marketplace.json and
-    plugins/<project>/ (plugin.json with the project's version, agents, skills, commands, hooks, .mcp.json).
+    """Validate, then write the plugin and a marketplace listing it.
 
-    The folder is replaced in one rename, and only if it is empty or an earlier build. Prints
+    The marketplace folder holds .claude-plugin/marketplace.json and plugins/<project>/ (plugin.json
+    with the project's version, agents, skills, commands, hooks, .mcp.json).
+    The folder is replaced in one rename, and only if it is empty or an earlier build. JSON:
     {"marketplace", "plugin", "marketplace_name", "version", "files", "install": [commands]}.
     To publish from the repository through sync instead, add `plugin` to `targets:`.
 
@@ -35,6 +36,6 @@ def build(
     def action() -> None:
         from orkestra.plugin import build_plugin
 
-        emit_json(build_plugin(root, out).to_dict())
+        show_record(build_plugin(repo, out).to_dict(), fmt, "plugin build")
 
     run(action)

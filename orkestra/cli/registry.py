@@ -1,13 +1,11 @@
-"""`orkestra registry …`: the blog's spelling of the inspection commands, plus changelog rendering."""
+"""`orkestra registry …`: decisions and truths under one group (a second spelling), plus changelogs."""
 
 from __future__ import annotations
 
-import typer
-
 from orkestra.cli import changelog, decisions, truths
+from orkestra.cli.options import group
 
-app = typer.Typer(help="Registries: decisions, truths and changelogs (as the blog writes them).",
-                  no_args_is_help=True)
+app = group("Decisions, truths and changelogs under one group.")
 app.add_typer(decisions.app, name="decisions")
 app.add_typer(truths.app, name="truths")
 app.add_typer(changelog.app, name="changelog")

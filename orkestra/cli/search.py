@@ -7,8 +7,8 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from orkestra.cli.inspect_common import FormatOption, LimitOption, RootOption, show_rows
-from orkestra.cli.output import Format, emit_json, emit_table, run
+from orkestra.cli.options import Format, FormatOption, LimitOption, RepoOption, pick_format
+from orkestra.cli.output import emit_json, emit_lines, emit_table, run, show_rows
 
 
 class Kind(str, Enum):
@@ -24,11 +24,12 @@ def command(
     summary: Annotated[bool, typer.Option("--summary", help="Only the number of hits per kind.")] = False,
     limit: LimitOption = None,
     kind: Annotated[Optional[List[Kind]], typer.Option("--kind", help="Only this kind (repeatable).")] = None,
-    root: RootOption = None,
-    fmt: FormatOption = Format.json,
+    repo: RepoOption = None,
+    fmt: FormatOption = None,
 ) -> None:
-    """Search every registry: {"query", "total", "hits": [{kind, id, title, score, matched_terms, exact}]}.
+    """Search every registry at once, best match first.
 
+    JSON: {"query", "total", "hits": [{kind, id, title, score, matched_terms, exact}]}.
     With --summary: {"query", "total", "counts": {"agents", "skills", "decisions", "truths", "packages"}}.
     Packages are directories owning an ai_assets/ folder or a package manifest.
 
@@ -42,13 +43,16 @@ def command(
         from orkestra.inspect import api
 
         kinds = [k.value for k in kind] if kind else None
-        data = api.search(root, query, kinds, limit, summary)
-        if summary and fmt is Format.table:
+        data = api.search(repo, query, kinds, limit, summary)
+        chosen = pick_format(fmt, Format.table)
+        if summary and chosen is Format.table:
             title = f"search {query!r}: {data['total']} hits"
             emit_table(title, ("kind", "hits"), list(data["counts"].items()))
+        elif summary and chosen is Format.text:
+            emit_lines([f"{kind}\t{hits}" for kind, hits in data["counts"].items()])
         elif summary:
             emit_json(data)
         else:
-            show_rows(data, fmt, "hits", ("kind", "id", "score", "title"))
+            show_rows(data, chosen, "hits", ("kind", "id", "score", "title"))
 
     run(action)

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from orkestra.cli.inspect_common import RootOption
+from orkestra.cli.options import RepoOption
 
 
 def command(
@@ -15,14 +15,16 @@ def command(
     port: Annotated[int, typer.Option("--port", help="HTTP port.")] = 8766,
     read_only: Annotated[bool, typer.Option("--read-only", help="No propose_decision: never write (required "
                                                                 "for --http on a non-loopback --host).")] = False,
-    root: RootOption = None,
+    repo: RepoOption = None,
 ) -> None:
-    """Run the orkestra MCP server: search_registry, get_decision, get_truth, why, list_agents_skills,
-    propose_decision (stdio by default; --http for streamable HTTP at http://HOST:PORT/mcp).
+    """Run the orkestra MCP server (stdio, or HTTP with --http).
+
+    Tools: search_registry, get_decision, get_truth, why, list_agents_skills, propose_decision.
+    Stdio by default; --http serves streamable HTTP at http://HOST:PORT/mcp.
 
     \b
     Example:
-      orkestra serve --root .
+      orkestra serve --repo .
       orkestra serve --http --port 8766
       orkestra serve --http --host 0.0.0.0 --read-only
     """
@@ -31,7 +33,7 @@ def command(
     def action() -> int:
         from orkestra.server.app import serve
 
-        serve(root, http=http, host=host, port=port, read_only=read_only)
+        serve(repo, http=http, host=host, port=port, read_only=read_only)
         return 0
 
     run(action)

@@ -6,84 +6,62 @@ mounted below, so each module stays small.
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from orkestra.cli import skills_trust
-from orkestra.cli.inspect_common import FormatOption, LimitOption, RootOption, show_record, show_rows
-from orkestra.cli.output import Format, run
+from orkestra.cli.inspect_common import info_command, list_rows
+from orkestra.cli.options import FormatOption, LimitOption, RepoOption, group
 
-app = typer.Typer(help="Skills: list, inspect, search, audit, evaluate and ingest.", no_args_is_help=True,
-                  rich_markup_mode=None)
-skills_trust.mount(app)
+app = group("Skills: list, inspect, search, audit, evaluate and ingest.")
 
 COLUMNS = ("name", "tier", "type", "source", "scope", "description")
 
 
-@app.command("list")
 def list_skills(
-    tier: Annotated[Optional[str], typer.Option(help="Only this tier: K0 .. K4.")] = None,
-    type: Annotated[Optional[str], typer.Option(help="Only workflow, discipline or checklist.")] = None,
-    scope: Annotated[Optional[str], typer.Option(help="Only skills of this scope (primary or own).")] = None,
-    source: Annotated[Optional[str], typer.Option(help="Only core or vendor skills.")] = None,
-    root: RootOption = None,
-    fmt: FormatOption = Format.json,
+    tier: Annotated[str | None, typer.Option(help="Only this tier: K0 .. K4.")] = None,
+    type: Annotated[str | None, typer.Option(help="Only workflow, discipline or checklist.")] = None,
+    scope: Annotated[str | None, typer.Option(help="Only skills of this scope (primary or own).")] = None,
+    source: Annotated[str | None, typer.Option(help="Only core or vendor skills.")] = None,
+    repo: RepoOption = None,
+    fmt: FormatOption = None,
 ) -> None:
-    """List skills, sorted by name: {"count", "skills": [...]}.
+    """List skills, sorted by name.
+
+    JSON: {"count", "skills": [...]}.
 
     \b
     Example:
+      orkestra skills list --source vendor
       orkestra skills list --tier K0 | jq -r '.skills[].name'
-      orkestra skills list --source vendor --format table
     """
-
-    def action() -> None:
-        from orkestra.inspect import api
-
-        show_rows(api.list_skills(root, tier, type, scope, source), fmt, "skills", COLUMNS)
-
-    run(action)
+    list_rows(lambda api: api.list_skills(repo, tier, type, scope, source), fmt, "skills", COLUMNS)
 
 
-@app.command("search")
+skill_info = info_command(
+    "skills", "skill", "NAME", "test-first-discipline", "Everything about one skill, and which agents load it.",
+    ".used_by", lambda api, repo, name: api.skill_info(repo, name))
+
+
 def search_skills(
     query: Annotated[str, typer.Argument(metavar="QUERY", help="Words (name, description, tags, scope...).")],
     limit: LimitOption = None,
-    root: RootOption = None,
-    fmt: FormatOption = Format.json,
+    repo: RepoOption = None,
+    fmt: FormatOption = None,
 ) -> None:
-    """Search skills, best match first: {"query", "count", "skills": [... "score"]}.
+    """Search skills, best match first.
+
+    JSON: {"query", "count", "skills": [... "score"]}.
 
     \b
     Example:
       orkestra skills search "schema migration" --limit 5
     """
-
-    def action() -> None:
-        from orkestra.inspect import api
-
-        show_rows(api.search_skills(root, query, limit), fmt, "skills", ("name", "score", *COLUMNS[1:]))
-
-    run(action)
+    list_rows(lambda api: api.search_skills(repo, query, limit), fmt, "skills", ("name", "score", *COLUMNS[1:]))
 
 
-@app.command("info")
-def skill_info(
-    name: Annotated[str, typer.Argument(metavar="NAME", help="Skill name or ref (domains/code-review).")],
-    root: RootOption = None,
-    fmt: FormatOption = Format.json,
-) -> None:
-    """Everything about one skill, including which agents load it (``used_by``).
-
-    \b
-    Example:
-      orkestra skills info test-first-discipline | jq '.used_by'
-    """
-
-    def action() -> None:
-        from orkestra.inspect import api
-
-        show_record(api.skill_info(root, name), fmt, f"skill {name}")
-
-    run(action)
+app.command("list")(list_skills)
+app.command("info")(skill_info)
+app.command("search")(search_skills)
+skills_trust.mount(app)

@@ -6,23 +6,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from orkestra.cli.output import Format, emit_json, emit_table, run
+from orkestra.cli.options import Format, FormatOption, RepoOption, group, pick_format
+from orkestra.cli.output import emit_json, emit_lines, emit_table, run, show_record
 
-RootOption = Annotated[
-    Optional[str],
-    typer.Option(
-        "--root", help="Workspace root (default: nearest directory upwards from the cwd with orkestra.yaml)."
-    ),
-]
-FormatOption = Annotated[
-    Format, typer.Option("--format", help="json (default, for tools) or table (for people).")
-]
-
-vendor_app = typer.Typer(
-    help="Vendor skill roots declared in registries/metadata.yaml.",
-    no_args_is_help=True,
-    rich_markup_mode=None,
-)
+vendor_app = group("Vendor skill roots declared in registries/metadata.yaml.")
 
 
 def mount(app: typer.Typer) -> None:
@@ -41,15 +28,12 @@ def audit(
     all_skills: Annotated[
         bool, typer.Option("--all", help="Audit every skill of the workspace (internal and vendor).")
     ] = False,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="JSON output (the default; kept for scripts).")
-    ] = False,
-    root: RootOption = None,
-    fmt: FormatOption = Format.json,
+    repo: RepoOption = None,
+    fmt: FormatOption = None,
 ) -> None:
-    """Trust review: prompt-injection scan, script audit and spec conformance. Exit 1 on any high finding.
+    """Trust review: prompt injection, script audit, spec conformance.
 
-    JSON: {"summary": {"skills", "flagged", "findings": {high, medium, low, info}},
+    Exit 1 on any high finding. JSON: {"summary": {"skills", "flagged", "findings": {high, medium, low, info}},
     "skills": [{"name", "path", "summary", "findings": [{"rule", "severity", "file", "line", "excerpt", "message"}]}]}
 
     \b
@@ -61,14 +45,17 @@ def audit(
     def action() -> int:
         from orkestra.skills import api
 
-        report = api.audit(paths or [], all_skills, root)
-        if fmt is Format.table and not as_json:
-            rows = [
-                [a.name, f.severity, f.rule, f"{f.file}:{f.line}", f.message]
-                for a in report.audits
-                for f in a.findings
-                if f.severity != "info"
-            ]
+        report = api.audit(paths or [], all_skills, repo)
+        chosen = pick_format(fmt, Format.table)
+        rows = [
+            [a.name, f.severity, f.rule, f"{f.file}:{f.line}", f.message]
+            for a in report.audits
+            for f in a.findings
+            if f.severity != "info"
+        ]
+        if chosen is Format.text:
+            emit_lines(["\t".join(map(str, row)) for row in rows])
+        elif chosen is Format.table:
             emit_table(
                 f"audit: {sum(a.flagged for a in report.audits)} of {len(report.audits)} skills flagged",
                 ("skill", "severity", "rule", "where", "message"),
@@ -85,11 +72,12 @@ def evaluate(
     path: Annotated[
         str, typer.Argument(metavar="PATH", help="The candidate skill folder (or its SKILL.md).")
     ],
-    root: RootOption = None,
+    repo: RepoOption = None,
+    fmt: FormatOption = None,
 ) -> None:
-    """Adoption rubric (fills_real_gap, well_structured, actively_maintained, portable, tested) and depth 1-5.
+    """Adoption rubric and depth (1-5) for a candidate skill.
 
-    JSON: {"name", "path", "adopt", "criteria": {<criterion>: {"pass": true|false|null, "reasons",
+    Criteria: fills_real_gap, well_structured, actively_maintained, portable, tested. JSON: {"name", "path", "adopt", "criteria": {<criterion>: {"pass": true|false|null, "reasons",
     "similar"?}}, "depth": {"level", "signals"}}
 
     \b
@@ -100,7 +88,7 @@ def evaluate(
     def action() -> None:
         from orkestra.skills import api
 
-        emit_json(api.evaluate(path, root).to_dict())
+        show_record(api.evaluate(path, repo).to_dict(), fmt, f"evaluate {path}")
 
     run(action)
 
@@ -120,11 +108,12 @@ def ingest(
         bool, typer.Option("--accept-risk", help="Ingest even with high audit findings.")
     ] = False,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the plan; write nothing.")] = False,
-    root: RootOption = None,
+    repo: RepoOption = None,
+    fmt: FormatOption = None,
 ) -> None:
-    """Normalise a vetted skill into registries/skills/<folder>/<name>/. Exit 1 when the audit refuses it.
+    """Copy a vetted skill into the registries, normalised.
 
-    JSON: {"status": "written"|"dry-run"|"refused", "similar": [...], "name", "ref", "target", "audit",
+    It lands in registries/skills/<folder>/<name>/. Exit 1 when the audit refuses it. JSON: {"status": "written"|"dry-run"|"refused", "similar": [...], "name", "ref", "target", "audit",
     "depth", "metadata", "frontmatter", "scope": {"name", "dormant"}, "sections_added", "files",
     "not_copied", "unmapped_tools", "warnings", "next_steps"}
 
@@ -136,15 +125,15 @@ def ingest(
     def action() -> int:
         from orkestra.skills import api
 
-        result = api.ingest(path, tier, scope, provider, accept_risk=accept_risk, dry_run=dry_run, root=root)
-        emit_json(result.to_dict())
+        result = api.ingest(path, tier, scope, provider, accept_risk=accept_risk, dry_run=dry_run, root=repo)
+        show_record(result.to_dict(), fmt, f"ingest {path}")
         return 1 if result.refused else 0
 
     run(action)
 
 
 @vendor_app.command("list")
-def vendor_list(root: RootOption = None, fmt: FormatOption = Format.json) -> None:
+def vendor_list(repo: RepoOption = None, fmt: FormatOption = None) -> None:
     """Vendor roots and their skills with audit summaries.
 
     JSON: {"roots": [{"provider", "path", "exists", "skills": [{"name", "ref", "description",
@@ -158,8 +147,8 @@ def vendor_list(root: RootOption = None, fmt: FormatOption = Format.json) -> Non
     def action() -> None:
         from orkestra.skills import api
 
-        roots = api.vendor_roots(root)
-        if fmt is Format.table:
+        roots = api.vendor_roots(repo)
+        if pick_format(fmt, Format.table) is not Format.json:
             emit_table(
                 "vendor skills",
                 ("provider", "skill", "ref", "flagged", "high", "medium"),

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from orkestra.cli.options import Format, RepoOption, ReportFormatOption
 from orkestra.cli.output import emit_json, emit_lines, run
 
 if TYPE_CHECKING:
@@ -16,13 +17,13 @@ def command(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="List what would be created, updated, deleted.")] = False,
     check: Annotated[bool, typer.Option("--check", help="Write nothing; exit 1 on any drift (for CI).")] = False,
     force: Annotated[bool, typer.Option("--force", help="Overwrite generated files edited by hand.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the plan and result as JSON.")] = False,
-    root: Annotated[Optional[str], typer.Option("--root", help="Workspace root (default: nearest with "
-                                                "orkestra.yaml upwards from the cwd).")] = None,
+    repo: RepoOption = None,
+    fmt: ReportFormatOption = None,
 ) -> None:
-    """Render registries into .claude/, .mcp.json, GROUND_TRUTHS.md and the decisions digest.
+    """Render the registries into what Claude Code loads (.claude/).
 
-    Validates first: on any error nothing is written (exit 1, file:line:col diagnostics on
+    Writes .claude/, .mcp.json, GROUND_TRUTHS.md and the decisions digest. Prints one line per change and a summary; --format json prints
+    the plan and result. Validates first: on any error nothing is written (exit 1, file:line:col diagnostics on
     stderr). Generated files edited by hand are never overwritten without --force; files
     sync does not own (per .claude/.orkestra-manifest.json) are never touched.
 
@@ -36,8 +37,8 @@ def command(
     def action() -> int:
         from orkestra.render.sync import sync
 
-        report = sync(root, apply=not (dry_run or check), force=force)
-        if as_json:
+        report = sync(repo, apply=not (dry_run or check), force=force)
+        if fmt is Format.json:
             emit_json(report.to_dict())
         else:
             emit_lines(_text(report, planned=dry_run or check))

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import typer
+from orkestra.cli.inspect_common import one_record
+from orkestra.cli.options import FormatOption, RepoOption, group
 
-from orkestra.cli.inspect_common import FormatOption, RootOption, show_record
-from orkestra.cli.output import Format, run
-
-app = typer.Typer(help="Workspace health at a glance.", no_args_is_help=True, rich_markup_mode=None)
+app = group("Workspace health at a glance.")
 
 
 @app.command("status")
-def status(root: RootOption = None, fmt: FormatOption = Format.json) -> None:
-    """Counts of agents, skills, commands, truths, decisions and scopes, plus health.
+def status(repo: RepoOption = None, fmt: FormatOption = None) -> None:
+    """How many agents, skills, decisions and truths, and is it healthy?
 
-    Health: validation errors/warnings, whether .claude/ is in sync, and the Maguyva
+    Counts agents, skills, commands, truths, decisions and scopes. Health: validation errors/warnings, whether .claude/ is in sync, and the Maguyva
     index's freshness. Exit code 0 even when unhealthy; read `.healthy`.
 
     \b
@@ -22,9 +20,4 @@ def status(root: RootOption = None, fmt: FormatOption = Format.json) -> None:
       orkestra system status | jq '{agents, skills_total, healthy}'
     """
 
-    def action() -> None:
-        from orkestra.inspect import api
-
-        show_record(api.system_status(root), fmt, "system status")
-
-    run(action)
+    one_record(lambda api: api.system_status(repo), fmt, "system status")

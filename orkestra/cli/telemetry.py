@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
-from orkestra.cli.output import Format
+from orkestra.cli.options import Format, FormatOption, RepoOption, group, pick_format
 
 if TYPE_CHECKING:
     from orkestra.telemetry.report import Report
 
-app = typer.Typer(help="Query the local telemetry store written by the hooks.", no_args_is_help=True)
+app = group("Query the local telemetry store written by the hooks.")
 
 
 @app.command("report")
@@ -22,11 +22,15 @@ def report(
     session: Optional[str] = typer.Option(None, "--session", help="Only events of this session id."),
     store_dir: Optional[str] = typer.Option(None, "--store-dir",
                                             help="Store directory (default from orkestra.yaml)."),
-    fmt: Format = typer.Option(Format.json, "--format", help="json (default) or table."),
+    repo: RepoOption = None,
+    fmt: FormatOption = None,
 ) -> None:
-    """Tool mix, failure rate per tool family, MCP server share, skills, subagents and failure loops.
+    """What the agents did: tools, failures, servers, skills, loops.
 
-    Example: orkestra telemetry report --since 1h --format table
+    Tool mix, failure rate per tool family, MCP server share, skills, subagents and failure
+    loops. An unknown --session exits 1 with "did you mean ...".
+
+    Example: orkestra telemetry report --since 1h
     """
     from orkestra.cli.output import run
 
@@ -36,7 +40,7 @@ def report(
         from orkestra.telemetry.store import find_project_root
 
         try:
-            result = report_project(find_project_root(os.getcwd()), since, session, store_dir)
+            result = report_project(find_project_root(repo or os.getcwd()), since, session, store_dir)
         except ValueError as exc:
             raise UsageError(str(exc)) from exc
         _print(result, fmt)
@@ -57,8 +61,11 @@ def dashboard(
     session: Optional[str] = typer.Option(None, "--session", help="Only events of this session id."),
     store_dir: Optional[str] = typer.Option(None, "--store-dir",
                                             help="Store directory (default from orkestra.yaml)."),
+    repo: RepoOption = None,
 ) -> None:
-    """Write the local dashboard page (one self-contained HTML file) or, with --grafana, a Grafana dashboard.
+    """Write the local dashboard page, or a Grafana dashboard.
+
+    The local page is one self-contained HTML file; --grafana writes the Grafana JSON instead.
 
     The page has inline SVG charts and tables and needs no network to view. The Grafana JSON needs
     the 'grafana' extra and queries the Loki stream that `telemetry.loki` pushes. Prints the path.
@@ -75,7 +82,7 @@ def dashboard(
         from orkestra.telemetry.settings import load_settings
         from orkestra.telemetry.store import find_project_root, resolve_store_dir
 
-        root = find_project_root(os.getcwd())
+        root = find_project_root(repo or os.getcwd())
         settings = load_settings(Path(root))
         directory = resolve_store_dir(root, store_dir or settings.store_dir)
         if grafana:
@@ -116,10 +123,13 @@ def dashboard(
 def flush(
     store_dir: Optional[str] = typer.Option(None, "--store-dir",
                                             help="Store directory (default from orkestra.yaml)."),
+    repo: RepoOption = None,
+    fmt: FormatOption = None,
 ) -> None:
-    """Push the events waiting in the Loki outbox (what the hooks could not send) to `telemetry.loki`.
+    """Push the events waiting in the Loki outbox to `telemetry.loki`.
 
-    Prints {"sent", "pending", "rejected", "warnings"} as JSON. Exit 0 when nothing is left
+    The outbox holds what the hooks could not send. JSON: {"sent", "pending", "rejected",
+    "warnings"}. Exit 0 when nothing is left
     pending, 1 when some events are still waiting (Loki unreachable), 2 without a loki section.
 
     Example: orkestra telemetry flush
@@ -129,30 +139,34 @@ def flush(
     def action() -> int:
         from pathlib import Path
 
-        from orkestra.cli.output import emit_json
+        from orkestra.cli.output import show_record
         from orkestra.errors import UsageError
         from orkestra.telemetry import loki
         from orkestra.telemetry.settings import load_settings
         from orkestra.telemetry.store import find_project_root, resolve_store_dir
 
-        root = find_project_root(os.getcwd())
+        root = find_project_root(repo or os.getcwd())
         settings = load_settings(Path(root))
         if not settings.loki:
             raise UsageError("no telemetry.loki section in orkestra.yaml (endpoint, credential_env)")
         where = loki.target(settings.loki.endpoint, settings.loki.credential_env, settings.loki.tenant,
                             settings.loki.service_name)
         result = loki.flush(resolve_store_dir(root, store_dir or settings.store_dir), where)
-        emit_json(result._asdict())
+        show_record(result._asdict(), fmt, "telemetry flush")
         return 0 if result.pending == 0 else 1
 
     run(action)
 
 
-def _print(result: Report, fmt: Format) -> None:
-    from orkestra.cli.output import emit_json, emit_table
+def _print(result: Report, fmt: Format | None) -> None:
+    from orkestra.cli.output import emit_json, emit_table, emit_text
 
-    if fmt == Format.json:
+    chosen = pick_format(fmt, Format.table)
+    if chosen is Format.json:
         emit_json(result.to_dict())
+        return
+    if chosen is Format.text:
+        emit_text(result.to_dict())
         return
     totals = {**result.totals, **{f"time_{k}": v for k, v in result.time_range.items()}}
     emit_table("Totals", ["metric", "value"], list(totals.items()))

@@ -2,86 +2,66 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-from orkestra.cli.inspect_common import FormatOption, LimitOption, RootOption, show_record, show_rows
-from orkestra.cli.output import Format, fail, run
+from orkestra.cli.inspect_common import info_command, list_rows
+from orkestra.cli.options import FormatOption, LimitOption, RepoOption, group
+from orkestra.cli.output import fail
 
-app = typer.Typer(help="Ground truths: list, search and inspect.", no_args_is_help=True,
-                  rich_markup_mode=None)
+app = group("Ground truths: list, search and inspect.")
 
 COLUMNS = ("id", "status", "scope", "package", "statement")
-TagOption = Annotated[Optional[str], typer.Option("--tag", help="Only truths carrying this tag.")]
+TagOption = Annotated[str | None, typer.Option("--tag", help="Only truths carrying this tag.")]
 
 
-@app.command("list")
 def list_truths(
-    status: Annotated[Optional[str], typer.Option(help="Only current, tentative or deprecated.")] = None,
+    status: Annotated[str | None, typer.Option(help="Only current, tentative or deprecated.")] = None,
     tag: TagOption = None,
-    scope: Annotated[Optional[str], typer.Option(help="Only platform, package or domain truths.")] = None,
-    root: RootOption = None,
-    fmt: FormatOption = Format.json,
+    scope: Annotated[str | None, typer.Option(help="Only platform, package or domain truths.")] = None,
+    repo: RepoOption = None,
+    fmt: FormatOption = None,
 ) -> None:
-    """List ground truths by id: {"count", "truths": [...]}.
+    """List ground truths by id.
+
+    JSON: {"count", "truths": [...]}.
 
     \b
     Example:
-      orkestra registry truths list --status current | jq -r '.truths[].id'
+      orkestra truths list --status current | jq -r '.truths[].id'
     """
-
-    def action() -> None:
-        from orkestra.inspect import api
-
-        show_rows(api.list_truths(root, status, tag, scope), fmt, "truths", COLUMNS)
-
-    run(action)
+    list_rows(lambda api: api.list_truths(repo, status, tag, scope), fmt, "truths", COLUMNS)
 
 
-@app.command("search")
+truth_info = info_command(
+    "truths", "ground truth", "ID", "GT-MAG-015", "The full ground-truth statement, with its evidence.", ".evidence",
+    lambda api, repo, truth_id: api.truth_info(repo, truth_id))
+
+
 def search_truths(
-    query: Annotated[Optional[str], typer.Argument(
+    query: Annotated[str | None, typer.Argument(
         metavar="QUERY", help="Words (weights: id 6, statement 5, rationale 4, tags 3, evidence 2).")] = None,
     tag: TagOption = None,
     limit: LimitOption = None,
-    root: RootOption = None,
-    fmt: FormatOption = Format.json,
+    repo: RepoOption = None,
+    fmt: FormatOption = None,
 ) -> None:
-    """Search ground truths by words, by --tag, or both: {"query", "tag", "count", "truths": [... "score"]}.
+    """Search ground truths by words, by --tag, or both.
+
+    JSON: {"query", "tag", "count", "truths": [... "score"]}.
 
     \b
     Example:
-      orkestra registry truths search "embedding"
+      orkestra truths search "embedding"
       orkestra registry truths search --tag security --format table
     """
     if not query and not tag:
         fail("give a QUERY, --tag TAG, or both", 2)
-
-    def action() -> None:
-        from orkestra.inspect import api
-
-        show_rows(api.search_truths(root, query, tag, limit), fmt, "truths", ("id", "score", *COLUMNS[1:]))
-
-    run(action)
+    list_rows(lambda api: api.search_truths(repo, query, tag, limit), fmt, "truths", ("id", "score", *COLUMNS[1:]))
 
 
-@app.command("info")
-def truth_info(
-    truth_id: Annotated[str, typer.Argument(metavar="ID", help="Ground-truth id, e.g. GT-MAG-015.")],
-    root: RootOption = None,
-    fmt: FormatOption = Format.json,
-) -> None:
-    """The full ground-truth statement. An unknown id exits 1 with "did you mean ...".
-
-    \b
-    Example:
-      orkestra registry truths info GT-MAG-015 | jq '.evidence'
-    """
-
-    def action() -> None:
-        from orkestra.inspect import api
-
-        show_record(api.truth_info(root, truth_id), fmt, truth_id)
-
-    run(action)
+app.command("list")(list_truths)
+app.command("info")(truth_info)
+app.command("search")(search_truths)
+app.command("show", hidden=True)(truth_info)  # the spelling other tools use

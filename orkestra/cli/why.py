@@ -6,8 +6,8 @@ from typing import Annotated
 
 import typer
 
-from orkestra.cli.inspect_common import FormatOption, RootOption
-from orkestra.cli.output import Format, emit_json, run
+from orkestra.cli.options import Format, FormatOption, RepoOption, pick_format
+from orkestra.cli.output import emit_json, emit_table, run
 
 
 def command(
@@ -17,18 +17,20 @@ def command(
     max_tokens: Annotated[int, typer.Option("--max-tokens", min=200, max=25_000,
                                             help="Cut the JSON answer to about this many tokens.")] = 4_000,
     no_index: Annotated[bool, typer.Option("--no-index", help="Never open Maguyva's index (paths only).")] = False,
-    root: RootOption = None,
-    fmt: FormatOption = Format.json,
+    repo: RepoOption = None,
+    fmt: FormatOption = None,
 ) -> None:
-    """Why is this code like this: decisions, ground truths and changelog entries, ranked and cited.
+    """The decisions, truths and changes behind a path or symbol.
 
-    JSON: {"target", "via": "path"|"line"|"symbol", "path", "lines"?, "symbol"?, "former_names", "count",
+    Decisions, ground truths and changelog entries, ranked and cited. On a terminal: a report
+    (text) or one row per result (table). JSON: {"target", "via": "path"|"line"|"symbol", "path", "lines"?, "symbol"?, "former_names", "count",
     "results": [{"kind": "decision"|"truth"|"changelog", "id", "citation", "title", "status",
     "match": "direct"|"history", "date", "do", "avoid", "commits", …}], "commits", "commit_count", "notes"}.
     Ranked direct before history, active before superseded, newest first. Exit 1 for an unknown target.
 
     \b
     Example:
+      orkestra why maguyva/retrieve/fuse.py
       orkestra why maguyva/retrieve/fuse.py --format table
       orkestra why orkestra/render/outputs.py:60-75
       orkestra why Workspace.load | jq -r '.results[].citation'
@@ -39,9 +41,13 @@ def command(
 
         from orkestra.why.answer import format_why, why
 
-        answer = why(root, target, limit=limit, max_tokens=max_tokens, index_lookup=not no_index)
-        if fmt is Format.table:
+        answer = why(repo, target, limit=limit, max_tokens=max_tokens, index_lookup=not no_index)
+        chosen = pick_format(fmt, Format.text)
+        if chosen is Format.text:
             sys.stdout.write(format_why(answer))
+        elif chosen is Format.table:
+            emit_table(f"why {target} ({answer['count']})", ("citation", "kind", "status", "date", "title"),
+                       [[r["citation"], r["kind"], r["status"], r["date"], r["title"]] for r in answer["results"]])
         else:
             emit_json(answer)
 

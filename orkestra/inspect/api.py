@@ -19,18 +19,18 @@ RootArg = str | Path | None  # None: the nearest ancestor of the cwd holding ork
 
 def find_root(root: RootArg = None) -> Path:
     """``root`` if given, else the nearest directory from the cwd upwards holding ``orkestra.yaml``."""
-    from orkestra.errors import OrkestraError  # difflib; cheap to defer on the hot path
+    from orkestra.errors import NoWorkspaceError  # difflib; cheap to defer on the hot path
 
     if root is not None:
         path = Path(root).resolve()
         if not (path / CONFIG_FILE).is_file():
-            raise OrkestraError(f"{path}: no {CONFIG_FILE} here (run `orkestra init` to create a workspace)")
+            raise NoWorkspaceError(f"{path}: no {CONFIG_FILE} here")
         return path
     start = Path.cwd().resolve()
     for folder in (start, *start.parents):
         if (folder / CONFIG_FILE).is_file():
             return folder
-    raise OrkestraError(f"no {CONFIG_FILE} in {start} or any parent directory (use --root PATH)")
+    raise NoWorkspaceError(f"no {CONFIG_FILE} in {start} or any parent directory")
 
 
 def open_sections(root: RootArg, names: Iterable[str], strict: bool = True) -> dict[str, Any]:

@@ -207,6 +207,12 @@ def project_events(root: str | os.PathLike[str], since: str | None = None, sessi
     """(store directory, events, warnings) of the project's store (``telemetry.store_dir`` unless given)."""
     directory = resolve_store_dir(root, store_dir or load_settings(Path(root)).store_dir)
     loaded = load_events(directory, parse_since(since, now) if since else None, session)
+    if session and not loaded.events:  # a typo, or a session that only lies outside --since?
+        known = {str(e.fields.get("session_id", "")) for e in load_events(directory).events} - {""}
+        if session not in known:
+            from orkestra.errors import NotFoundError
+
+            raise NotFoundError("session", session, sorted(known))
     return directory, loaded.events, loaded.warnings
 
 

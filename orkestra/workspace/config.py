@@ -57,7 +57,7 @@ class OrkestraConfig(Strict):
 
 def find_root(root: str | Path | None = None) -> Path:
     """``root`` if given, else the nearest directory from the cwd upwards holding ``orkestra.yaml``."""
-    from orkestra.errors import OrkestraError
+    from orkestra.errors import NoWorkspaceError
 
     if root is not None:
         return Path(root).resolve()
@@ -65,7 +65,7 @@ def find_root(root: str | Path | None = None) -> Path:
     for folder in (start, *start.parents):
         if (folder / CONFIG_FILE).is_file():
             return folder
-    raise OrkestraError(f"no {CONFIG_FILE} in {start} or any parent directory (use --root PATH)")
+    raise NoWorkspaceError(f"no {CONFIG_FILE} in {start} or any parent directory")
 
 
 def read_config(root: Path) -> OrkestraConfig | None:

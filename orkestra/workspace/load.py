@@ -14,7 +14,7 @@ from typing import Any, Callable, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from orkestra.errors import Diagnostic, OrkestraError, Severity
+from orkestra.errors import Diagnostic, NoWorkspaceError, Severity
 from orkestra.memory import paused_gc
 from orkestra.workspace import models as m
 from orkestra.workspace.config import CONFIG_FILE, OrkestraConfig
@@ -91,7 +91,7 @@ class Workspace:
         """Load the workspace rooted at ``root`` (the directory holding ``orkestra.yaml``)."""
         root_path = Path(root).resolve()
         if not (root_path / CONFIG_FILE).is_file():
-            raise OrkestraError(f"{root_path}: no {CONFIG_FILE} here (run `orkestra init` to create a workspace)")
+            raise NoWorkspaceError(f"{root_path}: no {CONFIG_FILE} here")
         with paused_gc():
             return _Loader(root_path).run()
 
