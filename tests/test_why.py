@@ -113,8 +113,10 @@ def test_why_cli_json_table_and_errors(shop):
     result = run_cli("why", "src/shop/pricing.py", "--no-index", "--root", str(repo), cwd=repo)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["results"][0]["citation"] == "GT-SHOP-001"
+    text = run_cli("why", "src/shop/new_name.py", "--format", "text", "--no-index", "--root", str(repo), cwd=repo)
+    assert "formerly: src/shop/old_name.py" in text.stdout and "DEC-PR-001" in text.stdout
     table = run_cli("why", "src/shop/new_name.py", "--format", "table", "--no-index", "--root", str(repo), cwd=repo)
-    assert "formerly: src/shop/old_name.py" in table.stdout and "DEC-PR-001" in table.stdout
+    assert "┃ citation" in table.stdout and "│ DEC-PR-001" in table.stdout
     missing = run_cli("why", "src/shop/never.py", "--no-index", "--root", str(repo), cwd=repo)
     assert missing.returncode == 1 and "no such path" in missing.stderr
     bounded = run_cli("why", "src/shop", "--no-index", "--limit", "2", "--root", str(repo), cwd=repo)

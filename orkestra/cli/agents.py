@@ -35,7 +35,7 @@ def list_agents(
 
 agent_info = info_command(
     "agents", "agent", "NAME", "architecture-advisor", "Everything about one agent: persona, skills (and why), tools.",
-    ".skills[] | {name, reason, via}", lambda api, repo, name: api.agent_info(repo, name))
+    ".skills[] | {name, reason, via}")
 
 
 def search_agents(

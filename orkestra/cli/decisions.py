@@ -35,8 +35,7 @@ def list_decisions(
 
 
 decision_info = info_command(
-    "decisions", "decision", "ID", "DEC-PL-142", "The full decision record.", ".agent_guidance",
-    lambda api, repo, decision_id: api.decision_info(repo, decision_id))
+    "decisions", "decision", "ID", "DEC-PL-142", "The full decision record.", ".agent_guidance")
 
 
 def search_decisions(

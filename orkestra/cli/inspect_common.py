@@ -29,17 +29,22 @@ def one_record(fetch: Fetch, fmt: Format | None, title: str) -> None:
     run(lambda: show_record(fetch(_api()), fmt, title))
 
 
-def info_command(group: str, noun: str, metavar: str, example: str, summary: str, jq: str,
-                 lookup: Callable[[ModuleType, str | None, str], Any]) -> Callable[..., None]:
-    """The ``orkestra GROUP info KEY`` command: ``lookup(api, repo, key)`` printed as one record."""
-    Key = Annotated[str, typer.Argument(metavar=metavar, help=f"The {noun}'s {metavar.lower()}, e.g. {example}.")]
+def info_command(
+    group: str, noun: str, metavar: str, example: str, summary: str, jq: str
+) -> Callable[..., None]:
+    """The ``orkestra GROUP info KEY`` command: ``api.<noun>_info(repo, key)`` printed as one record."""
+    Key = Annotated[
+        str, typer.Argument(metavar=metavar, help=f"The {noun}'s {metavar.lower()}, e.g. {example}.")
+    ]
 
     def info(key: Key, repo: RepoOption = None, fmt: FormatOption = None) -> None:
-        one_record(lambda api: lookup(api, repo, key), fmt, f"{noun} {key}")
+        one_record(lambda api: getattr(api, f"{noun}_info")(repo, key), fmt, f"{noun} {key}")
 
-    info.__doc__ = (f"{summary}\n\nAn unknown {metavar.lower()} exits 1 with \"did you mean ...\".\n\n\b\n"
-                    f"Example:\n  orkestra {group} info {example}\n  orkestra {group} info {example} | jq '{jq}'\n")
-    info.__name__ = info.__qualname__ = f"{noun.replace('-', '_')}_info"
+    info.__doc__ = (
+        f'{summary}\n\nAn unknown {metavar.lower()} exits 1 with "did you mean ...".\n\n\b\n'
+        f"Example:\n  orkestra {group} info {example}\n  orkestra {group} info {example} | jq '{jq}'\n"
+    )
+    info.__name__ = info.__qualname__ = f"{noun}_info"
     return info
 
 

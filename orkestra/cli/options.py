@@ -29,17 +29,36 @@ class Format(str, Enum):
     text = "text"
 
 
-RepoOption = Annotated[str | None, typer.Option(
-    "--repo", metavar="PATH", show_default=False,
-    help="Repository (default: the nearest directory upwards from the cwd holding orkestra.yaml).")]
-GitRepoOption = Annotated[Path | None, typer.Option(
-    "--repo", metavar="PATH", show_default=False,
-    help="Repository (default: the git work tree holding the cwd).")]
-FormatOption = Annotated[Format | None, typer.Option(
-    "--format", show_default=False,
-    help="json, table or text (default: table or text on a terminal, json when piped).")]
-ReportFormatOption = Annotated[Format | None, typer.Option(
-    "--format", show_default=False, help="text (default) or json; table is the same as text.")]
+RepoOption = Annotated[
+    str | None,
+    typer.Option(
+        "--repo",
+        metavar="PATH",
+        show_default=False,
+        help="Repository (default: the nearest directory upwards from the cwd holding orkestra.yaml).",
+    ),
+]
+GitRepoOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--repo",
+        metavar="PATH",
+        show_default=False,
+        help="Repository (default: the git work tree holding the cwd).",
+    ),
+]
+FormatOption = Annotated[
+    Format | None,
+    typer.Option(
+        "--format",
+        show_default=False,
+        help="json, table or text (default: table or text on a terminal, json when piped).",
+    ),
+]
+ReportFormatOption = Annotated[
+    Format | None,
+    typer.Option("--format", show_default=False, help="text (default) or json; table is the same as text."),
+]
 LimitOption = Annotated[int | None, typer.Option("--limit", min=1, help="Show at most N results.")]
 
 # hidden spelling -> (the option it stands for, the arguments it becomes)

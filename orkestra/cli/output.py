@@ -1,7 +1,8 @@
 """Printing results and turning library errors into exit codes; the CLI's only printer.
 
-Exit codes: 0 success, 1 diagnostics / drift / not found, 2 usage errors.
-JSON goes to stdout (stable, documented in docs/cli.md); errors go to stderr.
+Exit codes: 0 success, 1 diagnostics / drift / not found / no workspace, 2 usage errors.
+Results go to stdout: JSON when piped (stable, documented in docs/cli.md), tables or text for a
+person at a terminal (``--format`` chooses; see options.py). Errors go to stderr.
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ def list_skills(
 
 skill_info = info_command(
     "skills", "skill", "NAME", "test-first-discipline", "Everything about one skill, and which agents load it.",
-    ".used_by", lambda api, repo, name: api.skill_info(repo, name))
+    ".used_by")
 
 
 def search_skills(

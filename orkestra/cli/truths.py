@@ -35,8 +35,7 @@ def list_truths(
 
 
 truth_info = info_command(
-    "truths", "ground truth", "ID", "GT-MAG-015", "The full ground-truth statement, with its evidence.", ".evidence",
-    lambda api, repo, truth_id: api.truth_info(repo, truth_id))
+    "truths", "truth", "ID", "GT-MAG-015", "The full ground-truth statement, with its evidence.", ".evidence")
 
 
 def search_truths(
