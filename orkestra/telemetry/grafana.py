@@ -57,7 +57,7 @@ def panel_specs(service_name: str = SERVICE_NAME) -> list[PanelSpec]:
         PanelSpec("Prompts", "stat", f'sum(count_over_time({sel(event="UserPromptSubmit")} [$__range]))',
                   "prompts", True, 4, 4, "UserPromptSubmit events."),
         PanelSpec("Sessions' agents", "piechart", by("agent_tool", sel()), "{{agent_tool}}", True, 8, 8,
-                  "Events per agent runtime (claude-code, codex-cli): the seeds' agent_tool split."),
+                  "Events per agent runtime (claude-code, codex-cli), by the agent_tool label."),
         PanelSpec("Events over time", "timeseries", by("event", sel(), "$__auto"), "{{event}}", False, 12, 8,
                   "Every hook event, by event name."),
         PanelSpec("Tool calls by type", "timeseries", by("tool_type", sel(event="PreToolUse"), "$__auto"),
