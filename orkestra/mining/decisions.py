@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from orkestra.errors import NotFoundError
+from orkestra.errors import NotFoundError, did_you_mean
 
 if TYPE_CHECKING:
     from orkestra.workspace.load import Workspace
@@ -65,7 +65,9 @@ class DecisionCatalog:
             return f"{decision_id!r} is not a decision id like 'DEC-PL-142'"
         if decision_id not in self.ids and match["code"] not in self.domains:
             known = ", ".join(sorted(self.domains)) or "none (add them to registry.yaml)"
-            return f"{decision_id!r}: unknown domain code {match['code']!r} (known codes: {known})"
+            close = did_you_mean(match["code"], self.domains)
+            hint = f"did you mean {', '.join(repr(c) for c in close)}? " if close else ""
+            return f"{decision_id!r}: unknown domain code {match['code']!r} ({hint}known codes: {known})"
         return None
 
 
