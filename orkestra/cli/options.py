@@ -29,35 +29,25 @@ class Format(str, Enum):
     text = "text"
 
 
+def _option(name: str, help: str, **extra: Any) -> Any:
+    return typer.Option(name, show_default=False, help=help, **extra)
+
+
 RepoOption = Annotated[
     str | None,
-    typer.Option(
-        "--repo",
-        metavar="PATH",
-        show_default=False,
-        help="Repository (default: the nearest directory upwards from the cwd holding orkestra.yaml).",
+    _option(
+        "--repo", "Repository (default: the nearest directory upwards holding orkestra.yaml).", metavar="PATH"
     ),
 ]
 GitRepoOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--repo",
-        metavar="PATH",
-        show_default=False,
-        help="Repository (default: the git work tree holding the cwd).",
-    ),
+    Path | None, _option("--repo", "Repository (default: the git work tree holding the cwd).", metavar="PATH")
 ]
 FormatOption = Annotated[
     Format | None,
-    typer.Option(
-        "--format",
-        show_default=False,
-        help="json, table or text (default: table or text on a terminal, json when piped).",
-    ),
+    _option("--format", "json, table or text (default: table or text on a terminal, json when piped)."),
 ]
 ReportFormatOption = Annotated[
-    Format | None,
-    typer.Option("--format", show_default=False, help="text (default) or json; table is the same as text."),
+    Format | None, _option("--format", "text (default) or json; table is the same as text.")
 ]
 LimitOption = Annotated[int | None, typer.Option("--limit", min=1, help="Show at most N results.")]
 
