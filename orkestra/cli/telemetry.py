@@ -14,14 +14,16 @@ if TYPE_CHECKING:
 
 app = group("Query the local telemetry store written by the hooks.")
 
+SINCE = typer.Option(None, "--since", help="Only events newer than 1h, 30m, 2d... or an ISO date.")
+SESSION = typer.Option(None, "--session", help="Only events of this session id.")
+STORE_DIR = typer.Option(None, "--store-dir", help="Store directory (default from orkestra.yaml).")
+
 
 @app.command("report")
 def report(
-    since: Optional[str] = typer.Option(None, "--since",
-                                        help="Only events newer than 1h, 30m, 2d... or an ISO date."),
-    session: Optional[str] = typer.Option(None, "--session", help="Only events of this session id."),
-    store_dir: Optional[str] = typer.Option(None, "--store-dir",
-                                            help="Store directory (default from orkestra.yaml)."),
+    since: Optional[str] = SINCE,
+    session: Optional[str] = SESSION,
+    store_dir: Optional[str] = STORE_DIR,
     repo: RepoOption = None,
     fmt: FormatOption = None,
 ) -> None:
@@ -56,11 +58,9 @@ def dashboard(
     output: Optional[str] = typer.Option(None, "--output", "-o",
                                          help="File to write (default <store>/dashboard.html or "
                                               "<store>/grafana-dashboard.json)."),
-    since: Optional[str] = typer.Option(None, "--since",
-                                        help="Only events newer than 1h, 30m, 2d... or an ISO date."),
-    session: Optional[str] = typer.Option(None, "--session", help="Only events of this session id."),
-    store_dir: Optional[str] = typer.Option(None, "--store-dir",
-                                            help="Store directory (default from orkestra.yaml)."),
+    since: Optional[str] = SINCE,
+    session: Optional[str] = SESSION,
+    store_dir: Optional[str] = STORE_DIR,
     repo: RepoOption = None,
 ) -> None:
     """Write the local dashboard page, or a Grafana dashboard.
@@ -121,8 +121,7 @@ def dashboard(
 
 @app.command("flush")
 def flush(
-    store_dir: Optional[str] = typer.Option(None, "--store-dir",
-                                            help="Store directory (default from orkestra.yaml)."),
+    store_dir: Optional[str] = STORE_DIR,
     repo: RepoOption = None,
     fmt: FormatOption = None,
 ) -> None:
