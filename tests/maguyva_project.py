@@ -75,9 +75,9 @@ def receipt(products):
 }
 
 
-def make_project(root: Path) -> Path:
+def make_project(root: Path, files: dict[str, str] = FILES) -> Path:
     root.mkdir(parents=True, exist_ok=True)
-    for rel, text in FILES.items():
+    for rel, text in files.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
@@ -91,3 +91,15 @@ def index_project(root: Path, store: Path) -> None:
     from maguyva.index.pipeline import index_repository
 
     index_repository(root, store, full=True, workers=1)
+
+
+def open_indexed(root: Path, files: dict[str, str]):
+    """``files`` committed in a new repository at ``root``, indexed in place, opened without embeddings."""
+    from maguyva.api import Maguyva
+    from maguyva.index.pipeline import index_repository
+
+    make_project(root, files)
+    index_repository(root, root / ".git" / "maguyva" / "index.db")
+    opened = Maguyva.open(root)
+    opened.embedding_settings = None
+    return opened

@@ -8,10 +8,10 @@ import json
 import pytest
 
 from maguyva.api import Maguyva
-from maguyva.index.pipeline import index_repository
 from maguyva.retrieve.intent import classify
 from maguyva.retrieve.query import parse
-from tests.conftest import git, run_cli
+from tests.conftest import run_cli
+from tests.maguyva_project import open_indexed
 
 FILES = {
     "shop/__init__.py": "",
@@ -71,17 +71,7 @@ def checkout(cart, raw_code):
 
 @pytest.fixture(scope="module")
 def api(tmp_path_factory) -> Maguyva:
-    root = tmp_path_factory.mktemp("loc") / "repo"
-    root.mkdir()
-    git(root, "init", "-q", "-b", "main")
-    for path, text in FILES.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "init")
-    index_repository(root, root / ".git" / "maguyva" / "index.db")
-    opened = Maguyva.open(root)
-    opened.embedding_settings = None
+    opened = open_indexed(tmp_path_factory.mktemp("loc") / "repo", FILES)
     yield opened
     opened.close()
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 import pytest
 
 from maguyva.api import Maguyva
-from maguyva.index.pipeline import index_repository
 from maguyva.retrieve.query import parse
 from maguyva.retrieve.rank import asked_in, compound_terms, file_kind, named_stems
-from tests.conftest import git
+from tests.maguyva_project import open_indexed
 
 ISSUE = """Render fails for the man page builder
 
@@ -78,17 +77,7 @@ def solve(equations, unknowns):
 
 @pytest.fixture(scope="module")
 def api(tmp_path_factory) -> Maguyva:
-    root = tmp_path_factory.mktemp("graph") / "repo"
-    root.mkdir()
-    git(root, "init", "-q", "-b", "main")
-    for path, text in FILES.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "init")
-    index_repository(root, root / ".git" / "maguyva" / "index.db")
-    opened = Maguyva.open(root)
-    opened.embedding_settings = None
+    opened = open_indexed(tmp_path_factory.mktemp("graph") / "repo", FILES)
     yield opened
     opened.close()
 
