@@ -1,7 +1,7 @@
 """The Maguyva library API: one object per indexed repository, behind the MCP tools and the CLI.
 
-Every answer is a JSON-ready dict whose hits cite ``path:line``; answers are bounded in size
-(default ≈ 8k tokens, hard cap 25k) and say so when they were truncated.
+Every answer is a typed model (``maguyva.answers``) whose hits cite ``path:line``; answers are
+bounded in size (default ≈ 8k tokens, hard cap 25k) and say so when they were truncated.
 """
 
 from __future__ import annotations
@@ -11,7 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
-from maguyva.answers import DEFAULT_TOKENS, MAX_TOKENS, bound, estimate_tokens, hit_dict
+from maguyva.answers import (DEFAULT_TOKENS, MAX_TOKENS, ContextAnswer, DependenciesAnswer, FileAnswer,
+                             OverviewAnswer, ReferencesAnswer, RefreshAnswer, SearchAnswer, StatusAnswer,
+                             StructureAnswer, SymbolAnswer, TextAnswer, bound, estimate_tokens, hit_dict)
+from maguyva.answers import Place, SearchResult
 from maguyva.errors import MaguyvaError
 from maguyva.files import confine
 from maguyva.retrieve import graph, structure, text
@@ -117,7 +120,7 @@ class Maguyva:
 
     def intelligent_search(self, query: str, *, limit: int = 10, preset: str = "default",
                            modalities: Sequence[str] | None = None, path_prefix: str | None = None,
-                           max_tokens: int = DEFAULT_TOKENS) -> dict:
+                           max_tokens: int = DEFAULT_TOKENS) -> SearchAnswer:
         """Classify the question, run the retrievers its intent calls for, rank files, cite.
 
         ``limit`` counts files: each result is a file's best place, with more places of the same
@@ -168,7 +171,7 @@ class Maguyva:
             "notes": notes,
             "results": results,
         }
-        return bound(answer, "results", max_tokens)
+        return bound(SearchAnswer.model_validate(answer), "results", max_tokens)
 
     def _ranked(self, parsed: ParsedQuery, intent: str, ranked: dict[str, list[Hit]], weights: dict[str, float],
                 path_prefix: str | None, limit: int) -> list[dict]:
@@ -244,7 +247,7 @@ class Maguyva:
     # ---- symbols -----------------------------------------------------------------------------
 
     def find_symbol(self, symbol_name: str, *, kind: str | None = None, find_similar: bool = False,
-                    exact_match: bool = False, limit: int = 20) -> dict:
+                    exact_match: bool = False, limit: int = 20) -> SymbolAnswer:
         """Exact by default: a missing name gives an empty list unless ``find_similar`` (never with exact_match)."""
         found = structure.find(self.store, symbol_name, kind=kind, limit=limit)
         if exact_match:
@@ -264,11 +267,11 @@ class Maguyva:
                 if cls is not None:  # asked on a subclass, defined on a base
                     entry["inherited_by"] = cls.qualified_name
                     entry["inherited_from"] = entry["qualified_name"].rsplit(".", 1)[0]
-        return {"symbol_name": symbol_name, "match": "similar" if fuzzy else "exact", "count": len(symbols),
-                "symbols": symbols}
+        return SymbolAnswer(symbol_name=symbol_name, match="similar" if fuzzy else "exact", count=len(symbols),
+                            symbols=symbols)
 
     def find_references(self, symbol_name: str, *, limit: int = 50, include_possible: bool = False,
-                        max_tokens: int = DEFAULT_TOKENS) -> dict:
+                        max_tokens: int = DEFAULT_TOKENS) -> ReferencesAnswer:
         """Every in-repo reference to a symbol (calls, imports, inheritance, type uses), at the use site.
 
         Each carries its ``resolution`` (resolved, inferred); ``include_possible`` adds the calls of
@@ -281,11 +284,11 @@ class Maguyva:
         answer = {"symbol_name": symbol_name,
                   "definitions": [f"{t.path}:{t.line}" for t in targets],
                   "count": len(refs), "references": refs[:limit]}
-        return bound(answer, "references", max_tokens)
+        return bound(ReferencesAnswer.model_validate(answer), "references", max_tokens)
 
     def analyze_dependencies(self, target: str, *, direction: str = "both", depth: int = 2,
                              limit: int = 100, include_ambiguous: bool = False,
-                             max_tokens: int = DEFAULT_TOKENS) -> dict:
+                             max_tokens: int = DEFAULT_TOKENS) -> DependenciesAnswer:
         """Callers, callees, or the impact (blast radius to ``depth``) of a path or a symbol.
 
         Callers and callees carry their ``resolution``; ``include_ambiguous`` adds possible callers
@@ -320,12 +323,12 @@ class Maguyva:
             answer["files_affected"] = len({e["path"] for e in entries})
         answer["count"] = len(entries)
         answer["entries"] = entries
-        return bound(answer, "entries", max_tokens)
+        return bound(DependenciesAnswer.model_validate(answer), "entries", max_tokens)
 
     # ---- files and text ----------------------------------------------------------------------
 
     def get_file(self, path: str, *, start_line: int | None = None, end_line: int | None = None,
-                 include_metadata: bool = False, max_tokens: int = DEFAULT_TOKENS) -> dict:
+                 include_metadata: bool = False, max_tokens: int = DEFAULT_TOKENS) -> FileAnswer:
         """A file's lines (optionally a range), numbered; confined to the repository."""
         relative, content, on_disk = self._file_content(path, ranged=start_line is not None)
         lines = split_lines(content)
@@ -345,9 +348,9 @@ class Maguyva:
                 "stale": bool(record) and on_disk is not None and record.content_hash != _sha1(on_disk),
                 "symbols": [hit_dict(structure.symbol_hit(s, 1.0)) for s in self.store.symbols_in(relative)][:100],
             }
-        bounded = bound(answer, "lines", max_tokens)
-        if bounded.get("truncated"):
-            bounded["end_line"] = bounded["lines"][-1]["line"] if bounded["lines"] else first
+        bounded = bound(FileAnswer.model_validate(answer), "lines", max_tokens)
+        if bounded.truncated is True:
+            bounded = bounded.model_copy(update={"end_line": bounded.lines[-1].line if bounded.lines else first})
         return bounded
 
     def _file_content(self, path: str, *, ranged: bool) -> tuple[str, str, Path | None]:
@@ -364,7 +367,7 @@ class Maguyva:
         return relative, content, None
 
     def search_text(self, pattern: str, *, regex: bool = False, case_sensitive: bool = False,
-                    path_prefix: str | None = None, limit: int = 50, max_tokens: int = DEFAULT_TOKENS) -> dict:
+                    path_prefix: str | None = None, limit: int = 50, max_tokens: int = DEFAULT_TOKENS) -> TextAnswer:
         """Literal (trigram index) or regex search; one hit per matching line."""
         stopped = None
         if regex:
@@ -380,22 +383,22 @@ class Maguyva:
                   "results": [hit_dict(h) for h in hits[:limit]]}
         if stopped:
             answer.update(truncated=True, truncation_note=stopped)
-        return bound(answer, "results", max_tokens)
+        return bound(TextAnswer.model_validate(answer), "results", max_tokens)
 
     def search_structure(self, *, kind: str | None = None, name: str | None = None,
                          signature_contains: str | None = None, path_prefix: str | None = None,
-                         limit: int = 50) -> dict:
+                         limit: int = 50) -> StructureAnswer:
         """Definitions filtered by kind, name (glob, e.g. ``parse_*``) and signature text."""
         if not (kind or name or signature_contains):
             raise MaguyvaError("give at least one of kind, name, signature_contains")
         symbols = self.store.query_symbols(kind=kind, name_glob=name, signature_like=signature_contains,
                                            path_prefix=path_prefix, limit=limit)
-        return {"count": len(symbols),
-                "results": [hit_dict(structure.symbol_hit(s, 1.0), signature=s.signature) for s in symbols]}
+        return StructureAnswer(count=len(symbols), results=[hit_dict(structure.symbol_hit(s, 1.0), signature=s.signature)
+                                                            for s in symbols])
 
     # ---- repository context ------------------------------------------------------------------
 
-    def repo_overview(self, *, hubs: int = 15) -> dict:
+    def repo_overview(self, *, hubs: int = 15) -> OverviewAnswer:
         """Languages, top-level layout, hubs by centrality and likely entry points."""
         stats = self.store.language_stats()
         paths = sorted(self.store.known_paths())
@@ -409,7 +412,7 @@ class Maguyva:
         top_files = self.store.top_central(hubs, files=True)
         top_symbols = self.store.top_central(hubs)
         snapshot = self.store.snapshot()
-        return {
+        return OverviewAnswer.model_validate({
             "root": str(self.root),
             "files": len(paths),
             "languages": [{"language": s.language, "files": s.files, "symbols": s.symbols, "edges": s.edges}
@@ -422,7 +425,7 @@ class Maguyva:
                              "citation": self._symbol_citation(c.path, c.symbol)} for c in top_symbols],
             "entry_points": entries,
             "snapshot": _snapshot_dict(snapshot),
-        }
+        })
 
     def _symbol_citation(self, path: str, symbol: str | None) -> str:
         for s in self.store.symbols_in(path):
@@ -430,7 +433,7 @@ class Maguyva:
                 return f"{path}:{s.line}"
         return f"{path}:1"
 
-    def gather_task_context(self, task: str, *, token_budget: int = 4_000) -> dict:
+    def gather_task_context(self, task: str, *, token_budget: int = 4_000) -> ContextAnswer:
         """Ranked, cited snippets for a task description, packed into ``token_budget`` tokens."""
         budget = max(300, min(token_budget, MAX_TOKENS))
         found = self.intelligent_search(task, limit=25, preset="thorough", max_tokens=MAX_TOKENS)
@@ -438,23 +441,26 @@ class Maguyva:
         used = estimate_tokens({"task": task, "snippets": []})
         skipped = 0
         # every file's best place first, then the files' further places while the budget allows
-        places = [(r, r) for r in found["results"]] + [(r, m) for r in found["results"] for m in r.get("more", [])]
+        places = [(r, r) for r in found.results] + [(r, m) for r in found.results for m in r.get("more", [])]
         for rank, (result, place) in enumerate(places):
-            body = self._span_text(result["path"], place["line"], place["end_line"])
-            item = {"citation": place["citation"], "symbol": place["symbol"], "kind": place["kind"],
-                    "score": result["score"], "text": body}
+            body = self._place_text(result, place)
+            item = {"citation": place.citation, "symbol": place.symbol, "kind": place.kind, "score": result.score,
+                    "text": body, **({"repo": result.repo} if "repo" in result else {})}
             cost = estimate_tokens(item)
             if used + cost > budget:
                 short = {**item, "text": "\n".join(body.splitlines()[:8])}
                 cost = estimate_tokens(short)
                 if used + cost > budget:
-                    skipped += rank < len(found["results"])
+                    skipped += rank < len(found.results)
                     continue
                 item = short
             snippets.append(item)
             used += cost
-        return {"task": task, "intent": found["intent"], "token_budget": budget, "tokens_used": used,
-                "snippets": snippets, "omitted": skipped}
+        return ContextAnswer(task=task, intent=found.intent, token_budget=budget, tokens_used=used, snippets=snippets,
+                             omitted=skipped)
+
+    def _place_text(self, result: SearchResult, place: Place) -> str:
+        return self._span_text(result.path, place.line, place.end_line)
 
     def _span_text(self, path: str, line: int, end_line: int, max_lines: int = 60) -> str:
         content = self.store.file_text(path) or ""
@@ -464,7 +470,7 @@ class Maguyva:
 
     # ---- index -------------------------------------------------------------------------------
 
-    def index_status(self) -> dict:
+    def index_status(self) -> StatusAnswer:
         """Snapshot commit and time, counts per language, and files changed since (not in the map)."""
         from maguyva.index.git import uncommitted_paths
         from maguyva.index.scan import content_changed
@@ -480,21 +486,21 @@ class Maguyva:
                 changed.append({"path": path, "state": "modified"})
         from maguyva.embed.pipeline import embedding_status
 
-        return {"store": self.store_location, "snapshot": _snapshot_dict(snapshot),
+        return StatusAnswer.model_validate({"store": self.store_location, "snapshot": _snapshot_dict(snapshot),
                 "embeddings": embedding_status(self.store, self.embedding_settings)
                 if self.embedding_settings is not None else None,
                 "languages": [{"language": s.language, "files": s.files, "symbols": s.symbols, "edges": s.edges}
                               for s in self.store.language_stats()],
                 "not_in_map": changed[:200], "not_in_map_count": len(changed),
-                "uncommitted": list(uncommitted_paths(self.root))[:200]}
+                "uncommitted": list(uncommitted_paths(self.root))[:200]})
 
-    def refresh_index(self) -> dict:
+    def refresh_index(self) -> RefreshAnswer:
         """Bring the index up to date incrementally (only changed files are re-processed)."""
         from maguyva.index.pipeline import index_repository
 
         summary = index_repository(self.root, self.store_location)
         self._files, self._index, self._kinds, self._file_ranks = None, None, {}, None
-        return summary.to_dict()
+        return RefreshAnswer.model_validate(summary.to_dict())
 
 
 def _edge_hit(edge: Any, **extra: Any) -> dict:

@@ -1,5 +1,11 @@
 """Team workspaces: several repositories in one PostgreSQL store, queried together or one at a time.
 
+A workspace is a scope of several repositories' stores: each tool runs the one-repository
+``Maguyva`` retrieval in every repository the scope selects, and the answers are merged. Ranked
+lists (``intelligent_search``) are fused by rank (Reciprocal Rank Fusion,
+``maguyva.retrieve.fuse.fuse_lists``): each repository's scores are its own and are never
+compared across repositories. Task context is packed by the same code as for one repository.
+
 In a workspace every place is repository-qualified: citations read ``repo:path:line``, and any
 path or path-prefix argument may be ``repo:path`` (``api:`` alone selects the repository
 ``api``). A ``TeamWorkspace`` is bound to one workspace: repository names are looked up inside
@@ -13,8 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable
 
-from maguyva.answers import DEFAULT_TOKENS, MAX_TOKENS, bound, estimate_tokens
+from maguyva.answers import (DEFAULT_TOKENS, MAX_TOKENS, Answer, DependenciesAnswer, FileAnswer, OverviewAnswer,
+                             Place, ReferencesAnswer, SearchAnswer, SearchResult, StatusAnswer, StructureAnswer,
+                             SymbolAnswer, TextAnswer, bound)
 from maguyva.api import Maguyva
+from maguyva.retrieve.fuse import fuse_lists
 from maguyva.errors import MaguyvaError
 from maguyva.files import in_vcs_dir
 from maguyva.store.postgres.location import PostgresLocation
@@ -70,16 +79,16 @@ class HostedMaguyva(Maguyva):
             raise MaguyvaError(f"no file {relative!r} in repository {self.repo!r}")
         return relative, content, None
 
-    def repo_overview(self, *, hubs: int = 15) -> dict:
-        return {**super().repo_overview(hubs=hubs), "root": self.repo}
+    def repo_overview(self, *, hubs: int = 15) -> OverviewAnswer:
+        return super().repo_overview(hubs=hubs).model_copy(update={"root": self.repo})
 
-    def index_status(self) -> dict:
+    def index_status(self) -> StatusAnswer:
         snapshot = self.store.snapshot()
-        return {"repo": self.repo, "store": self.store_location,
+        return StatusAnswer.model_validate({"repo": self.repo, "store": self.store_location,
                 "snapshot": snapshot and {"commit": snapshot.commit, "created_at": snapshot.created_at,
                                           "dirty": list(snapshot.dirty)},
                 "languages": [{"language": s.language, "files": s.files, "symbols": s.symbols, "edges": s.edges}
-                              for s in self.store.language_stats()]}
+                              for s in self.store.language_stats()]})
 
     def refresh_index(self) -> dict:
         raise MaguyvaError(REFRESH_HINT)
@@ -128,47 +137,52 @@ class TeamWorkspace:
                                f"(repositories: {', '.join(repos) or 'none'})")
         return [repos[name]], rest or None
 
-    def _each(self, qualified: str | None, call: Callable[[HostedMaguyva, str | None], dict]) -> list[dict]:
+    def _each(self, qualified: str | None, call: Callable[[HostedMaguyva, str | None], Answer]) -> list[dict]:
+        """``call`` in every selected repository: each answer's JSON, its citations qualified by the repository."""
         targets, rest = self._select(qualified)
-        return [{**qualify(call(api, rest), api.repo), "repo": api.repo} for api in targets]
+        return [{**qualify(call(api, rest).dump(), api.repo), "repo": api.repo} for api in targets]
 
     # ---- the eleven tools ----
     def intelligent_search(self, query: str, *, limit: int = 10, preset: str = "default", modalities=None,
-                           path_prefix: str | None = None, max_tokens: int = DEFAULT_TOKENS) -> dict:
+                           path_prefix: str | None = None, max_tokens: int = DEFAULT_TOKENS) -> SearchAnswer:
+        """Each repository's ranking, fused by rank (RRF with the route's k): raw scores are not comparable."""
         answers = self._each(path_prefix, lambda api, rest: api.intelligent_search(
             query, limit=limit, preset=preset, modalities=modalities, path_prefix=rest, max_tokens=MAX_TOKENS))
-        merged = sorted((r for a in answers for r in a["results"]), key=lambda r: -r["score"])[:limit]
+        merged = fuse_lists([a["results"] for a in answers], k=answers[0]["k"], limit=limit)
         notes = list(dict.fromkeys(n for a in answers for n in a["notes"]))
         answer = {**answers[0], "notes": notes, "results": merged, "repos": [a["repo"] for a in answers]}
-        answer.pop("repo", None)
-        return bound(answer, "results", max_tokens)
+        for key in ("repo", "truncated", "truncation_note"):
+            answer.pop(key, None)
+        return bound(SearchAnswer.model_validate(answer), "results", max_tokens)
 
     def find_symbol(self, symbol_name: str, *, kind: str | None = None, find_similar: bool = False,
-                    exact_match: bool = False, limit: int = 20) -> dict:
+                    exact_match: bool = False, limit: int = 20) -> SymbolAnswer:
         found = self._each(None, lambda api, _: api.find_symbol(symbol_name, kind=kind, exact_match=exact_match,
                                                                  limit=limit))
         if not any(a["count"] for a in found) and find_similar and not exact_match:
             found = self._each(None, lambda api, _: api.find_symbol(symbol_name, kind=kind, find_similar=True,
                                                                      limit=limit))
         symbols = [s for a in found for s in a["symbols"]][:limit]
-        return {"symbol_name": symbol_name, "match": "similar" if any(a["match"] == "similar" for a in found)
-                else "exact", "count": len(symbols), "symbols": symbols}
+        return SymbolAnswer.model_validate({
+            "symbol_name": symbol_name, "match": "similar" if any(a["match"] == "similar" for a in found) else "exact",
+            "count": len(symbols), "symbols": symbols})
 
-    def find_references(self, symbol_name: str, *, limit: int = 50, max_tokens: int = DEFAULT_TOKENS) -> dict:
+    def find_references(self, symbol_name: str, *, limit: int = 50, max_tokens: int = DEFAULT_TOKENS
+                        ) -> ReferencesAnswer:
         found = self._each(None, lambda api, _: api.find_references(symbol_name, limit=limit, max_tokens=MAX_TOKENS))
         refs = [r for a in found for r in a["references"]][:limit]
         answer = {"symbol_name": symbol_name, "definitions": [d for a in found for d in a["definitions"]],
                   "count": len(refs), "references": refs}
-        return bound(answer, "references", max_tokens)
+        return bound(ReferencesAnswer.model_validate(answer), "references", max_tokens)
 
     def analyze_dependencies(self, target: str, *, direction: str = "both", depth: int = 2, limit: int = 100,
-                             max_tokens: int = DEFAULT_TOKENS) -> dict:
+                             max_tokens: int = DEFAULT_TOKENS) -> DependenciesAnswer:
         targets, rest = self._select(target)
         answers, problems = [], []
         for api in targets:
             try:
                 answers.append(qualify(api.analyze_dependencies(rest, direction=direction, depth=depth,
-                                                                limit=limit, max_tokens=MAX_TOKENS), api.repo))
+                                                                limit=limit, max_tokens=MAX_TOKENS).dump(), api.repo))
             except MaguyvaError as exc:
                 problems.append(str(exc))
         if not answers:
@@ -178,10 +192,10 @@ class TeamWorkspace:
                   "direction": direction, "count": len(entries), "entries": entries}
         if direction == "impact":
             answer["files_affected"] = len({(e["repo"], e["path"]) for e in entries})
-        return bound(answer, "entries", max_tokens)
+        return bound(DependenciesAnswer.model_validate(answer), "entries", max_tokens)
 
     def get_file(self, path: str, *, start_line: int | None = None, end_line: int | None = None,
-                 include_metadata: bool = False, max_tokens: int = DEFAULT_TOKENS) -> dict:
+                 include_metadata: bool = False, max_tokens: int = DEFAULT_TOKENS) -> FileAnswer:
         targets, rest = self._select(path)
         relative = hosted_path(rest or "")
         holders = [api for api in targets if api.store.file_record(relative) is not None]
@@ -190,49 +204,38 @@ class TeamWorkspace:
             raise MaguyvaError(f"{relative!r} is in several repositories ({where}); ask for one as repo:path"
                                if holders else f"no file {relative!r} in workspace {self.workspace!r}")
         api = holders[0]
-        return qualify(api.get_file(relative, start_line=start_line, end_line=end_line,
-                                    include_metadata=include_metadata, max_tokens=max_tokens), api.repo)
+        return FileAnswer.model_validate(qualify(api.get_file(
+            relative, start_line=start_line, end_line=end_line, include_metadata=include_metadata,
+            max_tokens=max_tokens).dump(), api.repo))
 
     def search_text(self, pattern: str, *, regex: bool = False, case_sensitive: bool = False,
-                    path_prefix: str | None = None, limit: int = 50, max_tokens: int = DEFAULT_TOKENS) -> dict:
+                    path_prefix: str | None = None, limit: int = 50, max_tokens: int = DEFAULT_TOKENS) -> TextAnswer:
         found = self._each(path_prefix, lambda api, rest: api.search_text(
             pattern, regex=regex, case_sensitive=case_sensitive, path_prefix=rest, limit=limit, max_tokens=MAX_TOKENS))
         results = [r for a in found for r in a["results"]][:limit]
-        return bound({"pattern": pattern, "regex": regex, "count": len(results), "results": results},
-                     "results", max_tokens)
+        return bound(TextAnswer.model_validate({"pattern": pattern, "regex": regex, "count": len(results),
+                                                "results": results}), "results", max_tokens)
 
     def search_structure(self, *, kind: str | None = None, name: str | None = None,
                          signature_contains: str | None = None, path_prefix: str | None = None,
-                         limit: int = 50) -> dict:
+                         limit: int = 50) -> StructureAnswer:
         found = self._each(path_prefix, lambda api, rest: api.search_structure(
             kind=kind, name=name, signature_contains=signature_contains, path_prefix=rest, limit=limit))
         results = [r for a in found for r in a["results"]][:limit]
-        return {"count": len(results), "results": results}
+        return StructureAnswer.model_validate({"count": len(results), "results": results})
 
-    def repo_overview(self) -> dict:
-        return {"workspace": self.workspace, "repositories": self._each(None, lambda api, _: api.repo_overview())}
+    def repo_overview(self) -> OverviewAnswer:
+        return OverviewAnswer.model_validate({"workspace": self.workspace,
+                                              "repositories": self._each(None, lambda api, _: api.repo_overview())})
 
-    def gather_task_context(self, task: str, *, token_budget: int = 4_000) -> dict:
-        budget = max(300, min(token_budget, MAX_TOKENS))
-        found = self.intelligent_search(task, limit=25, preset="thorough")
-        snippets, skipped = [], 0
-        used = estimate_tokens({"task": task, "snippets": []})
-        for result in found["results"]:
-            body = self.repos[result["repo"]]._span_text(result["path"], result["line"], result["end_line"])
-            for text in (body, "\n".join(body.splitlines()[:8])):
-                item = {"citation": result["citation"], "repo": result["repo"], "symbol": result["symbol"],
-                        "kind": result["kind"], "score": result["score"], "text": text}
-                if used + estimate_tokens(item) <= budget:
-                    snippets.append(item)
-                    used += estimate_tokens(item)
-                    break
-            else:
-                skipped += 1
-        return {"task": task, "intent": found["intent"], "token_budget": budget, "tokens_used": used,
-                "snippets": snippets, "omitted": skipped}
+    gather_task_context = Maguyva.gather_task_context  # the one packer, over this scope's fused search
 
-    def index_status(self) -> dict:
-        return {"workspace": self.workspace, "repositories": self._each(None, lambda api, _: api.index_status())}
+    def _place_text(self, result: SearchResult, place: Place) -> str:
+        return self.repos[result.repo]._span_text(result.path, place.line, place.end_line)
+
+    def index_status(self) -> StatusAnswer:
+        return StatusAnswer.model_validate({"workspace": self.workspace,
+                                            "repositories": self._each(None, lambda api, _: api.index_status())})
 
     def refresh_index(self) -> dict:
         raise MaguyvaError(REFRESH_HINT)

@@ -144,7 +144,7 @@ def test_index_status_reports_files_changed_since_the_snapshot(tmp_path):
     (root / "shop" / "pricing.py").write_text("VAT = 0.1\n")
     api = Maguyva.open(root, str(store))
     try:
-        status = api.index_status()
+        status = api.index_status().dump()
         assert {"path": "shop/pricing.py", "state": "modified"} in status["not_in_map"]
         assert "shop/pricing.py" in status["uncommitted"]
     finally:

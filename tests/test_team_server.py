@@ -62,7 +62,7 @@ def acme(team):
 
 
 def test_search_spans_the_workspace_and_cites_repo_path_line(acme):
-    found = acme.intelligent_search("def apply_discount")["results"]
+    found = acme.intelligent_search("def apply_discount").dump()["results"]
     assert {r["citation"] for r in found} >= {"shop:shop/pricing.py:8", "billing:billing.py:1"}
     assert all(r["repo"] in ("shop", "billing") for r in found)
     assert "vault" not in json.dumps(found)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence, TypeVar
 
 from maguyva.retrieve.hits import MODALITIES, FusedHit, Hit
 from maguyva.retrieve.intent import FAST_PATH_CONFIDENCE, Intent
@@ -18,6 +18,7 @@ PRESETS = ("quick", "default", "thorough")
 RRF_K = {"quick": 40, "default": 40, "thorough": 60}
 DEMOTION = 0.35
 BOOST_CAP = 1.5
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,3 +130,16 @@ def direct(hits: Sequence[Hit], *, demoted: Callable[[Hit], bool] = lambda hit: 
     """The fast path: one modality's ranking, demotions applied, original order otherwise kept."""
     kept = [h for h in hits if not demoted(h)] + [h for h in hits if demoted(h)]
     return [FusedHit(h, h.score, {h.modality: i}, 1.0, demoted(h)) for i, h in enumerate(kept[:limit])]
+
+
+def fuse_lists(lists: Sequence[Sequence[T]], *, k: int = RRF_K["default"], limit: int | None = None) -> list[T]:
+    """Reciprocal Rank Fusion of ranked lists whose scores are not comparable (one list per repository).
+
+    An entry at 0-based rank ``r`` of a list scores 1 / (k + r + 1); entries are distinct across
+    lists, so the fused order interleaves the lists by rank, earlier lists first on a tie.
+    """
+    scored = [(1.0 / (k + rank + 1), -which, -rank, entry) for which, entries in enumerate(lists)
+              for rank, entry in enumerate(entries)]
+    scored.sort(key=lambda row: row[:3], reverse=True)
+    fused = [row[3] for row in scored]
+    return fused if limit is None else fused[:limit]

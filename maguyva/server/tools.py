@@ -1,7 +1,10 @@
 """The 11 client-facing tools: small typed adapters over ``maguyva.api`` (names as agents see them).
 
-Descriptions are written for the model and kept short: all schemas together stay under
-~2,500 tokens (tested). Errors the model can fix are raised, never returned as strings.
+Descriptions are written for the model and kept short: all schemas together, input and output,
+stay under ~2,500 tokens (tested, and snapshotted in tests/snapshots/mcp_tool_schemas.json).
+Each tool's ``outputSchema`` is its answer model's (``maguyva.answers``); the answer is sent once,
+as structured content, with a one-line summary as the text content. Errors the model can fix are
+raised, never returned as strings.
 """
 
 from __future__ import annotations
@@ -11,13 +14,24 @@ from typing import Annotated, Any, Callable, Iterator, Literal
 
 from pydantic import Field
 
-from maguyva.answers import DEFAULT_TOKENS
+from mcp.types import CallToolResult, TextContent
+
+from maguyva.answers import (DEFAULT_TOKENS, Answer, ContextAnswer, DependenciesAnswer, FileAnswer, OverviewAnswer,
+                             ReferencesAnswer, RefreshAnswer, SearchAnswer, StatusAnswer, StructureAnswer,
+                             SymbolAnswer, TextAnswer)
 from maguyva.api import Maguyva
 from maguyva.errors import MaguyvaError
+from maguyva.server.schemas import publish
 
 Limit = Annotated[int, Field(ge=1, le=200, description="Max results.")]
 Tokens = Annotated[int, Field(ge=200, le=25_000, description="Answer size cap in tokens.")]
 PathPrefix = Annotated[str | None, Field(description="Only paths starting with this.")]
+
+
+def sent(answer: Answer) -> CallToolResult:
+    """The answer as structured content (validated against the tool's outputSchema), and a one-line summary."""
+    return CallToolResult(content=[TextContent(type="text", text=answer.summary())],
+                          structured_content=answer.dump())
 
 
 @contextmanager
@@ -43,38 +57,38 @@ def register(server: Any, api: Callable[[], Maguyva]) -> None:
                               Field(description="Run exactly these retrievers.")] = None,
         path_prefix: PathPrefix = None,
         max_tokens: Tokens = DEFAULT_TOKENS,
-    ) -> dict[str, Any]:
-        """Search the repository: routes by intent, fuses semantic/text/AST/graph results, cites path:line."""
+    ) -> Annotated[CallToolResult, SearchAnswer]:
+        """Search the repo: routes by intent, fuses semantic/text/AST/graph results, cites path:line."""
         with fixable():
-            return api().intelligent_search(query, limit=limit, preset=preset, modalities=modalities,
-                                            path_prefix=path_prefix, max_tokens=max_tokens)
+            return sent(api().intelligent_search(query, limit=limit, preset=preset, modalities=modalities,
+                                                 path_prefix=path_prefix, max_tokens=max_tokens))
 
     @server.tool()
     def find_symbol(
         symbol_name: Annotated[str, Field(description="Name or qualified name (pkg.mod.Class.method).")],
-        kind: Annotated[str | None, Field(description="function, method, class, …")] = None,
+        kind: Annotated[str | None, Field(description="function, method, class...")] = None,
         find_similar: Annotated[bool, Field(description="Opt in to fuzzy matches when none is exact.")] = False,
         exact_match: Annotated[bool, Field(description="Strict: no fallbacks at all.")] = False,
         limit: Limit = 20,
-    ) -> dict[str, Any]:
+    ) -> Annotated[CallToolResult, SymbolAnswer]:
         """Definitions of a symbol. Exact by default: an unknown name returns an empty list."""
         with fixable():
-            return api().find_symbol(symbol_name, kind=kind, find_similar=find_similar, exact_match=exact_match,
-                                     limit=limit)
+            return sent(api().find_symbol(symbol_name, kind=kind, find_similar=find_similar, exact_match=exact_match,
+                                          limit=limit))
 
     @server.tool()
     def find_references(
         symbol_name: Annotated[str, Field(description="Name or qualified name.")],
         limit: Limit = 50,
-        include_possible: Annotated[bool, Field(description="Also calls of the name on receivers of unknown "
-                                                            "type (resolution ambiguous, marked possible).")] = False,
+        include_possible: Annotated[bool, Field(description="Also calls on receivers of unknown type "
+                                                            "(marked possible).")] = False,
         max_tokens: Tokens = DEFAULT_TOKENS,
-    ) -> dict[str, Any]:
-        """Every in-repo use of a symbol (calls, imports, inheritance, type uses) at the use site, each with
-        its resolution (resolved, inferred)."""
+    ) -> Annotated[CallToolResult, ReferencesAnswer]:
+        """Every in-repo use of a symbol (calls, imports, inheritance, type uses) at the use site, with its
+        resolution."""
         with fixable():
-            return api().find_references(symbol_name, limit=limit, include_possible=include_possible,
-                                         max_tokens=max_tokens)
+            return sent(api().find_references(symbol_name, limit=limit, include_possible=include_possible,
+                                              max_tokens=max_tokens))
 
     @server.tool()
     def analyze_dependencies(
@@ -86,11 +100,11 @@ def register(server: Any, api: Callable[[], Maguyva]) -> None:
         include_ambiguous: Annotated[bool, Field(description="Add possible callers and ambiguous callees "
                                                              "(receiver type unknown).")] = False,
         max_tokens: Tokens = DEFAULT_TOKENS,
-    ) -> dict[str, Any]:
+    ) -> Annotated[CallToolResult, DependenciesAnswer]:
         """Callers, callees, or everything affected by changing a file or symbol; edges carry their resolution."""
         with fixable():
-            return api().analyze_dependencies(target, direction=direction, depth=depth, limit=limit,
-                                              include_ambiguous=include_ambiguous, max_tokens=max_tokens)
+            return sent(api().analyze_dependencies(target, direction=direction, depth=depth, limit=limit,
+                                                   include_ambiguous=include_ambiguous, max_tokens=max_tokens))
 
     @server.tool()
     def get_file(
@@ -99,11 +113,11 @@ def register(server: Any, api: Callable[[], Maguyva]) -> None:
         end_line: Annotated[int | None, Field(ge=1)] = None,
         include_metadata: Annotated[bool, Field(description="Add language, flags, symbols.")] = False,
         max_tokens: Tokens = DEFAULT_TOKENS,
-    ) -> dict[str, Any]:
+    ) -> Annotated[CallToolResult, FileAnswer]:
         """Numbered lines of a repository file (a range is cheaper than the whole file)."""
         with fixable():
-            return api().get_file(path, start_line=start_line, end_line=end_line, include_metadata=include_metadata,
-                                  max_tokens=max_tokens)
+            return sent(api().get_file(path, start_line=start_line, end_line=end_line, include_metadata=include_metadata,
+                                       max_tokens=max_tokens))
 
     @server.tool()
     def search_text(
@@ -113,48 +127,50 @@ def register(server: Any, api: Callable[[], Maguyva]) -> None:
         path_prefix: PathPrefix = None,
         limit: Limit = 50,
         max_tokens: Tokens = DEFAULT_TOKENS,
-    ) -> dict[str, Any]:
+    ) -> Annotated[CallToolResult, TextAnswer]:
         """Exact text search (trigram index): literals, error strings, identifiers; one hit per line."""
         with fixable():
-            return api().search_text(pattern, regex=regex, case_sensitive=case_sensitive, path_prefix=path_prefix,
-                                     limit=limit, max_tokens=max_tokens)
+            return sent(api().search_text(pattern, regex=regex, case_sensitive=case_sensitive, path_prefix=path_prefix,
+                                          limit=limit, max_tokens=max_tokens))
 
     @server.tool()
     def search_structure(
-        kind: Annotated[str | None, Field(description="function, class, method, interface, …")] = None,
+        kind: Annotated[str | None, Field(description="function, class, method, interface...")] = None,
         name: Annotated[str | None, Field(description="Name glob, e.g. parse_*.")] = None,
         signature_contains: Annotated[str | None, Field(description="Text in the signature.")] = None,
         path_prefix: PathPrefix = None,
         limit: Limit = 50,
-    ) -> dict[str, Any]:
+    ) -> Annotated[CallToolResult, StructureAnswer]:
         """Definitions filtered by kind, name glob and signature text (the AST index)."""
         with fixable():
-            return api().search_structure(kind=kind, name=name, signature_contains=signature_contains,
-                                          path_prefix=path_prefix, limit=limit)
+            return sent(api().search_structure(kind=kind, name=name, signature_contains=signature_contains,
+                                               path_prefix=path_prefix, limit=limit))
 
     @server.tool()
-    def repo_overview() -> dict[str, Any]:
+    def repo_overview() -> Annotated[CallToolResult, OverviewAnswer]:
         """Languages, layout, central files and symbols, entry points, index snapshot."""
         with fixable():
-            return api().repo_overview()
+            return sent(api().repo_overview())
 
     @server.tool()
     def gather_task_context(
         task: Annotated[str, Field(description="What you are about to do, in plain words.")],
         token_budget: Annotated[int, Field(ge=300, le=25_000)] = 4_000,
-    ) -> dict[str, Any]:
-        """Ranked, cited code snippets for a task, packed into a token budget."""
+    ) -> Annotated[CallToolResult, ContextAnswer]:
+        """Ranked, cited code snippets for a task, within a token budget."""
         with fixable():
-            return api().gather_task_context(task, token_budget=token_budget)
+            return sent(api().gather_task_context(task, token_budget=token_budget))
 
     @server.tool()
-    def index_status() -> dict[str, Any]:
-        """Snapshot commit and time, counts per language, files changed since (not in the map)."""
+    def index_status() -> Annotated[CallToolResult, StatusAnswer]:
+        """Index snapshot, counts per language, files changed since (not in the map)."""
         with fixable():
-            return api().index_status()
+            return sent(api().index_status())
 
     @server.tool()
-    def refresh_index() -> dict[str, Any]:
-        """Re-index changed files incrementally; returns what was updated."""
+    def refresh_index() -> Annotated[CallToolResult, RefreshAnswer]:
+        """Re-index changed files incrementally; returns the counts."""
         with fixable():
-            return api().refresh_index()
+            return sent(api().refresh_index())
+
+    publish(server)
