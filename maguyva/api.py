@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from maguyva.answers import (DEFAULT_TOKENS, MAX_TOKENS, ContextAnswer, DependenciesAnswer, FileAnswer,
                              OverviewAnswer, ReferencesAnswer, RefreshAnswer, SearchAnswer, StatusAnswer,
@@ -25,8 +25,10 @@ from maguyva.retrieve.places import best_places
 from maguyva.retrieve.query import ParsedQuery, parse as parse_query
 from maguyva.store.lines import split_lines
 from maguyva.store.base import Store
+from maguyva.store.batch import SymbolsOf
 
 if TYPE_CHECKING:  # the file ranker needs numpy: imported on the first ranked question, not by grep/symbol
+    from maguyva.models import FileRecord
     from maguyva.retrieve.bm25f import FileIndex
     from maguyva.retrieve.rank import FileScore
 
@@ -48,6 +50,11 @@ class Maguyva:
     _index: Any = None  # the file ranker's BM25F index, built on first use
     _kinds: dict = field(default_factory=dict)
     _file_ranks: dict | None = None
+    # batched reads, remembered for this index: every file's record (one query, on first use) and the
+    # centrality rows asked for so far ((path, symbol or None) → row or None), fetched a list at a time
+    _records: dict | None = None
+    _central: dict = field(default_factory=dict)
+    _texts: dict = field(default_factory=dict)  # the texts of one answer's files (gather_task_context)
 
     # ---- construction ------------------------------------------------------------------------
 
@@ -80,13 +87,28 @@ class Maguyva:
             self._files = max(1, len(self.store.known_paths()))
         return self._files
 
+    def _prefetch_centrality(self, keys: Iterable[tuple[str, str | None]]) -> None:
+        """Read the centrality of every (path, symbol) in ``keys`` and of their files, in one store call."""
+        wanted = {(path, symbol) for path, symbol in keys} | {(path, None) for path, _ in keys}
+        missing = [key for key in wanted if key not in self._central]
+        if missing:
+            found = self.store.centralities(missing)
+            self._central.update({key: found.get(key) for key in missing})
+
     def _centrality(self, path: str, symbol: str | None = None) -> float:
         """PageRank scaled so the average node scores 1 (the boost formula's unit)."""
-        row = self.store.centrality(path, symbol) or (self.store.centrality(path) if symbol else None)
+        if (path, symbol) not in self._central or (path, None) not in self._central:
+            self._prefetch_centrality([(path, symbol)])
+        row = self._central[(path, symbol)] or (self._central[(path, None)] if symbol else None)
         return row.pagerank * self._file_count() if row else 0.0
 
+    def _record(self, path: str) -> FileRecord | None:
+        if self._records is None:
+            self._records = self.store.file_records(self.store.known_paths())
+        return self._records.get(path)
+
     def _demoted(self, hit: Hit) -> bool:
-        record = self.store.file_record(hit.path)
+        record = self._record(hit.path)
         return bool(record and DEMOTED_FLAGS.intersection(record.flags))
 
     def _semantic_embedder(self) -> Any:
@@ -138,6 +160,7 @@ class Maguyva:
         # a task text goes to the file ranker alone: its retrievers would only re-find the ranker's files
         ranked = {} if parsed.is_task and not modalities else {
             m: self._retrieve(m, intent.name, query, terms, depth, path_prefix) for m in route.weights}
+        self._prefetch_centrality((h.path, h.symbol) for hits in ranked.values() for h in hits)
         if modalities:
             strategy = route.strategy
             fused = (direct(ranked[next(iter(route.weights))], demoted=self._demoted, limit=limit)
@@ -183,14 +206,16 @@ class Maguyva:
                                    retriever_weights=weights, path_prefix=path_prefix, limit=limit)
         places = {h.path: h for hits in ranked.values() for h in reversed(hits)}
         words = query_terms(parsed)
-        return [self._file_result(f, named.get(f.path, []), places.get(f.path), parsed, words) for f in scores]
+        store = SymbolsOf(self.store, [f.path for f in scores])  # every result file's symbols in one read
+        return [self._file_result(store, f, named.get(f.path, []), places.get(f.path), parsed, words)
+                for f in scores]
 
-    def _file_result(self, scored: FileScore, named: list, found: Hit | None, parsed: ParsedQuery,
+    def _file_result(self, store: Any, scored: FileScore, named: list, found: Hit | None, parsed: ParsedQuery,
                      words: dict[str, float]) -> dict:
         index = self._file_index()
         position = index.position.get(scored.path)
         expected = index.symbol_count(position) if position is not None else None
-        chosen = best_places(self.store, scored.path, named, found, parsed, words,
+        chosen = best_places(store, scored.path, named, found, parsed, words,
                              matched=index.symbol_order(scored.path), expected=expected)
         first, more = chosen[0], chosen[1:]
         return hit_dict(first, score=round(scored.score, 6), found_by=sorted(scored.signals),
@@ -208,7 +233,8 @@ class Maguyva:
 
     def _file_centrality(self, path: str) -> float:
         """A file's scaled PageRank, remembered (the ranker asks for hundreds of files per question)."""
-        if self._file_ranks is None:
+        if self._file_ranks is None:  # every file's row in one read: the ranker asks for most of them
+            self._prefetch_centrality((p, None) for p in self.store.known_paths())
             self._file_ranks = {}
         if path not in self._file_ranks:
             self._file_ranks[path] = self._centrality(path)
@@ -218,7 +244,7 @@ class Maguyva:
         if path not in self._kinds:
             from maguyva.retrieve.rank import file_kind
 
-            record = self.store.file_record(path)
+            record = self._record(path)
             self._kinds[path] = file_kind(path, record.flags if record else (), record.language if record else None)
         return self._kinds[path]
 
@@ -233,7 +259,8 @@ class Maguyva:
         if modality == "text":
             hits = text.search(self.store, query, terms, limit=ask)
         elif modality == "structure":
-            hits = structure.search(self.store, terms, query, limit=ask, centrality=self._centrality)
+            hits = structure.search(self.store, terms, query, limit=ask, centrality=self._centrality,
+                                    prefetch=self._prefetch_centrality)
         elif modality == "graph":
             hits = graph.search(self.store, intent, terms, limit=ask)
         else:
@@ -411,6 +438,7 @@ class Maguyva:
         entries = [p for p in paths if p.rsplit("/", 1)[-1] in entry_names][:20]
         top_files = self.store.top_central(hubs, files=True)
         top_symbols = self.store.top_central(hubs)
+        defined = self.store.symbols_in_paths(c.path for c in top_symbols)
         snapshot = self.store.snapshot()
         return OverviewAnswer.model_validate({
             "root": str(self.root),
@@ -422,16 +450,11 @@ class Maguyva:
                            "in_degree": c.in_degree} for c in top_files],
             "hub_symbols": [{"symbol": c.symbol, "path": c.path, "pagerank": round(c.pagerank, 6),
                              "in_degree": c.in_degree,
-                             "citation": self._symbol_citation(c.path, c.symbol)} for c in top_symbols],
+                             "citation": _symbol_citation(defined[c.path], c.path, c.symbol)}
+                            for c in top_symbols],
             "entry_points": entries,
             "snapshot": _snapshot_dict(snapshot),
         })
-
-    def _symbol_citation(self, path: str, symbol: str | None) -> str:
-        for s in self.store.symbols_in(path):
-            if s.qualified_name == symbol:
-                return f"{path}:{s.line}"
-        return f"{path}:1"
 
     def gather_task_context(self, task: str, *, token_budget: int = 4_000) -> ContextAnswer:
         """Ranked, cited snippets for a task description, packed into ``token_budget`` tokens."""
@@ -442,6 +465,7 @@ class Maguyva:
         skipped = 0
         # every file's best place first, then the files' further places while the budget allows
         places = [(r, r) for r in found.results] + [(r, m) for r in found.results for m in r.get("more", [])]
+        self._prefetch_texts(found.results)
         for rank, (result, place) in enumerate(places):
             body = self._place_text(result, place)
             item = {"citation": place.citation, "symbol": place.symbol, "kind": place.kind, "score": result.score,
@@ -456,14 +480,18 @@ class Maguyva:
                 item = short
             snippets.append(item)
             used += cost
+        self._texts = {}
         return ContextAnswer(task=task, intent=found.intent, token_budget=budget, tokens_used=used, snippets=snippets,
                              omitted=skipped)
+
+    def _prefetch_texts(self, results: Sequence[SearchResult]) -> None:
+        self._texts = self.store.file_texts({r.path for r in results})
 
     def _place_text(self, result: SearchResult, place: Place) -> str:
         return self._span_text(result.path, place.line, place.end_line)
 
     def _span_text(self, path: str, line: int, end_line: int, max_lines: int = 60) -> str:
-        content = self.store.file_text(path) or ""
+        content = self._texts[path] if path in self._texts else self.store.file_text(path) or ""
         lines = split_lines(content)
         end = min(max(end_line, line), line + max_lines - 1)
         return "\n".join(f"{n}: {lines[n - 1]}" for n in range(line, min(end, len(lines)) + 1))
@@ -500,6 +528,7 @@ class Maguyva:
 
         summary = index_repository(self.root, self.store_location)
         self._files, self._index, self._kinds, self._file_ranks = None, None, {}, None
+        self._records, self._central = None, {}
         return RefreshAnswer.model_validate(summary.to_dict())
 
 
@@ -512,6 +541,13 @@ def _edge_hit(edge: Any, **extra: Any) -> dict:
         row["possible"] = True
         row["reason"] = edge.reason
     return row
+
+
+def _symbol_citation(defined: Sequence[Any], path: str, symbol: str | None) -> str:
+    for s in defined:
+        if s.qualified_name == symbol:
+            return f"{path}:{s.line}"
+    return f"{path}:1"
 
 
 def _snapshot_dict(snapshot: Any) -> dict | None:

@@ -97,3 +97,15 @@ def test_direct_keeps_order_but_moves_demoted_paths_last():
     hits = [hit("build/x.py", modality="structure"), hit("src/x.py", modality="structure")]
     result = direct(hits, demoted=lambda h: h.path.startswith("build/"))
     assert [f.hit.path for f in result] == ["src/x.py", "build/x.py"]
+
+
+def test_lists_from_different_repositories_are_fused_by_rank_not_by_raw_score():
+    from maguyva.retrieve.fuse import fuse_lists
+
+    big = [("a", 900.0), ("b", 800.0), ("c", 700.0)]  # one repository's scores dwarf the other's
+    small = [("x", 0.9), ("y", 0.8)]
+    fused = fuse_lists([big, small], k=60)
+    assert [name for name, _ in fused] == ["a", "x", "b", "y", "c"]
+    assert fuse_lists([small, big], k=60, limit=3) == [("x", 0.9), ("a", 900.0), ("y", 0.8)]
+    assert fuse_lists([[], small]) == small and fuse_lists([]) == []
+

@@ -102,6 +102,56 @@ def test_same_repository_gives_identical_symbols_edges_and_chunks(both):
     assert any(sqlite.neighbour_files(files).values())  # the project has edges between its files
 
 
+def test_batched_reads_answer_like_the_single_reads_on_both_backends(both):
+    """file_records / file_texts / symbols_in_paths / centralities: one query each, the single reads' answers."""
+    paths = ["shop/pricing.py", "shop/models.py", "no/such/file.py", "shop/pricing.py"]
+    keys = [("shop/pricing.py", "shop.pricing.apply_discount"), ("shop/pricing.py", None), ("nope.py", None)]
+    for api in both:
+        store = api.store
+        assert store.file_records(paths) == {p: store.file_record(p) for p in paths[:2]}
+        assert store.file_texts(paths) == {p: store.file_text(p) for p in paths[:2]}
+        assert store.symbols_in_paths(paths) == {p: list(store.symbols_in(p)) for p in paths[:3]}
+        assert store.symbols_in_paths(paths)["no/such/file.py"] == []
+        assert store.centralities(keys) == {k: store.centrality(*k) for k in keys[:2]}
+        assert store.centralities(keys)[keys[0]].symbol == "shop.pricing.apply_discount"
+        assert store.file_records([]) == {} and store.centralities([]) == {}
+    sqlite, postgres = (api.store for api in both)
+    assert postgres.symbols_in_paths(paths) == sqlite.symbols_in_paths(paths)
+
+
+def test_a_ranked_answer_costs_a_constant_number_of_store_reads(both):
+    """Asking for 3 or 20 results makes the same number of store calls: hits are read in batches."""
+    sqlite = both[0]
+    calls: list[str] = []
+    store = sqlite.store
+
+    class Counting:
+        def __getattr__(self, name):
+            attr = getattr(store, name)
+            if not callable(attr):
+                return attr
+
+            def counted(*args, **kwargs):
+                calls.append(name)
+                return attr(*args, **kwargs)
+            return counted
+
+    sqlite.store = Counting()
+    try:
+        costs = {}
+        for limit in (3, 20):
+            for query in ("how are payments charged", "def apply_discount"):
+                sqlite.intelligent_search(query, limit=limit)  # warm: the index's records and file ranks
+                calls.clear()
+                sqlite.intelligent_search(query, limit=limit, preset="thorough")
+                costs[(query, limit)] = len(calls)
+                assert "file_record" not in calls and "centrality" not in calls and "symbols_in" not in calls
+        for query in ("how are payments charged", "def apply_discount"):
+            assert costs[(query, 3)] == costs[(query, 20)], costs
+    finally:
+        sqlite.store = store
+
+
 def test_same_repository_gives_identical_top10_answers_for_every_modality(both):
     sqlite, postgres = both
     for query in QUERIES:

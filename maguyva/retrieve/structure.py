@@ -57,8 +57,12 @@ def similar(store: "Store", name: str, *, kind: str | None = None, limit: int = 
 
 
 def search(store: "Store", terms: list[str], query: str, *, limit: int = 20,
-           centrality: Callable[[str, str | None], float] = lambda path, symbol: 0.0) -> list[Hit]:
-    """The structure modality: definitions named by the query's identifiers, then by its words."""
+           centrality: Callable[[str, str | None], float] = lambda path, symbol: 0.0,
+           prefetch: Callable[[list[tuple[str, str | None]]], None] | None = None) -> list[Hit]:
+    """The structure modality: definitions named by the query's identifiers, then by its words.
+
+    ``prefetch`` is handed every candidate's (path, symbol) before ``centrality`` is asked, so a
+    caller can read them all in one store call."""
     exact: list["Symbol"] = []
     for term in terms:
         exact += find(store, term, limit=limit)
@@ -72,6 +76,8 @@ def search(store: "Store", terms: list[str], query: str, *, limit: int = 20,
             overlap = _overlap(symbol, words)
             if joined or overlap >= 2:
                 partial.append((overlap + (2 if joined else 0), symbol))
+    if prefetch is not None:
+        prefetch([(s.path, s.qualified_name) for s in (*exact, *(symbol for _, symbol in partial))])
     order = lambda s: (-centrality(s.path, s.qualified_name), s.path, s.line)  # noqa: E731
     ranked = sorted(_unique(exact), key=order)
     taken = set(ranked)

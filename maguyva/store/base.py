@@ -184,6 +184,24 @@ class Store(ABC):
     @abstractmethod
     def search_bm25(self, query: str, limit: int = 20) -> list[Span]:
         """Chunks ranked by BM25 over identifier-split words, docstrings and comments."""
+    # ---- batched reads: one round trip for a list of paths or symbols (a ranked answer's hits) ----
+    # Each backend answers these with one query; the defaults below keep any other Store working.
+    def file_records(self, paths: Iterable[str]) -> dict[str, FileRecord]:
+        """path → record of every indexed file among ``paths`` (unknown paths are left out)."""
+        return {p: r for p in dict.fromkeys(paths) if (r := self.file_record(p)) is not None}
+
+    def file_texts(self, paths: Iterable[str]) -> dict[str, str]:
+        """path → indexed text of every file among ``paths`` that has one."""
+        return {p: t for p in dict.fromkeys(paths) if (t := self.file_text(p)) is not None}
+
+    def symbols_in_paths(self, paths: Iterable[str]) -> dict[str, list[Symbol]]:
+        """path → its symbols (in ``symbols_in`` order) for every path among ``paths``; [] when it has none."""
+        return {p: list(self.symbols_in(p)) for p in dict.fromkeys(paths)}
+
+    def centralities(self, keys: Iterable[tuple[str, str | None]]) -> dict[tuple[str, str | None], Centrality]:
+        """(path, symbol or None for the file) → centrality, for the keys that have a row."""
+        return {k: c for k in dict.fromkeys(keys) if (c := self.centrality(*k)) is not None}
+
     @abstractmethod
     def file_text(self, path: str) -> str | None: ...
     @abstractmethod

@@ -352,6 +352,32 @@ class SQLiteStore(SQLiteVectors, Store):
         return FileRecord(path=row[0], language=row[1], size=row[2], content_hash=row[3],
                           flags=tuple(f for f in row[4].split(",") if f))
 
+    # ---- batched reads: a JSON array parameter, so one statement whatever the number of keys ----
+    def file_records(self, paths):
+        rows = self.db.execute("SELECT path, language, size, hash, flags FROM files "
+                               "WHERE path IN (SELECT value FROM json_each(?))", (_json_list(paths),))
+        return {r[0]: FileRecord(path=r[0], language=r[1], size=r[2], content_hash=r[3],
+                                 flags=tuple(f for f in r[4].split(",") if f)) for r in rows}
+
+    def file_texts(self, paths):
+        rows = self.db.execute("SELECT f.path, t.text FROM files f JOIN files_text t ON t.rowid = f.id "
+                               "WHERE f.path IN (SELECT value FROM json_each(?))", (_json_list(paths),))
+        return dict(rows.fetchall())
+
+    def symbols_in_paths(self, paths):
+        wanted = list(dict.fromkeys(paths))
+        found: dict[str, list[Symbol]] = {p: [] for p in wanted}
+        for symbol in self._symbols("path IN (SELECT value FROM json_each(?)) ORDER BY id", (json.dumps(wanted),)):
+            found[symbol.path].append(symbol)
+        return found
+
+    def centralities(self, keys):
+        wanted = [[path, symbol or ""] for path, symbol in dict.fromkeys(keys)]
+        rows = self.db.execute("SELECT c.* FROM json_each(?) k JOIN centrality c "
+                               "ON c.path = json_extract(k.value, '$[0]') AND c.symbol = json_extract(k.value, '$[1]')",
+                               (json.dumps(wanted),))
+        return {(row[0], row[1] or None): _centrality(row) for row in rows}
+
     def snapshot(self) -> Snapshot | None:
         row = self.db.execute(
             "SELECT commit_sha, created_at, dirty FROM snapshots ORDER BY id DESC LIMIT 1").fetchone()
@@ -411,3 +437,7 @@ def _statements(script: str) -> Iterator[str]:
         if sqlite3.complete_statement(current):
             yield current.strip()
             current = ""
+
+
+def _json_list(paths) -> str:
+    return json.dumps(list(dict.fromkeys(paths)))

@@ -186,6 +186,32 @@ class PostgresReads:
         return FileRecord(path=row[0], language=row[1], size=row[2], content_hash=row[3],
                           flags=tuple(f for f in row[4].split(",") if f))
 
+    # ---- batched reads: an array parameter, so one round trip whatever the number of keys ----
+    def file_records(self, paths):
+        rows = self._rows("SELECT path, language, size, hash, flags FROM files WHERE repo_id = %s AND path = ANY(%s)",
+                          (self.repo_id, list(dict.fromkeys(paths))))
+        return {r[0]: FileRecord(path=r[0], language=r[1], size=r[2], content_hash=r[3],
+                                 flags=tuple(f for f in r[4].split(",") if f)) for r in rows}
+
+    def file_texts(self, paths):
+        return dict(self._rows("SELECT path, content FROM files WHERE repo_id = %s AND path = ANY(%s) "
+                               "AND content IS NOT NULL", (self.repo_id, list(dict.fromkeys(paths)))))
+
+    def symbols_in_paths(self, paths):
+        wanted = list(dict.fromkeys(paths))
+        found: dict[str, list[Symbol]] = {p: [] for p in wanted}
+        for symbol in self._symbols("path = ANY(%s) ORDER BY id", (wanted,)):
+            found[symbol.path].append(symbol)
+        return found
+
+    def centralities(self, keys):
+        wanted = list(dict.fromkeys(keys))
+        rows = self._rows("SELECT c.path, c.symbol, c.pagerank, c.in_degree, c.out_degree FROM centrality c "
+                          "JOIN unnest(%s::text[], %s::text[]) AS k(path, symbol) "
+                          "ON c.path = k.path AND c.symbol = k.symbol WHERE c.repo_id = %s",
+                          ([p for p, _ in wanted], [s or "" for _, s in wanted], self.repo_id))
+        return {(row[0], row[1] or None): _centrality(row) for row in rows}
+
     def snapshot(self) -> Snapshot | None:
         row = self._one("SELECT commit_sha, created_at, dirty FROM snapshots WHERE repo_id = %s "
                         "ORDER BY id DESC LIMIT 1", (self.repo_id,))
