@@ -22,21 +22,17 @@ MAX_TOKENS = 25_000
 A = TypeVar("A", bound="Answer")
 
 
-def _compact(schema: dict[str, Any]) -> None:
-    """What the model reads: no generated titles, ``T | None`` as a type list (the schemas cost tokens)."""
+def _untitled(schema: dict[str, Any]) -> None:
+    """No generated titles: the schemas are read by a model, and cost tokens."""
     schema.pop("title", None)
     for prop in schema.get("properties", {}).values():
         prop.pop("title", None)
-        options = prop.get("anyOf")
-        if options and all(set(o) == {"type"} and isinstance(o["type"], str) for o in options):
-            del prop["anyOf"]
-            prop["type"] = [o["type"] for o in options]
 
 
 class Answer(BaseModel):
     """An answer or a part of one: a model that also reads like its JSON (``answer["key"]``)."""
 
-    model_config = ConfigDict(json_schema_extra=lambda schema, _cls: _compact(schema))
+    model_config = ConfigDict(json_schema_extra=lambda schema, _cls: _untitled(schema))
 
     def __getitem__(self, key: str) -> Any:
         value = getattr(self, key) if key in type(self).model_fields else MISSING

@@ -54,8 +54,9 @@ def test_lists_exactly_the_eleven_tools_within_the_schema_budget(server):
 
     tools = anyio.run(go)
     assert {t.name for t in tools} == TOOLS
+    assert all(t.output_schema and t.output_schema["type"] == "object" for t in tools)  # counted in the budget
     size = sum(len(json.dumps(t.model_dump(mode="json", exclude_none=True))) for t in tools)
-    assert size / 4 <= 2500, f"tool schemas cost ~{size // 4} tokens"
+    assert size / 4 <= 2500, f"tool schemas (input and output) cost ~{size // 4} tokens"
     for tool in tools:
         assert tool.description and len(tool.description) < 200
 
@@ -130,6 +131,16 @@ def test_overview_context_status_and_refresh(server, project):
     assert status["snapshot"]["commit"] and status["not_in_map_count"] == 0
     refreshed = call(server, "refresh_index").structured_content
     assert refreshed["mode"] == "incremental" and refreshed["changed"] == 0
+
+
+def test_the_answer_is_sent_once_as_structured_content_with_a_one_line_summary(server):
+    result = call(server, "find_symbol", {"symbol_name": "cart_total"})
+    assert result.structured_content["symbols"][0]["citation"] == "shop/checkout.py:12"
+    (text,) = result.content
+    assert text.text == "1 exact definition(s) of 'cart_total'"  # a summary, not a second copy of the JSON
+    search = call(server, "intelligent_search", {"query": "def apply_discount"})
+    assert len(search.content) == 1 and "shop/pricing.py:8" in search.content[0].text
+    assert len(search.content[0].text) < 200
 
 
 def test_answers_are_bounded_with_a_truncation_note(server):

@@ -1,8 +1,8 @@
 """What the model reads of each tool's schemas: compact JSON Schema, within the tested token budget.
 
-Pydantic's schemas carry a generated ``title`` on every property and spell ``T | None`` as an
-``anyOf``; a tool list pays for both on every session. ``compact`` drops the titles and writes
-simple unions as a type list. Output schemas are outlined: every key of the answer with its
+Pydantic's schemas carry a generated ``title`` on every property and spell an optional argument
+as ``anyOf [T, null]`` with ``default: null``; a tool list pays for both on every session.
+``compact`` drops the titles and writes such an argument as ``T``. Output schemas are outlined: every key of the answer with its
 type (a list of objects is an ``array``; the entry keys are in docs/mcp.md), and no ``required``
 lists. The server still validates every answer against the
 full model (``maguyva.answers``); the outline only says what to expect.
@@ -14,29 +14,33 @@ from typing import Any
 
 
 def compact(schema: Any) -> Any:
-    """``schema`` without generated titles, with ``anyOf`` of plain types as a type list."""
+    """``schema`` without generated titles; an optional ``X | None = None`` argument is written as ``X``.
+
+    Leaving such an argument out and passing null mean the same, and one ``type`` per property is
+    what every client's schema dialect accepts (the MCP Inspector flags type lists as unportable)."""
     if isinstance(schema, list):
         return [compact(s) for s in schema]
     if not isinstance(schema, dict):
         return schema
     out = {}
     for key, value in schema.items():
-        if (key == "title" and isinstance(value, str)) or (key == "default" and value is None):
-            continue  # a generated title; a null default (leaving the argument out says the same)
+        if key == "title" and isinstance(value, str):
+            continue  # generated from the name
         if key == "properties" and isinstance(value, dict):
-            out[key] = {name: compact(prop) for name, prop in value.items()}
+            out[key] = {name: _optional(compact(prop)) for name, prop in value.items()}
         else:
             out[key] = compact(value)
-    options = out.get("anyOf")
-    if options and all(isinstance(o, dict) and set(o) == {"type"} and isinstance(o["type"], str) for o in options):
-        del out["anyOf"]
-        out["type"] = [o["type"] for o in options]
-    elif options and len(options) == 2 and {"type": "null"} in options:  # X | None: X's keywords, type [X, null]
-        (other,) = [o for o in options if o != {"type": "null"}]
-        if isinstance(other, dict) and isinstance(other.get("type"), str) and not set(other) & set(out):
-            del out["anyOf"]
-            out = {**other, **out, "type": [other["type"], "null"]}
     return out
+
+
+def _optional(prop: dict[str, Any]) -> dict[str, Any]:
+    options = prop.get("anyOf")
+    if "default" not in prop or prop["default"] is not None or not options or {"type": "null"} not in options:
+        return prop
+    rest = [o for o in options if o != {"type": "null"}]
+    if len(rest) != 1 or set(rest[0]) & set(prop):
+        return prop
+    return {**rest[0], **{k: v for k, v in prop.items() if k not in ("anyOf", "default")}}
 
 
 def outline(schema: dict[str, Any], depth: int = 1) -> dict[str, Any]:
@@ -50,11 +54,7 @@ def _outline(node: dict[str, Any], defs: dict[str, Any], depth: int) -> dict[str
     if isinstance(ref, str):
         node = defs[ref.rsplit("/", 1)[-1]]
     if "anyOf" in node:
-        types = [_outline(o, defs, depth) for o in node["anyOf"]]
-        flat = [t["type"] for t in types if set(t) == {"type"} and isinstance(t["type"], str)]
-        if len(flat) == len(types):
-            return {"type": flat}
-        return {"anyOf": types}
+        return {"anyOf": [_outline(o, defs, depth) for o in node["anyOf"]]}
     kind = node.get("type")
     if kind == "array" and "items" in node:
         items = _outline(node["items"], defs, depth)
