@@ -157,8 +157,9 @@ def main() -> None:
             for _ in range(args.rounds):  # interleaved, so both code bases see the same machine load
                 for code in codes:
                     child = subprocess.run([sys.executable, __file__, "--measure", f"{url}?workspace={workspace}"],
-                                           env={**os.environ, "PYTHONPATH": code}, capture_output=True, text=True,
-                                           check=True)
+                                           env={**os.environ, "PYTHONPATH": code}, capture_output=True, text=True)
+                    if child.returncode != 0:
+                        raise SystemExit(f"measuring {code} failed:\n{child.stderr}")
                     for line in child.stdout.splitlines():
                         row = json.loads(line)
                         rows[(code, row["tool"])].append(row)

@@ -480,12 +480,13 @@ class Maguyva:
                 item = short
             snippets.append(item)
             used += cost
-        self._texts = {}
+        self._prefetch_texts([])
         return ContextAnswer(task=task, intent=found.intent, token_budget=budget, tokens_used=used, snippets=snippets,
                              omitted=skipped)
 
     def _prefetch_texts(self, results: Sequence[SearchResult]) -> None:
-        self._texts = self.store.file_texts({r.path for r in results})
+        """Read the texts of ``results``' files in one store call, for ``_span_text`` (none: forget them)."""
+        self._texts = self.store.file_texts({r.path for r in results}) if results else {}
 
     def _place_text(self, result: SearchResult, place: Place) -> str:
         return self._span_text(result.path, place.line, place.end_line)

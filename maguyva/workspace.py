@@ -233,6 +233,10 @@ class TeamWorkspace:
     def _place_text(self, result: SearchResult, place: Place) -> str:
         return self.repos[result.repo]._span_text(result.path, place.line, place.end_line)
 
+    def _prefetch_texts(self, results: list[SearchResult]) -> None:
+        for name, api in self.repos.items():  # one read per repository the results come from
+            api._prefetch_texts([r for r in results if r.repo == name])
+
     def index_status(self) -> StatusAnswer:
         return StatusAnswer.model_validate({"workspace": self.workspace,
                                             "repositories": self._each(None, lambda api, _: api.index_status())})

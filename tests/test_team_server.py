@@ -73,6 +73,21 @@ def test_search_spans_the_workspace_and_cites_repo_path_line(acme):
     assert "billing:billing.py:6" in {r["citation"] for r in refs["references"]}
 
 
+def test_workspace_search_fuses_repositories_by_rank_and_packs_context_like_one_repository(acme):
+    found = acme.intelligent_search("apply_discount", limit=20)
+    per_repo = {repo: acme.repos[repo].intelligent_search("apply_discount", limit=20).results
+                for repo in ("shop", "billing")}
+    # RRF over each repository's own order: rank r of every repository comes before rank r + 1 of any
+    ranks = [[r.path for r in per_repo[hit.repo]].index(hit.path) for hit in found.results]
+    assert ranks == sorted(ranks) and {hit.repo for hit in found.results} == {"shop", "billing"}
+    assert sorted(found.repos) == ["billing", "shop"]
+    context = acme.gather_task_context("apply a discount to the invoice total", token_budget=800)
+    assert context.snippets and context.tokens_used <= 800
+    for snippet in context.snippets:
+        assert snippet.citation.startswith(f"{snippet.repo}:") and snippet.text.split(":", 1)[0].isdigit()
+    assert {s.repo for s in context.snippets} <= {"shop", "billing"}
+
+
 def test_a_repo_prefix_filters_and_unknown_repositories_are_refused(acme):
     only_billing = acme.intelligent_search("apply_discount", path_prefix="billing:")["results"]
     assert only_billing and {r["repo"] for r in only_billing} == {"billing"}
