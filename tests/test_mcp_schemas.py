@@ -64,3 +64,13 @@ def test_answers_validate_against_their_model_and_keep_the_dict_shape():
     assert dumped["results"][0]["symbol"] is None  # a null that belongs to the shape stays
     assert answer["results"][0]["citation"] == "a.py:1" and answer.get("truncated", "no") == "no"
     assert "results" in answer and "truncated" not in answer
+
+
+def test_the_refresh_answer_has_exactly_the_index_summary_fields():
+    """RefreshAnswer mirrors IndexSummary field for field (answers.py must not import the indexer)."""
+    from dataclasses import fields
+
+    from maguyva.answers import RefreshAnswer
+    from maguyva.index.pipeline import IndexSummary
+
+    assert list(RefreshAnswer.model_fields) == [f.name for f in fields(IndexSummary)]

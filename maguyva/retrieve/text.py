@@ -27,11 +27,8 @@ def _hit(span: "Span", kind: str, score: float) -> Hit:
 def literal(store: "Store", text: str, limit: int = 50) -> list[Hit]:
     """Lines containing ``text`` (case-insensitive), in path order."""
     spans = store.search_literal(text, limit=max(limit * 4, 200))
-    tests: dict[str, bool] = {}
-    for span in spans:
-        if span.path not in tests:
-            record = store.file_record(span.path)
-            tests[span.path] = bool(record and "test" in record.flags)
+    records = store.file_records(s.path for s in spans)  # one read for every matching file
+    tests = {s.path: "test" in records[s.path].flags if s.path in records else False for s in spans}
     # where a literal is defined beats where tests repeat it
     ordered = sorted(spans, key=lambda s: tests[s.path])
     return [_hit(s, "line", 1.0) for s in ordered[:limit]]

@@ -165,11 +165,12 @@ class PostgresReads:
             return []
         rows = self._rows(_BM25, {"terms": [t.term for t in terms], "sizes": [t.size for t in terms],
                                   "patterns": [t.pattern for t in terms], "repo": self.repo_id, "limit": limit})
+        contents = self.file_texts(row[0] for row in rows)  # every hit's file in one round trip
         texts: dict[str, list[str]] = {}
         spans = []
         for path, start, end, symbol, score in rows:
             if path not in texts:
-                texts[path] = split_lines(self.file_text(path) or "")
+                texts[path] = split_lines(contents.get(path) or "")
             body = "\n".join(texts[path][start - 1:end])
             spans.append(Span(path=path, line=start, end_line=end, text=body, score=score, symbol=symbol))
         return spans
