@@ -89,7 +89,8 @@ class Maguyva:
 
     def _prefetch_centrality(self, keys: Iterable[tuple[str, str | None]]) -> None:
         """Read the centrality of every (path, symbol) in ``keys`` and of their files, in one store call."""
-        wanted = {(path, symbol) for path, symbol in keys} | {(path, None) for path, _ in keys}
+        asked = list(keys)
+        wanted = {(path, symbol) for path, symbol in asked} | {(path, None) for path, _ in asked}
         missing = [key for key in wanted if key not in self._central]
         if missing:
             found = self.store.centralities(missing)

@@ -38,7 +38,7 @@ def workspace_status(store: PostgresLocation | str) -> dict:
     """Every repository of a workspace with its published snapshot (commit, time) and languages."""
     team = TeamWorkspace(store)
     try:
-        return team.index_status()
+        return team.index_status().dump()
     finally:
         team.close()
 
