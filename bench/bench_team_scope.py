@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import importlib.util
 import json
 import os
 import statistics
@@ -31,18 +32,24 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
-sys.path.append(str(HERE / "tests"))  # pg_server; the code under test comes from PYTHONPATH (or this checkout)
-try:
-    import maguyva  # noqa: F401
-except ImportError:
+sys.path.append(str(HERE / "tests"))  # pg_server; the code under test comes from PYTHONPATH
+if importlib.util.find_spec("maguyva") is None:  # or from this checkout
     sys.path.insert(0, str(HERE))
-    import maguyva  # noqa: F401
 
 MIRROR = Path("/work/.mirror")
 REPOS = ("psf+requests", "pallets+flask", "vitsalis+PyCG")
-QUERIES = ["how are redirects followed", "def send", "who calls merge_setting", "session cookies persistence",
-           "register a blueprint", "url_for build error", "call graph of a function", "resolve imported module",
-           "how is the request context pushed", "parse command line arguments"]
+QUERIES = [
+    "how are redirects followed",
+    "def send",
+    "who calls merge_setting",
+    "session cookies persistence",
+    "register a blueprint",
+    "url_for build error",
+    "call graph of a function",
+    "resolve imported module",
+    "how is the request context pushed",
+    "parse command line arguments",
+]
 SYMBOLS = ["Session", "Blueprint", "merge_setting", "CallGraphGenerator"]
 
 
@@ -51,8 +58,11 @@ def emit(**fields) -> None:
 
 
 def checkout(mirror: Path, target: Path) -> Path:
-    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{mirror}", str(target)], check=True,
-                   capture_output=True)
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "1", f"file://{mirror}", str(target)],
+        check=True,
+        capture_output=True,
+    )
     return target
 
 
@@ -77,7 +87,7 @@ def counting(store_class) -> dict:
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def measure(team, counter: dict, tool: str, calls: list, rounds: int) -> dict:
@@ -92,10 +102,15 @@ def measure(team, counter: dict, tool: str, calls: list, rounds: int) -> dict:
             call(team)
             timings.append((time.perf_counter() - started) * 1000)
             trips.append(counter["n"] - before)
-    return {"tool": tool, "calls": len(timings), "p50_ms": round(statistics.median(timings), 1),
-            "p95_ms": round(percentile(timings, 0.95), 1), "round_trips_mean": round(statistics.mean(trips), 1),
-            "round_trips_max": max(trips),
-            "reads_per_call": {k: round(v / len(timings), 1) for k, v in counter["by"].most_common(6)}}
+    return {
+        "tool": tool,
+        "calls": len(timings),
+        "p50_ms": round(statistics.median(timings), 1),
+        "p95_ms": round(percentile(timings, 0.95), 1),
+        "round_trips_mean": round(statistics.mean(trips), 1),
+        "round_trips_max": max(trips),
+        "reads_per_call": {k: round(v / len(timings), 1) for k, v in counter["by"].most_common(6)},
+    }
 
 
 def measure_child(url: str, rounds: int) -> None:
@@ -114,8 +129,11 @@ def measure_child(url: str, rounds: int) -> None:
         search = [lambda t, q=q: t.intelligent_search(q, limit=10) for q in QUERIES]
         context = [lambda t, q=q: t.gather_task_context(q, token_budget=4000) for q in QUERIES[:4]]
         symbols = [lambda t, s=s: t.find_symbol(s) for s in SYMBOLS]
-        for tool, calls in (("intelligent_search", search), ("gather_task_context", context),
-                            ("find_symbol", symbols)):
+        for tool, calls in (
+            ("intelligent_search", search),
+            ("gather_task_context", context),
+            ("find_symbol", symbols),
+        ):
             row = measure(team, counter, tool, calls, rounds)
             emit(round_trip_floor_ms=round(statistics.median(floor), 3), **row)
     finally:
@@ -125,9 +143,15 @@ def measure_child(url: str, rounds: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pg", help="an existing postgresql:// server (default: a throwaway cluster)")
-    parser.add_argument("--code", action="append", default=[],
-                        help="a checkout whose maguyva is measured; repeat to compare (default: this one)")
-    parser.add_argument("--rounds", type=int, default=5, help="measuring processes per code base, interleaved")
+    parser.add_argument(
+        "--code",
+        action="append",
+        default=[],
+        help="a checkout whose maguyva is measured; repeat to compare (default: this one)",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="measuring processes per code base, interleaved"
+    )
     parser.add_argument("--measure", help=argparse.SUPPRESS)  # child mode: the workspace URL
     args = parser.parse_args()
     if args.measure:
@@ -149,15 +173,26 @@ def main() -> None:
             for name in REPOS:
                 root = checkout(MIRROR / name / "repo", Path(base) / name.split("+")[1])
                 started = time.perf_counter()
-                summary = index_repository(root, f"{url}?workspace={workspace}&repo={root.name}", full=True,
-                                           workers=1)
-                emit(name="index", repo=root.name, files=summary.files, symbols=summary.symbols,
-                     seconds=round(time.perf_counter() - started, 1))
+                summary = index_repository(
+                    root, f"{url}?workspace={workspace}&repo={root.name}", full=True, workers=1
+                )
+                emit(
+                    name="index",
+                    repo=root.name,
+                    files=summary.files,
+                    symbols=summary.symbols,
+                    seconds=round(time.perf_counter() - started, 1),
+                )
             rows: dict = collections.defaultdict(list)
             for _ in range(args.rounds):  # interleaved, so both code bases see the same machine load
                 for code in codes:
-                    child = subprocess.run([sys.executable, __file__, "--measure", f"{url}?workspace={workspace}"],
-                                           env={**os.environ, "PYTHONPATH": code}, capture_output=True, text=True)
+                    child = subprocess.run(
+                        [sys.executable, __file__, "--measure", f"{url}?workspace={workspace}"],
+                        env={**os.environ, "PYTHONPATH": code},
+                        capture_output=True,
+                        text=True,
+                        check=False,
+                    )
                     if child.returncode != 0:
                         raise SystemExit(f"measuring {code} failed:\n{child.stderr}")
                     for line in child.stdout.splitlines():
@@ -167,10 +202,19 @@ def main() -> None:
             for (code, tool), found in rows.items():
                 p50 = statistics.median(r["p50_ms"] for r in found)
                 summary_rows[(code, tool)] = p50
-                emit(name="team_scope", repos=len(REPOS), code=code, tool=tool, processes=len(found),
-                     p50_ms=round(p50, 1), p95_ms=round(statistics.median(r["p95_ms"] for r in found), 1),
-                     round_trips_mean=found[-1]["round_trips_mean"], round_trips_max=found[-1]["round_trips_max"],
-                     round_trip_floor_ms=found[-1]["round_trip_floor_ms"], reads_per_call=found[-1]["reads_per_call"])
+                emit(
+                    name="team_scope",
+                    repos=len(REPOS),
+                    code=code,
+                    tool=tool,
+                    processes=len(found),
+                    p50_ms=round(p50, 1),
+                    p95_ms=round(statistics.median(r["p95_ms"] for r in found), 1),
+                    round_trips_mean=found[-1]["round_trips_mean"],
+                    round_trips_max=found[-1]["round_trips_max"],
+                    round_trip_floor_ms=found[-1]["round_trip_floor_ms"],
+                    reads_per_call=found[-1]["reads_per_call"],
+                )
             if len(codes) == 2:
                 for tool in ("intelligent_search", "gather_task_context", "find_symbol"):
                     before, after = summary_rows[(codes[0], tool)], summary_rows[(codes[1], tool)]

@@ -10,7 +10,8 @@ Answers read like their JSON too (``answer["results"][0]["citation"]``), for scr
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator, TypeVar
+from collections.abc import Iterator
+from typing import Any, TypeVar
 
 from pydantic import MISSING, BaseModel, ConfigDict
 
@@ -222,7 +223,9 @@ class SearchAnswer(Bounded):
 
     def summary(self) -> str:
         top = f"; top: {self.results[0].citation}" if self.results else ""
-        return f"{len(self.results)} result(s) for {self.query!r} ({self.intent}, {self.fusion_strategy}){top}"
+        return (
+            f"{len(self.results)} result(s) for {self.query!r} ({self.intent}, {self.fusion_strategy}){top}"
+        )
 
 
 class SymbolAnswer(Answer):
@@ -357,7 +360,9 @@ class StatusAnswer(RepoStatus):
         if self.repositories is not MISSING:
             return f"workspace {self.workspace}: {len(self.repositories)} repositories"
         commit = self.snapshot.commit if self.snapshot else None
-        changed = "" if self.not_in_map_count is MISSING else f", {self.not_in_map_count} file(s) not in the map"
+        changed = (
+            "" if self.not_in_map_count is MISSING else f", {self.not_in_map_count} file(s) not in the map"
+        )
         return f"index at {commit or 'no snapshot'}{changed}"
 
 
@@ -396,9 +401,17 @@ def estimate_tokens(value: Any) -> int:
 
 
 def hit_dict(hit: RetrievedHit, **extra: Any) -> dict:
-    data = {"citation": hit.citation, "path": hit.path, "line": hit.line, "end_line": hit.end_line,
-            "symbol": hit.symbol, "kind": hit.kind, "snippet": hit.snippet, "score": round(hit.score, 6),
-            "modality": hit.modality}
+    data = {
+        "citation": hit.citation,
+        "path": hit.path,
+        "line": hit.line,
+        "end_line": hit.end_line,
+        "symbol": hit.symbol,
+        "kind": hit.kind,
+        "snippet": hit.snippet,
+        "score": round(hit.score, 6),
+        "modality": hit.modality,
+    }
     if hit.repo:
         data["repo"] = hit.repo
     data.update(extra)
@@ -420,7 +433,11 @@ def bound(answer: A, key: str, max_tokens: int) -> A:
         else:
             high = middle - 1
     dropped = len(items) - low
-    return answer.model_copy(update={
-        key: getattr(answer, key)[:low], "truncated": True,
-        "truncation_note": f"{dropped} more result(s) omitted to stay within {budget} tokens; "
-                           f"narrow the query or raise max_tokens"})
+    return answer.model_copy(
+        update={
+            key: getattr(answer, key)[:low],
+            "truncated": True,
+            "truncation_note": f"{dropped} more result(s) omitted to stay within {budget} tokens; "
+            f"narrow the query or raise max_tokens",
+        }
+    )

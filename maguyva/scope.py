@@ -15,12 +15,27 @@ opened here (several local SQLite indexes, say).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from pathlib import PurePosixPath
-from typing import Callable, Mapping
 
-from maguyva.answers import (DEFAULT_TOKENS, MAX_TOKENS, Answer, DependenciesAnswer, FileAnswer, OverviewAnswer,
-                             Place, ReferencesAnswer, RefreshAnswer, SearchAnswer, SearchResult, StatusAnswer,
-                             StructureAnswer, SymbolAnswer, TextAnswer, bound)
+from maguyva.answers import (
+    DEFAULT_TOKENS,
+    MAX_TOKENS,
+    Answer,
+    DependenciesAnswer,
+    FileAnswer,
+    OverviewAnswer,
+    Place,
+    ReferencesAnswer,
+    RefreshAnswer,
+    SearchAnswer,
+    SearchResult,
+    StatusAnswer,
+    StructureAnswer,
+    SymbolAnswer,
+    TextAnswer,
+    bound,
+)
 from maguyva.api import Maguyva
 from maguyva.errors import MaguyvaError
 from maguyva.files import in_vcs_dir
@@ -46,7 +61,9 @@ class Scope:
             return list(repos.items()), qualified
         name, _, rest = qualified.partition(":")
         if name not in repos:
-            raise MaguyvaError(f"no repository {name!r} in {self.label} (repositories: {', '.join(repos) or 'none'})")
+            raise MaguyvaError(
+                f"no repository {name!r} in {self.label} (repositories: {', '.join(repos) or 'none'})"
+            )
         return [(name, repos[name])], rest or None
 
     def refresh_index(self) -> RefreshAnswer:
@@ -72,11 +89,28 @@ class ScopedMaguyva:
         return [{**qualify(call(api, rest).dump(), name), "repo": name} for name, api in targets]
 
     # ---- the eleven tools ----
-    def intelligent_search(self, query: str, *, limit: int = 10, preset: str = "default", modalities=None,
-                           path_prefix: str | None = None, max_tokens: int = DEFAULT_TOKENS) -> SearchAnswer:
+    def intelligent_search(
+        self,
+        query: str,
+        *,
+        limit: int = 10,
+        preset: str = "default",
+        modalities=None,
+        path_prefix: str | None = None,
+        max_tokens: int = DEFAULT_TOKENS,
+    ) -> SearchAnswer:
         """Each repository's ranking, fused by rank (RRF with the route's k): raw scores are not comparable."""
-        answers = self._each(path_prefix, lambda api, rest: api.intelligent_search(
-            query, limit=limit, preset=preset, modalities=modalities, path_prefix=rest, max_tokens=MAX_TOKENS))
+        answers = self._each(
+            path_prefix,
+            lambda api, rest: api.intelligent_search(
+                query,
+                limit=limit,
+                preset=preset,
+                modalities=modalities,
+                path_prefix=rest,
+                max_tokens=MAX_TOKENS,
+            ),
+        )
         merged = fuse_lists([a["results"] for a in answers], k=answers[0]["k"], limit=limit)
         notes = list(dict.fromkeys(n for a in answers for n in a["notes"]))
         answer = {**answers[0], "notes": notes, "results": merged, "repos": [a["repo"] for a in answers]}
@@ -84,80 +118,186 @@ class ScopedMaguyva:
             answer.pop(key, None)
         return bound(SearchAnswer.model_validate(answer), "results", max_tokens)
 
-    def find_symbol(self, symbol_name: str, *, kind: str | None = None, find_similar: bool = False,
-                    exact_match: bool = False, limit: int = 20) -> SymbolAnswer:
-        found = self._each(None, lambda api, _: api.find_symbol(symbol_name, kind=kind, exact_match=exact_match,
-                                                                 limit=limit))
+    def find_symbol(
+        self,
+        symbol_name: str,
+        *,
+        kind: str | None = None,
+        find_similar: bool = False,
+        exact_match: bool = False,
+        limit: int = 20,
+    ) -> SymbolAnswer:
+        found = self._each(
+            None, lambda api, _: api.find_symbol(symbol_name, kind=kind, exact_match=exact_match, limit=limit)
+        )
         if not any(a["count"] for a in found) and find_similar and not exact_match:
-            found = self._each(None, lambda api, _: api.find_symbol(symbol_name, kind=kind, find_similar=True,
-                                                                     limit=limit))
+            found = self._each(
+                None, lambda api, _: api.find_symbol(symbol_name, kind=kind, find_similar=True, limit=limit)
+            )
         symbols = [s for a in found for s in a["symbols"]][:limit]
-        return SymbolAnswer.model_validate({
-            "symbol_name": symbol_name, "match": "similar" if any(a["match"] == "similar" for a in found) else "exact",
-            "count": len(symbols), "symbols": symbols})
+        return SymbolAnswer.model_validate(
+            {
+                "symbol_name": symbol_name,
+                "match": "similar" if any(a["match"] == "similar" for a in found) else "exact",
+                "count": len(symbols),
+                "symbols": symbols,
+            }
+        )
 
-    def find_references(self, symbol_name: str, *, limit: int = 50, include_possible: bool = False,
-                        max_tokens: int = DEFAULT_TOKENS) -> ReferencesAnswer:
-        found = self._each(None, lambda api, _: api.find_references(
-            symbol_name, limit=limit, include_possible=include_possible, max_tokens=MAX_TOKENS))
+    def find_references(
+        self,
+        symbol_name: str,
+        *,
+        limit: int = 50,
+        include_possible: bool = False,
+        max_tokens: int = DEFAULT_TOKENS,
+    ) -> ReferencesAnswer:
+        found = self._each(
+            None,
+            lambda api, _: api.find_references(
+                symbol_name, limit=limit, include_possible=include_possible, max_tokens=MAX_TOKENS
+            ),
+        )
         refs = [r for a in found for r in a["references"]][:limit]
-        answer = {"symbol_name": symbol_name, "definitions": [d for a in found for d in a["definitions"]],
-                  "count": len(refs), "references": refs}
+        answer = {
+            "symbol_name": symbol_name,
+            "definitions": [d for a in found for d in a["definitions"]],
+            "count": len(refs),
+            "references": refs,
+        }
         return bound(ReferencesAnswer.model_validate(answer), "references", max_tokens)
 
-    def analyze_dependencies(self, target: str, *, direction: str = "both", depth: int = 2, limit: int = 100,
-                             include_ambiguous: bool = False, max_tokens: int = DEFAULT_TOKENS) -> DependenciesAnswer:
+    def analyze_dependencies(
+        self,
+        target: str,
+        *,
+        direction: str = "both",
+        depth: int = 2,
+        limit: int = 100,
+        include_ambiguous: bool = False,
+        max_tokens: int = DEFAULT_TOKENS,
+    ) -> DependenciesAnswer:
         targets, rest = self.scope.select(target)
         answers, problems = [], []
         for name, api in targets:  # a target need only exist in one of the repositories
             try:
-                answers.append(qualify(api.analyze_dependencies(
-                    rest, direction=direction, depth=depth, limit=limit, include_ambiguous=include_ambiguous,
-                    max_tokens=MAX_TOKENS).dump(), name))
+                answers.append(
+                    qualify(
+                        api.analyze_dependencies(
+                            rest,
+                            direction=direction,
+                            depth=depth,
+                            limit=limit,
+                            include_ambiguous=include_ambiguous,
+                            max_tokens=MAX_TOKENS,
+                        ).dump(),
+                        name,
+                    )
+                )
             except MaguyvaError as exc:
                 problems.append(str(exc))
         if not answers:
             raise MaguyvaError(problems[0])
         entries = [e for a in answers for e in a["entries"]][:limit]
-        answer = {"target": target, "resolved": [r for a in answers for r in a["resolved"]],
-                  "direction": direction, "count": len(entries), "entries": entries}
+        answer = {
+            "target": target,
+            "resolved": [r for a in answers for r in a["resolved"]],
+            "direction": direction,
+            "count": len(entries),
+            "entries": entries,
+        }
         if direction == "impact":
             answer["files_affected"] = len({(e["repo"], e["path"]) for e in entries})
         return bound(DependenciesAnswer.model_validate(answer), "entries", max_tokens)
 
-    def get_file(self, path: str, *, start_line: int | None = None, end_line: int | None = None,
-                 include_metadata: bool = False, max_tokens: int = DEFAULT_TOKENS) -> FileAnswer:
+    def get_file(
+        self,
+        path: str,
+        *,
+        start_line: int | None = None,
+        end_line: int | None = None,
+        include_metadata: bool = False,
+        max_tokens: int = DEFAULT_TOKENS,
+    ) -> FileAnswer:
         targets, rest = self.scope.select(path)
         relative = hosted_path(rest or "")
         holders = [(name, api) for name, api in targets if api.store.file_record(relative) is not None]
         if len(holders) != 1:
             where = ", ".join(f"{name}:{relative}" for name, _ in holders)
-            raise MaguyvaError(f"{relative!r} is in several repositories ({where}); ask for one as repo:path"
-                               if holders else f"no file {relative!r} in {self.scope.label}")
+            raise MaguyvaError(
+                f"{relative!r} is in several repositories ({where}); ask for one as repo:path"
+                if holders
+                else f"no file {relative!r} in {self.scope.label}"
+            )
         name, api = holders[0]
-        return FileAnswer.model_validate(qualify(api.get_file(
-            relative, start_line=start_line, end_line=end_line, include_metadata=include_metadata,
-            max_tokens=max_tokens).dump(), name))
+        return FileAnswer.model_validate(
+            qualify(
+                api.get_file(
+                    relative,
+                    start_line=start_line,
+                    end_line=end_line,
+                    include_metadata=include_metadata,
+                    max_tokens=max_tokens,
+                ).dump(),
+                name,
+            )
+        )
 
-    def search_text(self, pattern: str, *, regex: bool = False, case_sensitive: bool = False,
-                    path_prefix: str | None = None, limit: int = 50, max_tokens: int = DEFAULT_TOKENS) -> TextAnswer:
-        found = self._each(path_prefix, lambda api, rest: api.search_text(
-            pattern, regex=regex, case_sensitive=case_sensitive, path_prefix=rest, limit=limit, max_tokens=MAX_TOKENS))
+    def search_text(
+        self,
+        pattern: str,
+        *,
+        regex: bool = False,
+        case_sensitive: bool = False,
+        path_prefix: str | None = None,
+        limit: int = 50,
+        max_tokens: int = DEFAULT_TOKENS,
+    ) -> TextAnswer:
+        found = self._each(
+            path_prefix,
+            lambda api, rest: api.search_text(
+                pattern,
+                regex=regex,
+                case_sensitive=case_sensitive,
+                path_prefix=rest,
+                limit=limit,
+                max_tokens=MAX_TOKENS,
+            ),
+        )
         results = [r for a in found for r in a["results"]][:limit]
-        return bound(TextAnswer.model_validate({"pattern": pattern, "regex": regex, "count": len(results),
-                                                "results": results}), "results", max_tokens)
+        return bound(
+            TextAnswer.model_validate(
+                {"pattern": pattern, "regex": regex, "count": len(results), "results": results}
+            ),
+            "results",
+            max_tokens,
+        )
 
-    def search_structure(self, *, kind: str | None = None, name: str | None = None,
-                         signature_contains: str | None = None, path_prefix: str | None = None,
-                         limit: int = 50) -> StructureAnswer:
-        found = self._each(path_prefix, lambda api, rest: api.search_structure(
-            kind=kind, name=name, signature_contains=signature_contains, path_prefix=rest, limit=limit))
+    def search_structure(
+        self,
+        *,
+        kind: str | None = None,
+        name: str | None = None,
+        signature_contains: str | None = None,
+        path_prefix: str | None = None,
+        limit: int = 50,
+    ) -> StructureAnswer:
+        found = self._each(
+            path_prefix,
+            lambda api, rest: api.search_structure(
+                kind=kind, name=name, signature_contains=signature_contains, path_prefix=rest, limit=limit
+            ),
+        )
         results = [r for a in found for r in a["results"]][:limit]
         return StructureAnswer.model_validate({"count": len(results), "results": results})
 
     def repo_overview(self) -> OverviewAnswer:
-        return OverviewAnswer.model_validate({"workspace": self.scope.name,
-                                              "repositories": self._each(None, lambda api, _: api.repo_overview())})
+        return OverviewAnswer.model_validate(
+            {
+                "workspace": self.scope.name,
+                "repositories": self._each(None, lambda api, _: api.repo_overview()),
+            }
+        )
 
     gather_task_context = Maguyva.gather_task_context  # the one packer, over this scope's fused search
 
@@ -169,8 +309,12 @@ class ScopedMaguyva:
             api._prefetch_texts([r for r in results if r.repo == name])
 
     def index_status(self) -> StatusAnswer:
-        return StatusAnswer.model_validate({"workspace": self.scope.name,
-                                            "repositories": self._each(None, lambda api, _: api.index_status())})
+        return StatusAnswer.model_validate(
+            {
+                "workspace": self.scope.name,
+                "repositories": self._each(None, lambda api, _: api.index_status()),
+            }
+        )
 
     def refresh_index(self) -> RefreshAnswer:
         return self.scope.refresh_index()

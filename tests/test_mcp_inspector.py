@@ -15,7 +15,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from maguyva_project import index_project, make_project
 from test_mcp_server import TOOLS
 
@@ -41,12 +40,19 @@ def test_inspector_cli_lists_every_tool_with_an_output_schema(tmp_path):
     code = os.pathsep.join(p for p in (str(Path(__file__).parent.parent), os.environ.get("PYTHONPATH")) if p)
     server = [sys.executable, "-m", "orkestra", "code", "serve", "--repo", str(root), "--store", str(store)]
     # the Inspector starts the server with a minimal environment: hand it the code under test
-    listed = subprocess.run([*command, "--cli", "-e", f"PYTHONPATH={code}", *server, "--method", "tools/list"],
-                            capture_output=True, text=True, timeout=180, cwd=tmp_path)
+    listed = subprocess.run(
+        [*command, "--cli", "-e", f"PYTHONPATH={code}", *server, "--method", "tools/list"],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=tmp_path,
+        check=False,
+    )
     assert listed.returncode == 0, listed.stderr
     tools = json.loads(listed.stdout)["tools"]
     assert {t["name"] for t in tools} == TOOLS
     for tool in tools:
         assert tool["outputSchema"]["type"] == "object" and tool["outputSchema"]["properties"], tool["name"]
-    assert "portability: 0 errors, 0 warnings" in listed.stderr or "warning" not in listed.stderr.lower(), \
+    assert "portability: 0 errors, 0 warnings" in listed.stderr or "warning" not in listed.stderr.lower(), (
         listed.stderr
+    )

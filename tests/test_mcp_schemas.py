@@ -35,10 +35,14 @@ def test_tool_schemas_match_the_snapshot():
     if os.environ.get("MAGUYVA_UPDATE_SNAPSHOTS"):
         SNAPSHOT.write_text(json.dumps(tools, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
     recorded = json.loads(SNAPSHOT.read_text())
-    assert sorted(tools) == sorted(recorded), "tools added or removed: regenerate the snapshot (see module doc)"
+    assert sorted(tools) == sorted(recorded), (
+        "tools added or removed: regenerate the snapshot (see module doc)"
+    )
     for name, tool in tools.items():
-        assert tool == recorded[name], (f"{name}'s schemas drifted from {SNAPSHOT.name}; review the change and "
-                                        f"regenerate with MAGUYVA_UPDATE_SNAPSHOTS=1")
+        assert tool == recorded[name], (
+            f"{name}'s schemas drifted from {SNAPSHOT.name}; review the change and "
+            f"regenerate with MAGUYVA_UPDATE_SNAPSHOTS=1"
+        )
 
 
 def test_every_tool_publishes_an_object_output_schema_naming_its_answer_keys():
@@ -46,7 +50,9 @@ def test_every_tool_publishes_an_object_output_schema_naming_its_answer_keys():
     for name, tool in tools.items():
         schema = tool["outputSchema"]
         assert schema["type"] == "object" and schema["properties"], name
-        assert "title" not in json.dumps(tool["inputSchema"]), name  # generated titles cost tokens, say nothing
+        assert "title" not in json.dumps(tool["inputSchema"]), (
+            name
+        )  # generated titles cost tokens, say nothing
     search = tools["intelligent_search"]["outputSchema"]["properties"]
     assert set(search) == set(SearchAnswer.model_fields)
     assert search["results"] == {"type": "array"} and search["confidence"] == {"type": "number"}
@@ -54,11 +60,33 @@ def test_every_tool_publishes_an_object_output_schema_naming_its_answer_keys():
 
 def test_answers_validate_against_their_model_and_keep_the_dict_shape():
     """A key that does not apply is absent (not null), as when answers were dicts."""
-    answer = SearchAnswer.model_validate({
-        "query": "q", "intent": "explore", "confidence": 0.5, "fusion_strategy": "ranked", "modalities_used": [],
-        "weights": {}, "k": 40, "notes": [], "results": [
-            {"citation": "a.py:1", "path": "a.py", "line": 1, "end_line": 2, "symbol": None, "kind": "file",
-             "snippet": "", "score": 1.0, "modality": "text", "found_by": ["text"], "demoted": False}]})
+    answer = SearchAnswer.model_validate(
+        {
+            "query": "q",
+            "intent": "explore",
+            "confidence": 0.5,
+            "fusion_strategy": "ranked",
+            "modalities_used": [],
+            "weights": {},
+            "k": 40,
+            "notes": [],
+            "results": [
+                {
+                    "citation": "a.py:1",
+                    "path": "a.py",
+                    "line": 1,
+                    "end_line": 2,
+                    "symbol": None,
+                    "kind": "file",
+                    "snippet": "",
+                    "score": 1.0,
+                    "modality": "text",
+                    "found_by": ["text"],
+                    "demoted": False,
+                }
+            ],
+        }
+    )
     dumped = answer.model_dump(mode="json")
     assert "truncated" not in dumped and "repos" not in dumped and "more" not in dumped["results"][0]
     assert dumped["results"][0]["symbol"] is None  # a null that belongs to the shape stays

@@ -2,28 +2,30 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import anyio
 import pytest
+from maguyva_project import make_project
 from mcp import Client
+from test_team_server import make_repo
 
 from maguyva.api import Maguyva
 from maguyva.errors import MaguyvaError
 from maguyva.index.pipeline import index_repository
 from maguyva.scope import Scope, ScopedMaguyva
 from maguyva.server.app import build_server
-from maguyva_project import make_project
-from test_team_server import make_repo
 
 
 @pytest.fixture(scope="module")
 def scoped(tmp_path_factory):
     base = tmp_path_factory.mktemp("scope")
     shop = make_project(base / "shop")
-    billing = make_repo(base / "billing", {
-        "billing.py": "def apply_discount(total):\n    return total * 0.9\n\n\ndef invoice(total):\n"
-                      "    return apply_discount(total)\n"})
+    billing = make_repo(
+        base / "billing",
+        {
+            "billing.py": "def apply_discount(total):\n    return total * 0.9\n\n\ndef invoice(total):\n"
+            "    return apply_discount(total)\n"
+        },
+    )
     repos = {}
     for root in (shop, billing):
         index_repository(root, root / "index.db", workers=1)
@@ -48,8 +50,10 @@ def test_a_scope_of_two_stores_answers_with_repository_qualified_citations(scope
 
 def test_rankings_are_fused_by_rank_whatever_each_store_scores(scoped):
     found = scoped.intelligent_search("apply_discount", limit=20)
-    own = {name: [r.path for r in api.intelligent_search("apply_discount", limit=20).results]
-           for name, api in scoped.scope.repos.items()}
+    own = {
+        name: [r.path for r in api.intelligent_search("apply_discount", limit=20).results]
+        for name, api in scoped.scope.repos.items()
+    }
     ranks = [own[r.repo].index(r.path) for r in found.results]
     assert ranks == sorted(ranks)  # each repository's rank r before any rank r + 1
 
@@ -67,15 +71,20 @@ def test_the_mcp_tools_serve_a_scope_with_the_same_answer_schemas(scoped):
     async def go():
         async with Client(build_server(lambda: scoped)) as client:
             search = await client.call_tool("intelligent_search", {"query": "apply_discount"})
-            context = await client.call_tool("gather_task_context", {"task": "apply a discount", "token_budget": 600})
+            context = await client.call_tool(
+                "gather_task_context", {"task": "apply a discount", "token_budget": 600}
+            )
             overview = await client.call_tool("repo_overview", {})
-            refs = await client.call_tool("find_references", {"symbol_name": "apply_discount",
-                                                              "include_possible": True})
+            refs = await client.call_tool(
+                "find_references", {"symbol_name": "apply_discount", "include_possible": True}
+            )
             return search, context, overview, refs
 
     search, context, overview, refs = anyio.run(go)
-    assert not search.is_error and search.structured_content["results"][0]["citation"].split(":")[0] in \
-        ("shop", "billing")
+    assert not search.is_error and search.structured_content["results"][0]["citation"].split(":")[0] in (
+        "shop",
+        "billing",
+    )
     assert context.structured_content["snippets"] and context.structured_content["tokens_used"] <= 600
     assert overview.structured_content["workspace"] == "local"
     assert {r["repo"] for r in overview.structured_content["repositories"]} == {"shop", "billing"}

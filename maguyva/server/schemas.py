@@ -62,8 +62,12 @@ def _outline(node: dict[str, Any], defs: dict[str, Any], depth: int) -> dict[str
     if kind == "object" and "properties" in node:
         if depth <= 0:
             return {"type": "object"}
-        return {"type": "object", "properties": {name: _outline(prop, defs, depth - 1)
-                                                 for name, prop in node["properties"].items()}}
+        return {
+            "type": "object",
+            "properties": {
+                name: _outline(prop, defs, depth - 1) for name, prop in node["properties"].items()
+            },
+        }
     return {"type": kind} if kind else {}
 
 

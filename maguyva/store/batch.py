@@ -7,7 +7,8 @@ Everything else is read from the store itself.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from maguyva.models import Symbol
 from maguyva.store.base import Store
