@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from orkestra.skills.audit import audit_workspace
+from orkestra.trust.audit import audit_workspace
 from orkestra.workspace import Workspace
 
 FOLDERS = {"K0": "foundations", "K1": "identities", "K2": "domains", "K3": "stacks", "K4": "project"}

@@ -124,7 +124,7 @@ def test_scaffolded_skills_pass_their_own_evaluation(git_repo: Path):
                                         "structured-planning", "systematic-debugging", "test-first-discipline"]
     evaluation = json.loads(ok(run_cli("skills", "evaluate", str(skills[0]), cwd=root)))  # the CLI, once
     assert evaluation["adopt"] is True, evaluation["criteria"]
-    from orkestra.skills.api import evaluate
+    from orkestra.trust.api import evaluate
 
     for skill in skills[1:]:
         result = evaluate(str(skill), str(root))

@@ -1,4 +1,4 @@
-"""The inspection load cache (orkestra/workspace/cache.py): fast when fresh, never stale."""
+"""The inspection load cache (orkestra/inspect/cache.py): fast when fresh, never stale."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from cli_workspace import cli_json, make_workspace
 from conftest import git
 
 from orkestra.inspect import api
-from orkestra.workspace.cache import SectionCache, Watch
+from orkestra.inspect.cache import SectionCache, Watch
 
 PROBE = """
 import json, sys

@@ -8,9 +8,9 @@ from pathlib import Path
 from conftest import run_cli
 from skills_helpers import CORPUS, make_workspace, skill_source, write
 
-from orkestra.skills.audit import audit_skill_dir
-from orkestra.skills.findings import Finding
-from orkestra.skills.injection import scan_markdown
+from orkestra.trust.audit import audit_skill_dir
+from orkestra.trust.findings import Finding
+from orkestra.trust.injection import scan_markdown
 
 FRONT = "---\nname: demo\ndescription: Demo skill for tests. Use when testing the audit of skills.\n---\n"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import yaml
 from skills_helpers import CORPUS
 
-from orkestra.skills.audit import audit_skill_dir
+from orkestra.trust.audit import audit_skill_dir
 
 MIN_CASES = 30
 MIN_RECALL = 0.95

@@ -9,7 +9,7 @@ from pathlib import Path
 from conftest import run_cli
 from skills_helpers import commit_all, make_workspace, skill_source, write
 
-from orkestra.skills.evaluate import evaluate_skill
+from orkestra.trust.evaluate import evaluate_skill
 from orkestra.workspace import Workspace
 
 STRONG = (

@@ -7,7 +7,7 @@ from pathlib import Path
 from conftest import run_cli
 from skills_helpers import make_workspace, skill_source
 
-from orkestra.skills.lifecycle import check_lifecycle
+from orkestra.workspace.lifecycle import check_lifecycle
 from orkestra.workspace import Workspace
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from orkestra.skills.python_audit import audit_python
-from orkestra.skills.shell_audit import audit_shell
+from orkestra.trust.python_audit import audit_python
+from orkestra.trust.shell_audit import audit_shell
 
 
 def rules(findings, severity="high") -> list[tuple[str, int]]:

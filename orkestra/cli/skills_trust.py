@@ -43,7 +43,7 @@ def audit(
     """
 
     def action() -> int:
-        from orkestra.skills import api
+        from orkestra.trust import api
 
         report = api.audit(paths or [], all_skills, repo)
         chosen = pick_format(fmt, Format.table)
@@ -86,7 +86,7 @@ def evaluate(
     """
 
     def action() -> None:
-        from orkestra.skills import api
+        from orkestra.trust import api
 
         show_record(api.evaluate(path, repo).to_dict(), fmt, f"evaluate {path}")
 
@@ -123,7 +123,7 @@ def ingest(
     """
 
     def action() -> int:
-        from orkestra.skills import api
+        from orkestra.trust import api
 
         result = api.ingest(path, tier, scope, provider, accept_risk=accept_risk, dry_run=dry_run, root=repo)
         show_record(result.to_dict(), fmt, f"ingest {path}")
@@ -145,7 +145,7 @@ def vendor_list(repo: RepoOption = None, fmt: FormatOption = None) -> None:
     """
 
     def action() -> None:
-        from orkestra.skills import api
+        from orkestra.trust import api
 
         roots = api.vendor_roots(repo)
         if pick_format(fmt, Format.table) is not Format.json:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from orkestra.inspect import views
-from orkestra.workspace.cache import SectionCache
+from orkestra.inspect.cache import SectionCache
 
 CONFIG_FILE = "orkestra.yaml"
 CACHE_NAME = "catalog"

@@ -2,7 +2,7 @@
 
 The catalog is a dict of sections (``status``, ``health``, ``agents``, ``agent_rows``,
 ``skills``, ``decisions``, ``truths``, ``packages``). It is built from a loaded Workspace once and
-cached (orkestra.workspace.cache) so later commands answer without loading YAML or
+cached (orkestra.inspect.cache) so later commands answer without loading YAML or
 importing pydantic; ``watch.catalog_watch`` lists every path the sections depend on.
 """
 

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from orkestra.workspace.cache import raw_config
+from orkestra.inspect.cache import raw_config
 
 COMMIT_COLUMNS = ("commit_sha", "commit", "sha", "head", "head_sha")
 

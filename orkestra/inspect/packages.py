@@ -14,7 +14,7 @@ import tomllib
 from pathlib import Path
 from typing import Iterator
 
-from orkestra.workspace.cache import project_dirs
+from orkestra.inspect.cache import project_dirs
 
 MANIFESTS = ("pyproject.toml", "package.json", "Cargo.toml", "go.mod")
 

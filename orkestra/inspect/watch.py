@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from orkestra.errors import OrkestraError
-from orkestra.workspace.cache import Watch, project_dirs, tree
+from orkestra.inspect.cache import Watch, project_dirs, tree
 
 if TYPE_CHECKING:
     from orkestra.workspace import Workspace

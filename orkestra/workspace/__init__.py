@@ -9,7 +9,7 @@ __all__ = ["Workspace"]
 
 
 def __getattr__(name: str):
-    # Lazy, so that importing a light submodule (orkestra.workspace.cache) does not load pydantic.
+    # Lazy, so that importing a light submodule (orkestra.inspect.cache) does not load pydantic.
     if name == "Workspace":
         from orkestra.workspace.load import Workspace
 

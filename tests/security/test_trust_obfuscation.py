@@ -7,10 +7,10 @@ import base64
 import pytest
 
 from conftest import run_cli
-from orkestra.skills.audit import audit_skill_dir
-from orkestra.skills.injection import scan_markdown
-from orkestra.skills.python_audit import audit_python
-from orkestra.skills.shell_audit import audit_shell
+from orkestra.trust.audit import audit_skill_dir
+from orkestra.trust.injection import scan_markdown
+from orkestra.trust.python_audit import audit_python
+from orkestra.trust.shell_audit import audit_shell
 
 FRONT = "---\nname: demo\ndescription: Demo skill for tests. Use when testing the audit of skills.\n---\n"
 

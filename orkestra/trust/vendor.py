@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from orkestra.skills.audit import audit_skill_dir
+from orkestra.trust.audit import audit_skill_dir
 
 if TYPE_CHECKING:
     from orkestra.workspace import Workspace

@@ -6,9 +6,9 @@ import base64
 import binascii
 import re
 
-from orkestra.skills.context import line_of, line_text
-from orkestra.skills.findings import Finding, excerpt
-from orkestra.skills.patterns import DANGER_WORDS, SENSITIVE_PATH
+from orkestra.trust.context import line_of, line_text
+from orkestra.trust.findings import Finding, excerpt
+from orkestra.trust.patterns import DANGER_WORDS, SENSITIVE_PATH
 
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{40,}={0,2}(?![A-Za-z0-9+/=_-])")
 _HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){20,}(?![0-9A-Fa-f])|(?:\\x[0-9A-Fa-f]{2}){12,}")
@@ -42,7 +42,7 @@ def is_dangerous_text(text: str) -> bool:
     the full phrase and shell rules, on its confusable-folded form — any high finding."""
     if DANGER_WORDS.search(text) or SENSITIVE_PATH.search(text):
         return True
-    from orkestra.skills.injection import rescan_is_high  # injection imports this module
+    from orkestra.trust.injection import rescan_is_high  # injection imports this module
 
     return rescan_is_high(text)
 

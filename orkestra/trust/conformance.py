@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from orkestra.skills.findings import Finding, Severity, excerpt
+from orkestra.trust.findings import Finding, Severity, excerpt
 from orkestra.workspace.source import SourceError, parse_yaml
 
 SPEC_KEYS = frozenset({"name", "description", "license", "compatibility", "metadata", "allowed-tools"})

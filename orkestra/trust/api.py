@@ -7,11 +7,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from orkestra.errors import OrkestraError, UsageError
-from orkestra.skills.audit import audit_paths, audit_workspace
-from orkestra.skills.evaluate import Evaluation, evaluate_skill
-from orkestra.skills.findings import AuditReport
-from orkestra.skills.ingest import IngestResult, ingest_skill
-from orkestra.skills.vendor import VendorRootReport, list_vendor_roots
+from orkestra.trust.audit import audit_paths, audit_workspace
+from orkestra.trust.evaluate import Evaluation, evaluate_skill
+from orkestra.trust.findings import AuditReport
+from orkestra.trust.ingest import IngestResult, ingest_skill
+from orkestra.trust.vendor import VendorRootReport, list_vendor_roots
 from orkestra.workspace.config import find_root
 
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from orkestra.skills.findings import Finding, Severity, excerpt
-from orkestra.skills.patterns import (
+from orkestra.trust.findings import Finding, Severity, excerpt
+from orkestra.trust.patterns import (
     DISK_TOOLS,
     FETCHERS,
     INTERPRETERS,
@@ -26,6 +27,10 @@ from orkestra.skills.patterns import (
     WRAPPERS,
     is_outside_write_target,
 )
+
+# Audits the code of ``python -c CODE`` (text, file, line); ``python_audit`` passes its own, so this
+# module never imports it (python_audit audits the shell strings it finds with this one).
+PythonAuditor = Callable[[str, str, int], "list[Finding]"]
 
 # A line without any of these cannot trigger a rule, so it is not tokenized at all.
 _RISKY = re.compile(
@@ -114,6 +119,7 @@ class _Script:
     verified: bool = False
     location: str = ""  # the script's folder relative to the skill root ("scripts")
     dirs: dict[str, str] = field(default_factory=dict)
+    python: PythonAuditor | None = None  # for ``python -c CODE``; None leaves that code unaudited
 
 
 _ASSIGN = re.compile(r"^\s*(?:(?:local|readonly|export|declare(?:\s+-\w+)*)\s+)?([A-Za-z_]\w*)=(\S.*?)\s*$")
@@ -172,15 +178,17 @@ class _Line:
         )
 
 
-def audit_shell(text: str, file: str, base_line: int = 1, within: str | None = None) -> list[Finding]:
+def audit_shell(text: str, file: str, base_line: int = 1, within: str | None = None,
+                python: PythonAuditor | None = None) -> list[Finding]:
     """Findings for a shell script (or a shell code block starting at ``base_line``).
 
     ``within``: the script's path inside its skill folder (default: guessed from ``file``), so
-    ``rm -rf "$here/../build"`` can be resolved against the skill folder.
+    ``rm -rf "$here/../build"`` can be resolved against the skill folder. ``python`` audits the
+    code of ``python -c CODE`` (``python_audit.audit_shell_script`` passes ``audit_python``).
     """
     findings: list[Finding] = []
     lines = text.split("\n")
-    script = _Script(location=_location(file, within))  # string operations only: called per code span
+    script = _Script(location=_location(file, within), python=python)  # string operations only
     index = 0
     while index < len(lines):
         start = index
@@ -201,7 +209,8 @@ def audit_shell(text: str, file: str, base_line: int = 1, within: str | None = N
             while index < len(lines) and lines[index].strip() != delimiter:
                 index += 1
             if runs_body:
-                findings.extend(audit_shell("\n".join(lines[body_start:index]), file, base_line + body_start))
+                body = "\n".join(lines[body_start:index])
+                findings.extend(audit_shell(body, file, base_line + body_start, python=python))
             index += 1
     return findings
 
@@ -213,9 +222,10 @@ def _location(file: str, within: str | None) -> str:
     return parent if parent in {"scripts", "bin", "tools", "hooks"} else ""
 
 
-def audit_argv(words: list[str], file: str, line: int, raw: str) -> list[Finding]:
+def audit_argv(words: list[str], file: str, line: int, raw: str,
+               python: PythonAuditor | None = None) -> list[Finding]:
     """Findings for one command given as an argument vector (e.g. ``subprocess.run([...])``)."""
-    record = _Line(file, line, raw)
+    record = _Line(file, line, raw, _Script(python=python))
     _analyse_stage(words, [], record, piped_from=[], pipeline_has_network=False)
     return record.findings
 
@@ -435,11 +445,9 @@ def _check_inline_program(name: str, args: list[str], record: _Line) -> None:
         return
     code = _PLACEHOLDER.sub(lambda m: f"$({record.substs[int(m.group(1))].text})", args[args.index(flag) + 1])
     if name in _SHELLS:
-        found = audit_shell(code, record.file, record.line)
-    elif name.startswith("python"):
-        from orkestra.skills.python_audit import audit_python  # python_audit imports this module
-
-        found = audit_python(code.replace("; ", "\n"), record.file, record.line)
+        found = audit_shell(code, record.file, record.line, python=record.script.python)
+    elif name.startswith("python") and record.script.python is not None:
+        found = record.script.python(code.replace("; ", "\n"), record.file, record.line)
     else:
         return
     seen = {(f.rule, f.message) for f in record.findings}

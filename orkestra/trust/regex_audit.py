@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from orkestra.skills.findings import Finding, Severity, excerpt
+from orkestra.trust.findings import Finding, Severity, excerpt
 
 _REGEX_RULES: tuple[tuple[str, Severity, re.Pattern[str], str], ...] = (
     (

@@ -12,8 +12,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from orkestra.skills.context import line_of, line_text
-from orkestra.skills.findings import Finding, excerpt
+from orkestra.trust.context import line_of, line_text
+from orkestra.trust.findings import Finding, excerpt
 
 _WORD = re.compile(r"\w+")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from orkestra.errors import NotFoundError, OrkestraError
-from orkestra.skills.conformance import check_conformance
-from orkestra.skills.findings import AuditReport, Finding, SkillAudit, sort_findings
-from orkestra.skills.scripts_audit import audit_file
+from orkestra.trust.conformance import check_conformance
+from orkestra.trust.findings import AuditReport, Finding, SkillAudit, sort_findings
+from orkestra.trust.scripts_audit import audit_file
 
 if TYPE_CHECKING:
     from orkestra.workspace import Workspace

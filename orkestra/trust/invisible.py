@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from orkestra.skills.findings import Finding, excerpt
+from orkestra.trust.findings import Finding, excerpt
 
 ZERO_WIDTH = "\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u180e\u034f\u00ad"
 BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"

@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING
 import yaml
 
 from orkestra.errors import NotFoundError, OrkestraError, UsageError
-from orkestra.skills.audit import audit_skill_dir
-from orkestra.skills.conformance import TRIGGER_RE
-from orkestra.skills.evaluate import Candidate, depth_of, read_candidate, similar_skills
-from orkestra.skills.findings import SkillAudit
-from orkestra.skills.sections import AddedSection, align_sections
-from orkestra.skills.similarity import STOPWORDS, tokens
+from orkestra.trust.audit import audit_skill_dir
+from orkestra.trust.conformance import TRIGGER_RE
+from orkestra.trust.evaluate import Candidate, depth_of, read_candidate, similar_skills
+from orkestra.trust.findings import SkillAudit
+from orkestra.trust.sections import AddedSection, align_sections
+from orkestra.trust.similarity import STOPWORDS, tokens
 from orkestra.workspace.models import TIER_FOLDER
 from orkestra.workspace.validate import required_sections
 

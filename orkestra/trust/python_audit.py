@@ -12,10 +12,10 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
-from orkestra.skills.findings import Finding, Severity, excerpt
-from orkestra.skills.patterns import PERSISTENCE_PATH, SECRET_NAME, SENSITIVE_PATH, is_outside_write_target
-from orkestra.skills.regex_audit import regex_scan
-from orkestra.skills.shell_audit import audit_argv, audit_shell
+from orkestra.trust.findings import Finding, Severity, excerpt
+from orkestra.trust.patterns import PERSISTENCE_PATH, SECRET_NAME, SENSITIVE_PATH, is_outside_write_target
+from orkestra.trust.regex_audit import regex_scan
+from orkestra.trust.shell_audit import audit_argv, audit_shell
 
 _SHELL_CALLS = {
     "os.system",
@@ -371,11 +371,12 @@ class _Visitor(ast.NodeVisitor):
                 self.add(node, "shell", "high", f"{callee} runs a dynamic command through the shell")
             else:
                 self.add(node, "shell", "low", f"{callee} runs a fixed command through the shell")
-                self.findings.extend(audit_shell(literal, self.file, self.base_line + node.lineno - 1))
+                self.findings.extend(audit_shell_script(literal, self.file, self.base_line + node.lineno - 1))
         elif callee in _SUBPROCESS and isinstance(command, (ast.List, ast.Tuple)):
             words = [self.constant_str(e) or "$ARG" for e in command.elts]
             source = self.lines[node.lineno - 1] if node.lineno <= len(self.lines) else ""
-            self.findings.extend(audit_argv(words, self.file, self.base_line + node.lineno - 1, source))
+            self.findings.extend(audit_argv(words, self.file, self.base_line + node.lineno - 1, source,
+                                            python=audit_python))
 
     def check_network(self, node: ast.Call, callee: str) -> None:
         sends = (
@@ -430,3 +431,9 @@ class _Visitor(ast.NodeVisitor):
             self.add(node, "write-outside", "high", f"writes a start-up, credential or system file: {target}")
         elif is_outside_write_target(target):
             self.add(node, "write-outside", "medium", f"writes outside the skill folder: {target}")
+
+
+def audit_shell_script(text: str, file: str, base_line: int = 1, within: str | None = None) -> list[Finding]:
+    """``audit_shell`` with ``python -c CODE`` audited as Python: what every caller outside these two
+    modules uses (shell_audit takes the Python auditor as an argument, so it never imports this module)."""
+    return audit_shell(text, file, base_line, within, python=audit_python)

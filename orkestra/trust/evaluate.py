@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from orkestra.errors import OrkestraError
-from orkestra.skills.conformance import CLAUDE_CODE_KEYS, SPEC_KEYS, TRIGGER_RE, spec_view, split_skill
-from orkestra.skills.similarity import OVERLAP_THRESHOLD, Similar, profile, rank_similar
+from orkestra.trust.conformance import CLAUDE_CODE_KEYS, SPEC_KEYS, TRIGGER_RE, spec_view, split_skill
+from orkestra.trust.similarity import OVERLAP_THRESHOLD, Similar, profile, rank_similar
 
 if TYPE_CHECKING:
     from orkestra.workspace import Workspace

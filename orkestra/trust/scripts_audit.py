@@ -10,13 +10,12 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-from orkestra.skills.encoded import scan_encoded
-from orkestra.skills.findings import Finding
-from orkestra.skills.injection import scan_markdown, scan_text
-from orkestra.skills.invisible import scan_invisible
-from orkestra.skills.python_audit import audit_python
-from orkestra.skills.regex_audit import regex_scan
-from orkestra.skills.shell_audit import audit_shell
+from orkestra.trust.encoded import scan_encoded
+from orkestra.trust.findings import Finding
+from orkestra.trust.injection import scan_markdown, scan_text
+from orkestra.trust.invisible import scan_invisible
+from orkestra.trust.python_audit import audit_python, audit_shell_script
+from orkestra.trust.regex_audit import regex_scan
 
 MARKDOWN = {".md", ".markdown", ".mdx"}
 PYTHON = {".py", ".pyw"}
@@ -51,7 +50,7 @@ def audit_file(text: str, file: str, within: str | None = None) -> list[Finding]
     if language == "python":
         findings += audit_python(text, file)
     elif language == "shell":
-        findings += audit_shell(text, file, within=within)
+        findings += audit_shell_script(text, file, within=within)
     elif language in {"js", "script"}:
         findings += regex_scan(text, file)
     return findings

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from orkestra.skills.context import (
+from orkestra.trust.context import (
     Segment,
     clause_bounds,
     is_instruction_span,
@@ -21,14 +21,13 @@ from orkestra.skills.context import (
     line_text,
     segment_markdown,
 )
-from orkestra.skills.confusables import scan_homoglyphs, skeleton
-from orkestra.skills.encoded import scan_encoded
-from orkestra.skills.findings import Finding, Severity, downgrade, excerpt
-from orkestra.skills.invisible import scan_invisible, strip_invisible
-from orkestra.skills.patterns import FETCHERS, SENSITIVE_PATH
-from orkestra.skills.python_audit import audit_python
-from orkestra.skills.regex_audit import regex_scan
-from orkestra.skills.shell_audit import audit_shell
+from orkestra.trust.confusables import scan_homoglyphs, skeleton
+from orkestra.trust.encoded import scan_encoded
+from orkestra.trust.findings import Finding, Severity, downgrade, excerpt
+from orkestra.trust.invisible import scan_invisible, strip_invisible
+from orkestra.trust.patterns import FETCHERS, SENSITIVE_PATH
+from orkestra.trust.python_audit import audit_python, audit_shell_script
+from orkestra.trust.regex_audit import regex_scan
 
 _I = re.I
 # (rule, pattern, message, hint): the cheap, lowercase hint must match the lowercased text before the
@@ -291,7 +290,7 @@ def rescan_is_high(decoded: str) -> bool:
     """Whether text decoded from a blob holds an instruction or command the rules rate high."""
     clean = skeleton(strip_invisible(decoded))
     return any(f.severity == "high" for f in _phrases(Segment("text", clean, 1), "<decoded>", 0)) or any(
-        f.severity == "high" for f in audit_shell(clean, "<decoded>"))
+        f.severity == "high" for f in audit_shell_script(clean, "<decoded>"))
 
 
 def _scan_segment(segment: Segment, file: str) -> list[Finding]:
@@ -383,7 +382,7 @@ def _inline_commands(segment: Segment, file: str) -> list[Finding]:
         line = line_of(segment.text, match.start(), segment.line)
         described = not is_instruction_span(segment.text, match.start())
         steps = 2 if described or is_mention(segment.text, match.start(), match.end()) else 0
-        found.extend(_shift(audit_shell(match.group(1), file, line), steps))
+        found.extend(_shift(audit_shell_script(match.group(1), file, line), steps))
     return found
 
 
@@ -395,7 +394,7 @@ def _code(segment: Segment, file: str) -> list[Finding]:
             re.sub(r"^\s*[$#>]\s", "", line) if segment.lang in {"console", "shell-session"} else line
             for line in segment.text.split("\n")
         )
-        return audit_shell(text, file, segment.line)
+        return audit_shell_script(text, file, segment.line)
     if segment.lang in _REGEX_LANGS:
         return [replace(f, line=f.line + segment.line - 1) for f in regex_scan(segment.text, file)]
     return []
@@ -406,7 +405,7 @@ def _comment(segment: Segment, file: str) -> list[Finding]:
     found = _phrases(segment, file, 0) + scan_encoded(segment.text, file, segment.line)
     for match in _COMMAND_WORDS.finditer(segment.text):
         line = line_of(segment.text, match.start(1), segment.line)
-        found.extend(audit_shell(match.group(1), file, line))
+        found.extend(audit_shell_script(match.group(1), file, line))
     return found + _hidden_instruction(segment, file, 0, segment.text, "an HTML comment", "html-comment")
 
 

@@ -1,1 +1,0 @@
-"""Skills: lifecycle, vendor roots, and the trust review (audit, evaluate, ingest)."""
