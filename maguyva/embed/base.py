@@ -105,17 +105,12 @@ def estimate_tokens(texts: Sequence[str]) -> int:
 
 def settings_for(root: "os.PathLike[str] | str", environ: Mapping[str, str] = os.environ) -> EmbeddingSettings:
     """The embedding settings of the repository at ``root`` (``maguyva.embeddings`` in orkestra.yaml)."""
-    from pathlib import Path
+    from maguyva.config_file import declares_section
 
     raw: Mapping[str, Any] | None = None
-    config = Path(root) / "orkestra.yaml"
-    if config.is_file():
-        from orkestra.workspace.source import SourceError, read_yaml
+    if declares_section(root):  # the model (pydantic) is imported only when there is a section to check
+        from maguyva.config import load_maguyva_config
 
-        try:
-            data = read_yaml(Path(root), "orkestra.yaml").data
-        except SourceError as exc:
-            raise EmbeddingError(str(exc)) from exc
-        section = data.get("maguyva") if isinstance(data, dict) else None
-        raw = section.get("embeddings") if isinstance(section, dict) else None
+        embeddings = load_maguyva_config(root).embeddings
+        raw = embeddings.settings_mapping() if embeddings else None
     return EmbeddingSettings.from_config(raw, environ)

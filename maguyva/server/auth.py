@@ -13,7 +13,7 @@ import secrets
 import threading
 from dataclasses import asdict, dataclass
 
-from orkestra.errors import NotFoundError, UsageError
+from maguyva.errors import NotFoundError, UsageError
 from maguyva.store.postgres.location import PostgresLocation, is_postgres_url
 
 PREFIX = "mgv"

@@ -74,14 +74,10 @@ def _located(root: Path, value: str | Path | PostgresLocation, relative_to: Path
 
 
 def _configured(root: Path) -> str | None:
-    if not (root / "orkestra.yaml").is_file():
-        return None
-    from orkestra.workspace.source import SourceError, read_yaml
+    from maguyva.config_file import declares_section
 
-    try:
-        data = read_yaml(root, "orkestra.yaml").data
-    except SourceError as exc:
-        raise MaguyvaError(str(exc)) from exc
-    section = data.get("maguyva") if isinstance(data, dict) else None
-    value = section.get("store") if isinstance(section, dict) else None
-    return str(value) if value else None
+    if not declares_section(root):  # no model (pydantic) to pay for without a maguyva: section
+        return None
+    from maguyva.config import load_maguyva_config
+
+    return load_maguyva_config(root).store

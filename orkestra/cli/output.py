@@ -158,6 +158,7 @@ def fail(message: str, code: int = 1) -> NoReturn:
 
 def run(action: Callable[[], int | None]) -> None:
     """Call ``action`` and translate library errors into stderr text and exit codes."""
+    from maguyva.errors import MaguyvaError
     from orkestra.errors import NoWorkspaceError, OrkestraError, WorkspaceError
 
     try:
@@ -169,7 +170,7 @@ def run(action: Callable[[], int | None]) -> None:
         raise typer.Exit(1) from None
     except NoWorkspaceError as exc:
         fail(f"{exc}\n{NO_WORKSPACE_HINT}", exc.exit_code)
-    except OrkestraError as exc:
+    except (OrkestraError, MaguyvaError) as exc:  # maguyva's tree has its own root and the same exit codes
         fail(str(exc), exc.exit_code)
     if code:
         raise typer.Exit(code)

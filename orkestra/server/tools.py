@@ -24,11 +24,12 @@ Items = Annotated[list[str] | None, Field(description="One item per entry.")]
 def fixable() -> Iterator[None]:
     from mcp.server.mcpserver.exceptions import ToolError
 
+    from maguyva.errors import MaguyvaError
     from orkestra.errors import OrkestraError
 
     try:
         yield
-    except OrkestraError as exc:
+    except (OrkestraError, MaguyvaError) as exc:
         raise ToolError(str(exc)) from exc
 
 
