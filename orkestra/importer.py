@@ -28,7 +28,8 @@ from typing import Any
 import yaml
 
 from orkestra.errors import OrkestraError, UsageError
-from orkestra.workspace.config import CONFIG_FILE, OrkestraConfig
+from orkestra.workspace.config import CONFIG_FILE, OrkestraConfig, config_from_document, load_config
+from orkestra.workspace.source import SourceError, load_yaml, parse_yaml, read_yaml
 
 SOURCES = ("claude", "agents-md", "cursor", "codex")
 ADOPT_FILE = "import/adopt.json"  # under paths.state
@@ -84,8 +85,8 @@ def parse_markdown(text: str) -> tuple[dict | None, str]:
         if lines[index].rstrip() == "---":
             block, body = "\n".join(lines[1:index]), "\n".join(lines[index + 1:]).lstrip("\n")
             try:
-                data = yaml.safe_load(block) if block.strip() else {}
-            except yaml.YAMLError:
+                data = load_yaml(block) if block.strip() else {}
+            except SourceError:
                 data = _loose_front(block)
             if data is None:
                 data = {}
@@ -153,11 +154,11 @@ class _Planner:
     def _tools(self) -> dict:
         path = self.root / self.reg / "tools.yaml"
         if path.is_file():
-            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            data = read_yaml(self.root, path.relative_to(self.root).as_posix()).data or {}
             return data if isinstance(data, dict) else {}
         from orkestra.init import SCAFFOLD
 
-        return yaml.safe_load((SCAFFOLD / "tools.yaml").read_text(encoding="utf-8"))
+        return read_yaml(SCAFFOLD, "tools.yaml").data
 
     def write(self, rel: str, data: bytes | str) -> bool:
         """Queue a registry file; False (and a skip) when one already exists there."""
@@ -345,7 +346,7 @@ class _Planner:
         path = self.root / self.reg / "commands.yaml"
         if not path.is_file():
             return set()
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = read_yaml(self.root, path.relative_to(self.root).as_posix()).data or {}
         return set((data.get("commands") or {}) if isinstance(data, dict) else ())
 
     # instructions -----------------------------------------------------------------------
@@ -434,13 +435,13 @@ class _Planner:
             self.plan.writes[rel] = block.encode("utf-8")
             return
         text = path.read_text(encoding="utf-8")
-        data = yaml.safe_load(text) or {}
+        data = load_yaml(text, rel) or {}
         if not (data.get("commands") or {}):
             merged = re.sub(r"^commands:.*$", "", text, flags=re.MULTILINE).rstrip("\n") + "\n" + block
         else:
             entries = block.split("\n", 1)[1]  # drop the "commands:" line; entries stay indented
             merged = text.rstrip("\n") + "\n" + entries
-        check = yaml.safe_load(merged) or {}
+        check = load_yaml(merged, rel) or {}
         if any((check.get("commands") or {}).get(k) != v for k, v in self.commands.items()):
             raise OrkestraError(f"{rel}: could not append the imported commands (is `commands:` its last key?)")
         self.plan.writes[rel] = merged.encode("utf-8")
@@ -461,7 +462,7 @@ def _with_targets(config_path: Path, targets: list[str]) -> str:
         replaced = re.sub(r"^targets:.*(\n[ \t]+-.*)*", line, text, count=1, flags=re.MULTILINE)
     else:
         replaced = text.rstrip("\n") + f"\n# runtimes sync renders for (docs/targets.md)\n{line}\n"
-    data = yaml.safe_load(replaced)
+    data = load_yaml(replaced, CONFIG_FILE)
     if not isinstance(data, dict) or data.get("targets") != targets:
         raise OrkestraError(f"{CONFIG_FILE}: could not set targets to {targets}; add them by hand")
     return replaced
@@ -525,8 +526,9 @@ def _verify(root: Path, plan: ImportPlan) -> None:
 
     if not plan.items:
         return
-    config = OrkestraConfig.model_validate(yaml.safe_load(plan.writes.get(CONFIG_FILE) or
-                                                          (root / CONFIG_FILE).read_bytes()) or {})
+    written = plan.writes.get(CONFIG_FILE)
+    config = (config_from_document(parse_yaml(written.decode("utf-8"), CONFIG_FILE)) if written is not None
+              else load_config(root))
     with tempfile.TemporaryDirectory(prefix="orkestra-import-") as scratch:
         base = Path(scratch)
         for rel in (CONFIG_FILE, config.paths.registries, config.paths.templates):

@@ -13,20 +13,24 @@ is unchanged:
   after the change, so it is recorded as never matching and the next command rebuilds;
 * the key also holds a version and the date, for results that depend on today.
 
-This module imports only the standard library (and yaml, to find ``paths.state``), so a
-cache hit never imports pydantic.
+This module imports only the standard library (and, to find ``paths.state``, the one YAML
+reader ``orkestra.workspace.source``, only when the file mentions it), so a cache hit never
+imports pydantic.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
 import fnmatch
 import json
 import os
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+
+TYPE_CHECKING = False  # typing and dataclasses cost more to import than a no-op sync's whole check
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Iterator
+
+from orkestra.workspace.root import CONFIG_FILE, raw_config  # raw_config: no pydantic on a cache hit
 
 CACHE_VERSION = 1
 RACY_SLACK_NS = 50_000_000
@@ -35,12 +39,13 @@ DEFAULT_STATE = ".orkestra"  # the default of orkestra.workspace.config.Paths.st
 SKIPPED_DIRS = {"node_modules", "__pycache__"}
 
 
-@dataclass(frozen=True, slots=True)
 class Watch:
     """Paths (repo-relative, POSIX) whose change invalidates a cache."""
 
-    files: tuple[str, ...]
-    dirs: tuple[str, ...]
+    __slots__ = ("files", "dirs")
+
+    def __init__(self, files: tuple[str, ...], dirs: tuple[str, ...]):
+        self.files, self.dirs = files, dirs
 
 
 def project_dirs(root: Path, exclude: list[str]) -> Iterator[tuple[str, list[str], list[str]]]:
@@ -80,21 +85,10 @@ def tree(root: Path, rel: str, skip: str | None = None) -> tuple[list[str], list
     return files, dirs
 
 
-def raw_config(root: Path) -> dict:
-    """``orkestra.yaml`` as plain data, without the pydantic config model ({} if unreadable)."""
-    import yaml
-
-    try:
-        data = yaml.safe_load((root / "orkestra.yaml").read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
 def state_dir(root: Path) -> Path:
     """``paths.state`` of the workspace at ``root`` (yaml is imported only if the file mentions it)."""
     try:
-        mentions_state = "state" in (root / "orkestra.yaml").read_text(encoding="utf-8")
+        mentions_state = "state" in (root / CONFIG_FILE).read_text(encoding="utf-8")
     except OSError:
         mentions_state = False
     if not mentions_state:
@@ -182,7 +176,7 @@ def _json_bytes(data: Any) -> bytes:
 
 
 def _key() -> dict:
-    return {"version": CACHE_VERSION, "day": _dt.date.today().isoformat()}
+    return {"version": CACHE_VERSION, "day": time.strftime("%Y-%m-%d")}  # today, local time
 
 
 def _fingerprint(root: Path, watch: Watch, started_ns: int) -> dict:

@@ -22,16 +22,17 @@ The commit index is derived state under ``paths.state`` (``.orkestra/mining/``),
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from orkestra.errors import Diagnostic, OrkestraError, WorkspaceError
+from orkestra.errors import OrkestraError
 
-CONFIG_FILE = "orkestra.yaml"
+if TYPE_CHECKING:
+    from orkestra.workspace.config import OrkestraConfig
+
 DEFAULT_PACKAGE_ROOTS = ("packages/*", "libs/*", "apps/*", "services/*", "crates/*", "modules/*", "plugins/*")
 MANIFESTS = ("pyproject.toml", "package.json", "Cargo.toml", "go.mod")
 DEFAULT_INFRASTRUCTURE = (
@@ -95,26 +96,23 @@ class MiningPaths:
 
 
 def load_mining_paths(root: Path) -> MiningPaths:
-    """Read ``orkestra.yaml`` (if any) at ``root`` and parse its ``mining:`` section.
+    """The ``mining:`` section of ``root/orkestra.yaml`` (the one config model, loaded once per
+    process) and the paths it names; a repository without ``orkestra.yaml`` is mined with the
+    defaults. A bad file or value raises ``WorkspaceError`` naming the file, line and field."""
+    from orkestra.workspace.config import load_config
 
-    A repository without ``orkestra.yaml`` is mined with the defaults.
-    """
-    raw: dict = {}
-    config_path = root / CONFIG_FILE
-    if config_path.is_file():
-        import yaml
+    return mining_paths(root, load_config(root))
 
-        raw = yaml.safe_load(config_path.read_text(encoding="utf-8")) or {}
-    paths = raw.get("paths") or {}
-    decisions_dir = paths.get("decisions", "ai_assets/reference/decisions")
-    section = {"decisions_dir": decisions_dir, **(raw.get("mining") or {})}
-    try:
-        config = MiningConfig.model_validate(section)
-    except ValidationError as exc:
-        raise WorkspaceError([Diagnostic(CONFIG_FILE, 1, 1, "mining." + ".".join(map(str, e["loc"])), e["msg"],
-                                         code="schema") for e in exc.errors()]) from exc
-    return MiningPaths(root=root, config=config, state_dir=root / paths.get("state", ".orkestra"),
-                       project=project_name(root, raw.get("project")))
+
+def mining_paths(root: Path, orkestra_config: "OrkestraConfig") -> MiningPaths:
+    """Mining's paths from an already loaded config (``mining.decisions_dir`` defaults to
+    ``paths.decisions``)."""
+    config = orkestra_config.mining
+    if "decisions_dir" not in config.model_fields_set:
+        config = config.model_copy(update={"decisions_dir": orkestra_config.paths.decisions})
+    raw_project = orkestra_config.project if "project" in orkestra_config.model_fields_set else None
+    return MiningPaths(root=root, config=config, state_dir=root / orkestra_config.paths.state,
+                       project=project_name(root, raw_project))
 
 
 PLACEHOLDER_PROJECTS = frozenset({"my-project", ""})

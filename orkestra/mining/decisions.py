@@ -48,10 +48,10 @@ class DecisionCatalog:
 
     @classmethod
     def read(cls, decisions_dir: Path) -> "DecisionCatalog":
-        import yaml
+        from orkestra.workspace.source import read_yaml
 
         registry = decisions_dir / "registry.yaml"
-        data = yaml.safe_load(registry.read_text(encoding="utf-8")) if registry.is_file() else None
+        data = read_yaml(decisions_dir, "registry.yaml").data if registry.is_file() else None
         entries = (data or {}).get("domains") or {}
         domains = {str(v.get("code")): str(k) for k, v in entries.items() if isinstance(v, dict)}
         records = decisions_dir / "records"
@@ -101,9 +101,9 @@ def _new_record(decision_id: str, domain: str, commit: dict, source: dict) -> st
 
 
 def _updated_record(text: str, commit: dict, source: dict) -> str:
-    import yaml
+    from orkestra.workspace.source import load_yaml
 
-    data = yaml.safe_load(text) or {}
+    data = load_yaml(text) or {}
     commits = [c for c in data.get("source_commits") or [] if c.get("sha") != source["sha"]]
     files = sorted(set(data.get("files") or []) | set(commit["files_changed"]))
     text = _replace_block(text, "source_commits", _dump({"source_commits": commits + [source]}))

@@ -2,7 +2,8 @@
 
 ``hooks_block`` and ``merge_settings`` are pure and stdlib-only (``orkestra sync`` calls
 ``merge_settings`` to render the file); a bad section raises ``SettingsError`` naming the key,
-and ``load_settings`` turns that into a located ``orkestra.yaml:line:col`` diagnostic.
+and the config model (``orkestra.workspace.config``) turns that into a located
+``orkestra.yaml:line:col`` diagnostic; ``load_settings`` reads the section through it.
 
 ```yaml
 telemetry:
@@ -51,7 +52,6 @@ HANDLED_EVENTS = (
     "StopFailure",
     "SessionEnd",
 )
-CONFIG_FILE = "orkestra.yaml"
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,28 +134,14 @@ def _parse_loki(raw: Any) -> LokiSettings | None:
 
 
 def load_settings(root: Path) -> TelemetrySettings:
-    """The ``telemetry:`` section of ``root/orkestra.yaml`` (defaults when there is no such file).
+    """The ``telemetry:`` section of ``root/orkestra.yaml`` (defaults when there is no such file), from
+    the one config model (``orkestra.workspace.config.load_config``, loaded once per process).
 
     Raises ``WorkspaceError`` with a located diagnostic for a bad file or value.
     """
-    from orkestra.errors import Diagnostic, WorkspaceError
-    from orkestra.workspace.source import SourceError, locate, read_yaml
+    from orkestra.workspace.config import load_config
 
-    if not (root / CONFIG_FILE).is_file():
-        return TelemetrySettings()
-    try:
-        doc = read_yaml(root, CONFIG_FILE)
-    except SourceError as exc:
-        raise WorkspaceError([exc.diagnostic]) from exc
-    section = doc.data.get("telemetry") if isinstance(doc.data, dict) else None
-    try:
-        return parse_settings(section)
-    except SettingsError as exc:
-        loc = ("telemetry", *exc.key.split(".")) if exc.key else ("telemetry",)
-        line, col = locate(doc, loc)
-        field_name = ".".join(loc)
-        diagnostic = Diagnostic(CONFIG_FILE, line, col, field_name, exc.message, code="telemetry")
-        raise WorkspaceError([diagnostic]) from exc
+    return load_config(root).telemetry
 
 
 def hook_command(settings: TelemetrySettings) -> str:
@@ -182,9 +168,10 @@ def _our_group(event: str, command: str) -> dict[str, Any]:
     return group
 
 
-def hooks_block(config: dict[str, Any] | None) -> dict[str, Any]:
-    """The ``hooks`` object wiring every enabled event to ``orkestra-hook``."""
-    settings = parse_settings(config)
+def hooks_block(config: TelemetrySettings | dict[str, Any] | None) -> dict[str, Any]:
+    """The ``hooks`` object wiring every enabled event to ``orkestra-hook`` (``config``: the parsed
+    section, as ``OrkestraConfig.telemetry`` holds it, or the raw mapping)."""
+    settings = config if isinstance(config, TelemetrySettings) else parse_settings(config)
     if not settings.enabled:
         return {}
     command = hook_command(settings)
@@ -214,7 +201,8 @@ def _without_ours(groups: Any) -> list[Any]:
     return kept
 
 
-def merge_settings(existing: dict[str, Any] | None, config: dict[str, Any] | None) -> dict[str, Any]:
+def merge_settings(existing: dict[str, Any] | None,
+                   config: TelemetrySettings | dict[str, Any] | None) -> dict[str, Any]:
     """``existing`` settings with our hooks merged in; pure and idempotent.
 
     User entries are never removed or reordered: our handlers are dropped wherever they

@@ -1,13 +1,36 @@
-"""The workspace config file, ``orkestra.yaml`` at the repository root."""
+"""The workspace config file, ``orkestra.yaml`` at the repository root, as one typed model.
+
+Every section is typed, each by the subsystem that owns it: ``mining:`` by
+``orkestra.mining.config.MiningConfig``, ``telemetry:`` by ``orkestra.telemetry.settings``
+(stdlib-only, so the hook handler shares it), ``maguyva:`` by ``maguyva.config.MaguyvaConfig``
+(maguyva never imports orkestra; this module embeds its model). :func:`load_config` reads the
+file once per process (again only when its bytes change) with the one YAML reader, and a bad
+value is a ``WorkspaceError`` naming the file, line and field. ``Workspace.load`` parses the same
+model from the document it reads, so ``ws.config`` is what every other caller is passed.
+
+Importing this module imports pydantic; ``orkestra.workspace.root`` holds what a caller needs
+before deciding to load anything (``CONFIG_FILE``, ``find_root``).
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator
+from pydantic_core import PydanticCustomError
 
-CONFIG_FILE = "orkestra.yaml"
+from maguyva.config import MaguyvaConfig
+from orkestra.mining.config import MiningConfig
+from orkestra.telemetry.settings import SettingsError, TelemetrySettings, parse_settings
+from orkestra.workspace.root import CONFIG_FILE, find_root
+
+if TYPE_CHECKING:
+    from orkestra.workspace.source import Document
+
+__all__ = ["CONFIG_FILE", "OrkestraConfig", "Paths", "config_from_document", "find_root", "load_config",
+           "read_config"]
 
 
 class Strict(BaseModel):
@@ -33,8 +56,19 @@ class Paths(Strict):
     marketplace: str = "marketplace"
 
 
+def _telemetry(value: Any) -> TelemetrySettings:
+    """``telemetry:`` through its one (stdlib-only) parser; the offending key goes into the error's
+    context, so the diagnostic points at ``telemetry.loki.endpoint``, not just ``telemetry``."""
+    if isinstance(value, TelemetrySettings):
+        return value
+    try:
+        return parse_settings(value)
+    except SettingsError as exc:
+        raise PydanticCustomError("telemetry", "{message}", {"message": exc.message, "key": exc.key}) from None
+
+
 class OrkestraConfig(Strict):
-    """``orkestra.yaml``. Sections owned by other subsystems are kept raw and parsed there."""
+    """``orkestra.yaml``: every section typed (``memory`` is still read by ``orkestra.why.settings``)."""
 
     version: int = 1
     project: str = "project"
@@ -45,36 +79,69 @@ class OrkestraConfig(Strict):
     # AGENTS.md and copilot-instructions.md end with the agent roster and registry commands (when there
     # is an orchestrator); `orkestra import` turns this off so an imported AGENTS.md renders unchanged.
     agents_md_roster: bool = True
-    # Owned by orkestra.mining, maguyva and orkestra.telemetry respectively.
-    mining: dict[str, Any] = Field(default_factory=dict)
-    maguyva: dict[str, Any] = Field(default_factory=dict)
-    telemetry: dict[str, Any] = Field(default_factory=dict)
+    # Typed by orkestra.mining, maguyva and orkestra.telemetry respectively.
+    mining: MiningConfig = Field(default_factory=MiningConfig)
+    maguyva: MaguyvaConfig = Field(default_factory=MaguyvaConfig)
+    telemetry: Annotated[TelemetrySettings, PlainValidator(_telemetry)] = Field(default_factory=TelemetrySettings)
     # Owned by orkestra.why.settings: {hook: true} renders the decision-guidance hook.
     memory: dict[str, Any] = Field(default_factory=dict)
     # Files below these globs are never scanned for ground truths (vendored trees, fixtures).
     exclude: list[str] = Field(default_factory=lambda: ["tests/fixtures/**", "node_modules/**", ".venv/**"])
 
 
-def find_root(root: str | Path | None = None) -> Path:
-    """``root`` if given, else the nearest directory from the cwd upwards holding ``orkestra.yaml``."""
-    from orkestra.errors import NoWorkspaceError
+def config_from_document(doc: "Document") -> OrkestraConfig:
+    """The model of a parsed ``orkestra.yaml``; a ``WorkspaceError`` with one located diagnostic per
+    refused field (file, line, column, dotted field)."""
+    from pydantic import ValidationError
 
-    if root is not None:
-        return Path(root).resolve()
-    start = Path.cwd().resolve()
-    for folder in (start, *start.parents):
-        if (folder / CONFIG_FILE).is_file():
-            return folder
-    raise NoWorkspaceError(f"no {CONFIG_FILE} in {start} or any parent directory")
+    from orkestra.errors import Diagnostic, WorkspaceError
+    from orkestra.workspace.source import diagnostics_from_validation, locate
+
+    data = doc.data if doc.data is not None else {}
+    if not isinstance(data, dict):
+        line, col = locate(doc, ())
+        raise WorkspaceError([Diagnostic(doc.path, line, col, "", "expected a mapping of sections, found "
+                                         f"{type(data).__name__}", code="schema")])
+    try:
+        return OrkestraConfig.model_validate(data)
+    except ValidationError as exc:
+        raise WorkspaceError(diagnostics_from_validation(doc, exc)) from None
+
+
+# root -> (the file's bytes, its model): parsed again only when the bytes differ (a stat key would miss
+# a same-size rewrite within one timestamp tick)
+_LOADED: dict[Path, tuple[bytes, OrkestraConfig]] = {}
+
+
+def load_config(root: str | os.PathLike[str]) -> OrkestraConfig:
+    """``root/orkestra.yaml`` as the typed model, parsed once per process while its bytes are unchanged;
+    the defaults when there is no such file. Raises ``WorkspaceError`` (file, line, field) for a file
+    that cannot be read or parsed, or a value the model refuses."""
+    from orkestra.errors import WorkspaceError
+    from orkestra.workspace.source import SourceError, parse_text, parse_yaml, read_bytes
+
+    root_path = Path(root)
+    if not (root_path / CONFIG_FILE).is_file():
+        return OrkestraConfig()
+    try:
+        data = read_bytes(root_path, CONFIG_FILE)
+        cached = _LOADED.get(root_path)
+        if cached is not None and cached[0] == data:
+            return cached[1]
+        config = config_from_document(parse_yaml(parse_text(data, CONFIG_FILE), CONFIG_FILE))
+    except SourceError as exc:
+        raise WorkspaceError([exc.diagnostic]) from exc
+    _LOADED[root_path] = (data, config)
+    return config
 
 
 def read_config(root: Path) -> OrkestraConfig | None:
     """``orkestra.yaml`` parsed and validated, or None if it is missing or has any problem."""
-    from pydantic import ValidationError
+    from orkestra.errors import WorkspaceError
 
-    from orkestra.workspace.source import SourceError, read_yaml
-
+    if not (Path(root) / CONFIG_FILE).is_file():
+        return None
     try:
-        return OrkestraConfig.model_validate(read_yaml(root, CONFIG_FILE).data or {})
-    except (SourceError, ValidationError):
+        return load_config(root)
+    except WorkspaceError:
         return None

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 from orkestra.errors import Diagnostic, NoWorkspaceError, Severity
 from orkestra.memory import paused_gc
 from orkestra.workspace import models as m
-from orkestra.workspace.config import CONFIG_FILE, OrkestraConfig
+from orkestra.workspace.config import CONFIG_FILE, OrkestraConfig, config_from_document
 from orkestra.workspace.links import Containment, has_git_part, skill_asset_problems, tree_problems
 from orkestra.workspace.scan import glob_files
 from orkestra.workspace.source import (
@@ -155,8 +155,10 @@ class _Loader:
         config_doc = self._read(CONFIG_FILE)
         config = OrkestraConfig()
         if config_doc is not None:
-            parsed = self._validate(config_doc, OrkestraConfig, config_doc.data or {})
-            config = parsed or config
+            try:  # the same model and diagnostics as every other reader (orkestra.workspace.config)
+                config = config_from_document(config_doc)
+            except WorkspaceError as exc:
+                self.diagnostics.extend(exc.diagnostics)
             self.origins[("config", "")] = Origin(config_doc, ())
         paths = config.paths
         reg = self.registries = paths.registries

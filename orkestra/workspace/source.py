@@ -212,6 +212,11 @@ def parse_yaml(text: str, rel: str, line_offset: int = 0) -> Document:
     return Document(rel, data, text, line_offset)
 
 
+def load_yaml(text: str, rel: str = "<text>") -> Any:
+    """The data of a YAML text, through the same caps (a SourceError naming ``rel`` when refused)."""
+    return parse_yaml(text, rel).data
+
+
 def read_yaml(root: Path, rel: str, hashes: dict[str, bytes] | None = None) -> Document:
     """Read and parse a YAML file below ``root``."""
     return parse_yaml(read_text(root, rel, hashes), rel)
@@ -219,15 +224,26 @@ def read_yaml(root: Path, rel: str, hashes: dict[str, bytes] | None = None) -> D
 
 def read_text(root: Path, rel: str, hashes: dict[str, bytes] | None = None) -> str:
     """A UTF-8 text file with newlines normalised; its sha256 (of the bytes) goes into ``hashes``."""
+    data = read_bytes(root, rel)
+    if hashes is not None:
+        hashes[rel] = hashlib.sha256(data).digest()
+    return parse_text(data, rel)
+
+
+def read_bytes(root: Path, rel: str) -> bytes:
+    """The bytes of ``root/rel``; a SourceError naming the file when it cannot be read."""
     try:
-        data = (root / rel).read_bytes()
-        if hashes is not None:
-            hashes[rel] = hashlib.sha256(data).digest()
+        return (root / rel).read_bytes()
+    except OSError as exc:
+        raise SourceError(Diagnostic(rel, 1, 1, "", f"cannot read: {exc.strerror}", code="io")) from exc
+
+
+def parse_text(data: bytes, rel: str) -> str:
+    """UTF-8 bytes → text with newlines normalised; a SourceError naming the file when not UTF-8."""
+    try:
         return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except UnicodeDecodeError as exc:
         raise SourceError(Diagnostic(rel, 1, 1, "", f"not UTF-8 text: {exc.reason}", code="encoding")) from exc
-    except OSError as exc:
-        raise SourceError(Diagnostic(rel, 1, 1, "", f"cannot read: {exc.strerror}", code="io")) from exc
 
 
 def split_frontmatter(text: str, rel: str) -> tuple[Document, str]:
@@ -282,7 +298,9 @@ def diagnostics_from_validation(doc: Document, exc: Any, base: Loc = (), code: s
     """Pydantic ValidationError → one Diagnostic per error, each located in the file."""
     result = []
     for error in exc.errors(include_url=False):
-        loc = tuple(base) + tuple(error["loc"])
+        # a section parsed by its own validator names the offending key in the error's context
+        inner = (error.get("ctx") or {}).get("key")
+        loc = tuple(base) + tuple(error["loc"]) + (tuple(str(inner).split(".")) if inner else ())
         line, col = locate(doc, loc)
         field = ".".join(str(part) for part in loc)
         message = error["msg"]

@@ -1,0 +1,35 @@
+"""Where the workspace is: ``orkestra.yaml``'s name and the search for it (stdlib only, no model)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+CONFIG_FILE = "orkestra.yaml"
+
+
+def find_root(root: str | Path | None = None) -> Path:
+    """``root`` if given, else the nearest directory from the cwd upwards holding ``orkestra.yaml``."""
+    if root is not None:
+        return Path(root).resolve()
+    start = Path.cwd().resolve()
+    for folder in (start, *start.parents):
+        if (folder / CONFIG_FILE).is_file():
+            return folder
+    from orkestra.errors import OrkestraError
+
+    raise OrkestraError(f"no {CONFIG_FILE} in {start} or any parent directory (use --root PATH)")
+
+
+def raw_config(root: Path) -> dict:
+    """``orkestra.yaml`` as plain data through the one (capped) YAML reader, without the config model,
+    for paths that must not import pydantic (a load-cache hit); ``{}`` when missing or unreadable.
+    Everything else takes the typed model: ``orkestra.workspace.config.load_config``."""
+    from orkestra.workspace.source import SourceError, read_yaml
+
+    if not (root / CONFIG_FILE).is_file():
+        return {}
+    try:
+        data = read_yaml(root, CONFIG_FILE).data
+    except SourceError:
+        return {}
+    return data if isinstance(data, dict) else {}
