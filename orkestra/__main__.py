@@ -1,3 +1,3 @@
-from orkestra.cli import main
+from orkestra.entry import main
 
 main()

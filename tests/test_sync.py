@@ -59,7 +59,14 @@ def test_second_sync_writes_nothing_and_keeps_mtimes(ws_root):
     assert second.returncode == 0
     data = json.loads(second.stdout)
     assert (data["written"], data["deleted"], data["manifest_written"]) == ([], [], False)
-    assert mtimes(ws_root) == before
+    # only the no-op stamp (derived state in the git-ignored load cache) is written
+    after = mtimes(ws_root)
+    assert {k: v for k, v in after.items() if not k.startswith(".orkestra/cache/sync/")} == before
+    assert sorted(set(after) - set(before)) == [".orkestra/cache/sync/fingerprint.json",
+                                                 ".orkestra/cache/sync/noop.json"]
+    third = sync(ws_root)  # answered from the stamp: not one file written
+    assert third.returncode == 0 and "already in sync" in third.stdout
+    assert mtimes(ws_root) == after
 
 
 def test_two_clean_syncs_in_two_copies_give_identical_trees(tmp_path):

@@ -5,8 +5,9 @@ start-up may take, so inspection commands read derived JSON *sections* from
 ``<paths.state>/cache/<name>/`` instead. A cache is valid only while every watched path
 is unchanged:
 
-* each watched file keeps its ``(mtime_ns, size)`` (or ``None`` when it did not exist);
-* each watched directory keeps its ``mtime_ns``, which changes when an entry is added,
+* each watched file keeps its ``(mtime_ns, size, ctime_ns, inode)`` (or ``None`` when it did
+  not exist);
+* each watched directory keeps the same; its mtime changes when an entry is added,
   removed or renamed — so new files are noticed without listing them;
 * a path modified while the cache was being built (mtime at or after the build started,
   less a small slack for coarse clocks) is *racy*: the loader may have read it before or
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
 from orkestra.workspace.root import CONFIG_FILE, raw_config  # raw_config: no pydantic on a cache hit
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: ctime and inode in every fingerprint entry
 RACY_SLACK_NS = 50_000_000
 RACY = [-1, -1]  # recorded for a path modified while the cache was built: never fresh
 DEFAULT_STATE = ".orkestra"  # the default of orkestra.workspace.config.Paths.state
@@ -184,19 +185,23 @@ def _fingerprint(root: Path, watch: Watch, started_ns: int) -> dict:
     files: dict[str, Any] = {}
     for rel in sorted(set(watch.files)):
         stat = _stat(root / rel)
-        files[rel] = RACY if stat is not None and stat[0] >= racy_after else stat
+        files[rel] = RACY if stat is not None and max(stat[0], stat[2]) >= racy_after else stat
     dirs: dict[str, Any] = {}
     for rel in sorted(set(watch.dirs)):
         stat = _stat(root / rel)
-        dirs[rel] = RACY if stat is not None and stat[0] >= racy_after else (stat and stat[:1])
+        dirs[rel] = RACY if stat is not None and max(stat[0], stat[2]) >= racy_after else stat
     return {"files": files, "dirs": dirs}
 
 
 def _fresh(root: Path, fingerprint: dict) -> bool:
-    """Every watched path as recorded; stats relative to an open root (the hot path of a cache hit)."""
+    """Every watched path as recorded; stats relative to an open root (the hot path of a cache hit).
+
+    Besides mtime and size, the inode change time and inode number must match: neither can be set
+    by hand, so a fingerprint planted with copied mtimes (a tarball, ``touch -d``) never matches.
+    """
     root_fd = os.open(root, os.O_RDONLY)
     try:
-        for table, check_size in ((fingerprint["files"], True), (fingerprint["dirs"], False)):
+        for table in (fingerprint["files"], fingerprint["dirs"]):
             for rel, recorded in table.items():
                 try:
                     stat = os.stat(rel, dir_fd=root_fd)
@@ -204,9 +209,8 @@ def _fresh(root: Path, fingerprint: dict) -> bool:
                     if recorded is not None:
                         return False
                     continue
-                if recorded is None or stat.st_mtime_ns != recorded[0]:
-                    return False  # a RACY entry never matches: its mtime is recorded as -1
-                if check_size and stat.st_size != recorded[1]:
+                # a RACY entry never matches: its mtime is recorded as -1
+                if recorded != [stat.st_mtime_ns, stat.st_size, stat.st_ctime_ns, stat.st_ino]:
                     return False
     finally:
         os.close(root_fd)
@@ -218,4 +222,4 @@ def _stat(path: Path) -> list[int] | None:
         stat = os.stat(path)
     except OSError:
         return None
-    return [stat.st_mtime_ns, stat.st_size]
+    return [stat.st_mtime_ns, stat.st_size, stat.st_ctime_ns, stat.st_ino]

@@ -9,13 +9,16 @@ made, apply stops before writing. Every write and delete goes through the write 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from orkestra.errors import OrkestraError
 from orkestra.render.guard import SafeTree, UnsafePath
 from orkestra.render.journal import finish, journal_rel, roll_forward, sweep, tmp_rel, write_journal
 from orkestra.render.manifest import manifest_path, sha256
 from orkestra.render.plan import Plan
-from orkestra.workspace.load import Workspace
+
+if TYPE_CHECKING:
+    from orkestra.workspace.load import Workspace
 
 
 class SyncConflict(OrkestraError):

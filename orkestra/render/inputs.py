@@ -14,11 +14,16 @@ import os
 from pathlib import Path
 from typing import Iterable
 
+from typing import TYPE_CHECKING
+
 import orkestra
-from orkestra.workspace.config import CONFIG_FILE, OrkestraConfig
-from orkestra.workspace.links import SKILL_ASSET_DIRS, Containment, skill_asset_problems, tree_problems
-from orkestra.workspace.models import Skill
-from orkestra.workspace.scan import is_pruned, match_glob, walk_files
+from orkestra.workspace.root import CONFIG_FILE
+from orkestra.workspace.scan import is_pruned, match_glob, walk, walk_files
+
+if TYPE_CHECKING:  # the model is not needed to hash inputs (a no-op sync never imports pydantic)
+    from orkestra.workspace.config import OrkestraConfig
+    from orkestra.workspace.links import Containment
+    from orkestra.workspace.models import Skill
 
 PACKAGE_DIR = Path(orkestra.__file__).resolve().parent
 PACKAGED_TEMPLATES = PACKAGE_DIR / "render" / "templates"
@@ -34,6 +39,8 @@ def skill_assets(root: Path, skill: Skill, links: Containment | None = None) -> 
     Raises OrkestraError if one of them comes from outside the workspace through a symlink
     (validation reports those first; this keeps a caller that skipped it safe too).
     """
+    from orkestra.workspace.links import SKILL_ASSET_DIRS, Containment, skill_asset_problems, tree_problems
+
     links = links or Containment(root)
     imported = skill.metadata.source == "imported"  # every file beside SKILL.md is an asset
     problems = (tree_problems(root, skill.source_dir, links) if imported
@@ -68,6 +75,24 @@ def input_files(root: Path, config: OrkestraConfig, vendor_roots: Iterable[str])
     generated = {paths.mcp_config, paths.decisions_digest}
     return sorted(rel for rel in found if not rel.startswith(output) and rel not in generated
                   and not rel.endswith("GROUND_TRUTHS.md"))
+
+
+def input_dirs(root: Path, config: OrkestraConfig, vendor_roots: Iterable[str]) -> list[str]:
+    """The folders the input walks visit (repo-relative): adding or removing an input changes one of
+    their mtimes. Within ``one_walk`` these are the walks ``input_files`` already made."""
+    paths = config.paths
+    folders = [paths.registries, paths.templates, paths.decisions, paths.domains, *vendor_roots]
+    found = set(walk(root, ".", config.exclude).dirs)
+    for folder in folders:
+        if is_pruned(folder, config.exclude):
+            found.update(walk(root, folder).dirs)
+    return sorted(found)
+
+
+def shaping_files() -> list[Path]:
+    """The packaged files (templates, shaping modules, the version) whose bytes decide the output."""
+    files = [path for path in sorted(PACKAGED_TEMPLATES.rglob("*")) if path.is_file()]
+    return [*files, *(PACKAGE_DIR / rel for rel in SHAPING_MODULES), PACKAGE_DIR / "__init__.py"]
 
 
 def inputs_digest(root: Path, config: OrkestraConfig, vendor_roots: Iterable[str],

@@ -16,15 +16,14 @@ the folders it owns (older versions left them behind when killed).
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import os
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from orkestra.render.guard import TMP_SUFFIX, SafeTree, UnsafePath, path_parts, tmp_name
+from orkestra.render.lock import sync_lock  # noqa: F401 - re-exported: the journal's callers hold it
 
 JOURNAL_NAME = "sync-journal.json"
 DEFAULT_STATE = ".orkestra"
@@ -37,17 +36,6 @@ def journal_rel(state: str | None) -> str:
 def tmp_rel(rel: str) -> str:
     parts = path_parts(rel)
     return "/".join([*parts[:-1], tmp_name(parts[-1])])
-
-
-@contextmanager
-def sync_lock(root: Path) -> Iterator[None]:
-    """One sync at a time per workspace: an exclusive flock on the root directory itself (no lock file)."""
-    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock
 
 
 def write_journal(tree: SafeTree, rel: str, phase: str, ops: list[dict]) -> None:

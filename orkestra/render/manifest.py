@@ -11,9 +11,12 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from orkestra.errors import OrkestraError
-from orkestra.workspace.config import OrkestraConfig
+
+if TYPE_CHECKING:
+    from orkestra.workspace.config import OrkestraConfig
 
 MANIFEST_NAME = ".orkestra-manifest.json"
 FORMAT_VERSION = 1
@@ -57,7 +60,11 @@ def manifest_path(config: OrkestraConfig) -> str:
 
 def read_manifest(root: Path, config: OrkestraConfig) -> Manifest | None:
     """The manifest of the last sync, or None before the first one."""
-    rel = manifest_path(config)
+    return read_manifest_at(root, manifest_path(config))
+
+
+def read_manifest_at(root: Path, rel: str) -> Manifest | None:
+    """The manifest at ``root/rel``, or None when there is none."""
     try:
         data = json.loads((root / rel).read_text(encoding="utf-8"))
         return Manifest(inputs=str(data.get("inputs_sha256", "")),

@@ -9,11 +9,15 @@ too (adopted silently only when its bytes already equal the rendering).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from orkestra.render.guard import SafeTree, UnsafePath
 from orkestra.render.manifest import Manifest, manifest_path, read_manifest, sha256
-from orkestra.render.state import untouched, workspace_digest
-from orkestra.workspace.load import Workspace
+
+if TYPE_CHECKING:
+    from orkestra.workspace.load import Workspace
+
+_UNREAD = object()
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,9 +79,13 @@ def may_prune(ws: Workspace, rel: str) -> bool:
             or rel in target_files or rel.startswith(target_folders))
 
 
-def build_plan(ws: Workspace, force: bool = False) -> Plan:
-    """Everything a sync would do; rendering is skipped when inputs and outputs are both unchanged."""
-    old = read_manifest(ws.root, ws.config) or Manifest()
+def build_plan(ws: Workspace, force: bool = False, manifest: Manifest | None | object = _UNREAD) -> Plan:
+    """Everything a sync would do; rendering is skipped when inputs and outputs are both unchanged.
+
+    ``manifest``: the last sync's manifest when the caller already read it (None: there is none)."""
+    from orkestra.render.state import untouched, workspace_digest  # hashing: not on the stat-only no-op
+
+    old = (read_manifest(ws.root, ws.config) if manifest is _UNREAD else manifest) or Manifest()
     digest = workspace_digest(ws)
     manifest_rel = manifest_path(ws.config)
     if untouched(ws.root, old, digest):

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from orkestra.render.inputs import inputs_digest
 from orkestra.render.manifest import Manifest, file_sha256, read_manifest
-from orkestra.workspace.config import OrkestraConfig, read_config
-from orkestra.workspace.load import Workspace
-from orkestra.workspace.source import SourceError, read_yaml
+
+if TYPE_CHECKING:
+    from orkestra.workspace.config import OrkestraConfig
+    from orkestra.workspace.load import Workspace
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,20 +48,43 @@ def workspace_digest(ws: Workspace) -> str:
     return inputs_digest(ws.root, ws.config, [v.path for v in ws.metadata.vendor_roots], ws.input_hashes)
 
 
+@dataclass(frozen=True)
+class LastSync:
+    """What the cheap check found: the last sync's manifest (None before the first, or when the
+    config does not load) and whether nothing changed since; ``vendor_roots`` None when unreadable."""
+
+    manifest: Manifest | None
+    unchanged: bool
+    config: "OrkestraConfig | None" = None
+    vendor_roots: list[str] | None = None
+
+
+def last_sync(root: Path) -> LastSync:
+    """The last manifest, read once, and whether inputs and outputs are as that sync left them,
+    checked without loading the workspace (a full load decides whatever cannot be read cheaply)."""
+    from orkestra.workspace.config import read_config
+
+    config = read_config(root)
+    manifest = read_manifest(root, config) if config is not None else None
+    vendor_roots = _vendor_roots(root, config) if manifest is not None else None
+    if manifest is None or vendor_roots is None:
+        return LastSync(manifest, False, config, vendor_roots)
+    return LastSync(manifest, untouched(root, manifest, inputs_digest(root, config, vendor_roots)), config,
+                    vendor_roots)
+
+
 def unchanged_since_sync(root: Path) -> Manifest | None:
     """The last manifest if nothing changed since that sync, checked without loading the workspace.
 
     None when anything differs or cannot be read cheaply (then a full load decides).
     """
-    config = read_config(root)
-    manifest = read_manifest(root, config) if config is not None else None
-    vendor_roots = _vendor_roots(root, config) if manifest is not None else None
-    if manifest is None or vendor_roots is None:
-        return None
-    return manifest if untouched(root, manifest, inputs_digest(root, config, vendor_roots)) else None
+    found = last_sync(root)
+    return found.manifest if found.unchanged else None
 
 
 def _vendor_roots(root: Path, config: OrkestraConfig) -> list[str] | None:
+    from orkestra.workspace.source import SourceError, read_yaml
+
     path = root / config.paths.registries / "metadata.yaml"
     if not path.is_file():
         return []

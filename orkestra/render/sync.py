@@ -7,13 +7,14 @@ from dataclasses import dataclass
 
 from orkestra.errors import WorkspaceError
 from orkestra.memory import paused_gc
+from orkestra.render import noop
+from orkestra.render.noop import unchanged_by_stat  # noqa: F401 - the library's no-op check
 from orkestra.render.apply import ApplyResult, apply_plan
 from orkestra.render.journal import recover, sync_lock
+from orkestra.render.manifest import Manifest, read_manifest_at
 from orkestra.render.plan import Plan, build_plan
-from orkestra.render.state import unchanged_since_sync
-from orkestra.workspace.config import Paths, find_root, read_config
-from orkestra.workspace.load import Workspace
-from orkestra.workspace.validate import validate
+from orkestra.workspace.root import find_root
+from orkestra.workspace.scan import one_walk
 
 
 @dataclass(frozen=True)
@@ -42,22 +43,42 @@ def sync(root: str | os.PathLike[str] | None, *, apply: bool = True, force: bool
     """
     root_path = find_root(root)
     with sync_lock(root_path):
-        paths = getattr(read_config(root_path), "paths", None) or Paths()
-        recovered = recover(root_path, paths.state, paths.output.strip("/"))
-        manifest = None if force else unchanged_since_sync(root_path)
-        if manifest is not None:  # nothing changed since the last sync: no load, no render
-            return SyncReport(Plan((), (), manifest, False), ApplyResult((), (), False) if apply else None,
-                              recovered)
-        with paused_gc():
-            ws = Workspace.load(root_path)
-            diagnostics = validate(ws, stale=False)  # stale facts only warn; sync needs the errors
-            if any(d.severity == "error" for d in diagnostics):
-                raise WorkspaceError(diagnostics)
-            plan = build_plan(ws, force=force)
-            applied = apply_plan(ws, plan) if apply else None
-            if applied is not None and applied.deleted:
-                _prune_target_dirs(ws.root, applied.deleted)
-            return SyncReport(plan, applied, recovered)
+        manifest_rel = None if force else noop.unchanged(root_path)
+        if manifest_rel is not None:  # stat data only: no yaml, no pydantic, no hashing
+            manifest = read_manifest_at(root_path, manifest_rel) or Manifest()
+            return SyncReport(Plan((), (), manifest, False), ApplyResult((), (), False) if apply else None)
+        with one_walk():  # the in-sync check, the load and the plan share one walk of the tree
+            return _sync(root_path, apply, force)
+
+
+def _sync(root_path, apply: bool, force: bool) -> SyncReport:
+    from orkestra.render.state import last_sync
+    from orkestra.workspace.config import Paths, read_config
+
+    started = noop.start(root_path) if apply else 0
+    paths = getattr(read_config(root_path), "paths", None) or Paths()
+    recovered = recover(root_path, paths.state, paths.output.strip("/"))
+    last = last_sync(root_path)  # the manifest is read here, once
+    if last.unchanged and not force:  # nothing changed since the last sync: no load, no render
+        if apply and not recovered:
+            noop.record(root_path, last.config, last.vendor_roots, last.manifest, started)
+        return SyncReport(Plan((), (), last.manifest, False), ApplyResult((), (), False) if apply else None,
+                          recovered)
+    from orkestra.workspace.load import Workspace
+    from orkestra.workspace.validate import validate
+
+    with paused_gc():
+        ws = Workspace.load(root_path)
+        diagnostics = validate(ws, stale=False)  # stale facts only warn; sync needs the errors
+        if any(d.severity == "error" for d in diagnostics):
+            raise WorkspaceError(diagnostics)
+        # the manifest last_sync read (it is None only when there is none, once the config loaded)
+        plan = build_plan(ws, force=force, manifest=last.manifest) if last.config is not None else \
+            build_plan(ws, force=force)
+        applied = apply_plan(ws, plan) if apply else None
+        if applied is not None and applied.deleted:
+            _prune_target_dirs(ws.root, applied.deleted)
+        return SyncReport(plan, applied, recovered)
 
 
 def _prune_target_dirs(root, deleted: tuple[str, ...]) -> None:

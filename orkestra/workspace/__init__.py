@@ -1,7 +1,6 @@
 """Loading a workspace: config + registries → typed models, with located diagnostics."""
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False  # not typing's: importing this package stays free for the stat-only no-op sync
 if TYPE_CHECKING:
     from orkestra.workspace.load import Workspace
 

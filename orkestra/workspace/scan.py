@@ -4,9 +4,58 @@ from __future__ import annotations
 
 import fnmatch
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 
 SKIPPED_DIRS = {"node_modules", "__pycache__"}
+
+
+@dataclass(frozen=True, slots=True)
+class Walk:
+    """One walk of a root: its files and the folders visited (repo-relative POSIX; "." is the root)."""
+
+    files: tuple[str, ...]
+    dirs: tuple[str, ...]
+
+
+# (root, rel_dir, exclude) -> Walk, while a `one_walk()` block is open (one sync); None outside one
+_WALKS: ContextVar[dict | None] = ContextVar("orkestra_walks", default=None)
+
+
+@contextmanager
+def one_walk() -> Iterator[None]:
+    """Within this block every walk of the same folder is done once and shared (a sync's in-sync check,
+    the workspace load and the plan all need the tree: it is walked once, not three times)."""
+    token = _WALKS.set({})
+    try:
+        yield
+    finally:
+        _WALKS.reset(token)
+
+
+def walk(root: Path, rel_dir: str = ".", exclude: tuple[str, ...] | list[str] = ()) -> Walk:
+    """Every non-hidden file below ``rel_dir`` and every folder visited, skipping hidden folders,
+    node_modules and folders matching an ``exclude`` glob ending in ``/**`` (shared in ``one_walk``)."""
+    walks = _WALKS.get()
+    key = (os.fspath(root), rel_dir, tuple(exclude))
+    if walks is not None and key in walks:
+        return walks[key]
+    exclude = list(exclude)
+    found: list[str] = []
+    visited: list[str] = []
+    skip = len(str(root)) + 1
+    for folder, dirs, files in os.walk(root / rel_dir):
+        prefix = folder[skip:].replace(os.sep, "/") + "/" if len(folder) >= skip else ""
+        visited.append(prefix.rstrip("/") or ".")
+        dirs[:] = [d for d in dirs if not _skip_dir(d, prefix + d, exclude)]
+        found.extend(prefix + f for f in files if not f.startswith("."))
+    result = Walk(tuple(sorted(found)), tuple(visited))
+    if walks is not None:
+        walks[key] = result
+    return result
 
 
 def _skip_dir(name: str, rel: str, exclude: list[str]) -> bool:
@@ -21,15 +70,12 @@ def walk_files(root: Path, rel_dir: str, exclude: tuple[str, ...] | list[str] = 
     Hidden files and folders, node_modules and folders matching an ``exclude`` glob ending in
     ``/**`` are skipped.
     """
-    exclude = list(exclude)
-    matches = (lambda f: f == name) if not any(c in name for c in "*?[") else (lambda f: fnmatch.fnmatch(f, name))
-    found: list[str] = []
-    skip = len(str(root)) + 1
-    for folder, dirs, files in os.walk(root / rel_dir):
-        prefix = folder[skip:].replace(os.sep, "/") + "/" if len(folder) >= skip else ""
-        dirs[:] = [d for d in dirs if not _skip_dir(d, prefix + d, exclude)]
-        found.extend(prefix + f for f in files if not f.startswith(".") and matches(f))
-    return sorted(found)
+    files = walk(root, rel_dir, exclude).files
+    if name == "*":
+        return list(files)
+    if not any(c in name for c in "*?["):
+        return [rel for rel in files if rel.rpartition("/")[2] == name]
+    return [rel for rel in files if fnmatch.fnmatch(rel.rpartition("/")[2], name)]
 
 
 def is_pruned(rel_dir: str, exclude: tuple[str, ...] | list[str] = ()) -> bool:
