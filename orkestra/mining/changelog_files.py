@@ -12,9 +12,9 @@ unless ``mining.changelog.path`` names it: that file is reported ``skipped`` wit
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
+from orkestra.atomic import write_atomic
 from orkestra.errors import NotFoundError
 from orkestra.mining.changelog import build_releases, release_tags, render_changelog
 from orkestra.mining.config import MiningPaths
@@ -124,9 +124,5 @@ def _apply(target: Path, text: str, check: bool) -> str:
         return "unchanged"
     if check:
         return "missing" if current is None else "drift"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.replace(tmp, target)
+    write_atomic(target, text)
     return "created" if current is None else "updated"

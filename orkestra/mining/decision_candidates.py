@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import fnmatch
 import re
-import subprocess
 from pathlib import Path
 
 from orkestra.mining.config import MiningPaths
@@ -87,8 +86,10 @@ def read_blobs(root: Path, revisions: list[str]) -> dict[str, str]:
     """``rev:path`` → file text for every revision that names a blob, from one ``git cat-file --batch``."""
     if not revisions:
         return {}
-    proc = subprocess.run(["git", "cat-file", "--batch"], cwd=root, input="\n".join(revisions).encode() + b"\n",
-                          capture_output=True, check=False, timeout=120)
+    from orkestra import git
+
+    proc = git.run(root, "cat-file", "--batch", input="\n".join(revisions).encode() + b"\n", text=False,
+                   timeout=120)
     out, found, at = proc.stdout, {}, 0
     for revision in revisions:
         eol = out.find(b"\n", at)

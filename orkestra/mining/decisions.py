@@ -7,13 +7,12 @@ existing record and leaves every other byte (comments, order, quoting) as it was
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from orkestra.atomic import write_atomic
 from orkestra.errors import NotFoundError, did_you_mean
 
 if TYPE_CHECKING:
@@ -80,11 +79,7 @@ def upsert_decision_record(catalog: DecisionCatalog, decision_id: str, commit: d
         text = _new_record(decision_id, catalog.domains[code], commit, source)
     else:
         text = _updated_record(path.read_text(encoding="utf-8"), commit, source)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.replace(tmp, path)
+    write_atomic(path, text)
     return path
 
 

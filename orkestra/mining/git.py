@@ -1,4 +1,4 @@
-"""The only git runner of mining: discovery, plumbing, and one streamed ``git log``.
+"""Mining's view of git: discovery, plumbing, and one streamed ``git log`` (run by ``orkestra.git``).
 
 Discovery and plumbing go through GitPython; the log is streamed from ``git log -z`` with a
 fixed format, so a 10k-commit history is one process and one pass over its output.
@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from orkestra import git
 from orkestra.errors import OrkestraError
 
 LOG_FORMAT = "%H%x00%P%x00%cI%x00%aI%x00%an%x00%B%x00"
@@ -85,8 +86,7 @@ class Git:
 
     def log(self, revision: str, stats: bool = False, reverse: bool = False) -> Iterator[RawCommit]:
         """Stream commits of ``revision`` (``HEAD`` or ``a..b``), newest first (oldest first with ``reverse``)."""
-        with subprocess.Popen(log_args(revision, stats, reverse), cwd=self.root, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE) as proc:
+        with git.stream(self.root, *log_args(revision, stats, reverse)[1:]) as proc:
             yield from _records(proc.stdout, stats)
             stderr = proc.stderr.read().decode("utf-8", "replace")
         if proc.returncode:
@@ -95,7 +95,7 @@ class Git:
 
 def _plumbing(cwd: Path, *args: str) -> subprocess.CompletedProcess:
     """One short git plumbing command (never the log: that is :meth:`Git.log`)."""
-    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False, timeout=60)
+    return git.run(cwd, *args)
 
 
 def log_args(revision: str, stats: bool = False, reverse: bool = False) -> list[str]:
@@ -114,8 +114,8 @@ def existing_commits(root: Path, shas: list[str]) -> set[str]:
     shas = [s for s in shas if isinstance(s, str) and SHA_RE.match(s.encode())]
     if not shas:
         return set()
-    proc = subprocess.run(["git", "cat-file", "--batch-check=%(objectname) %(objecttype)"], cwd=root,
-                          input="\n".join(shas) + "\n", capture_output=True, text=True, check=True)
+    proc = git.run(root, "cat-file", "--batch-check=%(objectname) %(objecttype)", input="\n".join(shas) + "\n",
+                   check=True)
     found = set()
     for asked, answer in zip(shas, proc.stdout.splitlines()):
         parts = answer.split()
@@ -130,11 +130,7 @@ REMOTE_RE = re.compile(r"^(?:https?://(?:[^@/]+@)?|ssh://(?:[^@/]+@)?|[^@/:]+@)(
 
 def origin_url(root: Path) -> str | None:
     """The web address of the ``origin`` remote (``https://host/owner/repo``), or None for a local path."""
-    try:
-        out = subprocess.run(["git", "config", "--get", "remote.origin.url"], cwd=root, capture_output=True,
-                             text=True, timeout=10, check=False).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return None
+    out = git.output(root, "config", "--get", "remote.origin.url", timeout=10).strip()
     match = REMOTE_RE.match(out)
     return f"https://{match['host']}/{match['path']}" if match else None
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import tempfile
 from collections.abc import Iterable
@@ -19,6 +18,7 @@ from typing import BinaryIO
 
 import orjson
 
+from orkestra.atomic import atomic_file, write_atomic
 from orkestra.errors import OrkestraError
 from orkestra.mining.config import MiningPaths
 from orkestra.mining.conventional import message_parts, parse_message
@@ -120,7 +120,8 @@ def _sync_locked(paths: MiningPaths, git: Git, stats: bool, full: bool) -> SyncR
     extractor = SignalExtractor.build(paths.config, packages)
     new = 0
     if mode == "full":  # streamed oldest first into fresh files, swapped in whole
-        with _AtomicFile(index_path) as index, _AtomicFile(index_dir / GRAPH_FILE) as graph:
+        with atomic_file(index_path, buffering=1 << 20) as index, \
+                atomic_file(index_dir / GRAPH_FILE, buffering=1 << 20) as graph:
             new = total = _write_records(git.log(head, stats, reverse=True) if head else (), extractor,
                                          index, graph)
     elif mode == "incremental":  # streamed to temporary files, then appended in one copy each
@@ -172,28 +173,8 @@ def _write_records(commits: Iterable[RawCommit], extractor: SignalExtractor, ind
     return count
 
 
-class _AtomicFile:
-    """A file written (bytes) under a temporary name and renamed over ``path`` only on success."""
-
-    def __init__(self, path: Path):
-        self.path = path
-
-    def __enter__(self) -> BinaryIO:
-        fd, self.tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.")
-        self.handle = os.fdopen(fd, "wb", buffering=1 << 20)
-        return self.handle
-
-    def __exit__(self, kind, value, traceback) -> None:
-        self.handle.close()
-        if kind is None:
-            os.replace(self.tmp, self.path)
-        else:
-            os.unlink(self.tmp)
-
-
 def _write_atomic(path: Path, text: str) -> None:
-    with _AtomicFile(path) as handle:
-        handle.write(text.encode())
+    write_atomic(path, text)
 
 
 def load_index(paths: MiningPaths) -> dict[str, dict]:

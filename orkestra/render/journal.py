@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 
 from orkestra.render.guard import TMP_SUFFIX, SafeTree, UnsafePath, path_parts, tmp_name

@@ -265,10 +265,9 @@ def _send_file(path: str, loki: LokiTarget, env: Mapping[str, str], backoff: tup
 
 def _keep(path: str, records: list[tuple[Event, str | None]]) -> None:
     """Rewrite the batch file with only the unsent records (atomic replace)."""
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as handle:
-        handle.write(b"".join(outbox_record(event, repository) for event, repository in records))
-    os.replace(tmp, path)
+    from orkestra.atomic import write_atomic
+
+    write_atomic(path, b"".join(outbox_record(event, repository) for event, repository in records))
 
 
 def _reject(path: str, records: list[tuple[Event, str | None]], reason: str) -> None:

@@ -241,8 +241,6 @@ def render_page(report: Report, events: list[Event], title: str = "Agent telemet
 
 def write_page(path: str | os.PathLike[str], html: str) -> None:
     """Write ``html`` to ``path`` atomically (a reader sees the old page or the new one)."""
-    path = os.fspath(path)
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as handle:
-        handle.write(html)
-    os.replace(tmp, path)
+    from orkestra.atomic import write_atomic
+
+    write_atomic(path, html)

@@ -10,15 +10,14 @@ alignment, and the files to copy. A skill in a dormant scope is only *registered
 from __future__ import annotations
 
 import datetime as dt
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import yaml
 
+from orkestra.atomic import write_atomic
 from orkestra.errors import NotFoundError, OrkestraError, UsageError
 from orkestra.trust.audit import audit_skill_dir
 from orkestra.trust.conformance import TRIGGER_RE
@@ -262,9 +261,4 @@ def _write(target: Path, skill_md: str, candidate: Candidate, copies: list[str])
 
 
 def _atomic(path: Path, data: bytes, mode: int) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(handle, "wb") as out:
-        out.write(data)
-    os.chmod(temp, mode)
-    os.replace(temp, path)
+    write_atomic(path, data, mode=mode)

@@ -6,9 +6,10 @@ Every call is one ``git`` process with a fixed, NUL-separated format; paths are 
 
 from __future__ import annotations
 
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+
+from orkestra import git
 
 MAX_COMMITS = 500  # the history of one path is capped: why answers need the newest ones
 _FORMAT = "%x1e%H%x00%cI%x00%s"
@@ -32,11 +33,7 @@ class PathHistory:
 
 def _git(root: Path, *args: str, timeout: float = 30) -> str:
     """stdout of one git command ('' when git fails: no repository, unknown path, …)."""
-    try:
-        proc = subprocess.run(["git", *args], check=False, cwd=root, capture_output=True, timeout=timeout)
-    except (OSError, subprocess.TimeoutExpired):
-        return ""
-    return proc.stdout.decode("utf-8", "replace") if proc.returncode == 0 else ""
+    return git.output(root, *args, timeout=timeout)
 
 
 def is_git_repo(root: Path) -> bool:

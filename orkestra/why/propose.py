@@ -9,9 +9,7 @@ either no record or a whole one.
 from __future__ import annotations
 
 import datetime as dt
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -92,16 +90,7 @@ def propose_decision(root: str | Path | None, domain: str, title: str, summary: 
 
 
 def _create_exclusive(target: Path, text: str) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        try:
-            os.link(tmp, target)  # fails if the record appeared meanwhile: never overwrite
-        except FileExistsError:
-            raise OrkestraError(f"{target.name} already exists; propose again for the next id") from None
-    finally:
-        os.unlink(tmp)
+    from orkestra.atomic import create_new
+
+    if not create_new(target, text):  # the record appeared meanwhile: never overwrite
+        raise OrkestraError(f"{target.name} already exists; propose again for the next id")

@@ -14,7 +14,7 @@ from typing import Any, Callable, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from orkestra.errors import Diagnostic, NoWorkspaceError, Severity
+from orkestra.errors import Diagnostic, NoWorkspaceError, OrkestraError, Severity, WorkspaceError
 from orkestra.memory import paused_gc
 from orkestra.workspace import models as m
 from orkestra.workspace.config import CONFIG_FILE, OrkestraConfig, config_from_document
