@@ -11,26 +11,15 @@ from typing import Any, Iterable
 
 from orkestra.inspect import views
 from orkestra.inspect.cache import SectionCache
+from orkestra.workspace.root import CONFIG_FILE, find_root as _find_root  # noqa: F401 - CONFIG_FILE re-exported
 
-CONFIG_FILE = "orkestra.yaml"
 CACHE_NAME = "catalog"
 RootArg = str | Path | None  # None: the nearest ancestor of the cwd holding orkestra.yaml
 
 
 def find_root(root: RootArg = None) -> Path:
-    """``root`` if given, else the nearest directory from the cwd upwards holding ``orkestra.yaml``."""
-    from orkestra.errors import NoWorkspaceError  # difflib; cheap to defer on the hot path
-
-    if root is not None:
-        path = Path(root).resolve()
-        if not (path / CONFIG_FILE).is_file():
-            raise NoWorkspaceError(f"{path}: no {CONFIG_FILE} here")
-        return path
-    start = Path.cwd().resolve()
-    for folder in (start, *start.parents):
-        if (folder / CONFIG_FILE).is_file():
-            return folder
-    raise NoWorkspaceError(f"no {CONFIG_FILE} in {start} or any parent directory")
+    """``root`` (which must hold ``orkestra.yaml``) if given, else the nearest such directory upwards."""
+    return _find_root(root, must_exist=True)
 
 
 def open_sections(root: RootArg, names: Iterable[str], strict: bool = True) -> dict[str, Any]:

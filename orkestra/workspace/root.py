@@ -7,17 +7,25 @@ from pathlib import Path
 CONFIG_FILE = "orkestra.yaml"
 
 
-def find_root(root: str | Path | None = None) -> Path:
-    """``root`` if given, else the nearest directory from the cwd upwards holding ``orkestra.yaml``."""
+def find_root(root: str | Path | None = None, *, must_exist: bool = False) -> Path:
+    """``root`` if given, else the nearest directory from the cwd upwards holding ``orkestra.yaml``.
+
+    ``must_exist``: a given ``root`` without ``orkestra.yaml`` is an error too (not left to the loader).
+    """
     if root is not None:
-        return Path(root).resolve()
+        path = Path(root).resolve()
+        if must_exist and not (path / CONFIG_FILE).is_file():
+            from orkestra.errors import NoWorkspaceError
+
+            raise NoWorkspaceError(f"{path}: no {CONFIG_FILE} here")
+        return path
     start = Path.cwd().resolve()
     for folder in (start, *start.parents):
         if (folder / CONFIG_FILE).is_file():
             return folder
-    from orkestra.errors import OrkestraError
+    from orkestra.errors import NoWorkspaceError  # difflib: deferred off the hot path
 
-    raise OrkestraError(f"no {CONFIG_FILE} in {start} or any parent directory (use --root PATH)")
+    raise NoWorkspaceError(f"no {CONFIG_FILE} in {start} or any parent directory")
 
 
 def raw_config(root: Path) -> dict:
