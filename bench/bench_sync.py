@@ -6,6 +6,14 @@ a no-op sync. ``--scale N`` multiplies every count. Prints one JSON line per mea
 wall-clock median and min, and the median user CPU (our code, without kernel I/O time).
 
     .venv/bin/python bench/bench_sync.py [--scale 10] [--repeat 3] [--dir /dev/shm]
+
+``--cli`` (#17) instead times ``orkestra sync`` as a subprocess on the synced workspace, round
+robin with ``python -c pass`` (the floor, target <= 3x): the no-op answered from the stamp
+(``orkestra.render.noop``), ``sync --check`` likewise, and the full no-op check as every no-op ran
+before the stamp (typer, yaml, pydantic, hashing every input: the stamp removed first). Median
+wall and child CPU per command, and the same-run ratios to the floor.
+
+    .venv/bin/python bench/bench_sync.py --cli [--scale 1] [--repeat 20]
 """
 
 from __future__ import annotations
@@ -149,10 +157,74 @@ def measure(scale: int, repeat: int, base: str | None) -> None:
                           "mode": "in-process library call", "dir": base or tempfile.gettempdir(), **counts}))
 
 
+def _timed(args: list[str], cwd: Path, env: dict | None = None) -> tuple[float, float]:
+    """(wall, child CPU) seconds of one subprocess run."""
+    import resource
+    import subprocess
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(args, cwd=cwd, capture_output=True, env={**os.environ, **(env or {})})
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode:
+        raise SystemExit(f"{args} failed: {done.stderr.decode()[-400:]}")
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def measure_cli(scale: int, repeat: int, base: str | None) -> None:
+    """The no-op ``orkestra sync`` from the CLI next to ``python -c pass``, in the same run."""
+    import subprocess
+    import sys
+
+    cli = [sys.executable, "-m", "orkestra"]
+    root = Path(tempfile.mkdtemp(prefix="bench-sync-cli-", dir=base))
+    try:
+        counts = generate(root, scale)
+        for _ in range(2):  # the cold sync, then the no-op that finds it in sync and stamps it
+            subprocess.run([*cli, "sync"], cwd=root, check=True, capture_output=True)
+            time.sleep(0.1)  # past the racy window, so the stamp is trusted
+        stamp = root / ".orkestra/cache/sync/fingerprint.json"
+        assert stamp.is_file(), "the no-op sync wrote no stamp"
+        runs = {"python -c pass": ([sys.executable, "-c", "pass"], None),
+                "orkestra sync (no-op)": ([*cli, "sync"], None),
+                "orkestra sync --check (no-op)": ([*cli, "sync", "--check"], None),
+                "full no-op check (no stamp)": ([*cli, "sync", "--check"], {"ORKESTRA_NO_FASTPATH": "1"})}
+        times: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
+        for _ in range(repeat):
+            for name, (args, env) in runs.items():
+                if name.startswith("full"):
+                    stamp.unlink()
+                times[name].append(_timed(args, root, env))
+                if name.startswith("full"):
+                    subprocess.run([*cli, "sync"], cwd=root, check=True, capture_output=True)  # stamp again
+                    time.sleep(0.1)
+                    assert stamp.is_file()
+        wall = {n: statistics.median(w for w, _ in t) for n, t in times.items()}
+        cpu = {n: statistics.median(c for _, c in t) for n, t in times.items()}
+        floor = "python -c pass"
+        for name in runs:
+            print(json.dumps({"bench": "sync_cli", "scale": scale, "command": name, "runs": repeat,
+                              "median_ms": round(wall[name] * 1000, 1),
+                              "min_ms": round(min(w for w, _ in times[name]) * 1000, 1),
+                              "median_cpu_ms": round(cpu[name] * 1000, 1),
+                              "ratio_to_python_pass": round(wall[name] / wall[floor], 2),
+                              "cpu_ratio_to_python_pass": round(cpu[name] / cpu[floor], 2),
+                              **({"target_ratio": 3.0} if "(no-op)" in name else {}),
+                              "load_1min": round(os.getloadavg()[0], 1), "cpus": os.cpu_count(), **counts}))
+    finally:
+        shutil.rmtree(root)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--scale", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--dir", help="Where to create the workspace (default: the temp dir; /dev/shm: no disk I/O).")
+    parser.add_argument("--cli", action="store_true", help="Time the no-op `orkestra sync` from the CLI "
+                        "next to `python -c pass` (#17) instead of the in-process library calls.")
     args = parser.parse_args()
-    measure(args.scale, args.repeat, args.dir)
+    if args.cli:
+        measure_cli(args.scale, args.repeat, args.dir)
+    else:
+        measure(args.scale, args.repeat, args.dir)
