@@ -138,3 +138,12 @@ def test_the_git_runner_answers_nothing_outside_a_repository(tmp_path, git_repo)
     assert runner.output(tmp_path, "rev-parse", "HEAD") == ""
     git(git_repo, "commit", "-q", "--allow-empty", "-m", "feat: first")
     assert len(runner.output(git_repo, "rev-parse", "HEAD").strip()) == 40
+
+
+def test_a_bad_memory_section_is_located_at_load_time(tmp_path):
+    write(tmp_path, "version: 1\nmemory:\n  hook: yes please\n")
+    with pytest.raises(WorkspaceError) as info:
+        load_config(tmp_path)
+    assert messages(info) == ["orkestra.yaml:3:3: memory.hook: expected true or false"]
+    write(tmp_path, "version: 1\nmemory:\n  hook: true\n")
+    assert load_config(tmp_path).memory == {"hook": True}

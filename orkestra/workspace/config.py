@@ -67,8 +67,22 @@ def _telemetry(value: Any) -> TelemetrySettings:
         raise PydanticCustomError("telemetry", "{message}", {"message": exc.message, "key": exc.key}) from None
 
 
+def _memory(value: Any) -> dict[str, Any]:
+    """``memory:`` checked by ``orkestra.why.settings`` (stdlib-only, shared with the hook) at load time,
+    so a bad value is a located diagnostic, not a render error; the mapping itself is kept."""
+    from orkestra.why.settings import hook_event
+
+    try:
+        hook_event(value)
+    except ValueError as exc:
+        key, _, message = str(exc).partition(": ")
+        raise PydanticCustomError("memory", "{message}", {"message": message or key,
+                                                          "key": key.removeprefix("memory").lstrip(".")}) from None
+    return dict(value or {})
+
+
 class OrkestraConfig(Strict):
-    """``orkestra.yaml``: every section typed (``memory`` is still read by ``orkestra.why.settings``)."""
+    """``orkestra.yaml``: every section typed or checked by the subsystem that owns it."""
 
     version: int = 1
     project: str = "project"
@@ -84,7 +98,7 @@ class OrkestraConfig(Strict):
     maguyva: MaguyvaConfig = Field(default_factory=MaguyvaConfig)
     telemetry: Annotated[TelemetrySettings, PlainValidator(_telemetry)] = Field(default_factory=TelemetrySettings)
     # Owned by orkestra.why.settings: {hook: true} renders the decision-guidance hook.
-    memory: dict[str, Any] = Field(default_factory=dict)
+    memory: Annotated[dict[str, Any], PlainValidator(_memory)] = Field(default_factory=dict)
     # Files below these globs are never scanned for ground truths (vendored trees, fixtures).
     exclude: list[str] = Field(default_factory=lambda: ["tests/fixtures/**", "node_modules/**", ".venv/**"])
 
