@@ -1,6 +1,6 @@
 """Mining git history into institutional memory (SPEC §6).
 
-``git`` (the only git runner) → ``conventional`` + ``signals`` (pure) → ``index`` (derived,
+``git`` (its view of git; processes run by ``orkestra.git``) → ``conventional`` + ``signals`` (pure) → ``index`` (derived,
 git-ignored) → ``candidates`` → ``classify`` (writes ``ledger`` lines and ``decisions`` records)
 → ``changelog`` (pure) / ``changelog_files`` (CHANGELOG.md per package), with ``sections``
 (commit type → entry, pure); ``auto`` runs sync → classify by type → record → render in one
