@@ -24,6 +24,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
+import re
 import time
 from pathlib import Path
 
@@ -38,6 +39,8 @@ RACY_SLACK_NS = 50_000_000
 RACY = [-1, -1]  # recorded for a path modified while the cache was built: never fresh
 DEFAULT_STATE = ".orkestra"  # the default of orkestra.workspace.config.Paths.state
 SKIPPED_DIRS = {"node_modules", "__pycache__"}
+# ``state:`` as a key anywhere, in block or flow style (``paths: {state: x}``); over-matching only costs a parse
+_STATE_KEY = re.compile(r"(?:^|[\s{,])[\"']?state[\"']?\s*:", re.MULTILINE)
 
 
 class Watch:
@@ -87,11 +90,13 @@ def tree(root: Path, rel: str, skip: str | None = None) -> tuple[list[str], list
 
 
 def state_dir(root: Path) -> Path:
-    """``paths.state`` of the workspace at ``root`` (yaml is imported only if the file mentions it)."""
+    """``paths.state`` of the workspace at ``root`` (yaml is imported only when a ``state`` key may be
+    set: a word "state" in a comment or a domain name does not cost the parse)."""
     try:
-        mentions_state = "state" in (root / CONFIG_FILE).read_text(encoding="utf-8")
-    except OSError:
-        mentions_state = False
+        text = (root / CONFIG_FILE).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    mentions_state = "state" in text and _STATE_KEY.search(text) is not None
     if not mentions_state:
         return root / DEFAULT_STATE
     paths = raw_config(root).get("paths")
