@@ -19,8 +19,9 @@ from typing import BinaryIO
 
 
 @contextmanager
-def atomic_file(path: str | os.PathLike[str], *, mode: int | None = None, durable: bool = False,
-                buffering: int = -1) -> Iterator[BinaryIO]:
+def atomic_file(
+    path: str | os.PathLike[str], *, mode: int | None = None, durable: bool = False, buffering: int = -1
+) -> Iterator[BinaryIO]:
     """A binary handle whose bytes replace ``path`` when the block ends without an exception.
 
     ``mode``: permission bits for the new file (default: mkstemp's 0600); ``durable``: fsync before
@@ -45,8 +46,9 @@ def atomic_file(path: str | os.PathLike[str], *, mode: int | None = None, durabl
         raise
 
 
-def write_atomic(path: str | os.PathLike[str], data: bytes | str, *, mode: int | None = None,
-                 durable: bool = False) -> None:
+def write_atomic(
+    path: str | os.PathLike[str], data: bytes | str, *, mode: int | None = None, durable: bool = False
+) -> None:
     """Replace ``path`` with ``data`` (text is written as UTF-8) in one rename."""
     with atomic_file(path, mode=mode, durable=durable) as handle:
         handle.write(data.encode("utf-8") if isinstance(data, str) else data)

@@ -17,11 +17,18 @@ from pathlib import Path
 GIT = "git"
 
 
-def run(root: Path, *args: str, input: str | bytes | None = None, text: bool = True, timeout: float = 60,
-        check: bool = False) -> subprocess.CompletedProcess:
+def run(
+    root: Path,
+    *args: str,
+    input: str | bytes | None = None,
+    text: bool = True,
+    timeout: float = 60,
+    check: bool = False,
+) -> subprocess.CompletedProcess:
     """One git command in ``root``, its output captured (``text``: decoded as UTF-8)."""
-    return subprocess.run([GIT, *args], cwd=root, input=input, capture_output=True, text=text, check=check,
-                          timeout=timeout)
+    return subprocess.run(
+        [GIT, *args], cwd=root, input=input, capture_output=True, text=text, check=check, timeout=timeout
+    )
 
 
 def output(root: Path, *args: str, timeout: float = 30) -> str:

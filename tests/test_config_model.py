@@ -30,8 +30,11 @@ def messages(exc: pytest.ExceptionInfo) -> list[str]:
 
 
 def test_every_section_is_typed_by_the_model_its_owner_keeps(tmp_path):
-    write(tmp_path, "version: 1\nmining:\n  releasable_types: [feat]\nmaguyva:\n  store: idx.db\n"
-                    "telemetry:\n  enabled: false\n")
+    write(
+        tmp_path,
+        "version: 1\nmining:\n  releasable_types: [feat]\nmaguyva:\n  store: idx.db\n"
+        "telemetry:\n  enabled: false\n",
+    )
     config = load_config(tmp_path)
     assert isinstance(config.mining, MiningConfig) and config.mining.releasable_types == ["feat"]
     assert isinstance(config.maguyva, MaguyvaConfig) and config.maguyva.store == "idx.db"
@@ -39,19 +42,37 @@ def test_every_section_is_typed_by_the_model_its_owner_keeps(tmp_path):
     assert load_config(tmp_path / "nowhere") == OrkestraConfig()
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("version: 1\nmaguyva:\n  store: x.db\n  colour: red\n",
-     "orkestra.yaml:4:3: maguyva.colour: unknown field (not part of the schema)"),
-    ("version: 1\nmining:\n  changelog:\n    format: nope\n",
-     "orkestra.yaml:4:5: mining.changelog.format: Input should be 'keep-a-changelog' or 'release-please'"),
-    ("version: 1\ntelemetry:\n  loki:\n    endpoint: logs:3100\n",
-     "orkestra.yaml:4:5: telemetry.loki.endpoint: expected an http(s) URL, got 'logs:3100'"),
-    ("version: 1\ntargets: [claude, emacs]\n",
-     "orkestra.yaml:2:19: targets.1: Input should be 'claude', 'agents-md', 'agent-skills', 'cursor', "
-     "'copilot' or 'plugin'"),
-    ("version: 1\nversion: 2\n", "orkestra.yaml:2:1: duplicate key 'version' (first defined on line 1); "
-                                 "a second definition would silently replace the first"),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (
+            "version: 1\nmaguyva:\n  store: x.db\n  colour: red\n",
+            "orkestra.yaml:4:3: maguyva.colour: unknown field (not part of the schema)",
+        ),
+        (
+            "version: 1\nmining:\n  changelog:\n    format: nope\n",
+            "orkestra.yaml:4:5: mining.changelog.format: Input should be 'keep-a-changelog' or 'release-please'",
+        ),
+        (
+            "version: 1\ntelemetry:\n  loki:\n    endpoint: logs:3100\n",
+            "orkestra.yaml:4:5: telemetry.loki.endpoint: expected an http(s) URL, got 'logs:3100'",
+        ),
+        (
+            "version: 1\ntargets: [claude, emacs]\n",
+            (
+                "orkestra.yaml:2:19: targets.1: Input should be 'claude', 'agents-md', 'agent-skills', 'cursor', "
+                "'copilot' or 'plugin'"
+            ),
+        ),
+        (
+            "version: 1\nversion: 2\n",
+            (
+                "orkestra.yaml:2:1: duplicate key 'version' (first defined on line 1); "
+                "a second definition would silently replace the first"
+            ),
+        ),
+    ],
+)
 def test_a_bad_value_names_file_line_and_field_for_every_reader(tmp_path, text, expected):
     write(tmp_path, text)
     with pytest.raises(WorkspaceError) as info:
@@ -97,8 +118,11 @@ def _calls(path: Path) -> list[str]:
     """Dotted names of every call in a module (``yaml.safe_load``, ``subprocess.run``, …)."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-                isinstance(node.func.value, ast.Name):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+        ):
             found.append(f"{node.func.value.id}.{node.func.attr}")
     return found
 
@@ -108,15 +132,25 @@ def test_one_yaml_reader_one_git_runner_one_atomic_writer():
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(REPO).as_posix()
         calls = _calls(path)
-        readers[rel] = [c for c in calls if c in ("yaml.safe_load", "yaml.load", "yaml.compose", "yaml.full_load")]
-        runners[rel] = [c for c in calls if c in ("subprocess.run", "subprocess.Popen", "subprocess.check_output")
-                        and '"git"' in path.read_text(encoding="utf-8")]
+        readers[rel] = [
+            c for c in calls if c in ("yaml.safe_load", "yaml.load", "yaml.compose", "yaml.full_load")
+        ]
+        runners[rel] = [
+            c
+            for c in calls
+            if c in ("subprocess.run", "subprocess.Popen", "subprocess.check_output")
+            and '"git"' in path.read_text(encoding="utf-8")
+        ]
         writers[rel] = [c for c in calls if c in ("os.replace", "os.rename", "tempfile.mkstemp")]
     assert {k for k, v in readers.items() if v} == {"orkestra/workspace/source.py"}
     assert {k for k, v in runners.items() if v} == {"orkestra/git.py"}
     # the plugin swaps whole folders; the write guard is the same write with symlink checks on top
-    assert {k for k, v in writers.items() if v} == {"orkestra/atomic.py", "orkestra/plugin.py",
-                                                     "orkestra/render/guard.py", "orkestra/telemetry/loki.py"}
+    assert {k for k, v in writers.items() if v} == {
+        "orkestra/atomic.py",
+        "orkestra/plugin.py",
+        "orkestra/render/guard.py",
+        "orkestra/telemetry/loki.py",
+    }
 
 
 def test_the_atomic_writer_leaves_old_or_new_and_no_temporary_file(tmp_path):

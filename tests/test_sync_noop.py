@@ -41,8 +41,19 @@ def test_an_unchanged_tree_is_answered_from_the_stamp_and_a_third_sync_writes_no
     assert report.plan.manifest.files  # the manifest is still read (a cheap JSON file) for the report
 
 
-@pytest.mark.parametrize("change", ["edit-same-size", "new-input", "new-folder", "delete-output",
-                                    "edit-output", "edit-config", "edit-manifest", "journal"])
+@pytest.mark.parametrize(
+    "change",
+    [
+        "edit-same-size",
+        "new-input",
+        "new-folder",
+        "delete-output",
+        "edit-output",
+        "edit-config",
+        "edit-manifest",
+        "journal",
+    ],
+)
 def test_every_kind_of_change_voids_the_stamp(stamped, change):
     time.sleep(SLACK)
     if change == "edit-same-size":
@@ -87,13 +98,20 @@ def test_the_fast_path_prints_exactly_what_the_full_command_prints(stamped, args
     fast = run_cli(*args, cwd=stamped)
     full = run_cli(*args, cwd=stamped, env={"ORKESTRA_NO_FASTPATH": "1"})
     assert (fast.returncode, fast.stdout, fast.stderr) == (full.returncode, full.stdout, full.stderr)
-    assert fast.returncode == 0 and fast.stdout.strip() in ("in sync", "wrote 0 file(s), deleted 0; already in sync")
+    assert fast.returncode == 0 and fast.stdout.strip() in (
+        "in sync",
+        "wrote 0 file(s), deleted 0; already in sync",
+    )
 
 
 def test_the_no_op_cli_imports_no_yaml_pydantic_typer_or_jinja(stamped):
-    code = ("import sys; sys.argv = ['orkestra', 'sync']; from orkestra.entry import main; main(); "
-            "print([m for m in ('yaml', 'pydantic', 'typer', 'jinja2', 'orkestra.cli') if m in sys.modules])")
-    out = subprocess.run([sys.executable, "-c", code], cwd=stamped, capture_output=True, text=True, check=True)
+    code = (
+        "import sys; sys.argv = ['orkestra', 'sync']; from orkestra.entry import main; main(); "
+        "print([m for m in ('yaml', 'pydantic', 'typer', 'jinja2', 'orkestra.cli') if m in sys.modules])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=stamped, capture_output=True, text=True, check=True
+    )
     assert out.stdout.splitlines() == ["wrote 0 file(s), deleted 0; already in sync", "[]"]
 
 

@@ -30,7 +30,8 @@ from pathlib import Path
 
 TYPE_CHECKING = False  # typing and dataclasses cost more to import than a no-op sync's whole check
 if TYPE_CHECKING:
-    from typing import Any, Iterable, Iterator
+    from collections.abc import Iterable, Iterator
+    from typing import Any
 
 from orkestra.workspace.root import CONFIG_FILE, raw_config  # raw_config: no pydantic on a cache hit
 
@@ -46,7 +47,7 @@ _STATE_KEY = re.compile(r"(?:^|[\s{,])[\"']?state[\"']?\s*:", re.MULTILINE)
 class Watch:
     """Paths (repo-relative, POSIX) whose change invalidates a cache."""
 
-    __slots__ = ("files", "dirs")
+    __slots__ = ("dirs", "files")
 
     def __init__(self, files: tuple[str, ...], dirs: tuple[str, ...]):
         self.files, self.dirs = files, dirs

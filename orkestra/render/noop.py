@@ -62,9 +62,15 @@ def record(root: Path, config, vendor_roots: list[str], manifest, started_ns: in
     from orkestra.workspace.root import CONFIG_FILE
 
     paths = config.paths
-    files = [CONFIG_FILE, f"{paths.registries.strip('/')}/metadata.yaml", manifest_path(config),
-             *input_files(root, config, vendor_roots), *manifest.files, *manifest.merged,
-             *(os.fspath(path) for path in shaping_files())]
+    files = [
+        CONFIG_FILE,
+        f"{paths.registries.strip('/')}/metadata.yaml",
+        manifest_path(config),
+        *input_files(root, config, vendor_roots),
+        *manifest.files,
+        *manifest.merged,
+        *(os.fspath(path) for path in shaping_files()),
+    ]
     dirs = [*input_dirs(root, config, vendor_roots), paths.state.strip("/") or "."]
     stamp = {**_identity(), "manifest": manifest_path(config)}
     SectionCache(root, CACHE_NAME).write({SECTION: stamp}, Watch(tuple(files), tuple(dirs)), started_ns)

@@ -55,7 +55,7 @@ class LastSync:
 
     manifest: Manifest | None
     unchanged: bool
-    config: "OrkestraConfig | None" = None
+    config: OrkestraConfig | None = None
     vendor_roots: list[str] | None = None
 
 

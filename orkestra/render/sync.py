@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from orkestra.errors import WorkspaceError
 from orkestra.memory import paused_gc
 from orkestra.render import noop
-from orkestra.render.noop import unchanged_by_stat  # noqa: F401 - the library's no-op check
 from orkestra.render.apply import ApplyResult, apply_plan
 from orkestra.render.journal import recover, sync_lock
 from orkestra.render.manifest import Manifest, read_manifest_at
+from orkestra.render.noop import unchanged_by_stat  # noqa: F401 - the library's no-op check
 from orkestra.render.plan import Plan, build_plan
 from orkestra.workspace.root import find_root
 from orkestra.workspace.scan import one_walk

@@ -103,7 +103,7 @@ class OrkestraConfig(Strict):
     exclude: list[str] = Field(default_factory=lambda: ["tests/fixtures/**", "node_modules/**", ".venv/**"])
 
 
-def config_from_document(doc: "Document") -> OrkestraConfig:
+def config_from_document(doc: Document) -> OrkestraConfig:
     """The model of a parsed ``orkestra.yaml``; a ``WorkspaceError`` with one located diagnostic per
     refused field (file, line, column, dotted field)."""
     from pydantic import ValidationError
