@@ -32,6 +32,24 @@ def test_shell_audit_never_imports_python_audit_even_lazily():
     assert "orkestra.trust.shell_audit" in imported_modules(TRUST / "python_audit.py")
 
 
+def test_no_import_cycle_inside_the_trust_review():
+    """Module-level and lazy (function-level) imports alike: the package's import graph is acyclic."""
+    graph = {f"orkestra.trust.{p.stem}": {m for m in imported_modules(p) if m.startswith("orkestra.trust.")}
+             for p in TRUST.glob("*.py")}
+    done: set[str] = set()
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        assert module not in path, " -> ".join((*path, module))
+        if module in done:
+            return
+        for target in sorted(graph.get(module, ())):
+            visit(target, (*path, module))
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module, ())
+
+
 def test_importing_the_shell_audit_loads_no_python_audit():
     code = "import sys, orkestra.trust.shell_audit; print('orkestra.trust.python_audit' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

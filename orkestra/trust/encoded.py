@@ -5,10 +5,13 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from collections.abc import Callable
 
 from orkestra.trust.context import line_of, line_text
 from orkestra.trust.findings import Finding, excerpt
 from orkestra.trust.patterns import DANGER_WORDS, SENSITIVE_PATH
+
+Rescan = Callable[[str], bool]  # decoded text -> any high finding under the full rules
 
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{40,}={0,2}(?![A-Za-z0-9+/=_-])")
 _HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){20,}(?![0-9A-Fa-f])|(?:\\x[0-9A-Fa-f]{2}){12,}")
@@ -37,32 +40,34 @@ def decode_blob(blob: str) -> str | None:
     return raw.decode("ascii", errors="replace")
 
 
-def is_dangerous_text(text: str) -> bool:
+def is_dangerous_text(text: str, rescan: Rescan | None = None) -> bool:
     """Decoded text that is code or instructions: danger words, a secret path, or — rescanned with
-    the full phrase and shell rules, on its confusable-folded form — any high finding."""
+    the full phrase and shell rules (``rescan``, which ``injection`` passes), on its confusable-folded
+    form — any high finding."""
     if DANGER_WORDS.search(text) or SENSITIVE_PATH.search(text):
         return True
-    from orkestra.trust.injection import rescan_is_high  # injection imports this module
-
-    return rescan_is_high(text)
+    return rescan is not None and rescan(text)
 
 
-def _decoded_danger(blob: str, depth: int = 3) -> tuple[str, bool] | None:
+def _decoded_danger(blob: str, rescan: Rescan | None, depth: int = 3) -> tuple[str, bool] | None:
     text = decode_blob(blob)
     if text is None:
         return None
-    if is_dangerous_text(text):
+    if is_dangerous_text(text, rescan):
         return text, True
     if depth > 1:
         for inner in _BASE64.findall(text) + _HEX.findall(text):
-            nested = _decoded_danger(inner, depth - 1)
+            nested = _decoded_danger(inner, rescan, depth - 1)
             if nested is not None and nested[1]:
                 return nested
     return text, False
 
 
-def scan_encoded(text: str, file: str, base_line: int = 1) -> list[Finding]:
-    """Findings for encoded blobs: high when the decoded text is code or instructions, else low."""
+def scan_encoded(text: str, file: str, base_line: int = 1, rescan: Rescan | None = None) -> list[Finding]:
+    """Findings for encoded blobs: high when the decoded text is code or instructions, else low.
+
+    ``rescan``: the full rule set for decoded text (``injection.scan_encoded_text`` passes it; this
+    module never imports ``injection``, which imports it)."""
     findings: list[Finding] = []
     if len(text) < 40:
         return findings
@@ -77,7 +82,7 @@ def scan_encoded(text: str, file: str, base_line: int = 1) -> list[Finding]:
                     continue  # its first line alone already decoded to something dangerous
             else:
                 blob = match.group(0)
-            decoded = _decoded_danger(blob)
+            decoded = _decoded_danger(blob, rescan)
             if decoded is None:
                 continue
             plain, dangerous = decoded

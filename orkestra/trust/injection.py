@@ -281,9 +281,14 @@ def scan_text(text: str, file: str) -> list[Finding]:
     visible = strip_invisible(text)
     clean = skeleton(visible)
     return (
-        scan_invisible(text, file) + scan_homoglyphs(visible, file) + scan_encoded(clean, file)
+        scan_invisible(text, file) + scan_homoglyphs(visible, file) + scan_encoded_text(clean, file)
         + _phrases(Segment("text", clean, 1), file, 0)
     )
+
+
+def scan_encoded_text(text: str, file: str, base_line: int = 1) -> list[Finding]:
+    """``scan_encoded`` with decoded text rescanned by the full rules (``rescan_is_high``)."""
+    return scan_encoded(text, file, base_line, rescan=rescan_is_high)
 
 
 def rescan_is_high(decoded: str) -> bool:
@@ -299,7 +304,7 @@ def _scan_segment(segment: Segment, file: str) -> list[Finding]:
         return (
             _phrases(segment, file, steps)
             + _shift(_inline_commands(segment, file), steps)
-            + scan_encoded(segment.text, file, segment.line)
+            + scan_encoded_text(segment.text, file, segment.line)
             + _collapsed(segment, file)
         )
     if segment.kind == "comment":
@@ -308,8 +313,8 @@ def _scan_segment(segment: Segment, file: str) -> list[Finding]:
         steps = _LABEL_STEPS[segment.label]
         data_steps = 1 if segment.lang in _CODE_LANGS else 0
         found = _phrases(segment, file, max(steps, data_steps)) + _shift(_code(segment, file), steps)
-        return found + _shift(scan_encoded(segment.text, file, segment.line), steps)
-    return _phrases(segment, file, 0) + scan_encoded(segment.text, file, segment.line)
+        return found + _shift(scan_encoded_text(segment.text, file, segment.line), steps)
+    return _phrases(segment, file, 0) + scan_encoded_text(segment.text, file, segment.line)
 
 
 def _shift(findings: list[Finding], steps: int) -> list[Finding]:
@@ -402,7 +407,7 @@ def _code(segment: Segment, file: str) -> list[Finding]:
 
 def _comment(segment: Segment, file: str) -> list[Finding]:
     """Text hidden in an HTML comment: no excuses, and instructions to the model are high."""
-    found = _phrases(segment, file, 0) + scan_encoded(segment.text, file, segment.line)
+    found = _phrases(segment, file, 0) + scan_encoded_text(segment.text, file, segment.line)
     for match in _COMMAND_WORDS.finditer(segment.text):
         line = line_of(segment.text, match.start(1), segment.line)
         found.extend(audit_shell_script(match.group(1), file, line))

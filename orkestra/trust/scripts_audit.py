@@ -10,9 +10,8 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-from orkestra.trust.encoded import scan_encoded
 from orkestra.trust.findings import Finding
-from orkestra.trust.injection import scan_markdown, scan_text
+from orkestra.trust.injection import scan_encoded_text, scan_markdown, scan_text
 from orkestra.trust.invisible import scan_invisible
 from orkestra.trust.python_audit import audit_python, audit_shell_script
 from orkestra.trust.regex_audit import regex_scan
@@ -57,4 +56,4 @@ def audit_file(text: str, file: str, within: str | None = None) -> list[Finding]
 
 
 def _common(text: str, file: str) -> list[Finding]:
-    return scan_invisible(text, file) + scan_encoded(text, file)
+    return scan_invisible(text, file) + scan_encoded_text(text, file)
