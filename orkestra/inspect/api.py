@@ -11,7 +11,7 @@ from typing import Any, Iterable
 
 from orkestra.inspect import views
 from orkestra.inspect.cache import SectionCache
-from orkestra.workspace.root import CONFIG_FILE, find_root as _find_root  # noqa: F401 - CONFIG_FILE re-exported
+from orkestra.workspace.root import find_root as _find_root
 
 CACHE_NAME = "catalog"
 RootArg = str | Path | None  # None: the nearest ancestor of the cwd holding orkestra.yaml

@@ -12,9 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
-from typing import Iterable
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 import orkestra
 from orkestra.workspace.root import CONFIG_FILE

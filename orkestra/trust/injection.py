@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from orkestra.trust.confusables import scan_homoglyphs, skeleton
 from orkestra.trust.context import (
     Segment,
     clause_bounds,
@@ -21,7 +22,6 @@ from orkestra.trust.context import (
     line_text,
     segment_markdown,
 )
-from orkestra.trust.confusables import scan_homoglyphs, skeleton
 from orkestra.trust.encoded import scan_encoded
 from orkestra.trust.findings import Finding, Severity, downgrade, excerpt
 from orkestra.trust.invisible import scan_invisible, strip_invisible

@@ -36,8 +36,8 @@ def validate(ws: Workspace, today: dt.date | None = None, symbol_lookup=True,
     ``symbol_lookup`` is passed to ``orkestra.why.stale.stale_facts`` (True: Maguyva's index when present);
     ``stale=False`` skips those git-reading checks (they only warn: ``sync`` needs the errors alone).
     """
-    from orkestra.workspace.lifecycle import check_lifecycle
     from orkestra.why.stale import stale_facts
+    from orkestra.workspace.lifecycle import check_lifecycle
 
     checker = _Checker(ws, today or dt.date.today())
     facts = stale_facts(ws, symbol_lookup) if stale else []
