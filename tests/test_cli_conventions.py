@@ -163,7 +163,7 @@ def test_unknown_ids_exit_1_with_close_matches(ws, args, expected):
 def test_an_unknown_telemetry_session_is_named_with_close_matches(tmp_path):
     store = tmp_path / ".orkestra" / "telemetry"
     store.mkdir(parents=True)
-    (tmp_path / "orkestra.yaml").write_text("name: t\n")
+    (tmp_path / "orkestra.yaml").write_text("project: t\n")
     event = {
         "ts": "2026-03-01T10:00:00.000Z",
         "event": "Stop",
