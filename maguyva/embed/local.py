@@ -11,8 +11,8 @@ from typing import Sequence
 
 import numpy as np
 
-from maguyva.embed.base import EmbeddingError, EmbeddingSettings
 from maguyva.embed.hamming import pack_signs
+from maguyva.embed.settings import EmbeddingError, EmbeddingSettings
 
 
 class LocalEmbedder:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Callable
 
-from maguyva.embed.base import EmbeddingSettings, estimate_tokens
+from maguyva.embed.settings import EmbeddingSettings, estimate_tokens
 from maguyva.embed.cache import EmbeddingCache, content_hash, embed_cached
 from maguyva.embed.units import build_units
 

@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from maguyva.embed.base import EmbeddingError, EmbeddingSettings, estimate_tokens
+from maguyva.embed.settings import EmbeddingError, EmbeddingSettings, estimate_tokens
 
 
 class VoyageEmbedder:

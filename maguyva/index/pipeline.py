@@ -31,7 +31,7 @@ from maguyva.store import Store, open_store, reset_store, store_exists
 from maguyva.store.base import Snapshot
 from maguyva.store.location import repository_root, settle_root
 from maguyva.store.location import store_path as locate_store
-from orkestra.memory import paused_gc
+from maguyva.memory import paused_gc
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 EDGE_BATCH = 200  # files resolved and stored at a time in a clean run

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from maguyva.server.app import PerThread, build_server
+from maguyva.server.build import PerThread, build_server
 from maguyva.store.postgres.location import PostgresLocation
 from maguyva.workspace import TeamWorkspace
 
