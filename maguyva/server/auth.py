@@ -2,7 +2,8 @@
 
 A key reads ``mgv_<id>_<secret>``. The id finds the row; the secret is checked against its
 SHA-256 in constant time (keys are 256-bit random, so a fast hash is enough). The HTTP server
-accepts a key only for the workspace it serves, and only until it is revoked.
+accepts a key only for the workspace it serves, and only until it is revoked. The rows live in
+the store (``maguyva.store.keys``, ``maguyva.store.postgres.keys``); this module holds the rules.
 """
 
 from __future__ import annotations
@@ -11,24 +12,15 @@ import hashlib
 import hmac
 import secrets
 import threading
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from maguyva.errors import NotFoundError, UsageError
+from maguyva.store.keys import ApiKey, KeyStore
 from maguyva.store.postgres.location import PostgresLocation, is_postgres_url
 
+__all__ = ["ApiKey", "NewKey", "WorkspaceKeys", "create_key", "list_keys", "revoke_key", "team_store"]
+
 PREFIX = "mgv"
-
-
-@dataclass(frozen=True, slots=True)
-class ApiKey:
-    id: str
-    workspace: str
-    name: str
-    created_at: str  # ISO 8601, UTC
-    revoked_at: str | None
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,62 +38,52 @@ def _digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def _connect(store: str | PostgresLocation):
+def _keys(store: str | PostgresLocation) -> KeyStore:
+    """The key store of ``store``'s workspace (only a PostgreSQL team store has one)."""
     if not is_postgres_url(store):
         raise UsageError("API keys live in a PostgreSQL team store: pass --store postgresql://…?workspace=NAME")
-    from maguyva.store.postgres import catalog
+    from maguyva.store.postgres.keys import PostgresKeys
 
-    location = PostgresLocation.parse(store)
-    return location, catalog.connect(location.conninfo, create=True)
-
-
-_COLUMNS = ("k.id, w.name, k.name, to_char(k.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), "
-            "to_char(k.revoked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')")
+    return PostgresKeys(PostgresLocation.parse(store))
 
 
 def create_key(store: str | PostgresLocation, name: str) -> NewKey:
     """A new key for the store's workspace (created if missing)."""
-    location, conn = _connect(store)
+    keys = _keys(store)
     key_id, secret = secrets.token_hex(6), secrets.token_urlsafe(32)
-    with conn:
-        conn.execute("INSERT INTO workspaces (name) VALUES (%s) ON CONFLICT (name) DO NOTHING", (location.workspace,))
-        conn.execute("INSERT INTO api_keys (id, workspace_id, name, secret_sha256) "
-                     "SELECT %s, id, %s, %s FROM workspaces WHERE name = %s",
-                     (key_id, name, _digest(secret), location.workspace))
-        row = conn.execute(f"SELECT {_COLUMNS} FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id "
-                           "WHERE k.id = %s", (key_id,)).fetchone()
-    return NewKey(ApiKey(*row), f"{PREFIX}_{key_id}_{secret}")
+    try:
+        return NewKey(keys.add(key_id, name, _digest(secret)), f"{PREFIX}_{key_id}_{secret}")
+    finally:
+        keys.close()
 
 
 def list_keys(store: str | PostgresLocation) -> list[ApiKey]:
     """Every key of the store's workspace, oldest first (secrets are never shown again)."""
-    location, conn = _connect(store)
-    with conn:
-        rows = conn.execute(f"SELECT {_COLUMNS} FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id "
-                            "WHERE w.name = %s ORDER BY k.created_at, k.id", (location.workspace,)).fetchall()
-    return [ApiKey(*row) for row in rows]
+    keys = _keys(store)
+    try:
+        return keys.all()
+    finally:
+        keys.close()
 
 
 def revoke_key(store: str | PostgresLocation, key_id: str) -> ApiKey:
     """Revoke a key of the store's workspace; requests with it are refused from now on."""
-    location, conn = _connect(store)
-    with conn:
-        conn.execute("UPDATE api_keys k SET revoked_at = coalesce(k.revoked_at, now()) FROM workspaces w "
-                     "WHERE w.id = k.workspace_id AND w.name = %s AND k.id = %s", (location.workspace, key_id))
-        row = conn.execute(f"SELECT {_COLUMNS} FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id "
-                           "WHERE w.name = %s AND k.id = %s", (location.workspace, key_id)).fetchone()
-        if row is None:
-            known = [r[0] for r in conn.execute("SELECT k.id FROM api_keys k JOIN workspaces w "
-                                                "ON w.id = k.workspace_id WHERE w.name = %s", (location.workspace,))]
-            raise NotFoundError("API key", key_id, known)
-    return ApiKey(*row)
+    keys = _keys(store)
+    try:
+        revoked = keys.revoke(key_id)
+        if revoked is None:
+            raise NotFoundError("API key", key_id, keys.ids())
+        return revoked
+    finally:
+        keys.close()
 
 
 class WorkspaceKeys:
     """The MCP SDK's ``TokenVerifier`` for one workspace: a live, unrevoked key of that workspace, or nothing."""
 
     def __init__(self, store: str | PostgresLocation):
-        self.location, self._conn = _connect(store)
+        self.location = PostgresLocation.parse(store)
+        self._keys = _keys(store)
         self._lock = threading.Lock()
 
     def check(self, token: str) -> ApiKey | None:
@@ -110,13 +92,10 @@ class WorkspaceKeys:
         if prefix != PREFIX or not key_id or not secret:
             return None
         with self._lock:
-            row = self._conn.execute(
-                f"SELECT {_COLUMNS}, k.secret_sha256 FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id "
-                "WHERE k.id = %s AND w.name = %s AND k.revoked_at IS NULL", (key_id, self.location.workspace)
-            ).fetchone()
-        if row is None or not hmac.compare_digest(row[5], _digest(secret)):
+            found = self._keys.live(key_id)
+        if found is None or not hmac.compare_digest(found[1], _digest(secret)):
             return None
-        return ApiKey(*row[:5])
+        return found[0]
 
     async def verify_token(self, token: str):
         import anyio
@@ -128,7 +107,7 @@ class WorkspaceKeys:
         return AccessToken(token=token, client_id=key.id, scopes=["read"], subject=key.workspace)
 
     def close(self) -> None:
-        self._conn.close()
+        self._keys.close()
 
 
 def team_store(root: str, store: str | None, workspace: str | None) -> PostgresLocation:
