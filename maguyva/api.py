@@ -501,28 +501,12 @@ class Maguyva:
     # ---- index -------------------------------------------------------------------------------
 
     def index_status(self) -> StatusAnswer:
-        """Snapshot commit and time, counts per language, and files changed since (not in the map)."""
+        """Snapshot commit and time, counts per language, and files added, changed or deleted since."""
         from maguyva.index.git import uncommitted_paths
-        from maguyva.index.scan import content_changed
+        from maguyva.status import read_status
 
-        snapshot = self.store.snapshot()
-        states = self.store.file_states()
-        changed = []
-        for path, state in sorted(states.items()):
-            full = self.root / path
-            if not full.exists():
-                changed.append({"path": path, "state": "deleted"})
-            elif content_changed(full, state):  # the hash decides when stat data is ambiguous
-                changed.append({"path": path, "state": "modified"})
-        from maguyva.embed.pipeline import embedding_status
-
-        return StatusAnswer.model_validate({"store": self.store_location, "snapshot": _snapshot_dict(snapshot),
-                "embeddings": embedding_status(self.store, self.embedding_settings)
-                if self.embedding_settings is not None else None,
-                "languages": [{"language": s.language, "files": s.files, "symbols": s.symbols, "edges": s.edges}
-                              for s in self.store.language_stats()],
-                "not_in_map": changed[:200], "not_in_map_count": len(changed),
-                "uncommitted": list(uncommitted_paths(self.root))[:200]})
+        report = read_status(self.store, self.root, self.store_location, embedding_settings=self.embedding_settings)
+        return StatusAnswer.model_validate(report.tool_dict(uncommitted_paths(self.root)))
 
     def refresh_index(self) -> RefreshAnswer:
         """Bring the index up to date incrementally (only changed files are re-processed)."""

@@ -1,4 +1,4 @@
-"""`orkestra code graph`: export the index's call graph as JSON for other tools."""
+"""``maguyva graph``: export the index's call graph as JSON for other tools."""
 
 from __future__ import annotations
 
@@ -8,22 +8,18 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from orkestra.cli.output import run
+from maguyva.cli.options import PathAlias, RepoOption, StoreOption, repo_of
+from maguyva.cli.output import run
 
 
 class GraphFormat(str, Enum):
     json = "json"
 
 
-def mount(app: typer.Typer) -> None:
-    """Register ``graph`` on the ``code`` group."""
-    app.command("graph")(graph)
-
-
 def graph(
-    path: Annotated[str, typer.Argument(metavar="PATH", help="Indexed repository.")] = ".",
-    store: Annotated[Optional[str], typer.Option("--store", help="Index file or postgresql://… URL "
-                                                 "(default as for `code index`).")] = None,
+    path: PathAlias = None,
+    repo: RepoOption = ".",
+    store: StoreOption = None,
     fmt: Annotated[GraphFormat, typer.Option("--format", help="json (the only format).")] = GraphFormat.json,
     kind: Annotated[Optional[List[str]], typer.Option(
         "--kind", help="Edge kinds to write (repeatable): calls (default), imports, inherits, references.")] = None,
@@ -31,17 +27,15 @@ def graph(
         "--include-unresolved", help="Also write ambiguous and external edges (target null, with a reason).")] = False,
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
 ) -> None:
-    """Stream the call graph as one JSON document: nodes, then edges.
+    """Export the call graph as JSON: nodes, then edges.
 
-    JSON: {"nodes": [{"name": qualified name (pkg.module.Class.method), "kind", "location": "path:line"}],
-    "edges": [{"kind", "resolution": resolved|inferred (|ambiguous|external with --include-unresolved),
-    "source": qualified name of the caller (the module for top-level code), "target",
-    "site": "path:line" of the call, "target_location": "path:line"}]}. Exit 1 when there is no index.
+    Streams qualified names, citations and each edge's resolution (format in docs/cli.md,
+    "graph"). Exit 1 when there is no index.
 
     \b
     Example:
-      orkestra code graph --format json > graph.json
-      orkestra code graph --kind calls --kind inherits -o graph.json
+      maguyva graph > graph.json
+      maguyva graph --kind calls --kind inherits -o graph.json
     """
 
     def action() -> None:
@@ -52,7 +46,7 @@ def graph(
         from maguyva.store import open_store
         from maguyva.store.location import store_path
 
-        location = store_path(Path(path).resolve(), store)
+        location = store_path(Path(repo_of(repo, path)).resolve(), store)
         if isinstance(location, Path) and not location.exists():
             raise MaguyvaError(f"no index at {location}: run `orkestra code index` first")
         index = open_store(location, readonly=True)

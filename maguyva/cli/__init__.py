@@ -1,0 +1,14 @@
+"""The ``maguyva`` command line: a thin Typer layer over the library (``maguyva.cli.app``).
+
+``orkestra code …`` mounts the same app. Options and printing live in ``options.py`` and
+``output.py``; each command module holds the commands of one area.
+"""
+
+from __future__ import annotations
+
+
+def main() -> None:
+    """Console-script entry point: ``maguyva index|status|search|…``."""
+    from maguyva.cli.app import app
+
+    app(prog_name="maguyva")

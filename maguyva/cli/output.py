@@ -1,0 +1,160 @@
+"""Printing for the ``maguyva`` CLI, and library errors turned into exit codes.
+
+Exit codes: 0 success, 1 a problem the user can fix (no index, unknown id), 2 usage errors.
+JSON goes to stdout (stable, documented in docs/cli.md); errors go to stderr as ``error: …``.
+rich is imported only to draw tables and progress bars, for people.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Callable, NoReturn, Sequence
+
+import typer
+
+from maguyva.cli.options import Format
+
+CITATION = "citation"
+MIN_CITATION = 24  # shortened in the middle below this many columns, never cut at the end
+
+
+def chosen(fmt: Format | None, *, listing: bool) -> Format:
+    """``fmt``, or the default: ``table`` (listings) or ``text`` (records) on a terminal, ``json`` when piped."""
+    if fmt is not None:
+        return fmt
+    if not sys.stdout.isatty():
+        return Format.json
+    return Format.table if listing else Format.text
+
+
+def plain(data: Any) -> Any:
+    """Answers as JSON-ready values (typed answers are dumped, dataclasses use their ``to_dict``)."""
+    if hasattr(data, "model_dump"):
+        return data.model_dump(mode="json")
+    if hasattr(data, "to_dict"):
+        return data.to_dict()
+    return data
+
+
+def emit_json(data: Any) -> None:
+    """Print ``data`` as indented, key-stable JSON on stdout."""
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=_default) + "\n")
+
+
+def _default(value: Any) -> Any:
+    if hasattr(value, "model_dump"):
+        return value.model_dump(mode="json")
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    return str(value)
+
+
+def shorten_middle(text: str, width: int) -> str:
+    """``text`` in at most ``width`` characters, cut in the middle so the end (``file.py:12``) stays."""
+    if len(text) <= width:
+        return text
+    tail = max(width * 2 // 3, 1)
+    head = max(width - tail - 1, 0)
+    return f"{text[:head]}…{text[-tail:]}"
+
+
+def emit_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """Rows as a rich table. A ``citation`` column is never cut at the end: it keeps its full width
+    when it fits and is shortened in the middle when it does not; other columns give way first."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    cells = [["" if v is None else " ".join(str(v).split()) for v in row] for row in rows]
+    table = Table(title=title)
+    for i, column in enumerate(columns):
+        if column == CITATION:
+            widest = max((len(r[i]) for r in cells), default=len(column))
+            room = max(MIN_CITATION, console.width // 2)
+            for r in cells:
+                r[i] = shorten_middle(r[i], room)
+            table.add_column(column, no_wrap=True, min_width=min(widest, room))
+        else:
+            table.add_column(column, overflow="fold" if i == 0 else "ellipsis")
+    for row in cells:
+        table.add_row(*row)
+    console.print(table)
+
+
+def emit_text(data: Any, indent: str = "") -> None:
+    """A record for people: ``field: value`` lines, nested records indented, lists one item a line."""
+    lines: list[str] = []
+    _text_lines(data, indent, lines)
+    sys.stdout.write("".join(f"{line}\n" for line in lines))
+
+
+def _text_lines(data: Any, indent: str, out: list[str]) -> None:
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if isinstance(value, (dict, list)) and value:
+                out.append(f"{indent}{key}:")
+                _text_lines(value, indent + "  ", out)
+            elif isinstance(value, str) and "\n" in value:  # file content, snippets: kept as written
+                out.append(f"{indent}{key}:")
+                out.extend(f"{indent}  {line}" for line in value.splitlines())
+            else:
+                out.append(f"{indent}{key}: {_scalar(value)}")
+    elif isinstance(data, list):
+        for item in data:
+            if isinstance(item, dict):
+                out.append(f"{indent}- " + ", ".join(f"{k}: {_scalar(v)}" for k, v in item.items()
+                                                     if not isinstance(v, (dict, list))))
+            else:
+                out.append(f"{indent}- {_scalar(item)}")
+    else:
+        out.append(f"{indent}{_scalar(data)}")
+
+
+def _scalar(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, list):
+        return ", ".join(_scalar(v) for v in value) or "-"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={_scalar(v)}" for k, v in value.items()) or "-"
+    return " ".join(str(value).split()) if isinstance(value, str) else str(value)
+
+
+def show(data: Any, fmt: Format | None, *, rows: str | None = None, columns: Sequence[str] = (),
+         title: str = "") -> None:
+    """Print an answer: JSON as is; a table of ``columns`` from the list under ``rows``; or text."""
+    data = plain(data)
+    listing = rows is not None and isinstance(data, dict) and isinstance(data.get(rows), list)
+    fmt = chosen(fmt, listing=listing)
+    if fmt is Format.json:
+        emit_json(data)
+    elif fmt is Format.table and listing:
+        emit_table(title or f"{rows} ({len(data[rows])})", columns,
+                   [[_cell(row.get(c)) if isinstance(row, dict) else row for c in columns] for row in data[rows]])
+    else:
+        emit_text(data)
+
+
+def _cell(value: Any) -> str:
+    return "" if value is None else _scalar(value)
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    """Print ``message`` on stderr and exit with ``code``."""
+    sys.stderr.write(f"error: {message}\n")
+    raise typer.Exit(code)
+
+
+def run(action: Callable[[], int | None]) -> None:
+    """Call ``action`` and translate maguyva's errors into stderr text and their exit codes."""
+    from maguyva.errors import MaguyvaError
+
+    try:
+        code = action()
+    except MaguyvaError as exc:
+        fail(str(exc), exc.exit_code)
+    if code:
+        raise typer.Exit(code)
