@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 from cli_workspace import cli_json, make_workspace
-from conftest import git
+from conftest import git, run_cli
 
 from orkestra.inspect import api
 from orkestra.inspect.cache import SectionCache, Watch
@@ -86,17 +85,32 @@ def test_a_file_changed_while_the_cache_was_built_forces_a_rebuild(tmp_path):
 
 def test_index_freshness_compares_the_latest_snapshot_with_head(tmp_path):
     root = make_workspace(tmp_path / "ws")
-    head = git(root, "rev-parse", "HEAD").strip()
-    index = root / ".git" / "maguyva" / "index.db"
-    index.parent.mkdir()
-    with sqlite3.connect(index) as conn:
-        conn.execute("CREATE TABLE snapshots (id INTEGER PRIMARY KEY, commit_sha TEXT, created_at TEXT)")
-        conn.execute("INSERT INTO snapshots (commit_sha, created_at) VALUES (?, '2026-01-01')",
-                     (("1" if head[0] == "0" else "0") + head[1:],))  # a different sha, whatever head is
-    stale = cli_json(root, "system", "status")["health"]["index"]
-    assert (stale["present"], stale["fresh"], stale["head"]) == (True, False, head)
-    with sqlite3.connect(index) as conn:
-        conn.execute("INSERT INTO snapshots (commit_sha, created_at) VALUES (?, '2026-01-02')", (head,))
+    assert cli_json(root, "system", "status")["health"]["index"] == {"present": False}
+    assert run_cli("code", "index", "--repo", str(root), cwd=root).returncode == 0
     fresh = cli_json(root, "system", "status")["health"]["index"]
-    assert fresh["fresh"] is True
-    assert fresh["snapshot"] == {"id": 2, "commit_sha": head, "created_at": "2026-01-02"}
+    head = git(root, "rev-parse", "HEAD").strip()
+    assert (fresh["present"], fresh["fresh"], fresh["head"], fresh["snapshot"]["commit"]) == (True, True, head, head)
+    assert fresh["store"] == str(root / ".git" / "maguyva" / "index.db")
+    (root / "notes.md").write_text("moved on\n")
+    git(root, "add", "notes.md")
+    git(root, "commit", "-qm", "docs: notes")
+    stale = cli_json(root, "system", "status")["health"]["index"]
+    assert (stale["fresh"], stale["snapshot"]["commit"]) == (False, head)
+    assert stale["head"] == git(root, "rev-parse", "HEAD").strip() != head
+
+
+def test_index_freshness_finds_the_store_as_maguyva_does(tmp_path):
+    """$MAGUYVA_STORE is relative to the cwd (as for `maguyva index`), and a postgresql:// URL stays one."""
+    root = make_workspace(tmp_path / "ws")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {"MAGUYVA_STORE": "idx.db"}
+    assert run_cli("code", "index", "--repo", str(root), cwd=elsewhere, env=env).returncode == 0
+    found = run_cli("system", "status", "--root", str(root), cwd=elsewhere, env=env)
+    index = json.loads(found.stdout)["health"]["index"]
+    assert index["store"] == str(elsewhere / "idx.db") and index["fresh"] is True
+    url = "postgresql://nobody@127.0.0.1:1/none?workspace=w&repo=r"
+    remote = run_cli("system", "status", "--root", str(root), cwd=root, env={"MAGUYVA_STORE": url})
+    index = json.loads(remote.stdout)["health"]["index"]
+    assert index["present"] is True and index["store"].startswith("postgresql://") and index["fresh"] is False
+    assert "cannot connect" in index["problem"]

@@ -117,16 +117,20 @@ def _symbol_target(raw: str, symbol: str, index_lookup, path: str | None) -> Tar
 
 def index_lookup_for(root: Path):
     """A symbol lookup over the repository's Maguyva index, or None when there is no index."""
-    from orkestra.inspect.index_health import find_git_dir, index_path
+    from maguyva.errors import MaguyvaError
+    from maguyva.store.location import store_path
 
-    location = index_path(root, find_git_dir(root))
-    if location is None or not location.is_file():
+    try:
+        location = store_path(root)  # where maguyva's own commands find the index
+    except MaguyvaError:
+        return None
+    if isinstance(location, Path) and not location.is_file():
         return None
 
     def lookup(symbol: str, path: str | None) -> list[tuple[str, int, int, str]]:
         from maguyva.api import Maguyva
 
-        api = Maguyva.open(root, str(location))
+        api = Maguyva.open(root)
         try:
             found = api.find_symbol(symbol, limit=50)["symbols"]
         finally:

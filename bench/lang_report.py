@@ -1,5 +1,11 @@
 """The language quality gate: score extraction against hand-written fixtures, keep a manifest.
 
+A development tool for Maguyva's extractors (it ships with the repository, not the package):
+
+    PYTHONPATH=$PWD python bench/lang_report.py --format table
+    PYTHONPATH=$PWD python bench/lang_report.py --language rust | jq '.languages[0].mismatches'
+    PYTHONPATH=$PWD python bench/lang_report.py --write-manifest
+
 Each ``<fixtures>/<language>/`` holds ``src/`` (a small project) and ``expected.yaml`` (every
 definition and every in-repo edge, written by hand). Scoring is a set comparison of
 ``(kind, from, to)`` edges and ``(path, line, kind, name)`` definitions. A language is GREEN only
@@ -11,15 +17,20 @@ figures so a later run can refuse a regression in any language.
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Iterable, Literal
+from typing import Annotated, Iterable, List, Literal, Optional
 
+import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from maguyva.errors import MaguyvaError
 from maguyva.models import Edge, FileExtraction
 
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "tests" / "fixtures" / "languages"
+MANIFEST = REPO / "tests" / "quality" / "lang_manifest.json"
 MIN_EDGES = 20
 GREEN = {"precision": 0.95, "recall": 0.99, "f1": 0.97}
 YELLOW_F1 = 0.80
@@ -271,7 +282,7 @@ def read_manifest(path: Path) -> Manifest:
     try:
         return Manifest.model_validate_json(path.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
-        raise FixtureError(f"{path}: no manifest (run `orkestra code lang-report --write-manifest`)") from exc
+        raise FixtureError(f"{path}: no manifest (run `python bench/lang_report.py --write-manifest`)") from exc
     except ValidationError as exc:
         raise FixtureError(f"{path}: {exc}") from exc
 
@@ -302,7 +313,7 @@ def regressions(recorded: Manifest, current: Manifest) -> list[str]:
     return found
 
 
-# ---- the report: what `orkestra code lang-report` prints ----
+# ---- the report: what `python bench/lang_report.py` prints ----
 
 @dataclass(frozen=True, slots=True)
 class QualityReport:
@@ -352,3 +363,45 @@ def lang_report(fixtures: Path, manifest_path: Path, languages: Iterable[str] = 
                                     if not languages or k in current.languages})
         found = regressions(scope, current)
     return QualityReport(str(fixtures), str(manifest_path), reports, tuple(found), write)
+
+
+
+# ---- the command line ----
+
+
+def command(
+    language: Annotated[Optional[List[str]], typer.Option(
+        "--language", "-l", help="Score only this language (repeatable).")] = None,
+    write_manifest: Annotated[bool, typer.Option(
+        "--write-manifest", help="Record the scores as the new baseline in the manifest.")] = False,
+    fixtures: Annotated[Path, typer.Option("--fixtures", help="Folder of <language>/{src,expected.yaml}.")] = FIXTURES,
+    manifest: Annotated[Path, typer.Option("--manifest", help="Manifest of recorded scores.")] = MANIFEST,
+    fmt: Annotated[str, typer.Option("--format", help="json (default) or table.")] = "json",
+) -> None:
+    """Score extraction per language against hand-written fixtures: edge precision, recall, F1.
+
+    GREEN needs P >= 0.95, R >= 0.99, F1 >= 0.97 over >= 20 expected edges; YELLOW F1 >= 0.80;
+    else RED. Every mismatching edge is classified (FALSE_POSITIVE, MISSING, SCOPE_ERROR,
+    TYPE_ERROR, METADATA_ERROR). Exits 1 when a language fell below its recorded manifest entry.
+    """
+    from maguyva.cli.output import emit_json, emit_table, run
+
+    def action() -> int:
+        report = lang_report(fixtures, manifest, language or (), write_manifest)
+        if fmt == "table":
+            emit_table(f"language quality ({report.counts['GREEN']}/{len(report.languages)} GREEN)",
+                       ("language", "status", "precision", "recall", "f1", "edges", "found", "mismatches"),
+                       [[r.language, r.status, f"{r.edges.precision:.3f}", f"{r.edges.recall:.3f}",
+                         f"{r.edges.f1:.3f}", r.edges.expected, r.edges.found, len(r.mismatches)]
+                        for r in report.languages])
+            for line in report.regressions:
+                sys.stderr.write(f"regression: {line}\n")
+        else:
+            emit_json(report)
+        return 1 if report.regressions else 0
+
+    run(action)
+
+
+if __name__ == "__main__":
+    typer.run(command)
