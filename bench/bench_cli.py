@@ -14,7 +14,7 @@ exists), and measures:
 * ``search``: in-process unified search over every entry (~1,700 with packages), index
   build once, then p50/p95 per query over a fixed query set.
 
-* ``floors`` (#17): ``code grep`` / ``code symbol`` (on a small indexed repository) next to
+* ``floors`` (#17): ``code grep`` / ``code symbol`` and ``maguyva grep`` / ``maguyva symbol`` (on a small indexed repository) next to
   ``python -c "import typer"`` (target ≤ 1.5×), and a no-op ``orkestra sync`` and
   ``orkestra --help`` next to ``python -c pass`` (target ≤ 3× for sync), median wall and CPU
   of round-robin runs, as same-run ratios.
@@ -119,6 +119,8 @@ def bench_floors(root: Path, repeat: int) -> None:
             'python -c "import typer"': ([sys.executable, "-c", "import typer"], root),
             "code grep": ([*cli, "code", "grep", "SignalExtractor"], repo),
             "code symbol": ([*cli, "code", "symbol", "sync_index"], repo),
+            "maguyva grep": ([sys.executable, "-m", "maguyva", "grep", "SignalExtractor"], repo),
+            "maguyva symbol": ([sys.executable, "-m", "maguyva", "symbol", "sync_index"], repo),
             "sync (no-op)": ([*cli, "sync"], root), "--help": ([*cli, "--help"], root)}
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
     for _ in range(repeat):
@@ -127,6 +129,7 @@ def bench_floors(root: Path, repeat: int) -> None:
     wall = {n: statistics.median(w for w, _ in t) for n, t in times.items()}
     cpu = {n: statistics.median(c for _, c in t) for n, t in times.items()}
     floors = {"code grep": ('python -c "import typer"', 1.5), "code symbol": ('python -c "import typer"', 1.5),
+              "maguyva grep": ('python -c "import typer"', 1.5), "maguyva symbol": ('python -c "import typer"', 1.5),
               "sync (no-op)": ("python -c pass", 3.0), "--help": ("python -c pass", None)}
     for name, (floor, target) in floors.items():
         emit(name="cli_floor", command=name, n=repeat, median_ms=round(wall[name] * 1000, 1),

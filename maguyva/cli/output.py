@@ -39,17 +39,14 @@ def plain(data: Any) -> Any:
 
 def emit_json(data: Any) -> None:
     """Print ``data`` as indented, key-stable JSON on stdout."""
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=_default) + "\n")
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=_json_value) + "\n")
 
 
-def _default(value: Any) -> Any:
-    if hasattr(value, "model_dump"):
-        return value.model_dump(mode="json")
-    if hasattr(value, "to_dict"):
-        return value.to_dict()
+def _json_value(value: Any) -> Any:
     if isinstance(value, (set, frozenset)):
         return sorted(value)
-    return str(value)
+    converted = plain(value)
+    return str(value) if converted is value else converted
 
 
 def shorten_middle(text: str, width: int) -> str:
