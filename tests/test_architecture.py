@@ -45,6 +45,75 @@ def test_the_scan_catches_every_import_form(tmp_path):
     assert orkestra_imports(sample, tmp_path) == ["sample.py:1", "sample.py:2", "sample.py:4", "sample.py:5"]
 
 
+def import_graph(package: str = "maguyva") -> dict[str, set[str]]:
+    """module -> the package's modules it imports, anywhere in it (a lazy import inside a function counts:
+    it still ties the two modules together)."""
+    modules = {}
+    for path in (REPO / package).rglob("*.py"):
+        name = ".".join(path.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")
+        modules[name] = path
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                submodules = [f"{node.module}.{alias.name}" for alias in node.names]
+                targets = [t for t in submodules if t in modules] or [node.module]
+            else:
+                continue
+            graph[name] |= {t for t in targets if t in modules and t != name}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+    for start in graph:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_maguyva_has_no_import_cycles():
+    graph = import_graph()
+    assert "maguyva.embed.local" in graph["maguyva.embed.base"]  # lazy imports are seen
+    assert cycles(graph) == []
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
 RUNNER = """
 import json, sys
 import maguyva.api, maguyva.cli.app, maguyva.server.app, maguyva.server.team, maguyva.server.tools
