@@ -84,5 +84,6 @@ def validate_section(section: Any, path: str, node: Any = None) -> MaguyvaConfig
         loc = (SECTION, *error["loc"])
         field = ".".join(str(part) for part in loc)
         more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        raise ConfigError(path, f"{error['msg']}{more}", line=line_of(node, loc) if node is not None else None,
-                          field=field) from None
+        raise ConfigError(
+            path, f"{error['msg']}{more}", line=line_of(node, loc) if node is not None else None, field=field
+        ) from None

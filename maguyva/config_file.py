@@ -75,8 +75,9 @@ def load_document(text: str, path: str) -> tuple[Any, Any]:
         return loader.construct_document(node), node
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        raise ConfigError(path, getattr(exc, "problem", None) or str(exc),
-                          line=mark.line + 1 if mark else None) from None
+        raise ConfigError(
+            path, getattr(exc, "problem", None) or str(exc), line=mark.line + 1 if mark else None
+        ) from None
     finally:
         loader.dispose()
 
@@ -108,19 +109,30 @@ def _check(root: Any, path: str) -> None:
     stack: list[tuple[Any, int, bool]] = [(root, 1, False)]
     while stack:
         node, depth, done = stack.pop()
-        children = ([n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode)
-                    else node.value if isinstance(node, yaml.SequenceNode) else [])
+        children = (
+            [n for pair in node.value for n in pair]
+            if isinstance(node, yaml.MappingNode)
+            else node.value
+            if isinstance(node, yaml.SequenceNode)
+            else []
+        )
         if done:
             expanded[id(node)] = 1 + sum(expanded.get(id(c), 1) for c in children)
             if expanded[id(node)] > MAX_NODES:
-                raise ConfigError(path, f"YAML aliases expand to more than {MAX_NODES:,} nodes; refusing",
-                                  line=node.start_mark.line + 1)
+                raise ConfigError(
+                    path,
+                    f"YAML aliases expand to more than {MAX_NODES:,} nodes; refusing",
+                    line=node.start_mark.line + 1,
+                )
             continue
         if id(node) in expanded:
             continue
         if depth > MAX_DEPTH:
-            raise ConfigError(path, f"YAML nested more than {MAX_DEPTH} levels deep; refusing",
-                              line=node.start_mark.line + 1)
+            raise ConfigError(
+                path,
+                f"YAML nested more than {MAX_DEPTH} levels deep; refusing",
+                line=node.start_mark.line + 1,
+            )
         if isinstance(node, yaml.MappingNode):
             _refuse_duplicates(node, path)
         expanded[id(node)] = 1  # provisional: a recursive alias counts once instead of looping
@@ -135,7 +147,11 @@ def _refuse_duplicates(node: Any, path: str) -> None:
         if not isinstance(value, str) or key.tag.endswith(":merge"):
             continue
         if value in seen:
-            raise ConfigError(path, f"duplicate key {value!r} (first defined on line {seen[value]}); "
-                                    "a second definition would silently replace the first",
-                              line=key.start_mark.line + 1, field=value)
+            raise ConfigError(
+                path,
+                f"duplicate key {value!r} (first defined on line {seen[value]}); "
+                "a second definition would silently replace the first",
+                line=key.start_mark.line + 1,
+                field=value,
+            )
         seen[value] = key.start_mark.line + 1

@@ -40,33 +40,63 @@ class IndexReport:
     def to_dict(self) -> dict[str, Any]:
         """The ``maguyva status --format json`` answer (docs/cli.md, "status")."""
         snapshot = self.snapshot
-        return {"root": self.root, "store": self.store, "commit": snapshot.commit if snapshot else None,
-                "indexed_at": snapshot.created_at if snapshot else None,
-                "uncommitted_at_index": list(snapshot.dirty) if snapshot else [],
-                "languages": {s.language: {"files": s.files, "symbols": s.symbols, "edges": s.edges}
-                              for s in self.languages},
-                "totals": {key: sum(getattr(s, key) for s in self.languages) for key in ("files", "symbols", "edges")},
-                "not_in_map": {"added": list(self.added), "changed": list(self.changed),
-                               "deleted": list(self.deleted)},
-                "stale": self.stale, "embeddings": self.embeddings}
+        return {
+            "root": self.root,
+            "store": self.store,
+            "commit": snapshot.commit if snapshot else None,
+            "indexed_at": snapshot.created_at if snapshot else None,
+            "uncommitted_at_index": list(snapshot.dirty) if snapshot else [],
+            "languages": {
+                s.language: {"files": s.files, "symbols": s.symbols, "edges": s.edges} for s in self.languages
+            },
+            "totals": {
+                key: sum(getattr(s, key) for s in self.languages) for key in ("files", "symbols", "edges")
+            },
+            "not_in_map": {
+                "added": list(self.added),
+                "changed": list(self.changed),
+                "deleted": list(self.deleted),
+            },
+            "stale": self.stale,
+            "embeddings": self.embeddings,
+        }
 
     def tool_dict(self, uncommitted: tuple[str, ...] = ()) -> dict[str, Any]:
         """The MCP ``index_status`` answer (docs/mcp.md): ``not_in_map`` as ``{path, state}`` rows."""
-        changes = sorted([(p, "added") for p in self.added] + [(p, "modified") for p in self.changed]
-                         + [(p, "deleted") for p in self.deleted])
+        changes = sorted(
+            [(p, "added") for p in self.added]
+            + [(p, "modified") for p in self.changed]
+            + [(p, "deleted") for p in self.deleted]
+        )
         snapshot = self.snapshot
-        return {"store": self.store,
-                "snapshot": {"commit": snapshot.commit, "created_at": snapshot.created_at,
-                             "dirty": list(snapshot.dirty)} if snapshot else None,
-                "embeddings": self.embeddings,
-                "languages": [{"language": s.language, "files": s.files, "symbols": s.symbols, "edges": s.edges}
-                              for s in self.languages],
-                "not_in_map": [{"path": p, "state": state} for p, state in changes[:NOT_IN_MAP_SHOWN]],
-                "not_in_map_count": len(changes), "uncommitted": list(uncommitted)[:NOT_IN_MAP_SHOWN]}
+        return {
+            "store": self.store,
+            "snapshot": {
+                "commit": snapshot.commit,
+                "created_at": snapshot.created_at,
+                "dirty": list(snapshot.dirty),
+            }
+            if snapshot
+            else None,
+            "embeddings": self.embeddings,
+            "languages": [
+                {"language": s.language, "files": s.files, "symbols": s.symbols, "edges": s.edges}
+                for s in self.languages
+            ],
+            "not_in_map": [{"path": p, "state": state} for p, state in changes[:NOT_IN_MAP_SHOWN]],
+            "not_in_map_count": len(changes),
+            "uncommitted": list(uncommitted)[:NOT_IN_MAP_SHOWN],
+        }
 
 
-def read_status(store: "Store", root: Path | str, location: str, *, embedding_settings: Any = None,
-                max_bytes: int = DEFAULT_MAX_BYTES) -> IndexReport:
+def read_status(
+    store: "Store",
+    root: Path | str,
+    location: str,
+    *,
+    embedding_settings: Any = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> IndexReport:
     """The report for the open ``store`` of the repository at ``root``: scans the tree (reading only
     files whose size or stat stamp moved), so added files show as well as changed and deleted ones."""
     from maguyva.index.pipeline import _Diff
@@ -80,12 +110,21 @@ def read_status(store: "Store", root: Path | str, location: str, *, embedding_se
         from maguyva.embed.pipeline import embedding_status
 
         embeddings = embedding_status(store, embedding_settings)
-    return IndexReport(str(root), location, snapshot, stats, tuple(sorted(diff.added)),
-                       tuple(sorted(diff.changed)), tuple(sorted(diff.deleted)), embeddings)
+    return IndexReport(
+        str(root),
+        location,
+        snapshot,
+        stats,
+        tuple(sorted(diff.added)),
+        tuple(sorted(diff.changed)),
+        tuple(sorted(diff.deleted)),
+        embeddings,
+    )
 
 
-def index_status(path: Path | str = ".", store: str | None = None, *,
-                 max_bytes: int = DEFAULT_MAX_BYTES) -> IndexReport:
+def index_status(
+    path: Path | str = ".", store: str | None = None, *, max_bytes: int = DEFAULT_MAX_BYTES
+) -> IndexReport:
     """:func:`read_status` of the repository containing ``path`` (its index found as ``index`` finds it,
     ``--store`` > ``$MAGUYVA_STORE`` > ``maguyva.store`` > the git dir), with its embedding settings.
 
@@ -102,7 +141,9 @@ def index_status(path: Path | str = ".", store: str | None = None, *,
         root = settle_root(opened.recorded_root(), root, rebuild=False)
         if opened.snapshot() is None and not opened.file_states():  # created, but the first run was killed
             raise StoreError(f"no index at {location} yet (no run has finished): run `orkestra code index`")
-        return read_status(opened, root, str(location), embedding_settings=settings_for(root), max_bytes=max_bytes)
+        return read_status(
+            opened, root, str(location), embedding_settings=settings_for(root), max_bytes=max_bytes
+        )
     finally:
         opened.close()
 
@@ -127,8 +168,13 @@ def index_freshness(root: Path | str, store: str | None = None) -> dict[str, Any
     if isinstance(location, Path) and not location.is_file():
         return {"present": False}
     head = head_commit(root)
-    report: dict[str, Any] = {"present": True, "store": str(location), "snapshot": None, "head": head,
-                              "fresh": False}
+    report: dict[str, Any] = {
+        "present": True,
+        "store": str(location),
+        "snapshot": None,
+        "head": head,
+        "fresh": False,
+    }
     try:
         opened = open_store(location, readonly=True)
         try:
@@ -141,6 +187,10 @@ def index_freshness(root: Path | str, store: str | None = None) -> dict[str, Any
     if snapshot is None:
         report["problem"] = "the index has no snapshot yet"
         return report
-    report["snapshot"] = {"commit": snapshot.commit, "created_at": snapshot.created_at, "dirty": list(snapshot.dirty)}
+    report["snapshot"] = {
+        "commit": snapshot.commit,
+        "created_at": snapshot.created_at,
+        "dirty": list(snapshot.dirty),
+    }
     report["fresh"] = bool(snapshot.commit and head and snapshot.commit == head)
     return report

@@ -23,11 +23,18 @@ def orkestra_imports(path, root=REPO) -> list[str]:
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             names = [node.module]
-        elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) in (
-                "import_module", "__import__") and node.args and isinstance(node.args[0], ast.Constant):
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "attr", getattr(node.func, "id", "")) in ("import_module", "__import__")
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+        ):
             names = [str(node.args[0].value)]
-        found += [f"{path.relative_to(root)}:{node.lineno}" for name in names
-                  if name == "orkestra" or name.startswith("orkestra.")]
+        found += [
+            f"{path.relative_to(root)}:{node.lineno}"
+            for name in names
+            if name == "orkestra" or name.startswith("orkestra.")
+        ]
     return found
 
 
@@ -40,8 +47,10 @@ def test_no_module_under_maguyva_imports_orkestra():
 
 def test_the_scan_catches_every_import_form(tmp_path):
     sample = tmp_path / "sample.py"
-    sample.write_text("import orkestra\nfrom orkestra.errors import X\ndef f():\n    import orkestra.cli as c\n"
-                      "importlib.import_module('orkestra.memory')\nfrom maguyva import y\nimport orkestral\n")
+    sample.write_text(
+        "import orkestra\nfrom orkestra.errors import X\ndef f():\n    import orkestra.cli as c\n"
+        "importlib.import_module('orkestra.memory')\nfrom maguyva import y\nimport orkestral\n"
+    )
     assert orkestra_imports(sample, tmp_path) == ["sample.py:1", "sample.py:2", "sample.py:4", "sample.py:5"]
 
 
@@ -127,6 +136,8 @@ print(json.dumps({"help": result.exit_code, "orkestra": sorted(m for m in sys.mo
 
 def test_importing_maguyva_api_cli_and_server_loads_no_orkestra_module():
     pytest.importorskip("mcp")
-    done = subprocess.run([sys.executable, "-c", RUNNER], capture_output=True, text=True, cwd=REPO, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", RUNNER], capture_output=True, text=True, cwd=REPO, check=True
+    )
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report == {"help": 0, "orkestra": []}

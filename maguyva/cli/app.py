@@ -18,10 +18,20 @@ HELP = "Maguyva: index the repository's code and query it."
 app = typer.Typer(help=HELP, no_args_is_help=True, rich_markup_mode=None)
 
 COMMANDS = (
-    ("index", index.index), ("status", index.status),
-    ("search", query.search), ("symbol", query.symbol), ("refs", query.refs), ("deps", query.deps),
-    ("grep", query.grep), ("structure", query.structure), ("file", query.file), ("context", query.context),
-    ("overview", query.overview), ("graph", graph.graph), ("embed", embed.embed), ("serve", serve.serve),
+    ("index", index.index),
+    ("status", index.status),
+    ("search", query.search),
+    ("symbol", query.symbol),
+    ("refs", query.refs),
+    ("deps", query.deps),
+    ("grep", query.grep),
+    ("structure", query.structure),
+    ("file", query.file),
+    ("context", query.context),
+    ("overview", query.overview),
+    ("graph", graph.graph),
+    ("embed", embed.embed),
+    ("serve", serve.serve),
     ("repos", team.repos),
 )
 for _name, _function in COMMANDS:
@@ -38,6 +48,10 @@ def _version(value: bool) -> None:
 
 
 @app.callback()
-def _root(version: Annotated[Optional[bool], typer.Option(
-        "--version", callback=_version, is_eager=True, help="Print the version and exit.")] = None) -> None:
+def _root(
+    version: Annotated[
+        Optional[bool],
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    ] = None,
+) -> None:
     """Maguyva: index the repository's code and query it."""

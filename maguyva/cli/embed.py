@@ -12,10 +12,17 @@ from maguyva.cli.output import run, show
 
 
 def embed(
-    repo: RepoOption = ".", store: StoreOption = None,
-    estimate: Annotated[bool, typer.Option("--estimate", help="Print chunks, tokens and cost; embed nothing.")] = False,
-    backend: Annotated[Optional[str], typer.Option(
-        "--backend", help="voyage or local (default: maguyva.embeddings.backend in orkestra.yaml).")] = None,
+    repo: RepoOption = ".",
+    store: StoreOption = None,
+    estimate: Annotated[
+        bool, typer.Option("--estimate", help="Print chunks, tokens and cost; embed nothing.")
+    ] = False,
+    backend: Annotated[
+        Optional[str],
+        typer.Option(
+            "--backend", help="voyage or local (default: maguyva.embeddings.backend in orkestra.yaml)."
+        ),
+    ] = None,
     fmt: FormatOption = None,
 ) -> None:
     """Embed the index's chunks for semantic search.

@@ -21,11 +21,22 @@ def graph(
     repo: RepoOption = ".",
     store: StoreOption = None,
     fmt: Annotated[GraphFormat, typer.Option("--format", help="json (the only format).")] = GraphFormat.json,
-    kind: Annotated[Optional[List[str]], typer.Option(
-        "--kind", help="Edge kinds to write (repeatable): calls (default), imports, inherits, references.")] = None,
-    include_unresolved: Annotated[bool, typer.Option(
-        "--include-unresolved", help="Also write ambiguous and external edges (target null, with a reason).")] = False,
-    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
+    kind: Annotated[
+        Optional[List[str]],
+        typer.Option(
+            "--kind", help="Edge kinds to write (repeatable): calls (default), imports, inherits, references."
+        ),
+    ] = None,
+    include_unresolved: Annotated[
+        bool,
+        typer.Option(
+            "--include-unresolved",
+            help="Also write ambiguous and external edges (target null, with a reason).",
+        ),
+    ] = False,
+    output: Annotated[
+        Optional[str], typer.Option("--output", "-o", help="Write to this file instead of stdout.")
+    ] = None,
 ) -> None:
     """Export the call graph as JSON: nodes, then edges.
 

@@ -17,9 +17,13 @@ def index(
     path: PathAlias = None,
     repo: RepoOption = ".",
     full: Annotated[bool, typer.Option("--full", help="Rebuild from scratch instead of updating.")] = False,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Preview files per language and skips; write nothing.")] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Preview files per language and skips; write nothing.")
+    ] = False,
     store: StoreOption = None,
-    max_bytes: Annotated[int, typer.Option("--max-bytes", min=1, help="Skip files larger than this.")] = 1_000_000,
+    max_bytes: Annotated[
+        int, typer.Option("--max-bytes", min=1, help="Skip files larger than this.")
+    ] = 1_000_000,
     fmt: FormatOption = None,
 ) -> None:
     """Index or incrementally update the code map of a repository.
@@ -44,8 +48,11 @@ def index(
             if shown is Format.json:
                 emit_json(plan.to_dict())
             elif shown is Format.table:
-                emit_table(f"would index {sum(plan.languages.values())} files into {plan.store}",
-                           ("language", "files"), sorted(plan.languages.items()))
+                emit_table(
+                    f"would index {sum(plan.languages.values())} files into {plan.store}",
+                    ("language", "files"),
+                    sorted(plan.languages.items()),
+                )
                 emit_table("skipped", ("path", "reason"), [[s["path"], s["reason"]] for s in plan.skipped])
             else:
                 emit_text(plan.to_dict())
@@ -56,16 +63,20 @@ def index(
         if shown is Format.json:
             emit_json(summary.to_dict())
         elif shown is Format.table:
-            emit_table(f"{summary.mode} index: {summary.files} files in {summary.seconds} s ({summary.store})",
-                       LANGUAGE_COLUMNS,
-                       [[lang, v["files"], v["symbols"], v["edges"]] for lang, v in summary.languages.items()])
+            emit_table(
+                f"{summary.mode} index: {summary.files} files in {summary.seconds} s ({summary.store})",
+                LANGUAGE_COLUMNS,
+                [[lang, v["files"], v["symbols"], v["edges"]] for lang, v in summary.languages.items()],
+            )
         else:
             emit_text(summary.to_dict())
 
     run(action)
 
 
-def status(path: PathAlias = None, repo: RepoOption = ".", store: StoreOption = None, fmt: FormatOption = None) -> None:
+def status(
+    path: PathAlias = None, repo: RepoOption = ".", store: StoreOption = None, fmt: FormatOption = None
+) -> None:
     """Show the index's snapshot, counts and work not in the map.
 
     Snapshot commit and time, files, symbols and edges per language, the files added, changed
@@ -89,14 +100,23 @@ def status(path: PathAlias = None, repo: RepoOption = ".", store: StoreOption = 
         if shown is Format.text:
             emit_text(report)
             return
-        emit_table(f"index at {report['commit'] or '(no commit)'} on {report['indexed_at']}"
-                   f"{' (stale)' if report['stale'] else ''}", LANGUAGE_COLUMNS,
-                   [[lang, v["files"], v["symbols"], v["edges"]] for lang, v in report["languages"].items()])
-        emit_table("not in the map", ("change", "path"),
-                   [[change, p] for change, paths in report["not_in_map"].items() for p in paths])
+        emit_table(
+            f"index at {report['commit'] or '(no commit)'} on {report['indexed_at']}"
+            f"{' (stale)' if report['stale'] else ''}",
+            LANGUAGE_COLUMNS,
+            [[lang, v["files"], v["symbols"], v["edges"]] for lang, v in report["languages"].items()],
+        )
+        emit_table(
+            "not in the map",
+            ("change", "path"),
+            [[change, p] for change, paths in report["not_in_map"].items() for p in paths],
+        )
         vectors = report["embeddings"]
-        emit_table("embeddings", ("backend", "model", "vectors", "coverage %"),
-                   [[vectors["backend"], vectors["model"], vectors["vectors"], vectors["coverage"]]])
+        emit_table(
+            "embeddings",
+            ("backend", "model", "vectors", "coverage %"),
+            [[vectors["backend"], vectors["model"], vectors["vectors"], vectors["coverage"]]],
+        )
 
     run(action)
 

@@ -21,15 +21,31 @@ class Format(str, Enum):
     text = "text"
 
 
-RepoOption = Annotated[str, typer.Option("--repo", metavar="PATH", help="Repository root (default: the current directory).")]
-PathAlias = Annotated[Optional[str], typer.Argument(metavar="PATH", hidden=True, show_default=False,
-                                                    help="Same as --repo (kept for old scripts).")]
-StoreOption = Annotated[Optional[str], typer.Option(
-    "--store", help="Index: a SQLite path or postgresql://…?workspace=W&repo=R (default: $MAGUYVA_STORE, "
-                    "maguyva.store in orkestra.yaml, else <git dir>/maguyva/index.db).")]
-FormatOption = Annotated[Optional[Format], typer.Option(
-    "--format", show_default=False,
-    help="json, table or text (default: table or text on a terminal, json when piped).")]
+RepoOption = Annotated[
+    str, typer.Option("--repo", metavar="PATH", help="Repository root (default: the current directory).")
+]
+PathAlias = Annotated[
+    Optional[str],
+    typer.Argument(
+        metavar="PATH", hidden=True, show_default=False, help="Same as --repo (kept for old scripts)."
+    ),
+]
+StoreOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--store",
+        help="Index: a SQLite path or postgresql://…?workspace=W&repo=R (default: $MAGUYVA_STORE, "
+        "maguyva.store in orkestra.yaml, else <git dir>/maguyva/index.db).",
+    ),
+]
+FormatOption = Annotated[
+    Optional[Format],
+    typer.Option(
+        "--format",
+        show_default=False,
+        help="json, table or text (default: table or text on a terminal, json when piped).",
+    ),
+]
 
 
 def repo_of(repo: str, path: Optional[str]) -> str:
@@ -48,7 +64,7 @@ class AliasedCommand(TyperCommand):
                 rewritten.extend(args[index:])
                 break
             if "--repo" in names and (word == "--root" or word.startswith("--root=")):
-                word = "--repo" + word[len("--root"):]
+                word = "--repo" + word[len("--root") :]
             elif word == "--json" and "--json" not in names and "--format" in names:
                 rewritten.extend(("--format", "json"))
                 continue

@@ -102,8 +102,12 @@ def _text_lines(data: Any, indent: str, out: list[str]) -> None:
     elif isinstance(data, list):
         for item in data:
             if isinstance(item, dict):
-                out.append(f"{indent}- " + ", ".join(f"{k}: {_scalar(v)}" for k, v in item.items()
-                                                     if not isinstance(v, (dict, list))))
+                out.append(
+                    f"{indent}- "
+                    + ", ".join(
+                        f"{k}: {_scalar(v)}" for k, v in item.items() if not isinstance(v, (dict, list))
+                    )
+                )
             else:
                 out.append(f"{indent}- {_scalar(item)}")
     else:
@@ -120,8 +124,9 @@ def _scalar(value: Any) -> str:
     return " ".join(str(value).split()) if isinstance(value, str) else str(value)
 
 
-def show(data: Any, fmt: Format | None, *, rows: str | None = None, columns: Sequence[str] = (),
-         title: str = "") -> None:
+def show(
+    data: Any, fmt: Format | None, *, rows: str | None = None, columns: Sequence[str] = (), title: str = ""
+) -> None:
     """Print an answer: JSON as is; a table of ``columns`` from the list under ``rows``; or text."""
     data = plain(data)
     listing = rows is not None and isinstance(data, dict) and isinstance(data.get(rows), list)
@@ -129,8 +134,11 @@ def show(data: Any, fmt: Format | None, *, rows: str | None = None, columns: Seq
     if fmt is Format.json:
         emit_json(data)
     elif fmt is Format.table and listing:
-        emit_table(title or f"{rows} ({len(data[rows])})", columns,
-                   [[_cell(row.get(c)) if isinstance(row, dict) else row for c in columns] for row in data[rows]])
+        emit_table(
+            title or f"{rows} ({len(data[rows])})",
+            columns,
+            [[_cell(row.get(c)) if isinstance(row, dict) else row for c in columns] for row in data[rows]],
+        )
     else:
         emit_text(data)
 

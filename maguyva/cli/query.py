@@ -14,8 +14,14 @@ HIT_COLUMNS = ("citation", "kind", "symbol", "snippet")
 NameArgument = Annotated[str, typer.Argument(help="Symbol name or qualified name.")]
 
 
-def _answer(repo: str, store: Optional[str], call: Callable[[Any], Any], fmt, rows: str | None = None,
-            columns=HIT_COLUMNS) -> None:
+def _answer(
+    repo: str,
+    store: Optional[str],
+    call: Callable[[Any], Any],
+    fmt,
+    rows: str | None = None,
+    columns=HIT_COLUMNS,
+) -> None:
     def action() -> None:
         from maguyva.workspace import open_api
 
@@ -33,10 +39,16 @@ def search(
     query: Annotated[str, typer.Argument(help="A question, identifier, quoted literal or error text.")],
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=200, help="Show at most N hits.")] = 10,
     preset: Annotated[str, typer.Option("--preset", help="quick, default or thorough.")] = "default",
-    modality: Annotated[Optional[List[str]], typer.Option(
-        "--modality", help="Only these retrievers (repeatable): semantic, text, structure, graph.")] = None,
+    modality: Annotated[
+        Optional[List[str]],
+        typer.Option(
+            "--modality", help="Only these retrievers (repeatable): semantic, text, structure, graph."
+        ),
+    ] = None,
     path_prefix: Annotated[Optional[str], typer.Option("--path", help="Only hits under this path.")] = None,
-    repo: RepoOption = ".", store: StoreOption = None, fmt: FormatOption = None,
+    repo: RepoOption = ".",
+    store: StoreOption = None,
+    fmt: FormatOption = None,
 ) -> None:
     """Search the code by intent, with ranked path:line citations.
 
@@ -47,17 +59,27 @@ def search(
     Example:
       maguyva search "who calls plan_route" --limit 5
     """
-    _answer(repo, store, lambda api: api.intelligent_search(query, limit=limit, preset=preset,
-                                                            modalities=modality or None, path_prefix=path_prefix),
-            fmt, "results")
+    _answer(
+        repo,
+        store,
+        lambda api: api.intelligent_search(
+            query, limit=limit, preset=preset, modalities=modality or None, path_prefix=path_prefix
+        ),
+        fmt,
+        "results",
+    )
 
 
 def symbol(
     name: NameArgument,
-    kind: Annotated[Optional[str], typer.Option("--kind", help="Only this kind (function, class, method, …).")] = None,
+    kind: Annotated[
+        Optional[str], typer.Option("--kind", help="Only this kind (function, class, method, …).")
+    ] = None,
     similar: Annotated[bool, typer.Option("--similar", help="Opt in to fuzzy matches.")] = False,
     exact: Annotated[bool, typer.Option("--exact", help="Strict matching, no fallbacks.")] = False,
-    repo: RepoOption = ".", store: StoreOption = None, fmt: FormatOption = None,
+    repo: RepoOption = ".",
+    store: StoreOption = None,
+    fmt: FormatOption = None,
 ) -> None:
     """Find where a symbol is defined (exact by default).
 
@@ -65,16 +87,27 @@ def symbol(
     Example:
       maguyva symbol Workspace.load
     """
-    _answer(repo, store, lambda api: api.find_symbol(name, kind=kind, find_similar=similar, exact_match=exact),
-            fmt, "symbols")
+    _answer(
+        repo,
+        store,
+        lambda api: api.find_symbol(name, kind=kind, find_similar=similar, exact_match=exact),
+        fmt,
+        "symbols",
+    )
 
 
 def refs(
     name: NameArgument,
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="Show at most N references.")] = 50,
-    possible: Annotated[bool, typer.Option(
-        "--possible", help="Also calls of the name on receivers of unknown type (resolution ambiguous).")] = False,
-    repo: RepoOption = ".", store: StoreOption = None, fmt: FormatOption = None,
+    possible: Annotated[
+        bool,
+        typer.Option(
+            "--possible", help="Also calls of the name on receivers of unknown type (resolution ambiguous)."
+        ),
+    ] = False,
+    repo: RepoOption = ".",
+    store: StoreOption = None,
+    fmt: FormatOption = None,
 ) -> None:
     """List every in-repo reference to a symbol.
 
@@ -84,17 +117,29 @@ def refs(
     Example:
       maguyva refs classify
     """
-    _answer(repo, store, lambda api: api.find_references(name, limit=limit, include_possible=possible),
-            fmt, "references", ("citation", "kind", "symbol", "resolution"))
+    _answer(
+        repo,
+        store,
+        lambda api: api.find_references(name, limit=limit, include_possible=possible),
+        fmt,
+        "references",
+        ("citation", "kind", "symbol", "resolution"),
+    )
 
 
 def deps(
     target: Annotated[str, typer.Argument(help="A repo path or a symbol.")],
     direction: Annotated[str, typer.Option("--direction", help="callers, callees, both or impact.")] = "both",
     depth: Annotated[int, typer.Option("--depth", min=1, max=6, help="How many hops to follow.")] = 2,
-    ambiguous: Annotated[bool, typer.Option(
-        "--ambiguous", help="Add possible callers and ambiguous callees (receiver type unknown).")] = False,
-    repo: RepoOption = ".", store: StoreOption = None, fmt: FormatOption = None,
+    ambiguous: Annotated[
+        bool,
+        typer.Option(
+            "--ambiguous", help="Add possible callers and ambiguous callees (receiver type unknown)."
+        ),
+    ] = False,
+    repo: RepoOption = ".",
+    store: StoreOption = None,
+    fmt: FormatOption = None,
 ) -> None:
     """Show callers, callees or blast radius of a path or symbol.
 
@@ -102,9 +147,16 @@ def deps(
     Example:
       maguyva deps maguyva/api.py --direction impact
     """
-    _answer(repo, store, lambda api: api.analyze_dependencies(target, direction=direction, depth=depth,
-                                                              include_ambiguous=ambiguous),
-            fmt, "entries", ("citation", "relation", "kind", "symbol"))
+    _answer(
+        repo,
+        store,
+        lambda api: api.analyze_dependencies(
+            target, direction=direction, depth=depth, include_ambiguous=ambiguous
+        ),
+        fmt,
+        "entries",
+        ("citation", "relation", "kind", "symbol"),
+    )
 
 
 def grep(
@@ -112,7 +164,9 @@ def grep(
     regex: Annotated[bool, typer.Option("--regex", help="Read PATTERN as a regular expression.")] = False,
     case_sensitive: Annotated[bool, typer.Option("--case-sensitive", help="Match case exactly.")] = False,
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="Show at most N matches.")] = 50,
-    repo: RepoOption = ".", store: StoreOption = None, fmt: FormatOption = None,
+    repo: RepoOption = ".",
+    store: StoreOption = None,
+    fmt: FormatOption = None,
 ) -> None:
     """Search the indexed text for a literal or a regex.
 
@@ -120,15 +174,24 @@ def grep(
     Example:
       maguyva grep "no such table"
     """
-    _answer(repo, store, lambda api: api.search_text(pattern, regex=regex, case_sensitive=case_sensitive,
-                                                     limit=limit), fmt, "results")
+    _answer(
+        repo,
+        store,
+        lambda api: api.search_text(pattern, regex=regex, case_sensitive=case_sensitive, limit=limit),
+        fmt,
+        "results",
+    )
 
 
 def structure(
-    kind: Annotated[Optional[str], typer.Option("--kind", help="Only this kind (function, class, method, …).")] = None,
+    kind: Annotated[
+        Optional[str], typer.Option("--kind", help="Only this kind (function, class, method, …).")
+    ] = None,
     name: Annotated[Optional[str], typer.Option("--name", help="Name glob, e.g. 'test_*'.")] = None,
     signature: Annotated[Optional[str], typer.Option("--signature", help="Text in the signature.")] = None,
-    repo: RepoOption = ".", store: StoreOption = None, fmt: FormatOption = None,
+    repo: RepoOption = ".",
+    store: StoreOption = None,
+    fmt: FormatOption = None,
 ) -> None:
     """List definitions by kind, name glob and signature text.
 
@@ -136,8 +199,13 @@ def structure(
     Example:
       maguyva structure --kind class --name '*Error'
     """
-    _answer(repo, store, lambda api: api.search_structure(kind=kind, name=name, signature_contains=signature),
-            fmt, "results")
+    _answer(
+        repo,
+        store,
+        lambda api: api.search_structure(kind=kind, name=name, signature_contains=signature),
+        fmt,
+        "results",
+    )
 
 
 def file(
@@ -145,7 +213,9 @@ def file(
     start: Annotated[Optional[int], typer.Option("--start", min=1, help="First line to show.")] = None,
     end: Annotated[Optional[int], typer.Option("--end", min=1, help="Last line to show.")] = None,
     metadata: Annotated[bool, typer.Option("--metadata", help="Add language, size and symbols.")] = False,
-    repo: RepoOption = ".", store: StoreOption = None, fmt: FormatOption = None,
+    repo: RepoOption = ".",
+    store: StoreOption = None,
+    fmt: FormatOption = None,
 ) -> None:
     """Print numbered lines of a file, confined to the repository.
 
@@ -153,14 +223,20 @@ def file(
     Example:
       maguyva file maguyva/api.py --start 1 --end 40
     """
-    _answer(repo, store, lambda api: api.get_file(path, start_line=start, end_line=end, include_metadata=metadata),
-            fmt)
+    _answer(
+        repo,
+        store,
+        lambda api: api.get_file(path, start_line=start, end_line=end, include_metadata=metadata),
+        fmt,
+    )
 
 
 def context(
     task: Annotated[str, typer.Argument(help="The task, in plain words.")],
     budget: Annotated[int, typer.Option("--budget", min=300, max=25000, help="Token budget.")] = 4000,
-    repo: RepoOption = ".", store: StoreOption = None, fmt: FormatOption = None,
+    repo: RepoOption = ".",
+    store: StoreOption = None,
+    fmt: FormatOption = None,
 ) -> None:
     """Gather cited snippets for a task within a token budget.
 
@@ -168,8 +244,14 @@ def context(
     Example:
       maguyva context "add a retry to the voyage client" --budget 3000
     """
-    _answer(repo, store, lambda api: api.gather_task_context(task, token_budget=budget), fmt, "snippets",
-            ("citation", "kind", "symbol", "score"))
+    _answer(
+        repo,
+        store,
+        lambda api: api.gather_task_context(task, token_budget=budget),
+        fmt,
+        "snippets",
+        ("citation", "kind", "symbol", "score"),
+    )
 
 
 def overview(repo: RepoOption = ".", store: StoreOption = None, fmt: FormatOption = None) -> None:

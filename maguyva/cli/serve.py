@@ -11,12 +11,14 @@ from maguyva.cli.output import run
 
 
 def serve(
-    repo: RepoOption = ".", store: StoreOption = None,
+    repo: RepoOption = ".",
+    store: StoreOption = None,
     http: Annotated[bool, typer.Option("--http", help="Streamable HTTP at /mcp instead of stdio.")] = False,
     host: Annotated[str, typer.Option("--host", help="Bind address (loopback by default).")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="HTTP port.")] = 8765,
-    no_auth: Annotated[bool, typer.Option(
-        "--no-auth", help="Serve a non-loopback --host without a key (warns on start).")] = False,
+    no_auth: Annotated[
+        bool, typer.Option("--no-auth", help="Serve a non-loopback --host without a key (warns on start).")
+    ] = False,
 ) -> None:
     """Run the MCP server (stdio, or HTTP with --http).
 
@@ -36,7 +38,15 @@ def serve(
         from maguyva.server.app import serve as serve_repo
         from maguyva.server.auth import KEY_ENV
 
-        serve_repo(repo, store, http=http, host=host, port=port, key=os.environ.get(KEY_ENV), no_auth=no_auth,
-                   warn=lambda message: print(message, file=sys.stderr, flush=True))
+        serve_repo(
+            repo,
+            store,
+            http=http,
+            host=host,
+            port=port,
+            key=os.environ.get(KEY_ENV),
+            no_auth=no_auth,
+            warn=lambda message: print(message, file=sys.stderr, flush=True),
+        )
 
     run(action)

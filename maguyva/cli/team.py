@@ -13,13 +13,21 @@ import typer
 from maguyva.cli.options import AliasedCommand, Format, FormatOption
 from maguyva.cli.output import chosen, emit_table, plain, run, show
 
-TeamStoreOption = Annotated[Optional[str], typer.Option(
-    "--store", help="Team store: postgresql://…?workspace=W (default: $MAGUYVA_STORE, maguyva.store in orkestra.yaml).")]
-WorkspaceOption = Annotated[Optional[str], typer.Option("--workspace", help="Workspace (default: the URL's).")]
+TeamStoreOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--store",
+        help="Team store: postgresql://…?workspace=W (default: $MAGUYVA_STORE, maguyva.store in orkestra.yaml).",
+    ),
+]
+WorkspaceOption = Annotated[
+    Optional[str], typer.Option("--workspace", help="Workspace (default: the URL's).")
+]
 KEY_COLUMNS = ("id", "workspace", "name", "created_at", "revoked_at")
 
-keys = typer.Typer(help="API keys for a PostgreSQL team store (stored hashed).",
-                   no_args_is_help=True, rich_markup_mode=None)
+keys = typer.Typer(
+    help="API keys for a PostgreSQL team store (stored hashed).", no_args_is_help=True, rich_markup_mode=None
+)
 
 
 def repos(store: TeamStoreOption = None, workspace: WorkspaceOption = None, fmt: FormatOption = None) -> None:
@@ -36,9 +44,14 @@ def repos(store: TeamStoreOption = None, workspace: WorkspaceOption = None, fmt:
 
         status = workspace_status(team_store(".", store, workspace))
         if chosen(fmt, listing=True) is Format.table:
-            emit_table(f"workspace {status['workspace']}", ("repo", "commit", "indexed at"),
-                       [[r["repo"], (r["snapshot"] or {}).get("commit"), (r["snapshot"] or {}).get("created_at")]
-                        for r in status["repositories"]])
+            emit_table(
+                f"workspace {status['workspace']}",
+                ("repo", "commit", "indexed at"),
+                [
+                    [r["repo"], (r["snapshot"] or {}).get("commit"), (r["snapshot"] or {}).get("created_at")]
+                    for r in status["repositories"]
+                ],
+            )
         else:
             show(status, fmt)
 
@@ -46,8 +59,12 @@ def repos(store: TeamStoreOption = None, workspace: WorkspaceOption = None, fmt:
 
 
 @keys.command("create", cls=AliasedCommand)
-def create(name: Annotated[str, typer.Argument(help="Who or what the key is for (e.g. ci, alice-laptop).")],
-           store: TeamStoreOption = None, workspace: WorkspaceOption = None, fmt: FormatOption = None) -> None:
+def create(
+    name: Annotated[str, typer.Argument(help="Who or what the key is for (e.g. ci, alice-laptop).")],
+    store: TeamStoreOption = None,
+    workspace: WorkspaceOption = None,
+    fmt: FormatOption = None,
+) -> None:
     """Create a key; the token is printed once, only its hash kept.
 
     \b
@@ -83,8 +100,12 @@ def list_(store: TeamStoreOption = None, workspace: WorkspaceOption = None, fmt:
 
 
 @keys.command("revoke", cls=AliasedCommand)
-def revoke(key_id: Annotated[str, typer.Argument(metavar="ID", help="The key's id (from `keys list`).")],
-           store: TeamStoreOption = None, workspace: WorkspaceOption = None, fmt: FormatOption = None) -> None:
+def revoke(
+    key_id: Annotated[str, typer.Argument(metavar="ID", help="The key's id (from `keys list`).")],
+    store: TeamStoreOption = None,
+    workspace: WorkspaceOption = None,
+    fmt: FormatOption = None,
+) -> None:
     """Revoke a key: the server refuses it from the next request.
 
     Requests with it get 401.

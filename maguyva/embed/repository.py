@@ -22,14 +22,17 @@ def chosen_settings(root: Path, backend: str | None = None) -> EmbeddingSettings
     """The repository's embedding settings, or ``backend``'s defaults; refuses the ``none`` backend."""
     settings = EmbeddingSettings.from_config({"backend": backend}) if backend else settings_for(root)
     if settings.backend == "none":
-        raise EmbeddingError("embeddings are off: set maguyva.embeddings.backend in orkestra.yaml "
-                             "(voyage or local) or pass --backend")
+        raise EmbeddingError(
+            "embeddings are off: set maguyva.embeddings.backend in orkestra.yaml "
+            "(voyage or local) or pass --backend"
+        )
     return settings
 
 
 @contextmanager
-def _opened(repo: Path | str, store: str | None, backend: str | None
-            ) -> Iterator[tuple["Store", EmbeddingSettings, "EmbeddingCache"]]:
+def _opened(
+    repo: Path | str, store: str | None, backend: str | None
+) -> Iterator[tuple["Store", EmbeddingSettings, "EmbeddingCache"]]:
     from maguyva.embed.cache import EmbeddingCache, default_cache_path
     from maguyva.store import open_store
     from maguyva.store.location import repository_root, store_path
@@ -44,7 +47,9 @@ def _opened(repo: Path | str, store: str | None, backend: str | None
         index.close()
 
 
-def estimate_repository(repo: Path | str = ".", store: str | None = None, *, backend: str | None = None) -> "Estimate":
+def estimate_repository(
+    repo: Path | str = ".", store: str | None = None, *, backend: str | None = None
+) -> "Estimate":
     """Chunks, cached vectors, tokens and cost of embedding the index; embeds nothing."""
     from maguyva.embed.pipeline import estimate
 
@@ -52,8 +57,13 @@ def estimate_repository(repo: Path | str = ".", store: str | None = None, *, bac
         return estimate(index, settings, cache)
 
 
-def embed_repository(repo: Path | str = ".", store: str | None = None, *, backend: str | None = None,
-                     progress: Callable[[int, int], None] | None = None) -> "EmbedSummary":
+def embed_repository(
+    repo: Path | str = ".",
+    store: str | None = None,
+    *,
+    backend: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> "EmbedSummary":
     """Give every chunk of the index a binary-quantised vector (cache hits are free)."""
     from maguyva.embed.base import make_embedder
     from maguyva.embed.pipeline import embed_index

@@ -35,14 +35,17 @@ class EmbeddingSettings:
     price_per_million_tokens: float = 0.12  # list price used for estimates; configure to your contract
 
     @classmethod
-    def from_config(cls, raw: Mapping[str, Any] | None, environ: Mapping[str, str] = os.environ
-                    ) -> "EmbeddingSettings":
+    def from_config(
+        cls, raw: Mapping[str, Any] | None, environ: Mapping[str, str] = os.environ
+    ) -> "EmbeddingSettings":
         data = dict(raw or {})
         if environ.get("MAGUYVA_EMBEDDINGS"):
             data["backend"] = environ["MAGUYVA_EMBEDDINGS"]
         backend = data.get("backend", "none")
         if backend not in BACKENDS:
-            raise EmbeddingError(f"unknown embeddings backend {backend!r} (choose one of {', '.join(BACKENDS)})")
+            raise EmbeddingError(
+                f"unknown embeddings backend {backend!r} (choose one of {', '.join(BACKENDS)})"
+            )
         defaults = {"voyage": ("voyage-4-large", 2048), "local": ("all-MiniLM-L6-v2", 384), "none": ("", 0)}
         model, dims = defaults[backend]
         data.setdefault("model", model)
@@ -59,7 +62,9 @@ def estimate_tokens(texts: Sequence[str]) -> int:
     return sum(max(1, round(len(t) / 3.5)) for t in texts)
 
 
-def settings_for(root: "os.PathLike[str] | str", environ: Mapping[str, str] = os.environ) -> EmbeddingSettings:
+def settings_for(
+    root: "os.PathLike[str] | str", environ: Mapping[str, str] = os.environ
+) -> EmbeddingSettings:
     """The embedding settings of the repository at ``root`` (``maguyva.embeddings`` in orkestra.yaml)."""
     from maguyva.config_file import declares_section
 

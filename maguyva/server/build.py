@@ -54,8 +54,9 @@ def build_server(repo: PerThread | Callable[[], Any], *, token_verifier: Any = N
 
     from maguyva.server.tools import register
 
-    server = MCPServer("maguyva", instructions=INSTRUCTIONS, version=_version(), token_verifier=token_verifier,
-                       auth=auth)
+    server = MCPServer(
+        "maguyva", instructions=INSTRUCTIONS, version=_version(), token_verifier=token_verifier, auth=auth
+    )
     api = repo.api if isinstance(repo, PerThread) else repo
     register(server, api)
     return server

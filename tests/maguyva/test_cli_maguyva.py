@@ -12,11 +12,12 @@ import pytest
 from conftest import REPO, run_cli
 from index_helpers import commit_all, write_tree
 
-PROJECT = {"app/main.py": "from app.util import helper\n\n\ndef main():\n    return helper()\n",
-           "app/util.py": "def helper():\n    return 1\n",
-           "app/deeply/nested/package/with/a/long/module/path/for/tables/kernel.py":
-               "def helper_kernel():\n    return 2\n",
-           "README.md": "# App\n"}
+PROJECT = {
+    "app/main.py": "from app.util import helper\n\n\ndef main():\n    return helper()\n",
+    "app/util.py": "def helper():\n    return 1\n",
+    "app/deeply/nested/package/with/a/long/module/path/for/tables/kernel.py": "def helper_kernel():\n    return 2\n",
+    "README.md": "# App\n",
+}
 
 
 @pytest.fixture
@@ -31,9 +32,17 @@ def both(*args: str, cwd, env=None) -> tuple[subprocess.CompletedProcess, subpro
     return (run_cli("code", *args, cwd=cwd, env=env), run_cli(*args, cwd=cwd, env=env, program="maguyva"))
 
 
-@pytest.mark.parametrize("args", [("grep", "helper"), ("symbol", "helper"), ("refs", "helper"),
-                                  ("status",), ("structure", "--kind", "function"),
-                                  ("file", "app/util.py", "--start", "1", "--end", "1")])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("grep", "helper"),
+        ("symbol", "helper"),
+        ("refs", "helper"),
+        ("status",),
+        ("structure", "--kind", "function"),
+        ("file", "app/util.py", "--start", "1", "--end", "1"),
+    ],
+)
 def test_orkestra_code_and_maguyva_give_the_same_answer(indexed, args):
     via_orkestra, via_maguyva = both(*args, cwd=indexed)
     assert via_orkestra.returncode == via_maguyva.returncode == 0, via_orkestra.stderr + via_maguyva.stderr
@@ -42,7 +51,10 @@ def test_orkestra_code_and_maguyva_give_the_same_answer(indexed, args):
 
 def test_errors_and_exit_codes_are_the_same_through_both(git_repo, indexed):
     for done in both("deps", "x", "--direction", "sideways", cwd=indexed):
-        assert (done.returncode, done.stderr) == (1, "error: unknown direction 'sideways' (callers, callees, both, impact)\n")
+        assert (done.returncode, done.stderr) == (
+            1,
+            "error: unknown direction 'sideways' (callers, callees, both, impact)\n",
+        )
     for done in both("grep", "--no-such-flag", "x", cwd=git_repo):
         assert done.returncode == 2
 
@@ -62,8 +74,11 @@ def test_hidden_aliases_keep_old_command_lines_working(indexed, tmp_path):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     expected = json.loads(run_cli("status", "--repo", str(indexed), cwd=elsewhere, program="maguyva").stdout)
-    for old in (("code", "status", str(indexed)), ("code", "status", "--root", str(indexed)),
-                ("code", "status", f"--root={indexed}")):
+    for old in (
+        ("code", "status", str(indexed)),
+        ("code", "status", "--root", str(indexed)),
+        ("code", "status", f"--root={indexed}"),
+    ):
         done = run_cli(*old, cwd=elsewhere)
         assert done.returncode == 0, done.stderr
         assert json.loads(done.stdout)["totals"] == expected["totals"]
@@ -82,7 +97,9 @@ def test_format_table_never_cuts_the_citation_and_text_prints_records(indexed):
     assert "kernel.py:1" in table.stdout  # the long path keeps its file name and line
     assert "app/util.py:1" in table.stdout and max(len(line) for line in table.stdout.splitlines()) <= 80
     text = run_cli("file", "app/util.py", "--format", "text", cwd=indexed, program="maguyva")
-    assert text.returncode == 0 and "def helper():" in text.stdout and not text.stdout.lstrip().startswith("{")
+    assert (
+        text.returncode == 0 and "def helper():" in text.stdout and not text.stdout.lstrip().startswith("{")
+    )
 
 
 def test_a_terminal_gets_a_table_or_text_and_a_pipe_gets_json(monkeypatch):
@@ -100,27 +117,41 @@ def test_a_terminal_gets_a_table_or_text_and_a_pipe_gets_json(monkeypatch):
 
 def test_help_lists_index_first_in_one_untruncated_line_each_and_version():
     env = {**os.environ, "COLUMNS": "80", "PYTHONPATH": str(REPO)}
-    out = subprocess.run([sys.executable, "-m", "maguyva", "--help"], capture_output=True, text=True, env=env).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "maguyva", "--help"], capture_output=True, text=True, env=env
+    ).stdout
     commands = out.split("Commands:")[1].strip().splitlines()
     assert commands[0].split()[0] == "index" and commands[1].split()[0] == "status"
     assert not any(line.rstrip().endswith("...") or "{" in line for line in commands)
     assert "blog" not in out
-    version = subprocess.run([sys.executable, "-m", "maguyva", "--version"], capture_output=True, text=True, env=env)
+    version = subprocess.run(
+        [sys.executable, "-m", "maguyva", "--version"], capture_output=True, text=True, env=env
+    )
     assert version.returncode == 0 and version.stdout.startswith("maguyva ")
 
 
 def test_status_sees_added_files_in_the_cli_and_the_mcp_tool(indexed):
     from maguyva.api import Maguyva
 
-    write_tree(indexed, {"app/new.py": "def fresh():\n    return 3\n", "app/util.py": "def helper():\n    return 9\n"})
+    write_tree(
+        indexed,
+        {"app/new.py": "def fresh():\n    return 3\n", "app/util.py": "def helper():\n    return 9\n"},
+    )
     (indexed / "README.md").unlink()
     cli = json.loads(run_cli("status", cwd=indexed, program="maguyva").stdout)
-    assert cli["not_in_map"] == {"added": ["app/new.py"], "changed": ["app/util.py"], "deleted": ["README.md"]}
+    assert cli["not_in_map"] == {
+        "added": ["app/new.py"],
+        "changed": ["app/util.py"],
+        "deleted": ["README.md"],
+    }
     api = Maguyva.open(indexed)
     try:
         tool = api.index_status()
     finally:
         api.close()
-    assert tool["not_in_map"] == [{"path": "README.md", "state": "deleted"}, {"path": "app/new.py", "state": "added"},
-                                  {"path": "app/util.py", "state": "modified"}]
+    assert tool["not_in_map"] == [
+        {"path": "README.md", "state": "deleted"},
+        {"path": "app/new.py", "state": "added"},
+        {"path": "app/util.py", "state": "modified"},
+    ]
     assert tool["not_in_map_count"] == 3 and "app/new.py" in tool["uncommitted"]
