@@ -16,6 +16,7 @@ import typer
 from maguyva.cli.options import Format
 
 CITATION = "citation"
+SYMBOL = "symbol"
 MIN_CITATION = 24  # shortened in the middle below this many columns, never cut at the end
 
 
@@ -60,25 +61,59 @@ def shorten_middle(text: str, width: int) -> str:
 
 def emit_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
     """Rows as a rich table. A ``citation`` column is never cut at the end: it keeps its full width
-    when it fits and is shortened in the middle when it does not; other columns give way first."""
+    when it fits and is shortened in the middle when it does not. In a table of hits every row stays
+    one line: the last column (a snippet) takes what is left, ``symbol`` is shortened in the middle."""
     from rich.console import Console
     from rich.table import Table
 
     console = Console()
     cells = [["" if v is None else " ".join(str(v).split()) for v in row] for row in rows]
     table = Table(title=title)
-    for i, column in enumerate(columns):
-        if column == CITATION:
-            widest = max((len(r[i]) for r in cells), default=len(column))
-            room = max(MIN_CITATION, console.width // 2)
+    if CITATION not in columns:  # counts, keys, languages: short values that may wrap
+        for column in columns:
+            table.add_column(column, overflow="fold")
+    else:
+        widths = [
+            _hit_column_width(column, [r[i] for r in cells], console.width)
+            for i, column in enumerate(columns)
+        ]
+        last = len(columns) - 1
+        _fit(widths, columns, console.width - 3 * len(columns) - 1)
+        for i, column in enumerate(columns):
             for r in cells:
-                r[i] = shorten_middle(r[i], room)
-            table.add_column(column, no_wrap=True, min_width=min(widest, room))
-        else:
-            table.add_column(column, overflow="fold" if i == 0 else "ellipsis")
+                r[i] = shorten_middle(r[i], widths[i]) if i < last else _cut_end(r[i], widths[i])
+            table.add_column(
+                column,
+                no_wrap=True,
+                min_width=min(widths[i], max((len(r[i]) for r in cells), default=0)) or len(column),
+            )
     for row in cells:
         table.add_row(*row)
     console.print(table)
+
+
+def _hit_column_width(column: str, values: list[str], width: int) -> int:
+    """The room a column of a hit table gets: its widest value, capped (half the line for citations)."""
+    cap = {CITATION: max(MIN_CITATION, width // 2), SYMBOL: max(12, width // 4)}.get(column, 12)
+    return max(len(column), min(cap, max((len(v) for v in values), default=0)))
+
+
+def _fit(widths: list[int], columns: Sequence[str], room: int, last_min: int = 10) -> None:
+    """Shrink the fixed columns until the last one gets ``last_min``: the middle ones first, down to
+    their headers, and the citation last, never below :data:`MIN_CITATION`; the last takes the rest."""
+    last = len(widths) - 1
+    order = [i for i in range(last) if columns[i] != CITATION][::-1] + [columns.index(CITATION)]
+    for i in order:
+        excess = sum(widths[:last]) + last_min - room
+        if excess <= 0:
+            break
+        floor = MIN_CITATION if columns[i] == CITATION else len(columns[i])
+        widths[i] = max(floor, widths[i] - excess)
+    widths[last] = max(last_min, room - sum(widths[:last]))
+
+
+def _cut_end(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
 
 
 def emit_text(data: Any, indent: str = "") -> None:
