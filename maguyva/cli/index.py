@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from maguyva.cli.options import Format, FormatOption, PathAlias, RepoOption, StoreOption, repo_of
-from maguyva.cli.output import chosen, emit_json, emit_table, emit_text, run
+from maguyva.cli.options import FormatOption, PathAlias, RepoOption, StoreOption, repo_of
+from maguyva.cli.output import emit_table, run, show_report
 
 LANGUAGE_COLUMNS = ("language", "files", "symbols", "edges")
 
@@ -44,32 +44,19 @@ def index(
         where = repo_of(repo, path)
         if dry_run:
             plan = pipeline.plan_index(where, store, full, max_bytes)
-            shown = chosen(fmt, listing=True)
-            if shown is Format.json:
-                emit_json(plan.to_dict())
-            elif shown is Format.table:
-                emit_table(
-                    f"would index {sum(plan.languages.values())} files into {plan.store}",
-                    ("language", "files"),
-                    sorted(plan.languages.items()),
-                )
-                emit_table("skipped", ("path", "reason"), [[s["path"], s["reason"]] for s in plan.skipped])
-            else:
-                emit_text(plan.to_dict())
+            show_report(plan.to_dict(), fmt, lambda: _plan_tables(plan))
             return
         with _progress() as report:
             summary = pipeline.index_repository(where, store, full, report, max_bytes=max_bytes)
-        shown = chosen(fmt, listing=True)
-        if shown is Format.json:
-            emit_json(summary.to_dict())
-        elif shown is Format.table:
-            emit_table(
+        show_report(
+            summary.to_dict(),
+            fmt,
+            lambda: emit_table(
                 f"{summary.mode} index: {summary.files} files in {summary.seconds} s ({summary.store})",
                 LANGUAGE_COLUMNS,
-                [[lang, v["files"], v["symbols"], v["edges"]] for lang, v in summary.languages.items()],
-            )
-        else:
-            emit_text(summary.to_dict())
+                _language_rows(summary.languages),
+            ),
+        )
 
     run(action)
 
@@ -93,32 +80,42 @@ def status(
         from maguyva.status import index_status
 
         report = index_status(repo_of(repo, path), store).to_dict()
-        shown = chosen(fmt, listing=True)
-        if shown is Format.json:
-            emit_json(report)
-            return
-        if shown is Format.text:
-            emit_text(report)
-            return
-        emit_table(
-            f"index at {report['commit'] or '(no commit)'} on {report['indexed_at']}"
-            f"{' (stale)' if report['stale'] else ''}",
-            LANGUAGE_COLUMNS,
-            [[lang, v["files"], v["symbols"], v["edges"]] for lang, v in report["languages"].items()],
-        )
-        emit_table(
-            "not in the map",
-            ("change", "path"),
-            [[change, p] for change, paths in report["not_in_map"].items() for p in paths],
-        )
-        vectors = report["embeddings"]
-        emit_table(
-            "embeddings",
-            ("backend", "model", "vectors", "coverage %"),
-            [[vectors["backend"], vectors["model"], vectors["vectors"], vectors["coverage"]]],
-        )
+        show_report(report, fmt, lambda: _status_tables(report))
 
     run(action)
+
+
+def _language_rows(languages: dict) -> list[list]:
+    return [[lang, v["files"], v["symbols"], v["edges"]] for lang, v in languages.items()]
+
+
+def _plan_tables(plan) -> None:
+    emit_table(
+        f"would index {sum(plan.languages.values())} files into {plan.store}",
+        ("language", "files"),
+        sorted(plan.languages.items()),
+    )
+    emit_table("skipped", ("path", "reason"), [[s["path"], s["reason"]] for s in plan.skipped])
+
+
+def _status_tables(report: dict) -> None:
+    emit_table(
+        f"index at {report['commit'] or '(no commit)'} on {report['indexed_at']}"
+        f"{' (stale)' if report['stale'] else ''}",
+        LANGUAGE_COLUMNS,
+        _language_rows(report["languages"]),
+    )
+    emit_table(
+        "not in the map",
+        ("change", "path"),
+        [[change, p] for change, paths in report["not_in_map"].items() for p in paths],
+    )
+    vectors = report["embeddings"]
+    emit_table(
+        "embeddings",
+        ("backend", "model", "vectors", "coverage %"),
+        [[vectors["backend"], vectors["model"], vectors["vectors"], vectors["coverage"]]],
+    )
 
 
 class _progress:

@@ -178,6 +178,17 @@ def show(
         emit_text(data)
 
 
+def show_report(report: dict, fmt: Format | None, tables: Callable[[], None]) -> None:
+    """A report with its own tables: JSON when piped or asked, ``tables()`` on a terminal, else text."""
+    shown = chosen(fmt, listing=True)
+    if shown is Format.json:
+        emit_json(report)
+    elif shown is Format.table:
+        tables()
+    else:
+        emit_text(report)
+
+
 def _cell(value: Any) -> str:
     return "" if value is None else _scalar(value)
 

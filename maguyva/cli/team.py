@@ -10,8 +10,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from maguyva.cli.options import AliasedCommand, Format, FormatOption
-from maguyva.cli.output import chosen, emit_table, plain, run, show
+from maguyva.cli.options import AliasedCommand, FormatOption
+from maguyva.cli.output import emit_table, plain, run, show, show_report
 
 TeamStoreOption = Annotated[
     Optional[str],
@@ -43,17 +43,18 @@ def repos(store: TeamStoreOption = None, workspace: WorkspaceOption = None, fmt:
         from maguyva.workspace import workspace_status
 
         status = workspace_status(team_store(".", store, workspace))
-        if chosen(fmt, listing=True) is Format.table:
-            emit_table(
+        show_report(
+            status,
+            fmt,
+            lambda: emit_table(
                 f"workspace {status['workspace']}",
                 ("repo", "commit", "indexed at"),
                 [
                     [r["repo"], (r["snapshot"] or {}).get("commit"), (r["snapshot"] or {}).get("created_at")]
                     for r in status["repositories"]
                 ],
-            )
-        else:
-            show(status, fmt)
+            ),
+        )
 
     run(action)
 
