@@ -149,7 +149,7 @@ def test_status_sees_added_files_in_the_cli_and_the_mcp_tool(indexed):
         tool = api.index_status()
     finally:
         api.close()
-    assert tool["not_in_map"] == [
+    assert tool.model_dump(mode="json")["not_in_map"] == [
         {"path": "README.md", "state": "deleted"},
         {"path": "app/new.py", "state": "added"},
         {"path": "app/util.py", "state": "modified"},
