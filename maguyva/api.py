@@ -50,6 +50,7 @@ class Maguyva:
     _index: Any = None  # the file ranker's BM25F index, built on first use
     _kinds: dict = field(default_factory=dict)
     _file_ranks: dict | None = None
+    _prompts: frozenset | None = None  # the repository's issue-template prompts, read on first use
     # batched reads, remembered for this index: every file's record (one query, on first use) and the
     # centrality rows asked for so far ((path, symbol or None) → row or None), fetched a list at a time
     _records: dict | None = None
@@ -158,9 +159,11 @@ class Maguyva:
         route = plan_route(intent, preset=preset, available=self.available_modalities(), modalities=modalities)
         notes = list(route.notes)
         depth = max(limit * 3, 20)
-        # a task text goes to the file ranker alone: its retrievers would only re-find the ranker's files
-        ranked = {} if parsed.is_task and not modalities else {
-            m: self._retrieve(m, intent.name, query, terms, depth, path_prefix) for m in route.weights}
+        # a task text goes to the file ranker: text, structure and graph would only re-find the ranker's
+        # files, but embeddings (when the index has them) add what the words miss
+        asked = ([m for m in route.weights if m == "semantic"] if parsed.is_task and not modalities
+                 else list(route.weights))
+        ranked = {m: self._retrieve(m, intent.name, query, terms, depth, path_prefix) for m in asked}
         self._prefetch_centrality((h.path, h.symbol) for hits in ranked.values() for h in hits)
         if modalities:
             strategy = route.strategy
@@ -202,6 +205,10 @@ class Maguyva:
         """The file ranker (``maguyva.retrieve.rank``) with the routed retrievers as one of its signals."""
         from maguyva.retrieve.rank import query_terms, rank_files
 
+        if parsed.is_task and self._issue_prompts():  # the repository's issue-template prompts say nothing
+            from maguyva.retrieve.boilerplate import without_prompts
+
+            parsed = parse_query(without_prompts(parsed.text, self._issue_prompts()))
         scores, named = rank_files(self.store, self._file_index(), parsed, kinds=self._file_kind,
                                    centrality=self._file_centrality, retrievers=ranked,
                                    retriever_weights=weights, path_prefix=path_prefix, limit=limit)
@@ -224,6 +231,13 @@ class Maguyva:
                         **({"demoted_as": scored.demotion} if scored.demotion else {}),
                         more=[{"citation": h.citation, "line": h.line, "end_line": h.end_line, "symbol": h.symbol,
                                "kind": h.kind} for h in more])
+
+    def _issue_prompts(self) -> frozenset[str]:
+        if self._prompts is None:
+            from maguyva.retrieve.boilerplate import store_templates
+
+            self._prompts = store_templates(self.store)
+        return self._prompts
 
     def _file_index(self) -> FileIndex:
         if self._index is None:

@@ -102,3 +102,26 @@ def test_neighbour_files_is_one_query_that_agrees_with_the_edge_lists(api):
     assert found == {"lib/api.py": {"lib/engine.py"}, "lib/engine.py": {"lib/api.py"}, "lib/other.py": set()}
     assert Store.neighbour_files(api.store, list(found)) == found  # the generic edge-list version agrees
     assert api.store.neighbour_files([]) == {}
+
+
+def test_a_task_text_uses_embeddings_as_a_ranker_signal_when_the_index_has_them(tmp_path):
+    from maguyva.embed.cache import EmbeddingCache
+    from maguyva.embed.pipeline import embed_index
+    from tests.test_store_backends import HashEmbedder
+
+    api = open_indexed(tmp_path / "repo", FILES)
+    try:
+        query = ("gaussian elimination pivots the wrong row\n\nWith two unknowns the pivot is always the first "
+                 "row, so the elimination returns the same value for every name.\nSeen on version 2.")
+        plain = api.intelligent_search(query)
+        assert plain["modalities_used"] == [] or "semantic" not in plain["modalities_used"]
+        api.embedder = HashEmbedder()
+        with EmbeddingCache(tmp_path / "cache.db") as cache:
+            embed_index(api.store, api.embedder, cache)
+        answer = api.intelligent_search(query)
+        assert answer["fusion_strategy"] == "ranked" and "semantic" in answer["modalities_used"]
+        engine = next(r for r in answer["results"] if r["path"] == "lib/engine.py")
+        assert engine["signals"]["retrievers"] > 0  # the semantic hit feeds the ranker
+        assert [r["path"] for r in answer["results"]][0] == "lib/engine.py"
+    finally:
+        api.close()

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from maguyva.index.chunk import search_words
+from maguyva.retrieve.boilerplate import linked_paths
 
 LONG_WORDS = 25  # a query with more words than this (or several lines) describes a task
 MAX_LITERAL = 80  # a quoted literal longer than this, or spanning lines, is prose or code
@@ -105,7 +106,8 @@ def parse(query: str) -> ParsedQuery:
     calls = [c for c in _CALL.findall(code_all) if c.split(".")[-1] not in _NOISE_CALLS]
     calls += _ATTRIBUTE.findall(code_all)
     identifiers = _identifiers(prose) + [i for lit in literals for i in _identifiers(lit)]
-    paths = tuple(dict.fromkeys(p for p in _PATH.findall(text) if not p.startswith(("http", "www."))))
+    paths = tuple(dict.fromkeys([*(p for p in _PATH.findall(text) if not p.startswith(("http", "www."))),
+                                 *linked_paths(text)]))
     modules = tuple(dict.fromkeys(d for d in _DOTTED.findall(text + "\n" + " ".join(imports))
                                   if "." in d and not _PATH.fullmatch(d) and d.count(".") >= 1))
     names = _names(identifiers, literals, defines, calls, imports, frames, exception)
