@@ -458,8 +458,7 @@ class Maguyva:
         return OverviewAnswer.model_validate({
             "root": str(self.root),
             "files": len(paths),
-            "languages": [{"language": s.language, "files": s.files, "symbols": s.symbols, "edges": s.edges}
-                          for s in stats],
+            "languages": [s.as_row() for s in stats],
             "layout": [{"dir": d, "files": n} for d, n in sorted(layout.items(), key=lambda kv: (-kv[1], kv[0]))],
             "hub_files": [{"citation": f"{c.path}:1", "path": c.path, "pagerank": round(c.pagerank, 6),
                            "in_degree": c.in_degree} for c in top_files],
@@ -468,7 +467,7 @@ class Maguyva:
                              "citation": _symbol_citation(defined[c.path], c.path, c.symbol)}
                             for c in top_symbols],
             "entry_points": entries,
-            "snapshot": _snapshot_dict(snapshot),
+            "snapshot": snapshot.as_dict() if snapshot else None,
         })
 
     def gather_task_context(self, task: str, *, token_budget: int = 4_000) -> ContextAnswer:
@@ -549,11 +548,6 @@ def _symbol_citation(defined: Sequence[Any], path: str, symbol: str | None) -> s
             return f"{path}:{s.line}"
     return f"{path}:1"
 
-
-def _snapshot_dict(snapshot: Any) -> dict | None:
-    if snapshot is None:
-        return None
-    return {"commit": snapshot.commit, "created_at": snapshot.created_at, "dirty": list(snapshot.dirty)}
 
 
 def _sha1(path: Path) -> str:

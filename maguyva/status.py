@@ -46,9 +46,7 @@ class IndexReport:
             "commit": snapshot.commit if snapshot else None,
             "indexed_at": snapshot.created_at if snapshot else None,
             "uncommitted_at_index": list(snapshot.dirty) if snapshot else [],
-            "languages": {
-                s.language: {"files": s.files, "symbols": s.symbols, "edges": s.edges} for s in self.languages
-            },
+            "languages": {s.language: s.counts() for s in self.languages},
             "totals": {
                 key: sum(getattr(s, key) for s in self.languages) for key in ("files", "symbols", "edges")
             },
@@ -71,18 +69,9 @@ class IndexReport:
         snapshot = self.snapshot
         return {
             "store": self.store,
-            "snapshot": {
-                "commit": snapshot.commit,
-                "created_at": snapshot.created_at,
-                "dirty": list(snapshot.dirty),
-            }
-            if snapshot
-            else None,
+            "snapshot": snapshot.as_dict() if snapshot else None,
             "embeddings": self.embeddings,
-            "languages": [
-                {"language": s.language, "files": s.files, "symbols": s.symbols, "edges": s.edges}
-                for s in self.languages
-            ],
+            "languages": [s.as_row() for s in self.languages],
             "not_in_map": [{"path": p, "state": state} for p, state in changes[:NOT_IN_MAP_SHOWN]],
             "not_in_map_count": len(changes),
             "uncommitted": list(uncommitted)[:NOT_IN_MAP_SHOWN],
@@ -187,10 +176,6 @@ def index_freshness(root: Path | str, store: str | None = None) -> dict[str, Any
     if snapshot is None:
         report["problem"] = "the index has no snapshot yet"
         return report
-    report["snapshot"] = {
-        "commit": snapshot.commit,
-        "created_at": snapshot.created_at,
-        "dirty": list(snapshot.dirty),
-    }
+    report["snapshot"] = snapshot.as_dict()
     report["fresh"] = bool(snapshot.commit and head and snapshot.commit == head)
     return report

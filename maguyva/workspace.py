@@ -65,10 +65,8 @@ class HostedMaguyva(Maguyva):
     def index_status(self) -> StatusAnswer:
         snapshot = self.store.snapshot()
         return StatusAnswer.model_validate({"repo": self.repo, "store": self.store_location,
-                "snapshot": snapshot and {"commit": snapshot.commit, "created_at": snapshot.created_at,
-                                          "dirty": list(snapshot.dirty)},
-                "languages": [{"language": s.language, "files": s.files, "symbols": s.symbols, "edges": s.edges}
-                              for s in self.store.language_stats()]})
+                "snapshot": snapshot.as_dict() if snapshot else None,
+                "languages": [s.as_row() for s in self.store.language_stats()]})
 
     def refresh_index(self) -> RefreshAnswer:
         raise MaguyvaError(REFRESH_HINT)

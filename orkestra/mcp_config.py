@@ -7,7 +7,7 @@ Pure functions: they return the text a user pastes (or a file ``sync`` renders);
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 CLIENTS = ("claude", "cursor", "codex", "vscode", "windsurf")
 SERVER_NAME = "maguyva"
@@ -55,6 +55,23 @@ _PATHS = {
     "codex": "~/.codex/config.toml",
     "windsurf": "~/.codeium/windsurf/mcp_config.json",
 }
+
+
+def server_spec(client: str, server: str = SERVER_NAME, *, url: str | None = None,
+                key_env: str = DEFAULT_KEY_ENV, repo: str | None = None, cwd: str | None = None) -> ServerSpec:
+    """The bundled ``server`` as ``client`` should launch it. Clients without a project-dir variable
+    (codex, windsurf) get the repository pinned: ``repo``, else ``cwd``. Raises ``UsageError``
+    (exit 2) with close matches for an unknown client or server."""
+    from orkestra.errors import UsageError, did_you_mean
+
+    for kind, given, known in (("client", client, CLIENTS), ("server", server, tuple(BUNDLED_SERVERS))):
+        if given not in known:
+            close = did_you_mean(given, known)
+            hint = f"did you mean {', '.join(repr(c) for c in close)}? " if close else ""
+            raise UsageError(f"unknown {kind} {given!r} ({hint}choose one of {', '.join(known)})")
+    if not url and not repo and client not in _PROJECT_VAR:
+        repo = cwd  # no project-dir variable: pin the repository the command was run in
+    return replace(BUNDLED_SERVERS[server], url=url, key_env=key_env, repo=repo)
 
 
 def client_config(client: str, spec: ServerSpec) -> ClientConfig:

@@ -59,3 +59,15 @@ def test_cli_prints_each_format_and_rejects_unknown_clients(tmp_path):
     assert as_json["path"] == ".vscode/mcp.json" and json.loads(as_json["text"])["servers"]
     bad = run_cli("mcp", "config", "--client", "emacs", cwd=tmp_path)
     assert bad.returncode == 2 and "unknown client" in bad.stderr
+
+
+def test_server_spec_pins_the_repository_only_for_clients_without_a_project_variable():
+    from orkestra.errors import UsageError
+    from orkestra.mcp_config import server_spec
+
+    assert server_spec("codex", cwd="/work/repo").repo == "/work/repo"
+    assert server_spec("windsurf", repo="/other", cwd="/work/repo").repo == "/other"
+    assert server_spec("claude", cwd="/work/repo").repo is None  # ${CLAUDE_PROJECT_DIR} does it
+    assert server_spec("codex", url="https://m.example/mcp", cwd="/work/repo").repo is None
+    with pytest.raises(UsageError, match="did you mean 'cursor'"):
+        server_spec("cursr")

@@ -39,6 +39,10 @@ class Snapshot:
     created_at: str  # ISO 8601, UTC
     dirty: tuple[str, ...]  # uncommitted files at index time (indexed, but not in the commit)
 
+    def as_dict(self) -> dict:
+        """The JSON form every answer uses: ``{commit, created_at, dirty}``."""
+        return {"commit": self.commit, "created_at": self.created_at, "dirty": list(self.dirty)}
+
 
 @dataclass(frozen=True, slots=True)
 class Centrality:
@@ -57,6 +61,13 @@ class LanguageStats:
     files: int
     symbols: int
     edges: int
+
+    def counts(self) -> dict[str, int]:
+        return {"files": self.files, "symbols": self.symbols, "edges": self.edges}
+
+    def as_row(self) -> dict:
+        """The JSON row every answer uses: ``{language, files, symbols, edges}``."""
+        return {"language": self.language, **self.counts()}
 
 
 class Store(ABC):

@@ -28,22 +28,17 @@ def config(
     Example: orkestra mcp config --client claude --server orkestra
     Example: orkestra mcp config --client codex --url https://maguyva.example/mcp >> ~/.codex/config.toml
     """
-    import dataclasses
     import os
     import sys
 
     from orkestra.cli.output import emit_json, fail
-    from orkestra.errors import did_you_mean
-    from orkestra.mcp_config import BUNDLED_SERVERS, CLIENTS, client_config
+    from orkestra.errors import UsageError
+    from orkestra.mcp_config import client_config, server_spec
 
-    for kind, given, known in (("client", client, CLIENTS), ("server", server, BUNDLED_SERVERS)):
-        if given not in known:
-            close = did_you_mean(given, known)
-            hint = f"did you mean {', '.join(repr(c) for c in close)}? " if close else ""
-            fail(f"unknown {kind} {given!r} ({hint}choose one of {', '.join(known)})", 2)
-    if not url and not repo and client in ("codex", "windsurf"):
-        repo = os.getcwd()  # these clients have no project-dir variable: pin the current repository
-    spec = dataclasses.replace(BUNDLED_SERVERS[server], url=url, key_env=key_env, repo=repo)
+    try:
+        spec = server_spec(client, server, url=url, key_env=key_env, repo=repo, cwd=os.getcwd())
+    except UsageError as exc:
+        fail(str(exc), exc.exit_code)
     result = client_config(client, spec)
     if fmt is Format.json:
         emit_json({"client": result.client, "path": result.path, "format": result.format, "text": result.text})
