@@ -143,11 +143,12 @@ def index_status(root: Path | str, store_path: Path | str | None = None,
     try:
         root = settle_root(store.recorded_root(), root, rebuild=False)
         states, snapshot, stats = store.file_states(), store.snapshot(), store.language_stats()
+        known = _with_labels(states, store.file_labels())
     finally:
         store.close()
     if snapshot is None and not states:  # created, but no run committed (the first one was killed)
         raise StoreError(f"no index at {path} yet (no run has finished): run `orkestra code index`")
-    diff = _Diff.between(states, scan_repository(root, max_bytes, known=states).files)
+    diff = _Diff.between(states, scan_repository(root, max_bytes, known=known).files)
     not_in_map = {"added": sorted(diff.added), "changed": sorted(diff.changed), "deleted": sorted(diff.deleted)}
     return IndexStatus(
         root=str(root), store=str(path), commit=snapshot.commit if snapshot else None,
@@ -172,7 +173,8 @@ def index_repository(root: Path | str, store_path: Path | str | None = None, ful
     try:
         root = settle_root(store.recorded_root(), root, rebuild=full)
         states = {} if full else store.file_states()
-        scan = scan_repository(root, max_bytes, known=states)
+        labels = store.file_labels() if states else {}
+        scan = scan_repository(root, max_bytes, known=_with_labels(states, labels))
         diff = _Diff.between(states, scan.files)
         todo = [scanned.record for scanned in scan.files if scanned.record.path in diff.added | diff.changed]
         clean = not states
@@ -186,12 +188,13 @@ def index_repository(root: Path | str, store_path: Path | str | None = None, ful
             for gone in sorted(diff.deleted):
                 store.delete_file(gone)
             report("extract", 0, len(todo))
-            for batch in iter_extractions(root, todo, budget_ms, workers):  # stored while workers go on
-                for extraction in batch:
+            sources = {s.record.path: s.data for s in scan.files if s.data is not None}
+            # stored while the workers go on; each file is read once (by the scan or by its worker)
+            for batch in iter_extractions(root, todo, budget_ms, workers, with_text=True, sources=sources):
+                for extraction, text in batch:
                     scanned = by_path[extraction.path]
-                    text = (root / extraction.path).read_bytes().decode("utf-8", errors="replace")
                     store.put_file(scanned.record, scanned.mtime_ns, extraction, text)
-                extractions += [replace(e, chunks=()) for e in batch]  # stored; resolution needs no text
+                extractions += [replace(e, chunks=()) for e, _ in batch]  # stored; resolution needs no text
                 report("extract", len(extractions), len(todo))
             for touched in diff.touched:
                 store.touch_file(touched, by_path[touched].mtime_ns)
@@ -224,6 +227,11 @@ def index_repository(root: Path | str, store_path: Path | str | None = None, ful
         seconds=round(time.perf_counter() - started, 3), commit=snapshot.commit if snapshot else None,
         errors=tuple(err for e in extractions for err in e.errors),
         languages={s.language: {"files": s.files, "symbols": s.symbols, "edges": s.edges} for s in stats})
+
+
+def _with_labels(states: dict, labels: dict) -> dict:
+    """(size, stamp, hash, language, flags) per path where the store knows the labels (see ``scan``)."""
+    return {path: (*state, *labels[path]) if path in labels else state for path, state in states.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,7 +351,8 @@ def _links(edges: list[Edge]) -> Counter:
 def _read_states(path: Path, root: Path, full: bool) -> tuple[Path, dict]:
     store = open_store(path, readonly=True)
     try:
-        return settle_root(store.recorded_root(), root, rebuild=full), store.file_states()
+        return settle_root(store.recorded_root(), root, rebuild=full), _with_labels(store.file_states(),
+                                                                                   store.file_labels())
     finally:
         store.close()
 

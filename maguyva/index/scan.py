@@ -6,17 +6,25 @@ Ignore sources, in order (a later match wins, as in git): ``.git/info/exclude``,
 or a submodule's git file). Symbolic links are never followed into directories; a file link counts
 only when its target is a file inside the root and outside every ``.git``. This is the only module
 that walks the disk.
+
+In a git work tree the file list comes from git (``git ls-files --cached --others
+--exclude-standard``, with the tracked files that match an ignore rule taken out, as the walk
+would), so the ignore rules are git's own fast matcher; a nested repository git reports as one
+``dir/`` entry is walked. Outside git, or when git fails, the directory walk does it all. Both
+apply ``.maguyvaignore`` and the same link rules, and neither follows a symlinked directory.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import posixpath
 import re
+import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from stat import S_ISREG
+from stat import S_ISDIR, S_ISLNK, S_ISREG
 from typing import Mapping
 
 import pathspec
@@ -32,6 +40,7 @@ DEFAULT_MAX_BYTES = 1_000_000
 RACY_WINDOW_NS = 2_000_000_000
 IGNORE_FILES = (".gitignore", ".maguyvaignore")
 _SNIFF = 8192
+HOLD_BYTES = 64 << 20  # bytes of new or changed files the scan keeps for extraction (read once)
 
 FLAG_RULES: tuple[tuple[str, re.Pattern], ...] = (
     ("vendor", re.compile(r"(^|/)(node_modules|vendor|third_party|third-party|site-packages|bower_components)/")),
@@ -50,6 +59,8 @@ class ScannedFile:
 
     record: FileRecord
     mtime_ns: int
+    data: bytes | None = field(default=None, compare=False, repr=False)  # the bytes, when the scan read
+    # them for a new or changed file and could hold them (``HOLD_BYTES``), so extraction reads nothing
 
 
 def stat_stamp(stat: os.stat_result) -> int:
@@ -92,74 +103,192 @@ class ScanResult:
 
 
 def scan_repository(root: Path, max_bytes: int = DEFAULT_MAX_BYTES,
-                    known: Mapping[str, tuple[int, int, str]] | None = None) -> ScanResult:
-    """Every indexable file under ``root``. ``known`` maps path → (size, mtime_ns, hash) from the
-    previous scan; a file whose size and stat stamp are unchanged keeps its hash without being read
-    (unless the stamp was racy, see ``RACY_WINDOW_NS``)."""
+                    known: Mapping[str, tuple] | None = None) -> ScanResult:
+    """Every indexable file under ``root``. ``known`` maps path → (size, mtime_ns, hash[, language,
+    flags]) from the previous scan; a file whose size and stat stamp are unchanged keeps its hash
+    without being read (unless the stamp was racy, see ``RACY_WINDOW_NS``), and with the language and
+    flags given it is not even opened."""
     root = root.resolve()
-    racy_from = time.time_ns() - RACY_WINDOW_NS
-    known = known or {}
-    files: list[ScannedFile] = []
-    skipped: list[Skipped] = []
-    base_specs = [("", _spec_from(root / ".git" / "info" / "exclude"))]
-    specs_by_dir: dict[str, list[tuple[str, pathspec.GitIgnoreSpec]]] = {"": base_specs}
-    for directory, dirnames, filenames in os.walk(root, followlinks=False):
-        rel_dir = Path(directory).relative_to(root).as_posix()
-        rel_dir = "" if rel_dir == "." else rel_dir
-        specs = specs_by_dir.pop(rel_dir)
-        specs = specs + [(rel_dir, spec) for name in IGNORE_FILES
-                         if (spec := _spec_from(Path(directory) / name)) is not None]
-        kept_dirs = []
-        for name in sorted(dirnames):
-            rel = f"{rel_dir}/{name}" if rel_dir else name
-            if in_vcs_dir((name,)) or _ignored(specs, rel + "/"):
-                continue
-            if os.path.islink(os.path.join(directory, name)):
-                skipped.append(Skipped(rel, "symlinked directory (not followed)"))
-                continue
-            kept_dirs.append(name)
-            specs_by_dir[rel] = specs
-        dirnames[:] = kept_dirs
-        for name in sorted(filenames):
-            rel = f"{rel_dir}/{name}" if rel_dir else name
-            if in_vcs_dir((name,)) or _ignored(specs, rel):
-                continue
-            outcome = _scan_file(root, Path(directory) / name, rel, max_bytes, known.get(rel), racy_from)
-            (files if isinstance(outcome, ScannedFile) else skipped).append(outcome)
-    return ScanResult(tuple(files), tuple(skipped))
+    scanner = _Scanner(root, max_bytes, known or {})
+    listed = _git_listing(root)
+    if listed is None:
+        scanner.walk("", [("", _spec_from(root / ".git" / "info" / "exclude"))])
+    else:
+        scanner.listed(*listed)
+    return ScanResult(tuple(scanner.files), tuple(scanner.skipped))
 
 
-def _scan_file(root: Path, full: Path, rel: str, max_bytes: int, previous, racy_from: int) -> ScannedFile | Skipped:
-    if full.is_symlink():
-        target = full.resolve()
-        if not target.is_relative_to(root):
-            return Skipped(rel, "symlink outside repository")
-        if in_vcs_dir(target.relative_to(root).parts):
-            return Skipped(rel, "symlink into .git")
-        if not target.is_file():
-            return Skipped(rel, "symlink to a non-file")
+class _Scanner:
+    def __init__(self, root: Path, max_bytes: int, known: Mapping[str, tuple]):
+        self.root, self.max_bytes, self.known = root, max_bytes, known
+        self.racy_from = time.time_ns() - RACY_WINDOW_NS
+        self.files: list[ScannedFile] = []
+        self.skipped: list[Skipped] = []
+        self.hold = HOLD_BYTES
+
+    def add(self, rel: str, full: Path, stat: os.stat_result | None = None) -> None:
+        outcome = _scan_file(self, full, rel, self.known.get(rel), stat)
+        (self.files if isinstance(outcome, ScannedFile) else self.skipped).append(outcome)
+
+    def walk(self, top: str, specs: list) -> None:
+        """The directory walk from ``top`` (repo-relative, "" for the root) with the ignore specs above it."""
+        root = self.root
+        specs_by_dir: dict[str, list[tuple[str, pathspec.GitIgnoreSpec]]] = {top: specs}
+        for directory, dirnames, filenames in os.walk(root / top if top else root, followlinks=False):
+            rel_dir = Path(directory).relative_to(root).as_posix()
+            rel_dir = "" if rel_dir == "." else rel_dir
+            specs = specs_by_dir.pop(rel_dir)
+            specs = specs + [(rel_dir, spec) for name in IGNORE_FILES
+                             if (spec := _spec_from(Path(directory) / name)) is not None]
+            kept_dirs = []
+            for name in sorted(dirnames):
+                rel = f"{rel_dir}/{name}" if rel_dir else name
+                if in_vcs_dir((name,)) or _ignored(specs, rel + "/"):
+                    continue
+                if os.path.islink(os.path.join(directory, name)):
+                    self.skipped.append(Skipped(rel, "symlinked directory (not followed)"))
+                    continue
+                kept_dirs.append(name)
+                specs_by_dir[rel] = specs
+            dirnames[:] = kept_dirs
+            for name in sorted(filenames):
+                rel = f"{rel_dir}/{name}" if rel_dir else name
+                if in_vcs_dir((name,)) or _ignored(specs, rel):
+                    continue
+                self.add(rel, Path(directory) / name)
+
+    def listed(self, paths: list[str], nested: list[str]) -> None:
+        """Files git listed (sorted, repo-relative), then the nested repositories it did not enter."""
+        root = self.root
+        own = {posixpath.dirname(p) for p in paths if posixpath.basename(p) == ".maguyvaignore"}
+        specs = {d: _spec_from(root / d / ".maguyvaignore") for d in own}
+        safe: dict[str, bool] = {"": True}
+        for rel in paths:
+            parts = rel.split("/")
+            if in_vcs_dir(parts) or (specs and _ignored(_chain(specs, parts), rel)):
+                continue
+            parent = posixpath.dirname(rel)
+            if not _safe_dir(root, parent, safe):  # a listed path under a directory now a symlink
+                continue
+            full = root / rel
+            try:
+                stat = os.lstat(full)
+            except OSError:  # deleted from the work tree since git's index had it
+                continue
+            if S_ISDIR(stat.st_mode):  # a submodule's work tree: walked, as outside git
+                nested.append(rel)
+                continue
+            self.add(rel, full, None if S_ISLNK(stat.st_mode) else stat)
+        for top in sorted(set(nested)):
+            if in_vcs_dir(top.split("/")) or not _safe_dir(root, top, safe):
+                continue
+            parts = top.split("/")
+            chain = [("", _spec_from(root / ".git" / "info" / "exclude"))]
+            for depth in range(len(parts)):
+                base = "/".join(parts[:depth])
+                chain += [(base, spec) for name in IGNORE_FILES
+                          if (spec := _spec_from(root / base / name)) is not None]
+            self.walk(top, chain)
+
+
+def _chain(specs: dict, parts: list[str]) -> list:
+    """The ``.maguyvaignore`` specs of a path's ancestor directories, outermost first."""
+    chain = []
+    for depth in range(len(parts)):
+        base = "/".join(parts[:depth])
+        if base in specs:
+            chain.append((base, specs[base]))
+    return chain
+
+
+def _safe_dir(root: Path, rel: str, safe: dict[str, bool]) -> bool:
+    """Whether every component of the directory ``rel`` is a real directory (no symlink), memoised."""
+    if rel in safe:
+        return safe[rel]
+    ok = _safe_dir(root, posixpath.dirname(rel), safe)
+    if ok:
+        try:
+            mode = os.lstat(root / rel).st_mode
+            ok = S_ISDIR(mode) and not S_ISLNK(mode)
+        except OSError:
+            ok = False
+    safe[rel] = ok
+    return ok
+
+
+def _git_listing(root: Path) -> tuple[list[str], list[str]] | None:
+    """(files, nested repository directories) under ``root`` from git, or None outside a work tree.
+
+    Two ``ls-files`` run at once: tracked and untracked files not ignored, and the tracked ones an
+    ignore rule matches (the walk skips those, so this does too)."""
+    base = ["git", "-C", str(root), "-c", "core.quotepath=off", "ls-files", "-z", "--exclude-standard"]
     try:
-        stat = full.stat()
-    except OSError as exc:
-        return Skipped(rel, f"unreadable: {exc.strerror}")
+        listing = subprocess.Popen([*base, "--cached", "--others"], stdout=subprocess.PIPE,
+                                   stderr=subprocess.DEVNULL)
+        ignored = subprocess.Popen([*base, "--cached", "--ignored"], stdout=subprocess.PIPE,
+                                   stderr=subprocess.DEVNULL)
+    except OSError:
+        return None
+    out, _ = listing.communicate()
+    skip, _ = ignored.communicate()
+    if listing.returncode != 0 or ignored.returncode != 0:
+        return None
+    dropped = set(skip.split(b"\0"))
+    files, nested = [], []
+    for entry in dict.fromkeys(out.split(b"\0")):  # a path with unmerged stages is listed once per stage
+        if not entry or entry in dropped:
+            continue
+        path = os.fsdecode(entry)
+        (nested if path.endswith("/") else files).append(path)
+    return sorted(files), sorted(p.rstrip("/") for p in nested)
+
+
+def _scan_file(scanner: _Scanner, full: Path, rel: str, previous, stat: os.stat_result | None = None
+               ) -> ScannedFile | Skipped:
+    root = scanner.root
+    if stat is None:  # from the walk, or a link from git's list: check where it leads
+        if full.is_symlink():
+            target = full.resolve()
+            if not target.is_relative_to(root):
+                return Skipped(rel, "symlink outside repository")
+            if in_vcs_dir(target.relative_to(root).parts):
+                return Skipped(rel, "symlink into .git")
+            if not target.is_file():
+                return Skipped(rel, "symlink to a non-file")
+        try:
+            stat = full.stat()
+        except OSError as exc:
+            return Skipped(rel, f"unreadable: {exc.strerror}")
     if not S_ISREG(stat.st_mode):  # a FIFO or a device would block or never end
         return Skipped(rel, "not a regular file")
-    if stat.st_size > max_bytes:
-        return Skipped(rel, f"too large ({stat.st_size} bytes > {max_bytes})")
+    if stat.st_size > scanner.max_bytes:
+        return Skipped(rel, f"too large ({stat.st_size} bytes > {scanner.max_bytes})")
     stamp = stat_stamp(stat)
+    data = None
     if trusted(previous, stat):
         head, digest = None, previous[2]
+        if len(previous) >= 5:  # language and flags known: nothing to read
+            record = FileRecord(path=rel, language=previous[3], size=stat.st_size, content_hash=digest,
+                                flags=previous[4])
+            return ScannedFile(record, 0 if stamp >= scanner.racy_from else stamp)
     else:
-        data = full.read_bytes()
+        try:
+            data = full.read_bytes()
+        except OSError as exc:
+            return Skipped(rel, f"unreadable: {exc.strerror}")
         if b"\0" in data[:_SNIFF]:
             return Skipped(rel, "binary")
         head, digest = data[:_SNIFF], hashlib.sha1(data).hexdigest()
+        if (previous is None or previous[2] != digest) and len(data) <= scanner.hold:
+            scanner.hold -= len(data)
+        else:  # unchanged content, or over the budget: extraction (if any) reads it again
+            data = None
     if head is None:
         with full.open("rb") as handle:
             head = handle.read(_SNIFF)
     record = FileRecord(path=rel, language=detect_language(rel, head[:256]), size=stat.st_size,
                         content_hash=digest, flags=path_flags(rel, head))
-    return ScannedFile(record, 0 if stamp >= racy_from else stamp)
+    return ScannedFile(record, 0 if stamp >= scanner.racy_from else stamp, data)
 
 
 def path_flags(path: str, head: bytes = b"") -> tuple[str, ...]:

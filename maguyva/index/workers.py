@@ -14,13 +14,17 @@ import os
 import threading
 from collections import deque
 from pathlib import Path
-from typing import Iterator, Sequence
+from stat import S_ISREG
+from typing import Iterator, Mapping, Sequence
 
 from maguyva.index.extract import extract_source
 from maguyva.index.languages import compiled_query, has_query
 from maguyva.index.parse import run_guarded
 from maguyva.index.transport import pack, unpack
 from maguyva.models import FileExtraction, FileRecord
+from maguyva.store.filetext import FileText
+
+Extracted = tuple[FileExtraction, "FileText | None"]  # the stored text comes along when asked for
 
 # Below these, a pool costs more than it saves. 2 processes beat 1 from well under a megabyte
 # since the queries are compiled once before the fork: 208 files / 0.85 MB 0.64 → 0.57 s, this
@@ -38,19 +42,23 @@ def worker_count() -> int:
 def extract_records(root: Path, records: Sequence[FileRecord], budget_ms: int,
                     workers: int | None = None) -> list[FileExtraction]:
     """Extract ``records`` (read from ``root``), in parallel when there are many; results in input order."""
-    return [extraction for batch in iter_extractions(root, records, budget_ms, workers) for extraction in batch]
+    return [extraction for batch in iter_extractions(root, records, budget_ms, workers) for extraction, _ in batch]
 
 
-def iter_extractions(root: Path, records: Sequence[FileRecord], budget_ms: int,
-                     workers: int | None = None) -> Iterator[list[FileExtraction]]:
-    """Extractions of ``records`` in input order, a batch at a time, so the caller can store them
-    while the workers go on. A pool runs only for cold indexes of many files."""
+def iter_extractions(root: Path, records: Sequence[FileRecord], budget_ms: int, workers: int | None = None, *,
+                     with_text: bool = False, sources: Mapping[str, bytes] | None = None) -> Iterator[list[Extracted]]:
+    """(extraction, stored text) pairs of ``records`` in input order, a batch at a time, so the caller
+    can store them while the workers go on. A pool runs only for cold indexes of many files. With
+    ``with_text`` the worker that parsed a file also compresses and gram-tokenises its text (see
+    ``maguyva.store.filetext``); ``sources`` holds bytes the caller already read, so no file is read twice."""
     workers = worker_count() if workers is None else workers
+    sources = sources or {}
     if not use_pool(records, workers, threading.active_count()):
         for record in records:
-            yield [_extract_one(str(root), record.path, record.language, budget_ms)]
+            yield [_extract_one(str(root), record.path, record.language, budget_ms, with_text,
+                                sources.get(record.path))]
         return
-    yield from _extract_pool(str(root), records, budget_ms, workers)
+    yield from _extract_pool(str(root), records, budget_ms, workers, with_text, sources)
 
 
 def use_pool(records: Sequence[FileRecord], workers: int, threads: int) -> bool:
@@ -61,10 +69,13 @@ def use_pool(records: Sequence[FileRecord], workers: int, threads: int) -> bool:
     return workers > 1 and enough and threads == 1
 
 
-def _extract_pool(root: str, records, budget_ms: int, workers: int) -> Iterator[list[FileExtraction]]:
+def _extract_pool(root: str, records, budget_ms: int, workers: int, with_text: bool = False,
+                  sources: Mapping[str, bytes] | None = None) -> Iterator[list[Extracted]]:
+    sources = sources or {}
     for language in {r.language for r in records if has_query(r.language)}:
         compiled_query(language)  # compile once here; forked workers inherit the compiled queries
-    jobs = deque([(r.path, r.language) for r in records[i:i + BATCH]] for i in range(0, len(records), BATCH))
+    jobs = deque([(r.path, r.language, sources.get(r.path)) for r in records[i:i + BATCH]]
+                 for i in range(0, len(records), BATCH))
     hard_seconds = _hard_seconds(budget_ms)
     context = multiprocessing.get_context("fork")
     while jobs:
@@ -74,12 +85,13 @@ def _extract_pool(root: str, records, budget_ms: int, workers: int) -> Iterator[
             while jobs or running:
                 while jobs and len(running) < workers * IN_FLIGHT:  # a bounded backlog bounds memory
                     job = jobs.popleft()
-                    running.append((job, pool.apply_async(_extract_batch, (root, job, budget_ms))))
+                    running.append((job, pool.apply_async(_extract_batch, (root, job, budget_ms, with_text))))
                 job, handle = running.popleft()
                 try:
-                    batch = [unpack(packed) for packed in handle.get(timeout=hard_seconds * len(job))]
+                    batch = [(unpack(packed), text) for packed, text in handle.get(timeout=hard_seconds * len(job))]
                 except multiprocessing.TimeoutError:
-                    batch = [_extract_guarded(root, path, language, budget_ms) for path, language in job]
+                    batch = [_extract_guarded(root, path, language, budget_ms, with_text, source)
+                             for path, language, source in job]
                     jobs.extendleft(reversed([queued for queued, _ in running]))  # redone by a fresh pool
                     timed_out = True
                 yield batch
@@ -87,21 +99,38 @@ def _extract_pool(root: str, records, budget_ms: int, workers: int) -> Iterator[
                     break
 
 
-def _extract_batch(root: str, job, budget_ms: int) -> list[tuple]:
+def _extract_batch(root: str, job, budget_ms: int, with_text: bool) -> list[tuple]:
     """Runs in a worker; the results travel as tuples (see ``transport``)."""
-    return [pack(_extract_one(root, path, language, budget_ms)) for path, language in job]
+    packed = []
+    for path, language, source in job:
+        extraction, text = _extract_one(root, path, language, budget_ms, with_text, source)
+        packed.append((pack(extraction), text))
+    return packed
 
 
-def _extract_one(root: str, path: str, language: str | None, budget_ms: int) -> FileExtraction:
-    source = (Path(root) / path).read_bytes()
-    return extract_source(path, language, source, budget_ms)
+def _extract_one(root: str, path: str, language: str | None, budget_ms: int, with_text: bool = False,
+                 source: bytes | None = None) -> Extracted:
+    if source is None:
+        source = (Path(root) / path).read_bytes()
+    return extract_source(path, language, source, budget_ms), FileText.of_source(source) if with_text else None
 
 
-def _extract_guarded(root: str, path: str, language: str | None, budget_ms: int) -> FileExtraction:
-    outcome = run_guarded(_extract_one, (root, path, language, budget_ms), _hard_seconds(budget_ms))
+def _extract_guarded(root: str, path: str, language: str | None, budget_ms: int, with_text: bool = False,
+                     source: bytes | None = None) -> Extracted:
+    outcome = run_guarded(_extract_one, (root, path, language, budget_ms, with_text, source), _hard_seconds(budget_ms))
     if outcome.error:
-        return FileExtraction(path=path, language=language, errors=(f"{path}: {outcome.error}",))
+        failed = FileExtraction(path=path, language=language, errors=(f"{path}: {outcome.error}",))
+        return failed, FileText.of_source(source if source is not None else _regular_bytes(Path(root) / path)) \
+            if with_text else None
     return outcome.value
+
+
+def _regular_bytes(full: Path) -> bytes:
+    """The file's bytes, or none when it is not a regular file (what hung may be a FIFO)."""
+    try:
+        return full.read_bytes() if S_ISREG(full.stat().st_mode) else b""
+    except OSError:
+        return b""
 
 
 def _hard_seconds(budget_ms: int) -> float:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from maguyva.embed.units import ChunkRow
+    from maguyva.store.filetext import FileText
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,9 +97,15 @@ class Store(ABC):
     @abstractmethod
     def file_states(self) -> dict[str, tuple[int, int, str]]:
         """path → (size, mtime_ns, content hash) of every indexed file."""
+    def file_labels(self) -> dict[str, tuple[str | None, tuple[str, ...]]]:
+        """path → (language, flags) of every indexed file, so a scan need not open unchanged files
+        ({} when a backend cannot say: the scan then reads their first bytes)."""
+        return {}
     @abstractmethod
-    def put_file(self, record: FileRecord, mtime_ns: int, extraction: FileExtraction, text: str) -> None:
-        """Replace everything stored for ``record.path`` (file row, symbols, references, chunks, text)."""
+    def put_file(self, record: FileRecord, mtime_ns: int, extraction: FileExtraction,
+                 text: "str | FileText") -> None:
+        """Replace everything stored for ``record.path`` (file row, symbols, references, chunks, text);
+        ``text`` may come compressed and gram-tokenised by a worker (``maguyva.store.filetext``)."""
     @abstractmethod
     def touch_file(self, path: str, mtime_ns: int) -> None:
         """Record a new mtime for a file whose content did not change."""

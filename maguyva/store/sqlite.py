@@ -1,4 +1,4 @@
-"""The SQLite backend: WAL, ``synchronous=NORMAL``, FTS5 trigram (substring) and unicode61 (BM25).
+"""The SQLite backend: WAL, ``synchronous=NORMAL``, FTS5 gram tokens (substring) and unicode61 (BM25).
 
 The only module that speaks SQL. An index run is one write transaction (a ``--full`` rebuild
 drops and recreates the tables inside it), so a crash or kill -9 at any moment leaves the previous
@@ -19,7 +19,8 @@ from maguyva.errors import SchemaVersionError, StoreError
 from maguyva.index.chunk import search_words
 from maguyva.models import Edge, FileExtraction, FileRecord, Reference, Symbol
 from maguyva.store.base import Centrality, LanguageStats, Snapshot, Span, Store
-from maguyva.store.lines import matching_lines, phrase_match, split_lines
+from maguyva.store.filetext import FileText, as_file_text, gram_query, grams, unpack_text
+from maguyva.store.lines import matching_lines, prefilter, split_lines
 from maguyva.store.sqlite_vectors import VECTOR_SCHEMA, SQLiteVectors
 from maguyva.store.schema import SCHEMA, SCHEMA_VERSION, TABLES
 
@@ -126,15 +127,22 @@ class SQLiteStore(SQLiteVectors, Store):
     def file_states(self):
         return {p: (s, m, h) for p, s, m, h in self.db.execute("SELECT path, size, mtime_ns, hash FROM files")}
 
-    def put_file(self, record: FileRecord, mtime_ns: int, extraction: FileExtraction, text: str) -> None:
+    def file_labels(self):
+        return {p: (language, tuple(f for f in flags.split(",") if f))
+                for p, language, flags in self.db.execute("SELECT path, language, flags FROM files")}
+
+    def put_file(self, record: FileRecord, mtime_ns: int, extraction: FileExtraction,
+                 text: str | FileText) -> None:
         self.delete_file(record.path)
+        stored = as_file_text(text)
         db = self.db
         cursor = db.execute(
             "INSERT INTO files (path, language, size, mtime_ns, hash, flags, errors, n_symbols)"
             " VALUES (?,?,?,?,?,?,?,?)",
             (record.path, record.language, record.size, mtime_ns, record.content_hash,
              ",".join(record.flags), json.dumps(list(extraction.errors)), len(extraction.symbols)))
-        db.execute("INSERT INTO files_text (rowid, text) VALUES (?, ?)", (cursor.lastrowid, text))
+        db.execute("INSERT INTO files_text (id, text) VALUES (?, ?)", (cursor.lastrowid, stored.packed))
+        db.execute("INSERT INTO files_grams (rowid, grams) VALUES (?, ?)", (cursor.lastrowid, stored.grams))
         db.executemany(f"INSERT INTO symbols ({_SYMBOL_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
                        [(s.path, s.name, s.qualified_name, s.kind, s.line, s.end_line, s.col, s.signature,
                          s.doc, s.parent) for s in extraction.symbols])
@@ -156,7 +164,11 @@ class SQLiteStore(SQLiteVectors, Store):
         row = db.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
         if row is None:
             return
-        db.execute("DELETE FROM files_text WHERE rowid = ?", row)
+        old = db.execute("SELECT text FROM files_text WHERE id = ?", row).fetchone()
+        if old is not None:  # a contentless FTS5 row is deleted by giving back the tokens it was given
+            db.execute("INSERT INTO files_grams (files_grams, rowid, grams) VALUES ('delete', ?, ?)",
+                       (row[0], grams(unpack_text(old[0]))))
+        db.execute("DELETE FROM files_text WHERE id = ?", row)
         db.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE path = ?)", (path,))
         for table in ("chunks", "symbols", "refs"):
             db.execute(f"DELETE FROM {table} WHERE path = ?", (path,))
@@ -308,17 +320,18 @@ class SQLiteStore(SQLiteVectors, Store):
     def search_literal(self, text: str, limit: int = 50) -> list[Span]:
         if not text:
             return []
-        expression = phrase_match(text)
-        if expression is None:  # under three characters the trigram index cannot help: scan
-            rows = self.db.execute("SELECT f.path, t.rowid FROM files_text t JOIN files f ON f.id = t.rowid "
-                                   "WHERE instr(lower(t.text), lower(?)) ORDER BY f.path", (text,)).fetchall()
-        else:  # exactly the files holding the text (trigram phrase); read one by one until ``limit`` lines
-            rows = self.db.execute("SELECT f.path, t.rowid FROM files_text t JOIN files f ON f.id = t.rowid "
-                                   "WHERE files_text MATCH ? ORDER BY f.path", (expression,)).fetchall()
+        expression = gram_query(prefilter(text))
+        if expression is None:  # under three bytes the gram index cannot help: check every file
+            rows = self.db.execute("SELECT path, id FROM files ORDER BY path").fetchall()
+        else:  # a superset of the files holding the text; read and checked one by one until ``limit`` lines
+            rows = self.db.execute("SELECT f.path, f.id FROM files_grams g JOIN files f ON f.id = g.rowid "
+                                   "WHERE files_grams MATCH ? ORDER BY f.path", (expression,)).fetchall()
         spans: list[Span] = []
         for path, rowid in rows:
-            content = self.db.execute("SELECT text FROM files_text WHERE rowid = ?", (rowid,)).fetchone()[0]
-            spans += matching_lines(path, content, text, limit - len(spans))
+            packed = self.db.execute("SELECT text FROM files_text WHERE id = ?", (rowid,)).fetchone()
+            if packed is None:
+                continue
+            spans += matching_lines(path, unpack_text(packed[0]), text, limit - len(spans))
             if len(spans) >= limit:
                 break
         return spans
@@ -340,9 +353,9 @@ class SQLiteStore(SQLiteVectors, Store):
         return spans
 
     def file_text(self, path: str) -> str | None:
-        row = self.db.execute("SELECT t.text FROM files_text t JOIN files f ON f.id = t.rowid WHERE f.path = ?",
+        row = self.db.execute("SELECT t.text FROM files_text t JOIN files f ON f.id = t.id WHERE f.path = ?",
                               (path,)).fetchone()
-        return row[0] if row else None
+        return unpack_text(row[0]) if row else None
 
     def file_record(self, path: str) -> FileRecord | None:
         row = self.db.execute("SELECT path, language, size, hash, flags FROM files WHERE path = ?",

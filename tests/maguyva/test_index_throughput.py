@@ -70,7 +70,7 @@ def test_a_hanging_file_in_the_pool_is_redone_alone_and_the_rest_keep_their_orde
     records = [f.record for f in scan_repository(tmp_path).files]
     os.mkfifo(tmp_path / "pipe.py")  # after the scan, which would block reading it too
     records.insert(1, FileRecord(path="pipe.py", language="python", size=0, content_hash="-"))
-    pooled = [e for batch in workers._extract_pool(str(tmp_path), records, 200, workers=2) for e in batch]
+    pooled = [e for batch in workers._extract_pool(str(tmp_path), records, 200, workers=2) for e, _ in batch]
     assert [e.path for e in pooled] == ["m0.py", "pipe.py", "m1.py", "m2.py", "m3.py", "m4.py", "m5.py"]
     assert pooled[1].errors == ("pipe.py: exceeded hard deadline of 5 s",)
     assert [e.symbols[0].name for e in pooled if e.path != "pipe.py"] == [f"f{n}" for n in range(6)]

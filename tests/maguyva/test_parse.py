@@ -49,6 +49,6 @@ def test_the_worker_pool_returns_the_same_extractions_in_input_order(tmp_path):
     for n in range(20):
         (tmp_path / f"m{n:02}.py").write_text(f"def f{n}():\n    return g{n}()\n")
     records = [f.record for f in scan_repository(tmp_path).files]
-    pooled = [e for batch in _extract_pool(str(tmp_path), records, 2000, workers=2) for e in batch]
+    pooled = [e for batch in _extract_pool(str(tmp_path), records, 2000, workers=2) for e, _ in batch]
     assert pooled == extract_records(tmp_path, records, 2000, workers=1)
     assert [e.path for e in pooled] == [f"m{n:02}.py" for n in range(20)]

@@ -94,9 +94,12 @@ def test_the_mcp_tool_answers_an_error_for_a_nested_git_config(leaky, tmp_path):
     assert ".git" in text and SECRET not in text
 
 
-def test_a_fifo_in_the_tree_is_skipped_not_read(git_repo):
-    (git_repo / "app.py").write_text("def main():\n    return 1\n")
-    os.mkfifo(git_repo / "pipe.py")
-    result = scan_repository(git_repo)  # reading the FIFO would block forever
-    assert [f.record.path for f in result.files] == ["app.py"]
+def test_a_fifo_in_the_tree_is_skipped_not_read(git_repo, tmp_path):
+    plain = tmp_path / "plain"  # outside git the walk finds it and says why it is skipped
+    plain.mkdir()
+    for tree in (git_repo, plain):  # in a work tree git never lists it
+        (tree / "app.py").write_text("def main():\n    return 1\n")
+        os.mkfifo(tree / "pipe.py")
+        result = scan_repository(tree)  # reading the FIFO would block forever
+        assert [f.record.path for f in result.files] == ["app.py"]
     assert ("pipe.py", "not a regular file") in {(s.path, s.reason) for s in result.skipped}

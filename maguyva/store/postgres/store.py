@@ -16,6 +16,7 @@ import psycopg
 from maguyva.errors import StoreError
 from maguyva.models import Edge, FileExtraction, FileRecord
 from maguyva.store.base import Centrality, Snapshot, Store
+from maguyva.store.filetext import FileText
 from maguyva.store.postgres import catalog
 from maguyva.store.postgres.bm25 import postings
 from maguyva.store.postgres.location import PostgresLocation
@@ -101,7 +102,14 @@ class PostgresStore(PostgresReads, PostgresVectors, Store):
                           (self.repo_id,))
         return {p: (s, m, h) for p, s, m, h in rows}
 
-    def put_file(self, record: FileRecord, mtime_ns: int, extraction: FileExtraction, text: str) -> None:
+    def file_labels(self):
+        rows = self._rows("SELECT path, language, flags FROM files WHERE repo_id = %s", (self.repo_id,))
+        return {p: (language, tuple(f for f in flags.split(",") if f)) for p, language, flags in rows}
+
+    def put_file(self, record: FileRecord, mtime_ns: int, extraction: FileExtraction,
+                 text: "str | FileText") -> None:
+        if isinstance(text, FileText):  # compressed by a worker for SQLite; PostgreSQL keeps plain text
+            text = text.text
         if record.path in self._known_paths():
             self.delete_file(record.path)
         repo = self.repo_id
