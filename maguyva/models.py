@@ -89,6 +89,7 @@ class Chunk:
     text: str
     symbol: str | None = None  # qualified name when the chunk is a symbol body
     kind: str = "text"  # "symbol" | "section" | "text"
+    words: str | None = None  # ``search_words(text)`` when a worker computed it (the store does otherwise)
 
 
 @dataclass(frozen=True, slots=True)

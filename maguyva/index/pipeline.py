@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import posixpath
 import time
+from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field, replace
 from collections import Counter
 from datetime import datetime, timezone
@@ -176,7 +177,8 @@ def index_repository(root: Path | str, store_path: Path | str | None = None, ful
         labels = store.file_labels() if states else {}
         scan = scan_repository(root, max_bytes, known=_with_labels(states, labels))
         diff = _Diff.between(states, scan.files)
-        todo = [scanned.record for scanned in scan.files if scanned.record.path in diff.added | diff.changed]
+        redo = diff.added | diff.changed
+        todo = [scanned.record for scanned in scan.files if scanned.record.path in redo]
         clean = not states
         by_path = {s.record.path: s for s in scan.files}
         extractions: list[FileExtraction] = []
@@ -187,28 +189,30 @@ def index_repository(root: Path | str, store_path: Path | str | None = None, ful
             old_symbols = {path: store.symbols_in(path) for path in diff.changed | diff.deleted}
             for gone in sorted(diff.deleted):
                 store.delete_file(gone)
-            report("extract", 0, len(todo))
-            sources = {s.record.path: s.data for s in scan.files if s.data is not None}
-            # stored while the workers go on; each file is read once (by the scan or by its worker)
-            for batch in iter_extractions(root, todo, budget_ms, workers, with_text=True, sources=sources):
-                for extraction, text in batch:
-                    scanned = by_path[extraction.path]
-                    store.put_file(scanned.record, scanned.mtime_ns, extraction, text)
-                extractions += [replace(e, chunks=()) for e, _ in batch]  # stored; resolution needs no text
-                report("extract", len(extractions), len(todo))
-            for touched in diff.touched:
-                store.touch_file(touched, by_path[touched].mtime_ns)
-            report("resolve", 0, 1)
-            if clean:
-                reresolved, links = {e.path for e in extractions}, _resolve_clean(store, extractions)
-            else:
-                reresolved, graph_changed = _reresolve(store, diff, extractions, old_symbols)
-                links = Links.of(store.all_edges()) if graph_changed else None
-            report("resolve", 1, 1)
-            report("graph", 0, 1)
-            if links is not None:
-                store.set_centrality(links.centrality())
-            report("graph", 1, 1)
+            # a clean run fills empty tables: its indexes are built once at the end
+            with store.bulk_load() if clean else nullcontext():
+                report("extract", 0, len(todo))
+                sources = {s.record.path: s.data for s in scan.files if s.data is not None}
+                # stored while the workers go on; each file is read once (by the scan or by its worker)
+                for batch in iter_extractions(root, todo, budget_ms, workers, with_text=True, sources=sources):
+                    for extraction, text in batch:
+                        scanned = by_path[extraction.path]
+                        store.put_file(scanned.record, scanned.mtime_ns, extraction, text)
+                    extractions += [replace(e, chunks=()) for e, _ in batch]  # stored; resolution needs no text
+                    report("extract", len(extractions), len(todo))
+                for touched in diff.touched:
+                    store.touch_file(touched, by_path[touched].mtime_ns)
+                report("resolve", 0, 1)
+                if clean:
+                    reresolved, links = {e.path for e in extractions}, _resolve_clean(store, extractions)
+                else:
+                    reresolved, graph_changed = _reresolve(store, diff, extractions, old_symbols)
+                    links = Links.of(store.all_edges()) if graph_changed else None
+                report("resolve", 1, 1)
+                report("graph", 0, 1)
+                if links is not None:
+                    store.set_centrality(links.centrality())
+                report("graph", 1, 1)
             if clean or diff.added or diff.changed or diff.deleted:
                 store.add_snapshot(Snapshot(commit=head_commit(root), dirty=uncommitted_paths(root),
                                             created_at=datetime.now(timezone.utc).isoformat(timespec="seconds")))

@@ -13,10 +13,12 @@ import multiprocessing
 import os
 import threading
 from collections import deque
+from dataclasses import replace
 from pathlib import Path
 from stat import S_ISREG
 from typing import Iterator, Mapping, Sequence
 
+from maguyva.index.chunk import search_words
 from maguyva.index.extract import extract_source
 from maguyva.index.languages import compiled_query, has_query
 from maguyva.index.parse import run_guarded
@@ -74,6 +76,8 @@ def _extract_pool(root: str, records, budget_ms: int, workers: int, with_text: b
     sources = sources or {}
     for language in {r.language for r in records if has_query(r.language)}:
         compiled_query(language)  # compile once here; forked workers inherit the compiled queries
+    if with_text:
+        import numpy  # noqa: F401 -- imported once here too, not once per worker (``filetext.grams``)
     jobs = deque([(r.path, r.language, sources.get(r.path)) for r in records[i:i + BATCH]]
                  for i in range(0, len(records), BATCH))
     hard_seconds = _hard_seconds(budget_ms)
@@ -112,7 +116,12 @@ def _extract_one(root: str, path: str, language: str | None, budget_ms: int, wit
                  source: bytes | None = None) -> Extracted:
     if source is None:
         source = (Path(root) / path).read_bytes()
-    return extract_source(path, language, source, budget_ms), FileText.of_source(source) if with_text else None
+    extraction = extract_source(path, language, source, budget_ms)
+    if not with_text:
+        return extraction, None
+    # what the store would compute in the parent, computed here while the parent stores other files
+    chunks = tuple(replace(c, words=search_words(c.text)) for c in extraction.chunks)
+    return replace(extraction, chunks=chunks), FileText.of_source(source)
 
 
 def _extract_guarded(root: str, path: str, language: str | None, budget_ms: int, with_text: bool = False,

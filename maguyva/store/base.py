@@ -7,7 +7,7 @@ Results are frozen values; every hit carries ``path`` and a line span for ``path
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
@@ -85,6 +85,11 @@ class Store(ABC):
     def clear(self) -> None:
         """Forget every indexed row, inside the open transaction (``index --full``): a run killed before
         it commits leaves the previous index, which readers keep seeing until then."""
+
+    def bulk_load(self) -> AbstractContextManager[None]:
+        """Around a clean run's inserts, inside its transaction: a backend may defer its secondary
+        indexes until the tables are full. Only writes happen inside."""
+        return nullcontext()
 
     def recorded_root(self) -> str | None:
         """The directory this index was built from, when the store records it."""

@@ -31,8 +31,9 @@ class QueryTerm:
     pattern: str  # a regex counting the phrase in a token stream (unused for single tokens)
 
 
-def postings(text: str) -> Postings:
-    tokens = _TOKEN.findall(search_words(text))
+def postings(text: str, words: str | None = None) -> Postings:
+    """``words``: ``search_words(text)`` when already computed (by an extraction worker)."""
+    tokens = _TOKEN.findall(search_words(text) if words is None else words)
     return Postings(" ".join(tokens), len(tokens), dict(Counter(tokens)))
 
 

@@ -120,7 +120,7 @@ class PostgresStore(PostgresReads, PostgresVectors, Store):
                                       s.signature, s.doc, s.parent) for s in extraction.symbols]
         self._pending["refs"] += [(repo, r.path, r.name, r.kind, r.line, r.col, r.qualifier, r.scope, r.module,
                                    r.alias) for r in extraction.references]
-        self._pending_chunks += [(c.path, c.start_line, c.end_line, c.symbol, c.kind, postings(c.text))
+        self._pending_chunks += [(c.path, c.start_line, c.end_line, c.symbol, c.kind, postings(c.text, c.words))
                                  for c in extraction.chunks]
         self._paths.add(record.path)
         self._written()
