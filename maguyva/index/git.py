@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from typing import Callable
 
 
 def _git(root: Path, *args: str) -> str | None:
@@ -33,7 +34,24 @@ def head_commit(root: Path) -> str | None:
 
 def uncommitted_paths(root: Path) -> tuple[str, ...]:
     """Paths with uncommitted changes (modified, added, untracked), relative to ``root``."""
-    out = _git(root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--", ".")
+    return uncommitted_later(root)()
+
+
+def uncommitted_later(root: Path) -> Callable[[], tuple[str, ...]]:
+    """``uncommitted_paths`` with git started now, in the background: call the result for the paths."""
+    try:
+        process = subprocess.Popen(["git", "-C", str(root), "status", "--porcelain=v1", "-z", "--untracked-files=all",
+                                    "--no-renames", "--", "."], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    except OSError:
+        return lambda: ()
+
+    def paths() -> tuple[str, ...]:
+        out, _ = process.communicate()
+        return _status_paths(root, out.decode("utf-8", "surrogateescape") if process.returncode == 0 else "")
+    return paths
+
+
+def _status_paths(root: Path, out: str) -> tuple[str, ...]:
     if not out:
         return ()
     prefix = (_git(root, "rev-parse", "--show-prefix") or "").strip()

@@ -20,11 +20,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Sequence
 
-from maguyva.index.git import head_commit, uncommitted_paths
+from maguyva.index.git import head_commit, uncommitted_later
 from maguyva.index.graph import Links
 from maguyva.index.parse import DEFAULT_BUDGET_MS
 from maguyva.index.resolve import MemoryDefinitions, Resolver, is_fact, resolve_all
-from maguyva.index.scan import DEFAULT_MAX_BYTES, ScannedFile, scan_repository
+from maguyva.index.scan import DEFAULT_MAX_BYTES, GitListing, ScannedFile, scan_repository
 from maguyva.index.workers import extract_records, iter_extractions
 from maguyva.models import Edge, FileExtraction, Symbol
 from maguyva.errors import SchemaVersionError, StoreError
@@ -170,16 +170,23 @@ def index_repository(root: Path | str, store_path: Path | str | None = None, ful
     root = repository_root(root, store_path)
     path = locate_store(root, store_path)
     report = progress or (lambda stage, done, total: None)
+    listing = GitListing(root)  # git lists the files while the store is read
     store = _open_for_update(path, full)
     try:
-        root = settle_root(store.recorded_root(), root, rebuild=full)
+        settled = settle_root(store.recorded_root(), root, rebuild=full)
+        if settled != root:  # the index belongs to an enclosing root: list that one
+            listing.result()
+            listing = None
+        root = settled
         states = {} if full else store.file_states()
         labels = store.file_labels() if states else {}
-        scan = scan_repository(root, max_bytes, known=_with_labels(states, labels))
+        scan = scan_repository(root, max_bytes, known=_with_labels(states, labels), listing=listing)
         diff = _Diff.between(states, scan.files)
         redo = diff.added | diff.changed
         todo = [scanned.record for scanned in scan.files if scanned.record.path in redo]
         clean = not states
+        # git status for the snapshot runs while the changes are extracted and stored
+        dirty = uncommitted_later(root) if clean or diff.added or diff.changed or diff.deleted else None
         by_path = {s.record.path: s for s in scan.files}
         extractions: list[FileExtraction] = []
         with store.transaction():
@@ -205,6 +212,8 @@ def index_repository(root: Path | str, store_path: Path | str | None = None, ful
                 report("resolve", 0, 1)
                 if clean:
                     reresolved, links = {e.path for e in extractions}, _resolve_clean(store, extractions)
+                elif not (diff.added or diff.changed or diff.deleted):  # nothing can resolve differently
+                    reresolved, links = set(), None
                 else:
                     reresolved, graph_changed = _reresolve(store, diff, extractions, old_symbols)
                     links = Links.of(store.all_edges()) if graph_changed else None
@@ -214,7 +223,7 @@ def index_repository(root: Path | str, store_path: Path | str | None = None, ful
                     store.set_centrality(links.centrality())
                 report("graph", 1, 1)
             if clean or diff.added or diff.changed or diff.deleted:
-                store.add_snapshot(Snapshot(commit=head_commit(root), dirty=uncommitted_paths(root),
+                store.add_snapshot(Snapshot(commit=head_commit(root), dirty=dirty(),
                                             created_at=datetime.now(timezone.utc).isoformat(timespec="seconds")))
         stats = store.language_stats()
         edge_counts = store.edge_counts()

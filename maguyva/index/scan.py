@@ -104,14 +104,14 @@ class ScanResult:
 
 
 def scan_repository(root: Path, max_bytes: int = DEFAULT_MAX_BYTES,
-                    known: Mapping[str, tuple] | None = None) -> ScanResult:
+                    known: Mapping[str, tuple] | None = None, listing: GitListing | None = None) -> ScanResult:
     """Every indexable file under ``root``. ``known`` maps path → (size, mtime_ns, hash[, language,
     flags]) from the previous scan; a file whose size and stat stamp are unchanged keeps its hash
     without being read (unless the stamp was racy, see ``RACY_WINDOW_NS``), and with the language and
-    flags given it is not even opened."""
+    flags given it is not even opened. ``listing``: a ``GitListing`` of ``root`` already started."""
     root = root.resolve()
     scanner = _Scanner(root, max_bytes, known or {})
-    listed = _git_listing(root)
+    listed = (listing or GitListing(root)).result()
     if listed is None:
         scanner.walk("", [("", _spec_from(root / ".git" / "info" / "exclude"))])
     else:
@@ -217,23 +217,32 @@ def _safe_dir(root: str, rel: str, safe: dict[str, bool]) -> bool:
     return ok
 
 
-def _git_listing(root: Path) -> tuple[list[str], list[str]] | None:
-    """(files, nested repository directories) under ``root`` from git, or None outside a work tree:
-    the tracked files, and the untracked ones no ignore rule matches. Tracked files are listed even
-    when an ignore rule matches them, as git treats them (the walk cannot tell, and skips them)."""
-    try:
-        done = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False)
-    except OSError:
-        return None
-    if done.returncode != 0:
-        return None
-    files, nested = [], []
-    for entry in dict.fromkeys(done.stdout.split(b"\0")):  # a path with unmerged stages is listed per stage
-        if entry:
-            path = os.fsdecode(entry)
-            (nested if path.endswith("/") else files).append(path)
-    return sorted(files), sorted(p.rstrip("/") for p in nested)
+class GitListing:
+    """``git ls-files`` started in the background (the caller reads its store meanwhile): the tracked
+    files, and the untracked ones no ignore rule matches. Tracked files are listed even when an
+    ignore rule matches them, as git treats them (the walk cannot tell, and skips them)."""
+
+    def __init__(self, root: Path):
+        try:
+            self.process: subprocess.Popen | None = subprocess.Popen(
+                ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        except OSError:
+            self.process = None
+
+    def result(self) -> tuple[list[str], list[str]] | None:
+        """(files, nested repository directories), or None outside a work tree (or without git)."""
+        if self.process is None:
+            return None
+        out, _ = self.process.communicate()
+        if self.process.returncode != 0:
+            return None
+        files, nested = [], []
+        for entry in dict.fromkeys(out.split(b"\0")):  # a path with unmerged stages is listed per stage
+            if entry:
+                path = os.fsdecode(entry)
+                (nested if path.endswith("/") else files).append(path)
+        return sorted(files), sorted(p.rstrip("/") for p in nested)
 
 
 def _scan_file(scanner: _Scanner, full: Path | str, rel: str, previous, stat: os.stat_result | None = None
@@ -266,13 +275,14 @@ def _scan_file(scanner: _Scanner, full: Path | str, rel: str, previous, stat: os
                                 flags=previous[4])
             return ScannedFile(record, 0 if stamp >= scanner.racy_from else stamp)
     else:
-        full = Path(full)
         try:
-            data = full.read_bytes()
+            with open(full, "rb") as handle:  # the head first: a binary file is not read any further
+                data = handle.read(_SNIFF)
+                if b"\0" in data:
+                    return Skipped(rel, "binary")
+                data += handle.read()
         except OSError as exc:
             return Skipped(rel, f"unreadable: {exc.strerror}")
-        if b"\0" in data[:_SNIFF]:
-            return Skipped(rel, "binary")
         head, digest = data[:_SNIFF], hashlib.sha1(data).hexdigest()
         if (previous is None or previous[2] != digest) and len(data) <= scanner.hold:
             scanner.hold -= len(data)

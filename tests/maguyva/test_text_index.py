@@ -1,0 +1,130 @@
+"""The compressed text and gram-token literal index (schema 7), the git-listed scan, reading once."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+
+from index_helpers import commit_all, dump_index, write_tree
+
+from maguyva.index.pipeline import index_repository
+from maguyva.index.scan import scan_repository
+from maguyva.models import FileExtraction, FileRecord
+from maguyva.store.filetext import FileText, gram_query, grams
+from maguyva.store.lines import matching_lines
+from maguyva.store.sqlite import SQLiteStore
+
+
+def test_a_literal_s_grams_are_a_subset_of_every_text_that_holds_it():
+    rng = random.Random(7)
+    alphabet = "abcXYZ_ (é\u0130\u00df\u4e2d\n"  # İ lower-cases to two code points, ß and 中 are multi-byte
+    for _ in range(300):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60)))
+        start = rng.randint(0, len(text))
+        needle = text[start:start + rng.randint(1, 12)]
+        query = gram_query(needle)
+        if query is None:
+            assert len(needle.lower().encode()) < 3
+            continue
+        assert set(query.split(" AND ")) <= set(grams(text).split()), (text, needle)
+
+
+def test_file_text_keeps_the_text_a_reader_decodes():
+    assert FileText.of_source("naïve 中文\n".encode()).text == "naïve 中文\n"
+    assert FileText.of_source(b"bad \xff byte").text == "bad \ufffd byte"
+    assert FileText.of("").grams == "" and FileText.of("").text == ""
+    assert grams("DEF") == "646566" == grams("def")
+
+
+def _put(store: SQLiteStore, path: str, text: str) -> None:
+    record = FileRecord(path, "text", len(text), f"h-{hash(text)}")
+    store.put_file(record, 1, FileExtraction(path=path, language="text"), text)
+
+
+def test_literal_search_is_exact_through_replacements_and_deletions(tmp_path):
+    store = SQLiteStore(tmp_path / "index.db")
+    texts = {"a.txt": "alpha Needle one\nbeta\n", "b.txt": "eldeen\nNEEDLE two\n", "c.txt": "nee dle\n",
+             "d.txt": "İstanbul straße\n"}
+    with store.transaction():
+        for path, text in texts.items():
+            _put(store, path, text)
+    assert [(s.path, s.line) for s in store.search_literal("needle")] == [("a.txt", 1), ("b.txt", 2)]
+    assert [s.path for s in store.search_literal("i̇stanbul")] == ["d.txt"]  # the folded form finds it
+    assert [s.path for s in store.search_literal("STRASSE")] == []  # lower(), not casefold(): as before
+    assert [s.path for s in store.search_literal("ß")] == ["d.txt"]  # two bytes: checked file by file
+    with store.transaction():
+        _put(store, "a.txt", "no match here\n")  # replaced: the old grams are gone from the index
+        store.delete_file("b.txt")
+    assert store.search_literal("needle") == []
+    assert [s.path for s in store.search_literal("match")] == ["a.txt"]
+    assert store.file_text("a.txt") == "no match here\n" and store.file_text("b.txt") is None
+    db = sqlite3.connect(tmp_path / "index.db")  # FTS5's own check: the gram index matches its rows
+    db.execute("INSERT INTO files_grams (files_grams, rank) VALUES ('integrity-check', 0)")
+    store.close()
+
+
+def test_every_literal_of_a_tree_is_found_exactly_where_a_scan_finds_it(git_repo, tmp_path):
+    rng = random.Random(3)
+    words = ["def", "Class", "self.run", "naïve", "中文", "x" * 70, "a_b", "Ωmega", "\t"]
+    tree = {f"m{n}.py": "\n".join(" ".join(rng.choice(words) for _ in range(5)) for _ in range(8)) + "\n"
+            for n in range(12)}
+    write_tree(git_repo, tree)
+    index_repository(git_repo, tmp_path / "index.db", full=True)
+    store = SQLiteStore(tmp_path / "index.db", readonly=True)
+    try:
+        for needle in ["class self", "naïve 中", "x" * 66, "Ωmega", "F ", "a_b def", "zzz", "中"]:
+            expected = [(path, s.line) for path in sorted(tree) for s in matching_lines(path, tree[path], needle, 10**6)]
+            assert [(s.path, s.line) for s in store.search_literal(needle, limit=10**6)] == expected, needle
+    finally:
+        store.close()
+
+
+def test_the_git_listing_and_the_walk_scan_the_same_files(git_repo, tmp_path):
+    tree = {"app.py": "x = 1\n", "pkg/mod.py": "y = 2\n", ".gitignore": "*.log\nbuild/\n", "run.log": "log\n",
+            "build/out.py": "z = 3\n", "pkg/.maguyvaignore": "secret*\n", "pkg/secret.py": "s = 1\n",
+            "docs/readme.md": "# hi\n"}
+    plain = tmp_path / "plain"
+    for root in (git_repo, plain):
+        write_tree(root, tree)
+    commit_all(git_repo)
+    (git_repo / "new.py").write_text("w = 4\n")  # untracked, not ignored
+    (plain / "new.py").write_text("w = 4\n")
+    listed = [(f.record.path, f.record.content_hash, f.record.flags) for f in scan_repository(git_repo).files]
+    walked = [(f.record.path, f.record.content_hash, f.record.flags) for f in scan_repository(plain).files]
+    assert sorted(listed) == sorted(walked)  # git lists in path order, the walk directory by directory
+    assert sorted(p for p, _, _ in listed) == [".gitignore", "app.py", "docs/readme.md", "new.py", "pkg/.maguyvaignore",
+                                         "pkg/mod.py"]
+
+
+def test_a_changed_file_is_read_once_per_run_and_unchanged_ones_not_at_all(git_repo, tmp_path, monkeypatch):
+    write_tree(git_repo, {f"m{n}.py": f"def f{n}():\n    return {n}\n" for n in range(5)})
+    commit_all(git_repo)
+    store = tmp_path / "index.db"
+    monkeypatch.setattr("maguyva.index.scan.RACY_WINDOW_NS", 0)  # files this fresh would be re-read (racy)
+    index_repository(git_repo, store, full=True)
+    (git_repo / "m2.py").write_text("def f2():\n    return 22\n")
+    reads: list[str] = []
+    real = Path.read_bytes
+    real_open = open
+
+    def counting(self):
+        reads.append(self.name)
+        return real(self)
+
+    def counting_open(file, *args, **kwargs):
+        reads.append(Path(file).name)
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "read_bytes", counting)
+    monkeypatch.setattr("builtins.open", counting_open)
+    summary = index_repository(git_repo, store)
+    assert summary.changed == 1
+    assert [name for name in reads if name.endswith(".py")] == ["m2.py"]
+    monkeypatch.undo()
+    assert dump_index(store) == _clean(git_repo, tmp_path)
+
+
+def _clean(repo, tmp_path):
+    index_repository(repo, tmp_path / "clean.db", full=True)
+    return dump_index(tmp_path / "clean.db")
