@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from maguyva.store.lines import matching_lines, phrase_match, split_lines
+from maguyva.store.filetext import gram_query
+from maguyva.store.lines import matching_lines, split_lines
 
 
 def test_lines_are_numbered_on_newlines_only_like_tree_sitter():
@@ -24,7 +25,8 @@ def test_unicode_case_folding_that_changes_length_still_finds_the_line():
         [s.line for s in matching_lines("f", content, "i̇stanbul", 5)] == [2]
 
 
-def test_phrase_expression_quotes_the_literal_and_needs_three_characters():
-    assert phrase_match("ab") is None
-    assert phrase_match('say "hi"') == '"say ""hi"""'
-    assert phrase_match("DROP TABLE users; --") == '"DROP TABLE users; --"'
+def test_the_gram_expression_ands_distinct_byte_trigrams_and_needs_three_bytes():
+    assert gram_query("ab") is None and gram_query("é") is None
+    assert gram_query("aé") == "61c3a9"  # three bytes of UTF-8
+    assert gram_query('Say "hi"') == "736179 AND 617920 AND 792022 AND 202268 AND 226869 AND 686922"  # lower-cased
+    assert gram_query("aaaa") == "616161"  # each trigram once

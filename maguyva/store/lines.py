@@ -55,16 +55,9 @@ PREFILTER_CHARS = 64  # index pre-filters use this much of a literal; matching_l
 
 def prefilter(text: str) -> str:
     """The part of a literal an index pre-filter looks for: a long phrase costs FTS5 (and LIKE)
-    time quadratic in its length (40k characters: two minutes), while 64 are as selective."""
+    time quadratic in its length (40k characters: two minutes), while 64 are as selective; the
+    SQLite store ANDs the grams of these characters (``maguyva.store.filetext.gram_query``)."""
     return text[:PREFILTER_CHARS]
-
-
-def phrase_match(text: str) -> str | None:
-    """An FTS5 trigram MATCH expression for files that may contain ``text`` (None when shorter than
-    three): files containing its first ``PREFILTER_CHARS`` characters."""
-    if len(text) < 3:
-        return None
-    return '"' + prefilter(text).replace('"', '""') + '"'
 
 
 def split_lines(content: str) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import zlib
 from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
@@ -343,11 +344,16 @@ class SQLiteStore(SQLiteVectors, Store):
             rows = self.db.execute("SELECT f.path, f.id FROM files_grams g JOIN files f ON f.id = g.rowid "
                                    "WHERE files_grams MATCH ? ORDER BY f.path", (expression,)).fetchall()
         spans: list[Span] = []
+        folded = text.lower()
+        ascii_needle = folded.encode() if folded.isascii() else None
         for path, rowid in rows:
             packed = self.db.execute("SELECT text FROM files_text WHERE id = ?", (rowid,)).fetchone()
             if packed is None:
                 continue
-            spans += matching_lines(path, unpack_text(packed[0]), text, limit - len(spans))
+            data = zlib.decompress(packed[0])
+            if ascii_needle is not None and data.isascii() and ascii_needle not in data.lower():
+                continue  # an ASCII file lower-cases the same as bytes: most false candidates end here
+            spans += matching_lines(path, data.decode("utf-8", "surrogatepass"), text, limit - len(spans))
             if len(spans) >= limit:
                 break
         return spans

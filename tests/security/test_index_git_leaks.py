@@ -103,3 +103,29 @@ def test_a_fifo_in_the_tree_is_skipped_not_read(git_repo, tmp_path):
         result = scan_repository(tree)  # reading the FIFO would block forever
         assert [f.record.path for f in result.files] == ["app.py"]
     assert ("pipe.py", "not a regular file") in {(s.path, s.reason) for s in result.skipped}
+
+
+def test_a_tracked_directory_swapped_for_a_link_out_of_the_tree_is_not_followed(git_repo, tmp_path):
+    """git's index still lists ``pkg/mod.py`` after ``pkg`` became a symlink: the git-listed scan
+    checks every directory component, as the walk never enters a linked directory."""
+    (git_repo / "pkg").mkdir()
+    (git_repo / "pkg" / "mod.py").write_text("def mod():\n    return 1\n")
+    (git_repo / "app.py").write_text("def main():\n    return 1\n")
+    git(git_repo, "add", "-A")
+    git(git_repo, "commit", "-qm", "tree")
+    store = tmp_path / "index.db"
+    index_repository(git_repo, store, full=True, workers=1)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "mod.py").write_text(f"password = '{SECRET}'\n")
+    (git_repo / "pkg" / "mod.py").unlink()
+    (git_repo / "pkg").rmdir()
+    os.symlink(outside, git_repo / "pkg")
+    assert {f.record.path for f in scan_repository(git_repo).files} == {"app.py"}
+    index_repository(git_repo, store, workers=1)
+    api = Maguyva.open(git_repo, str(store))
+    try:
+        assert api.search_text(SECRET)["count"] == 0
+        assert api.search_text("def mod")["count"] == 0  # the file that left the tree left the index
+    finally:
+        api.close()
