@@ -143,13 +143,12 @@ def index_status(root: Path | str, store_path: Path | str | None = None,
     store = open_store(path, readonly=True)
     try:
         root = settle_root(store.recorded_root(), root, rebuild=False)
-        states, snapshot, stats = store.file_states(), store.snapshot(), store.language_stats()
-        known = _with_labels(states, store.file_labels())
+        states, snapshot, stats = store.known_files(), store.snapshot(), store.language_stats()
     finally:
         store.close()
     if snapshot is None and not states:  # created, but no run committed (the first one was killed)
         raise StoreError(f"no index at {path} yet (no run has finished): run `orkestra code index`")
-    diff = _Diff.between(states, scan_repository(root, max_bytes, known=known).files)
+    diff = _Diff.between(states, scan_repository(root, max_bytes, known=states).files)
     not_in_map = {"added": sorted(diff.added), "changed": sorted(diff.changed), "deleted": sorted(diff.deleted)}
     return IndexStatus(
         root=str(root), store=str(path), commit=snapshot.commit if snapshot else None,
@@ -178,9 +177,8 @@ def index_repository(root: Path | str, store_path: Path | str | None = None, ful
             listing.result()
             listing = None
         root = settled
-        states = {} if full else store.file_states()
-        labels = store.file_labels() if states else {}
-        scan = scan_repository(root, max_bytes, known=_with_labels(states, labels), listing=listing)
+        states = {} if full else store.known_files()  # (size, stamp, hash, language, flags)
+        scan = scan_repository(root, max_bytes, known=states, listing=listing)
         diff = _Diff.between(states, scan.files)
         redo = diff.added | diff.changed
         todo = [scanned.record for scanned in scan.files if scanned.record.path in redo]
@@ -192,7 +190,8 @@ def index_repository(root: Path | str, store_path: Path | str | None = None, ful
         with store.transaction():
             if full:
                 store.clear()  # inside the transaction: until it commits, readers see the old index
-            store.record_root(str(root))
+            if store.recorded_root() != str(root):  # a no-op run writes nothing (no WAL frames to checkpoint)
+                store.record_root(str(root))
             old_symbols = {path: store.symbols_in(path) for path in diff.changed | diff.deleted}
             for gone in sorted(diff.deleted):
                 store.delete_file(gone)
@@ -240,11 +239,6 @@ def index_repository(root: Path | str, store_path: Path | str | None = None, ful
         seconds=round(time.perf_counter() - started, 3), commit=snapshot.commit if snapshot else None,
         errors=tuple(err for e in extractions for err in e.errors),
         languages={s.language: {"files": s.files, "symbols": s.symbols, "edges": s.edges} for s in stats})
-
-
-def _with_labels(states: dict, labels: dict) -> dict:
-    """(size, stamp, hash, language, flags) per path where the store knows the labels (see ``scan``)."""
-    return {path: (*state, *labels[path]) if path in labels else state for path, state in states.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,8 +358,7 @@ def _links(edges: list[Edge]) -> Counter:
 def _read_states(path: Path, root: Path, full: bool) -> tuple[Path, dict]:
     store = open_store(path, readonly=True)
     try:
-        return settle_root(store.recorded_root(), root, rebuild=full), _with_labels(store.file_states(),
-                                                                                   store.file_labels())
+        return settle_root(store.recorded_root(), root, rebuild=full), store.known_files()
     finally:
         store.close()
 

@@ -163,13 +163,14 @@ class _Scanner:
         root, top_dir = self.root, str(self.root)  # strings, not pathlib: 9k paths cost 0.25 s as Paths
         own = {posixpath.dirname(p) for p in paths if posixpath.basename(p) == ".maguyvaignore"}
         specs = {d: _spec_from(root / d / ".maguyvaignore") for d in own}
-        safe: dict[str, bool] = {"": True}
+        safe: dict[str, bool] = {"": True}  # directory → no component of it is a symlink
         for rel in paths:
             if _VCS_PART.search(rel) and in_vcs_dir(rel.split("/")):
                 continue
             if specs and _ignored(_chain(specs, rel.split("/")), rel):
                 continue
-            if not _safe_dir(top_dir, posixpath.dirname(rel), safe):  # listed, under what is now a symlink
+            parent = rel.rpartition("/")[0]
+            if not (safe.get(parent) or _safe_dir(top_dir, parent, safe)):  # listed, under what is now a link
                 continue
             full = f"{top_dir}/{rel}"
             try:
@@ -206,7 +207,7 @@ def _safe_dir(root: str, rel: str, safe: dict[str, bool]) -> bool:
     """Whether every component of the directory ``rel`` is a real directory (no symlink), memoised."""
     if rel in safe:
         return safe[rel]
-    ok = _safe_dir(root, posixpath.dirname(rel), safe)
+    ok = _safe_dir(root, rel.rpartition("/")[0], safe)
     if ok:
         try:
             mode = os.lstat(f"{root}/{rel}").st_mode

@@ -103,9 +103,14 @@ class Store(ABC):
     def file_states(self) -> dict[str, tuple[int, int, str]]:
         """path → (size, mtime_ns, content hash) of every indexed file."""
     def file_labels(self) -> dict[str, tuple[str | None, tuple[str, ...]]]:
-        """path → (language, flags) of every indexed file, so a scan need not open unchanged files
-        ({} when a backend cannot say: the scan then reads their first bytes)."""
+        """path → (language, flags) of every indexed file ({} when a backend cannot say)."""
         return {}
+
+    def known_files(self) -> dict[str, tuple]:
+        """path → (size, mtime_ns, hash, language, flags): what a scan needs to skip unchanged files
+        without opening them (without the last two where ``file_labels`` does not know them)."""
+        labels = self.file_labels()
+        return {p: (*state, *labels[p]) if p in labels else state for p, state in self.file_states().items()}
     @abstractmethod
     def put_file(self, record: FileRecord, mtime_ns: int, extraction: FileExtraction,
                  text: "str | FileText") -> None:

@@ -142,10 +142,12 @@ class SQLiteStore(SQLiteVectors, Store):
     def file_states(self):
         return {p: (s, m, h) for p, s, m, h in self.db.execute("SELECT path, size, mtime_ns, hash FROM files")}
 
-    def file_labels(self):
+    def known_files(self):
         split: dict[str, tuple[str, ...]] = {}  # a few distinct flag strings across thousands of files
-        return {p: (language, split.get(flags) or split.setdefault(flags, tuple(f for f in flags.split(",") if f)))
-                for p, language, flags in self.db.execute("SELECT path, language, flags FROM files")}
+        return {p: (size, mtime_ns, digest, language,
+                    split.get(flags) or split.setdefault(flags, tuple(f for f in flags.split(",") if f)))
+                for p, size, mtime_ns, digest, language, flags
+                in self.db.execute("SELECT path, size, mtime_ns, hash, language, flags FROM files")}
 
     def put_file(self, record: FileRecord, mtime_ns: int, extraction: FileExtraction,
                  text: str | FileText) -> None:
