@@ -75,11 +75,12 @@ def copy_large(target: Path, files: int) -> Path:
 
 def line_count(root: Path, store: Path) -> int:
     import sqlite3
+    import zlib
 
     con = sqlite3.connect(store)
     try:
-        texts = con.execute("SELECT text FROM files_text")
-        return sum(text.count("\n") + 1 for (text,) in texts)
+        texts = con.execute("SELECT text FROM files_text")  # zlib-compressed UTF-8 since schema 7
+        return sum(zlib.decompress(packed).count(b"\n") + 1 for (packed,) in texts)
     finally:
         con.close()
 
