@@ -397,9 +397,9 @@ class SQLiteStore(SQLiteVectors, Store):
                                  flags=tuple(f for f in r[4].split(",") if f)) for r in rows}
 
     def file_texts(self, paths):
-        rows = self.db.execute("SELECT f.path, t.text FROM files f JOIN files_text t ON t.rowid = f.id "
+        rows = self.db.execute("SELECT f.path, t.text FROM files f JOIN files_text t ON t.id = f.id "
                                "WHERE f.path IN (SELECT value FROM json_each(?))", (_json_list(paths),))
-        return dict(rows.fetchall())
+        return {path: unpack_text(packed) for path, packed in rows}
 
     def symbols_in_paths(self, paths):
         wanted = list(dict.fromkeys(paths))
