@@ -9,18 +9,13 @@ Answers read like their JSON too (``answer["results"][0]["citation"]``), for scr
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import MISSING, BaseModel, ConfigDict
 
-from maguyva.retrieve.hits import Hit as RetrievedHit
-
-DEFAULT_TOKENS = 8_000
-MAX_TOKENS = 25_000
-
-A = TypeVar("A", bound="Answer")
+# building and bounding the answers' JSON: importable without pydantic, from ``maguyva.answer_json``
+from maguyva.answer_json import DEFAULT_TOKENS, MAX_TOKENS, bound, estimate_tokens, hit_dict  # noqa: F401
 
 
 def _untitled(schema: dict[str, Any]) -> None:
@@ -388,56 +383,3 @@ class RefreshAnswer(Answer):
 
     def summary(self) -> str:
         return f"{self.mode} index: {self.added} added, {self.changed} changed, {self.deleted} deleted"
-
-
-# ---- building and bounding ----------------------------------------------------------------------
-
-
-def estimate_tokens(value: Any) -> int:
-    """Tokens an answer costs a model: ~4 characters per token of its JSON."""
-    if isinstance(value, BaseModel):
-        value = value.model_dump(mode="json")
-    return len(json.dumps(value, ensure_ascii=False)) // 4
-
-
-def hit_dict(hit: RetrievedHit, **extra: Any) -> dict:
-    data = {
-        "citation": hit.citation,
-        "path": hit.path,
-        "line": hit.line,
-        "end_line": hit.end_line,
-        "symbol": hit.symbol,
-        "kind": hit.kind,
-        "snippet": hit.snippet,
-        "score": round(hit.score, 6),
-        "modality": hit.modality,
-    }
-    if hit.repo:
-        data["repo"] = hit.repo
-    data.update(extra)
-    return data
-
-
-def bound(answer: A, key: str, max_tokens: int) -> A:
-    """Drop trailing entries of ``answer.<key>`` until the answer fits ``max_tokens``; say so."""
-    budget = max(200, min(max_tokens, MAX_TOKENS))
-    data = answer.model_dump(mode="json")
-    if estimate_tokens(data) <= budget:
-        return answer
-    items = data[key]
-    low, high = 0, len(items)  # the longest prefix that fits (the size grows with the prefix)
-    while low < high:
-        middle = (low + high + 1) // 2
-        if estimate_tokens({**data, key: items[:middle]}) <= budget:
-            low = middle
-        else:
-            high = middle - 1
-    dropped = len(items) - low
-    return answer.model_copy(
-        update={
-            key: getattr(answer, key)[:low],
-            "truncated": True,
-            "truncation_note": f"{dropped} more result(s) omitted to stay within {budget} tokens; "
-            f"narrow the query or raise max_tokens",
-        }
-    )

@@ -11,25 +11,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
-from maguyva.answers import (DEFAULT_TOKENS, MAX_TOKENS, ContextAnswer, DependenciesAnswer, FileAnswer,
-                             OverviewAnswer, ReferencesAnswer, RefreshAnswer, SearchAnswer, StatusAnswer,
-                             StructureAnswer, SymbolAnswer, TextAnswer, bound, estimate_tokens, hit_dict)
-from maguyva.answers import Place, SearchResult
+from maguyva.answer_json import DEFAULT_TOKENS, MAX_TOKENS, bound, bound_json, estimate_tokens, hit_dict
 from maguyva.errors import MaguyvaError
 from maguyva.files import confine
-from maguyva.retrieve import graph, structure, text
-from maguyva.retrieve.fuse import direct, fuse, plan_route
-from maguyva.retrieve.hits import FusedHit, Hit
-from maguyva.retrieve.intent import classify, extract_terms
-from maguyva.retrieve.places import best_places
-from maguyva.retrieve.query import ParsedQuery, parse as parse_query
+from maguyva.retrieve import structure
+from maguyva.retrieve.hits import Hit
 from maguyva.store.lines import split_lines
 from maguyva.store.base import Store
 from maguyva.store.batch import SymbolsOf
 
+# Start-up: the answer models (pydantic) and the retrievers of ranked search are imported by the
+# methods that use them, so `maguyva grep` / `maguyva symbol` (``search_text_json`` /
+# ``find_symbol_json``) load neither; tests/test_cli_imports.py checks the import set.
 if TYPE_CHECKING:  # the file ranker needs numpy: imported on the first ranked question, not by grep/symbol
+    from maguyva.answers import (ContextAnswer, DependenciesAnswer, FileAnswer, OverviewAnswer, Place,
+                                 ReferencesAnswer, RefreshAnswer, SearchAnswer, SearchResult, StatusAnswer,
+                                 StructureAnswer, SymbolAnswer, TextAnswer)
     from maguyva.models import FileRecord
     from maguyva.retrieve.bm25f import FileIndex
+    from maguyva.retrieve.hits import FusedHit
+    from maguyva.retrieve.query import ParsedQuery
     from maguyva.retrieve.rank import FileScore
 
 MAX_FILE_BYTES = 1_000_000
@@ -151,6 +152,11 @@ class Maguyva:
         file under ``more``. A routed retriever that finds nothing falls back to the file ranker,
         and the answer says so in ``notes``.
         """
+        from maguyva.answers import SearchAnswer
+        from maguyva.retrieve.fuse import direct, fuse, plan_route
+        from maguyva.retrieve.intent import classify, extract_terms
+        from maguyva.retrieve.query import parse as parse_query
+
         if not query.strip():
             raise MaguyvaError("query is empty")
         parsed = parse_query(query)
@@ -220,6 +226,8 @@ class Maguyva:
 
     def _file_result(self, store: Any, scored: FileScore, named: list, found: Hit | None, parsed: ParsedQuery,
                      words: dict[str, float]) -> dict:
+        from maguyva.retrieve.places import best_places
+
         index = self._file_index()
         position = index.position.get(scored.path)
         expected = index.symbol_count(position) if position is not None else None
@@ -270,6 +278,8 @@ class Maguyva:
     def _retrieve(self, modality: str, intent: str, query: str, terms: list[str], depth: int,
                   path_prefix: str | None = None) -> list[Hit]:
         """One retriever's hits, restricted to ``path_prefix`` inside the retriever (asked deeper so it fills)."""
+        from maguyva.retrieve import graph, text
+
         ask = depth * 4 if path_prefix else depth
         if modality == "text":
             hits = text.search(self.store, query, terms, limit=ask)
@@ -291,6 +301,14 @@ class Maguyva:
     def find_symbol(self, symbol_name: str, *, kind: str | None = None, find_similar: bool = False,
                     exact_match: bool = False, limit: int = 20) -> SymbolAnswer:
         """Exact by default: a missing name gives an empty list unless ``find_similar`` (never with exact_match)."""
+        from maguyva.answers import SymbolAnswer
+
+        return SymbolAnswer.model_validate(self.find_symbol_json(symbol_name, kind=kind, find_similar=find_similar,
+                                                                 exact_match=exact_match, limit=limit))
+
+    def find_symbol_json(self, symbol_name: str, *, kind: str | None = None, find_similar: bool = False,
+                         exact_match: bool = False, limit: int = 20) -> dict:
+        """``find_symbol``'s answer as its JSON, without building the model (the CLI's fast path)."""
         found = structure.find(self.store, symbol_name, kind=kind, limit=limit)
         if exact_match:
             found = [s for s in found if symbol_name in (s.name, s.qualified_name)]
@@ -298,8 +316,8 @@ class Maguyva:
         if not found and find_similar and not exact_match:
             found = structure.similar(self.store, symbol_name, kind=kind, limit=limit)
             fuzzy = bool(found)
-        symbols = [hit_dict(structure.symbol_hit(s, 1.0), signature=s.signature, doc=s.doc,
-                            qualified_name=s.qualified_name) for s in found]
+        symbols = [hit_dict(structure.symbol_hit(s, 1.0), qualified_name=s.qualified_name, signature=s.signature,
+                            doc=s.doc) for s in found]
         if found and not fuzzy and "." in symbol_name:
             from maguyva.retrieve import inherited
 
@@ -309,8 +327,8 @@ class Maguyva:
                 if cls is not None:  # asked on a subclass, defined on a base
                     entry["inherited_by"] = cls.qualified_name
                     entry["inherited_from"] = entry["qualified_name"].rsplit(".", 1)[0]
-        return SymbolAnswer(symbol_name=symbol_name, match="similar" if fuzzy else "exact", count=len(symbols),
-                            symbols=symbols)
+        return {"symbol_name": symbol_name, "match": "similar" if fuzzy else "exact", "count": len(symbols),
+                "symbols": symbols}
 
     def find_references(self, symbol_name: str, *, limit: int = 50, include_possible: bool = False,
                         max_tokens: int = DEFAULT_TOKENS) -> ReferencesAnswer:
@@ -318,6 +336,9 @@ class Maguyva:
 
         Each carries its ``resolution`` (resolved, inferred); ``include_possible`` adds the calls of
         that name whose receiver's type is not known (``ambiguous``, marked ``possible``)."""
+        from maguyva.answers import ReferencesAnswer
+        from maguyva.retrieve import graph
+
         targets = graph.resolve_targets(self.store, symbol_name)
         refs = []
         for target in targets:
@@ -335,6 +356,9 @@ class Maguyva:
 
         Callers and callees carry their ``resolution``; ``include_ambiguous`` adds possible callers
         (calls of the name on receivers of unknown type) and lists ambiguous callees with candidates."""
+        from maguyva.answers import DependenciesAnswer
+        from maguyva.retrieve import graph
+
         if direction not in ("callers", "callees", "both", "impact"):
             raise MaguyvaError(f"unknown direction {direction!r} (callers, callees, both, impact)")
         targets = graph.resolve_targets(self.store, target)
@@ -372,6 +396,8 @@ class Maguyva:
     def get_file(self, path: str, *, start_line: int | None = None, end_line: int | None = None,
                  include_metadata: bool = False, max_tokens: int = DEFAULT_TOKENS) -> FileAnswer:
         """A file's lines (optionally a range), numbered; confined to the repository."""
+        from maguyva.answers import FileAnswer
+
         relative, content, on_disk = self._file_content(path, ranged=start_line is not None)
         lines = split_lines(content)
         first = max(1, start_line or 1)
@@ -411,6 +437,17 @@ class Maguyva:
     def search_text(self, pattern: str, *, regex: bool = False, case_sensitive: bool = False,
                     path_prefix: str | None = None, limit: int = 50, max_tokens: int = DEFAULT_TOKENS) -> TextAnswer:
         """Literal (trigram index) or regex search; one hit per matching line."""
+        from maguyva.answers import TextAnswer
+
+        return TextAnswer.model_validate(self.search_text_json(pattern, regex=regex, case_sensitive=case_sensitive,
+                                                               path_prefix=path_prefix, limit=limit,
+                                                               max_tokens=max_tokens))
+
+    def search_text_json(self, pattern: str, *, regex: bool = False, case_sensitive: bool = False,
+                         path_prefix: str | None = None, limit: int = 50, max_tokens: int = DEFAULT_TOKENS) -> dict:
+        """``search_text``'s answer as its JSON, without building the model (the CLI's fast path)."""
+        from maguyva.retrieve import text
+
         stopped = None
         if regex:
             found = text.regex(self.store, pattern, limit=limit * 4, case_sensitive=case_sensitive)
@@ -421,16 +458,17 @@ class Maguyva:
                 hits = [h for h in hits if pattern in h.snippet]
         if path_prefix:
             hits = [h for h in hits if h.path.startswith(path_prefix)]
-        answer = {"pattern": pattern, "regex": regex, "count": len(hits[:limit]),
+        answer = {**({"truncated": True, "truncation_note": stopped} if stopped else {}),
+                  "pattern": pattern, "regex": regex, "count": len(hits[:limit]),
                   "results": [hit_dict(h) for h in hits[:limit]]}
-        if stopped:
-            answer.update(truncated=True, truncation_note=stopped)
-        return bound(TextAnswer.model_validate(answer), "results", max_tokens)
+        return bound_json(answer, "results", max_tokens)
 
     def search_structure(self, *, kind: str | None = None, name: str | None = None,
                          signature_contains: str | None = None, path_prefix: str | None = None,
                          limit: int = 50) -> StructureAnswer:
         """Definitions filtered by kind, name (glob, e.g. ``parse_*``) and signature text."""
+        from maguyva.answers import StructureAnswer
+
         if not (kind or name or signature_contains):
             raise MaguyvaError("give at least one of kind, name, signature_contains")
         symbols = self.store.query_symbols(kind=kind, name_glob=name, signature_like=signature_contains,
@@ -442,6 +480,8 @@ class Maguyva:
 
     def repo_overview(self, *, hubs: int = 15) -> OverviewAnswer:
         """Languages, top-level layout, hubs by centrality and likely entry points."""
+        from maguyva.answers import OverviewAnswer
+
         stats = self.store.language_stats()
         paths = sorted(self.store.known_paths())
         layout: dict[str, int] = {}
@@ -472,6 +512,8 @@ class Maguyva:
 
     def gather_task_context(self, task: str, *, token_budget: int = 4_000) -> ContextAnswer:
         """Ranked, cited snippets for a task description, packed into ``token_budget`` tokens."""
+        from maguyva.answers import ContextAnswer
+
         budget = max(300, min(token_budget, MAX_TOKENS))
         found = self.intelligent_search(task, limit=25, preset="thorough", max_tokens=MAX_TOKENS)
         snippets: list[dict] = []
@@ -515,6 +557,7 @@ class Maguyva:
 
     def index_status(self) -> StatusAnswer:
         """Snapshot commit and time, counts per language, and files added, changed or deleted since."""
+        from maguyva.answers import StatusAnswer
         from maguyva.index.git import uncommitted_paths
         from maguyva.status import read_status
 
@@ -523,6 +566,7 @@ class Maguyva:
 
     def refresh_index(self) -> RefreshAnswer:
         """Bring the index up to date incrementally (only changed files are re-processed)."""
+        from maguyva.answers import RefreshAnswer
         from maguyva.index.pipeline import index_repository
 
         summary = index_repository(self.root, self.store_location)

@@ -19,19 +19,9 @@ from typing import Any
 from maguyva.answers import OverviewAnswer, RefreshAnswer, StatusAnswer
 from maguyva.api import Maguyva
 from maguyva.errors import MaguyvaError
+from maguyva.opening import open_api  # noqa: F401 (importable here too)
 from maguyva.scope import Scope, ScopedMaguyva, hosted_path, qualify  # noqa: F401 (qualify: importable here too)
 from maguyva.store.postgres.location import PostgresLocation
-
-
-def open_api(root: str | Path, store: str | None = None) -> "Maguyva | TeamWorkspace":
-    """``Maguyva.open``, or a ``TeamWorkspace`` when the store names a whole workspace (``repo=*``)."""
-    from maguyva.embed.base import settings_for
-    from maguyva.store.location import store_path
-
-    location = store_path(Path(root).resolve(), store)
-    if isinstance(location, PostgresLocation) and location.whole_workspace:
-        return TeamWorkspace(location, embedding_settings=settings_for(Path(root).resolve()))
-    return Maguyva.open(root, store)
 
 
 def workspace_status(store: PostgresLocation | str) -> dict:

@@ -1,5 +1,6 @@
 """The CLI stays light: inspection commands import no jinja2, rich, git, tree_sitter or mcp; code grep and
-code symbol no numpy or pydantic; `orkestra --help` no command module."""
+code symbol (both entry points) no numpy, pydantic, answer models or ranking; `orkestra --help` no command
+module."""
 
 from __future__ import annotations
 
@@ -42,15 +43,46 @@ def test_inspection_commands_import_no_heavy_module_cold_or_cached(tmp_path, com
     assert cold == warm == {"code": 0, "heavy": []}
 
 
-@pytest.mark.parametrize("command", [("code", "grep", "greet"), ("code", "symbol", "greet")])
-def test_code_grep_and_symbol_import_neither_numpy_nor_pydantic(git_repo, command):
+# what grep and symbol on one repository's index never need: the answer models, the ranking, the team code
+NOT_FOR_GREP = ("numpy", "pydantic", "jinja2", "rich", "git", "mcp", "maguyva.answers", "maguyva.scope",
+                "maguyva.workspace", "maguyva.retrieve.rank", "maguyva.retrieve.fuse", "maguyva.retrieve.intent",
+                "maguyva.retrieve.query", "maguyva.retrieve.graph", "maguyva.retrieve.bm25f")
+
+MAGUYVA_RUNNER = """
+import json, sys
+from maguyva.cli.app import app
+try:
+    app(args=sys.argv[2:], prog_name="maguyva")
+except SystemExit as exc:
+    code = exc.code
+heavy = sorted(m for m in json.loads(sys.argv[1]) if m in sys.modules)
+sys.stderr.write(json.dumps({"code": code, "heavy": heavy}) + "\\n")
+"""
+
+
+@pytest.mark.parametrize("command", [("grep", "greet"), ("symbol", "greet"), ("grep", "--regex", "gr[e]+t"),
+                                     ("symbol", "--similar", "gret")])
+def test_code_grep_and_symbol_import_no_answer_model_nor_ranking(git_repo, command):
     (git_repo / "pkg").mkdir()
     (git_repo / "pkg" / "hello.py").write_text("def greet(name):\n    return 'hi ' + name\n")
     git(git_repo, "add", ".")
     git(git_repo, "commit", "-qm", "feat: greet")
     assert run_cli("code", "index", ".", cwd=git_repo).returncode == 0
-    probe = run_in_process(*command, heavy=("numpy", "pydantic", "jinja2", "rich", "git", "mcp"), cwd=git_repo)
+    probe = run_in_process("code", *command, heavy=NOT_FOR_GREP, cwd=git_repo)
     assert probe == {"code": 0, "heavy": []}
+    result = subprocess.run([sys.executable, "-c", MAGUYVA_RUNNER, json.dumps(NOT_FOR_GREP), *command],
+                            capture_output=True, text=True, check=True, cwd=git_repo)
+    assert json.loads(result.stderr.strip().splitlines()[-1]) == {"code": 0, "heavy": []}
+    assert "greet" in result.stdout  # it answered: the JSON of the hit
+
+
+def test_code_search_still_builds_the_typed_answer(git_repo):
+    (git_repo / "hello.py").write_text("def greet(name):\n    return 'hi ' + name\n")
+    git(git_repo, "add", ".")
+    git(git_repo, "commit", "-qm", "feat: greet")
+    assert run_cli("code", "index", ".", cwd=git_repo).returncode == 0
+    probe = run_in_process("code", "search", "greet", heavy=("pydantic", "maguyva.answers"), cwd=git_repo)
+    assert probe == {"code": 0, "heavy": ["maguyva.answers", "pydantic"]}
 
 
 def test_root_help_imports_no_command_module_and_matches_the_full_tree():

@@ -1,5 +1,9 @@
 """``maguyva search|symbol|refs|deps|grep|structure|file|context|overview``: the CLI twins of the
-MCP tools, the same library calls (``maguyva.workspace.open_api``), one answer per command."""
+MCP tools, the same library calls (``maguyva.opening.open_api``), one answer per command.
+
+``grep`` and ``symbol`` on one repository's index print the answer's JSON straight from the
+library (``search_text_json`` / ``find_symbol_json``: the same dict the answer model dumps) and
+so never import pydantic or the ranking code; they start about as fast as typer itself."""
 
 from __future__ import annotations
 
@@ -21,13 +25,18 @@ def _answer(
     fmt,
     rows: str | None = None,
     columns=HIT_COLUMNS,
+    fast: Callable[[Any], Any] | None = None,
 ) -> None:
+    """Open the index, ``call`` the library, print the answer; ``fast`` instead when the retrieval is
+    one repository's ``Maguyva`` (it returns the answer's JSON without building the model)."""
+
     def action() -> None:
-        from maguyva.workspace import open_api
+        from maguyva.api import Maguyva
+        from maguyva.opening import open_api
 
         api = open_api(repo, store)
         try:
-            result = call(api)
+            result = fast(api) if fast is not None and isinstance(api, Maguyva) else call(api)
         finally:
             api.close()
         show(result, fmt, rows=rows, columns=columns)
@@ -93,6 +102,7 @@ def symbol(
         lambda api: api.find_symbol(name, kind=kind, find_similar=similar, exact_match=exact),
         fmt,
         "symbols",
+        fast=lambda api: api.find_symbol_json(name, kind=kind, find_similar=similar, exact_match=exact),
     )
 
 
@@ -180,6 +190,9 @@ def grep(
         lambda api: api.search_text(pattern, regex=regex, case_sensitive=case_sensitive, limit=limit),
         fmt,
         "results",
+        fast=lambda api: api.search_text_json(
+            pattern, regex=regex, case_sensitive=case_sensitive, limit=limit
+        ),
     )
 
 
