@@ -19,7 +19,6 @@ from typing import Any
 from maguyva.answers import OverviewAnswer, RefreshAnswer, StatusAnswer
 from maguyva.api import Maguyva
 from maguyva.errors import MaguyvaError
-from maguyva.opening import open_api  # noqa: F401 (importable here too)
 from maguyva.scope import Scope, ScopedMaguyva, hosted_path, qualify  # noqa: F401 (qualify: importable here too)
 from maguyva.store.postgres.location import PostgresLocation
 

@@ -107,3 +107,19 @@ try:
 except SystemExit:
     pass
 """
+
+
+def test_a_command_line_naming_a_maguyva_command_builds_that_command_alone():
+    from typer.testing import CliRunner
+
+    from maguyva.cli.app import app, app_for
+
+    assert [c.name for c in app_for(["grep", "x"]).registered_commands] == ["grep"]
+    assert [c.name for c in app_for(["symbol", "--format", "json", "x"]).registered_commands] == ["symbol"]
+    for words in ([], ["--help"], ["gerp", "x"], ["keys", "list"]):  # help, a typo, a group: the whole app
+        assert app_for(words) is app
+    runner = CliRunner()
+    for words in (["grep", "--help"], ["symbol", "--help"], ["grep"], ["symbol", "x", "--kind"]):
+        alone, whole = (runner.invoke(built, words, prog_name="maguyva") for built in (app_for(words), app))
+        assert (alone.exit_code, alone.output) == (whole.exit_code, whole.output)
+        assert "maguyva " + words[0] in alone.output or "requires an argument" in alone.output

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 def main() -> None:
     """Console-script entry point: ``maguyva index|status|search|…``."""
-    from maguyva.cli.app import app
+    import sys
 
-    app(prog_name="maguyva")
+    from maguyva.cli.app import app_for
+
+    app_for(sys.argv[1:])(prog_name="maguyva")

@@ -5,6 +5,6 @@
 
 from __future__ import annotations
 
-from maguyva.cli.app import app
+from maguyva.cli.app import app, app_for
 
-__all__ = ["app"]
+__all__ = ["app", "app_for"]  # app_for(words after `code`): the app with only the command they name
