@@ -68,9 +68,10 @@ def test_code_grep_and_symbol_import_no_answer_model_nor_ranking(git_repo, comma
     git(git_repo, "add", ".")
     git(git_repo, "commit", "-qm", "feat: greet")
     assert run_cli("code", "index", ".", cwd=git_repo).returncode == 0
-    probe = run_in_process("code", *command, heavy=NOT_FOR_GREP, cwd=git_repo)
+    heavy = NOT_FOR_GREP + (() if "--regex" in command else ("re2",))  # RE2 only for a regex
+    probe = run_in_process("code", *command, heavy=heavy, cwd=git_repo)
     assert probe == {"code": 0, "heavy": []}
-    result = subprocess.run([sys.executable, "-c", MAGUYVA_RUNNER, json.dumps(NOT_FOR_GREP), *command],
+    result = subprocess.run([sys.executable, "-c", MAGUYVA_RUNNER, json.dumps(heavy), *command],
                             capture_output=True, text=True, check=True, cwd=git_repo)
     assert json.loads(result.stderr.strip().splitlines()[-1]) == {"code": 0, "heavy": []}
     assert "greet" in result.stdout  # it answered: the JSON of the hit

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from maguyva.retrieve.hits import Hit
-from maguyva.retrieve.safe_regex import compile_safe
 from maguyva.store.lines import split_lines
 
 if TYPE_CHECKING:
@@ -47,6 +46,8 @@ def regex(store: "Store", pattern: str, *, limit: int = 50, case_sensitive: bool
           max_files: int = 5000) -> RegexHits:
     """Lines matching ``pattern`` (RE2: linear time, no backtracking); files are pre-filtered by the
     longest literal the regex requires, and the scan stops after ``REGEX_BUDGET_S`` seconds."""
+    from maguyva.retrieve.safe_regex import compile_safe  # re2: only a regex search needs it
+
     compiled = compile_safe(pattern, case_sensitive=case_sensitive)
     deadline = time.monotonic() + REGEX_BUDGET_S
     needle = required_literal(pattern)
