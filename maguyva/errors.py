@@ -7,7 +7,6 @@ into the process exit code.
 
 from __future__ import annotations
 
-import difflib
 from typing import Iterable
 
 
@@ -27,6 +26,8 @@ class NotFoundError(MaguyvaError):
     """An id or name that does not exist; carries close matches for a hint."""
 
     def __init__(self, kind: str, name: str, candidates: Iterable[str] = ()):
+        import difflib  # only to word this error: not on every command's start-up
+
         self.kind, self.name = kind, name
         self.suggestions = difflib.get_close_matches(name, list(candidates), n=3, cutoff=0.6)
         hint = f" (did you mean {', '.join(repr(s) for s in self.suggestions)}?)" if self.suggestions else ""

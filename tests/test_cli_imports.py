@@ -46,16 +46,18 @@ def test_inspection_commands_import_no_heavy_module_cold_or_cached(tmp_path, com
 # what grep and symbol on one repository's index never need: the answer models, the ranking, the team code
 NOT_FOR_GREP = ("numpy", "pydantic", "jinja2", "rich", "git", "mcp", "maguyva.answers", "maguyva.scope",
                 "maguyva.workspace", "maguyva.retrieve.rank", "maguyva.retrieve.fuse", "maguyva.retrieve.intent",
-                "maguyva.retrieve.query", "maguyva.retrieve.graph", "maguyva.retrieve.bm25f")
+                "maguyva.retrieve.query", "maguyva.retrieve.graph", "maguyva.retrieve.bm25f",
+                "maguyva.cli.index", "maguyva.cli.team", "maguyva.cli.embed")  # and no other command's module
 
 MAGUYVA_RUNNER = """
 import json, sys
-from maguyva.cli.app import app
+from maguyva.cli import main
+heavy_names, sys.argv = sys.argv[1], ["maguyva", *sys.argv[2:]]
 try:
-    app(args=sys.argv[2:], prog_name="maguyva")
+    main()
 except SystemExit as exc:
     code = exc.code
-heavy = sorted(m for m in json.loads(sys.argv[1]) if m in sys.modules)
+heavy = sorted(m for m in json.loads(heavy_names) if m in sys.modules)
 sys.stderr.write(json.dumps({"code": code, "heavy": heavy}) + "\\n")
 """
 

@@ -8,44 +8,50 @@ builds every registered command before it parses (~15 ms for all of them).
 
 from __future__ import annotations
 
+import functools
+import importlib
 import os
 from typing import Annotated, Optional, Sequence
 
 import typer
 
-from maguyva.cli import embed, graph, index, query, serve, team
 from maguyva.cli.options import AliasedCommand
 
 HELP = "Maguyva: index the repository's code and query it."
 
-COMMANDS = (
-    ("index", index.index),
-    ("status", index.status),
-    ("search", query.search),
-    ("symbol", query.symbol),
-    ("refs", query.refs),
-    ("deps", query.deps),
-    ("grep", query.grep),
-    ("structure", query.structure),
-    ("file", query.file),
-    ("context", query.context),
-    ("overview", query.overview),
-    ("graph", graph.graph),
-    ("embed", embed.embed),
-    ("serve", serve.serve),
-    ("repos", team.repos),
-)
+# name -> (module in maguyva.cli, function), in the order `maguyva --help` lists them; a module is
+# imported only when one of its commands is built
+COMMANDS = {
+    "index": ("index", "index"),
+    "status": ("index", "status"),
+    "search": ("query", "search"),
+    "symbol": ("query", "symbol"),
+    "refs": ("query", "refs"),
+    "deps": ("query", "deps"),
+    "grep": ("query", "grep"),
+    "structure": ("query", "structure"),
+    "file": ("query", "file"),
+    "context": ("query", "context"),
+    "overview": ("query", "overview"),
+    "graph": ("graph", "graph"),
+    "embed": ("embed", "embed"),
+    "serve": ("serve", "serve"),
+    "repos": ("team", "repos"),
+}
 COMPLETE_VARS = ("_MAGUYVA_COMPLETE", "_ORKESTRA_COMPLETE")  # shell completion needs every command
 
 
 def _build(names: Sequence[str] | None = None) -> typer.Typer:
     """The app with the commands ``names`` (all, and the ``keys`` group, when None)."""
     built = typer.Typer(help=HELP, no_args_is_help=True, rich_markup_mode=None)
-    for name, function in COMMANDS:
+    for name, (module, function) in COMMANDS.items():
         if names is None or name in names:
-            built.command(name, cls=AliasedCommand)(function)
+            command = getattr(importlib.import_module(f"maguyva.cli.{module}"), function)
+            built.command(name, cls=AliasedCommand)(command)
     if names is None:
-        built.add_typer(team.keys, name="keys")
+        from maguyva.cli.team import keys
+
+        built.add_typer(keys, name="keys")
     built.callback()(_root)  # keeps the app a group when it holds one command
     return built
 
@@ -54,9 +60,23 @@ def app_for(argv: Sequence[str]) -> typer.Typer:
     """The app for a command line (the words after ``maguyva`` or ``orkestra code``): only the command
     it names, when it names one of :data:`COMMANDS`; else the whole app (help, ``keys``, a typo)."""
     wanted = next((word for word in argv if not word.startswith("-")), None)
-    if wanted not in dict(COMMANDS) or any(var in os.environ for var in COMPLETE_VARS):
-        return app
+    if wanted not in COMMANDS or any(var in os.environ for var in COMPLETE_VARS):
+        return whole_app()
     return _build([wanted])
+
+
+@functools.cache
+def whole_app() -> typer.Typer:
+    """Every command and the ``keys`` group: what ``maguyva.cli.app.app`` is."""
+    return _build()
+
+
+def __getattr__(name: str) -> typer.Typer:
+    """``app``, the whole app (what `orkestra code` mounts, and what the docs and tests read), built
+    on first use so that ``app_for`` imports one command module only."""
+    if name == "app":
+        return whole_app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _version(value: bool) -> None:
@@ -75,5 +95,3 @@ def _root(
 ) -> None:
     """Maguyva: index the repository's code and query it."""
 
-
-app = _build()  # the whole app: what `orkestra code` mounts, and what the docs and tests read

@@ -5,6 +5,13 @@
 
 from __future__ import annotations
 
-from maguyva.cli.app import app, app_for
+from maguyva.cli.app import app_for, whole_app
 
-__all__ = ["app", "app_for"]  # app_for(words after `code`): the app with only the command they name
+__all__ = ["app", "app_for"]  # noqa: F822 (app: __getattr__) app_for(words after `code`): one command
+
+
+def __getattr__(name: str):
+    """``app``: Maguyva's whole app, built on first use (``app_for`` builds one command)."""
+    if name == "app":
+        return whole_app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
