@@ -213,6 +213,7 @@ class Maguyva:
 
         if parsed.is_task and self._issue_prompts():  # the repository's issue-template prompts say nothing
             from maguyva.retrieve.boilerplate import without_prompts
+            from maguyva.retrieve.query import parse as parse_query
 
             parsed = parse_query(without_prompts(parsed.text, self._issue_prompts()))
         scores, named = rank_files(self.store, self._file_index(), parsed, kinds=self._file_kind,
