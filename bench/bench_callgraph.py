@@ -42,8 +42,12 @@ from maguyva.store import open_store
 
 def gold_edges(case: Path) -> set[tuple[str, str]]:
     graph = json.loads((case / "callgraph.json").read_text())
-    return {(src, dst) for src, dsts in graph.items() for dst in dsts
-            if not src.startswith("<builtin>") and not dst.startswith("<builtin>")}
+    return {
+        (src, dst)
+        for src, dsts in graph.items()
+        for dst in dsts
+        if not src.startswith("<builtin>") and not dst.startswith("<builtin>")
+    }
 
 
 def exported_edges(case: Path, work: Path) -> tuple[set[tuple[str, str]], list[dict]]:
@@ -111,7 +115,13 @@ def naive_edges(case: Path) -> set[tuple[str, str]]:
                 continue
             if isinstance(child, ast.Call):
                 func = child.func
-                called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+                called = (
+                    func.id
+                    if isinstance(func, ast.Name)
+                    else func.attr
+                    if isinstance(func, ast.Attribute)
+                    else None
+                )
                 if called:
                     calls.append((scope, called))
             walk(child, scope)
@@ -132,8 +142,14 @@ def score(found: set, gold: set) -> dict:
     precision = hits / len(found) if found else 1.0
     recall = hits / len(gold) if gold else 1.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return {"precision": round(precision, 3), "recall": round(recall, 3), "f1": round(f1, 3),
-            "found": len(found), "gold": len(gold), "matched": hits}
+    return {
+        "precision": round(precision, 3),
+        "recall": round(recall, 3),
+        "f1": round(f1, 3),
+        "found": len(found),
+        "gold": len(gold),
+        "matched": hits,
+    }
 
 
 def main() -> int:
@@ -160,13 +176,24 @@ def main() -> int:
             for bucket in (totals[label], per_category[category][label]):
                 bucket[0].update(found)
                 bucket[1].update(gold)
-        errors += [("false", *e) for e in sorted(ours - gold)] + [("missing", *e) for e in sorted(gold - ours)]
+        errors += [("false", *e) for e in sorted(ours - gold)] + [
+            ("missing", *e) for e in sorted(gold - ours)
+        ]
     for category in sorted(per_category):
         row = per_category[category]
         print(json.dumps({"category": category, "ours": score(*row["ours"]), "naive": score(*row["naive"])}))
-    print(json.dumps({"category": "ALL", "cases": len(cases), "ours": score(*totals["ours"]),
-                      "naive": score(*totals["naive"]), "seconds": round(time.perf_counter() - started, 1),
-                      "targets": {"precision": 0.95, "recall": 0.75}}))
+    print(
+        json.dumps(
+            {
+                "category": "ALL",
+                "cases": len(cases),
+                "ours": score(*totals["ours"]),
+                "naive": score(*totals["naive"]),
+                "seconds": round(time.perf_counter() - started, 1),
+                "targets": {"precision": 0.95, "recall": 0.75},
+            }
+        )
+    )
     if args.errors:
         for error in errors:
             print("\t".join(error))

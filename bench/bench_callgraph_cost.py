@@ -34,8 +34,14 @@ def cold(code_root: Path, corpus: Path, store: Path) -> dict:
     # run from the store's folder: ``python -c`` puts the working directory first on sys.path, and
     # from this checkout that would import the current code for the baseline too
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    out = subprocess.run([sys.executable, "-c", COLD, str(corpus), str(store)], env=env, check=True,
-                         capture_output=True, text=True, cwd=store.parent).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", COLD, str(corpus), str(store)],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=store.parent,
+    ).stdout
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     store.unlink(missing_ok=True)
     result = json.loads(out.strip().splitlines()[-1])
@@ -54,8 +60,12 @@ def main() -> int:
         work = Path(work)
         base = work / "baseline"
         base.mkdir()
-        archive = subprocess.run(["git", "archive", args.baseline, "maguyva", "orkestra"], cwd=REPO, check=True,
-                                 capture_output=True).stdout
+        archive = subprocess.run(
+            ["git", "archive", args.baseline, "maguyva", "orkestra"],
+            cwd=REPO,
+            check=True,
+            capture_output=True,
+        ).stdout
         subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
         corpus = args.corpus or copy_stdlib(work / "stdlib")
         runs: dict[str, list[float]] = {"baseline": [], "current": []}
@@ -70,10 +80,20 @@ def main() -> int:
         cpu_ratios = [c / b for b, c in zip(cpu["baseline"], cpu["current"])]
         import maguyva
 
-        print(json.dumps({"current_code": str(Path(maguyva.__file__).parent), "baseline": args.baseline, "baseline_s": runs["baseline"], "current_s": runs["current"],
-                          "median_ratio": round(statistics.median(ratios), 3),
-                          "median_cpu_ratio": round(statistics.median(cpu_ratios), 3), "target_ratio": 1.30,
-                          "load_average": os.getloadavg()[0]}))
+        print(
+            json.dumps(
+                {
+                    "current_code": str(Path(maguyva.__file__).parent),
+                    "baseline": args.baseline,
+                    "baseline_s": runs["baseline"],
+                    "current_s": runs["current"],
+                    "median_ratio": round(statistics.median(ratios), 3),
+                    "median_cpu_ratio": round(statistics.median(cpu_ratios), 3),
+                    "target_ratio": 1.30,
+                    "load_average": os.getloadavg()[0],
+                }
+            )
+        )
     return 0
 
 

@@ -86,7 +86,9 @@ def naive_changelog(repo: Path) -> dict[tuple[str, str], set[str]]:
             sha, _, subject = line.partition(" ")
             match = NAIVE_RE.match(subject)
             if match:
-                entries.setdefault((version, sha[:7]), set()).add("Features" if match["type"] == "feat" else "Bug Fixes")
+                entries.setdefault((version, sha[:7]), set()).add(
+                    "Features" if match["type"] == "feat" else "Bug Fixes"
+                )
         previous = tag
     return entries
 
@@ -99,15 +101,25 @@ def score(truth: dict, found: dict) -> dict:
     recall = len(matched) / len(truth) if truth else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     sections = sum((truth[k] - {BREAKING}) == (found[k] - {BREAKING}) for k in matched)
-    return {"precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4),
-            "section_agreement": round(sections / len(matched), 4) if matched else 0.0,
-            "truth_entries": len(truth), "found_entries": len(found), "matched": len(matched)}
+    return {
+        "precision": round(precision, 4),
+        "recall": round(recall, 4),
+        "f1": round(f1, 4),
+        "section_agreement": round(sections / len(matched), 4) if matched else 0.0,
+        "truth_entries": len(truth),
+        "found_entries": len(found),
+        "matched": len(matched),
+    }
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--repo", required=True, type=Path, help="a git work tree or bare repository")
-    parser.add_argument("--changelog", default="CHANGELOG.md", help="the repository's changelog (path at HEAD)")
+    parser.add_argument(
+        "--changelog", default="CHANGELOG.md", help="the repository's changelog (path at HEAD)"
+    )
     parser.add_argument("--packages", default="root", choices=["root", "per-package", "both"])
     parser.add_argument("--show-misses", type=int, default=0, help="print this many misses of each kind")
     args = parser.parse_args()
@@ -123,7 +135,8 @@ def main() -> int:
         rendered = ".orkestra/bench/CHANGELOG.md"
         (work / "orkestra.yaml").write_text(
             f"mining:\n  changelog:\n    format: release-please\n    packages: {args.packages}\n"
-            f"    path: {rendered}\n")
+            f"    path: {rendered}\n"
+        )
         paths = load_mining_paths(work)
         start = time.perf_counter()
         result = run_auto(paths)
@@ -133,22 +146,32 @@ def main() -> int:
         naive = naive_changelog(work)
         naive_seconds = time.perf_counter() - start
         repo = args.repo.resolve().as_posix()
-        for name, found, took, extra in (("mine auto", ours, seconds, {"recorded": result["recorded"],
-                                                                       "released": result["released"]}),
-                                         ("naive feat/fix in tag range", naive, naive_seconds, {})):
+        for name, found, took, extra in (
+            ("mine auto", ours, seconds, {"recorded": result["recorded"], "released": result["released"]}),
+            ("naive feat/fix in tag range", naive, naive_seconds, {}),
+        ):
             row = {"repo": repo, "system": name, **score(truth, found), "seconds": round(took, 2), **extra}
             print(json.dumps(row))
         if args.show_misses:
             versions = {v for v, _ in truth}
             mine = {k: v for k, v in ours.items() if k[0] in versions}
-            for label, keys in (("missed", sorted(truth.keys() - mine.keys())),
-                                ("extra", sorted(mine.keys() - truth.keys())),
-                                ("section", sorted(k for k in truth.keys() & mine.keys()
-                                                   if truth[k] - {BREAKING} != mine[k] - {BREAKING}))):
-                for key in keys[:args.show_misses]:
+            for label, keys in (
+                ("missed", sorted(truth.keys() - mine.keys())),
+                ("extra", sorted(mine.keys() - truth.keys())),
+                (
+                    "section",
+                    sorted(
+                        k for k in truth.keys() & mine.keys() if truth[k] - {BREAKING} != mine[k] - {BREAKING}
+                    ),
+                ),
+            ):
+                for key in keys[: args.show_misses]:
                     subject = git(work, "log", "-1", "--format=%s", key[1]).strip()
-                    print(f"# {label} {key} truth={sorted(truth.get(key, ()))} ours={sorted(mine.get(key, ()))}"
-                          f" {subject}", file=sys.stderr)
+                    print(
+                        f"# {label} {key} truth={sorted(truth.get(key, ()))} ours={sorted(mine.get(key, ()))}"
+                        f" {subject}",
+                        file=sys.stderr,
+                    )
     return 0
 
 

@@ -41,10 +41,28 @@ from bench_sync import generate  # noqa: E402  (the shared blog-scale generator)
 
 from orkestra.inspect import api, finder  # noqa: E402
 
-QUERIES = ["database", "skill-42", "DEC-PX-012", "GT-P3-010", "retry backoff", "security audit checklist",
-           "scope-7", "guidance for skill", "vendor tool", "pipeline", "agent-12", "deploying with tool 9",
-           "workflow", "search ranking fusion", "k2 domains", "x", "nothing-matches-this", "stage runtime",
-           "architecture", "evidence"]
+QUERIES = [
+    "database",
+    "skill-42",
+    "DEC-PX-012",
+    "GT-P3-010",
+    "retry backoff",
+    "security audit checklist",
+    "scope-7",
+    "guidance for skill",
+    "vendor tool",
+    "pipeline",
+    "agent-12",
+    "deploying with tool 9",
+    "workflow",
+    "search ranking fusion",
+    "k2 domains",
+    "x",
+    "nothing-matches-this",
+    "stage runtime",
+    "architecture",
+    "evidence",
+]
 
 
 def timed_run(args: list[str], cwd: Path) -> float:
@@ -88,20 +106,28 @@ def bench_startup(root: Path, repeat: int) -> None:
     cli = [sys.executable, "-m", "orkestra"]
     cold = timed_run([*cli, "system", "status"], root)
     emit(name="cli_cold", command="system status", seconds=round(cold, 3))
-    commands = {"system status": [*cli, "system", "status"], "agents list": [*cli, "agents", "list"],
-                "search database --summary": [*cli, "search", "database", "--summary"],
-                "floor: typer command with one option": [sys.executable, "-c", FLOOR, "floor"]}
+    commands = {
+        "system status": [*cli, "system", "status"],
+        "agents list": [*cli, "agents", "list"],
+        "search database --summary": [*cli, "search", "database", "--summary"],
+        "floor: typer command with one option": [sys.executable, "-c", FLOOR, "floor"],
+    }
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
     for _ in range(repeat):
         for name, args in commands.items():
             times[name].append(timed_run_cpu(args, root))
     for name, runs in times.items():
         wall, cpu = [w for w, _ in runs], [c for _, c in runs]
-        emit(name="cli_startup", command=name, n=repeat, min_ms=round(min(wall) * 1000, 1),
-             median_ms=round(statistics.median(wall) * 1000, 1),
-             p90_ms=round(percentile(wall, 0.9) * 1000, 1),
-             median_cpu_ms=round(statistics.median(cpu) * 1000, 1),
-             **({"target_ms": 150} if name in ("system status", "agents list") else {}))
+        emit(
+            name="cli_startup",
+            command=name,
+            n=repeat,
+            min_ms=round(min(wall) * 1000, 1),
+            median_ms=round(statistics.median(wall) * 1000, 1),
+            p90_ms=round(percentile(wall, 0.9) * 1000, 1),
+            median_cpu_ms=round(statistics.median(cpu) * 1000, 1),
+            **({"target_ms": 150} if name in ("system status", "agents list") else {}),
+        )
 
 
 def bench_floors(root: Path, repeat: int) -> None:
@@ -115,33 +141,55 @@ def bench_floors(root: Path, repeat: int) -> None:
         compileall.compile_dir(str(Path(__file__).resolve().parents[1] / package), quiet=1)
     repo = root.parent / "code-repo"
     shutil.copytree(Path(__file__).resolve().parents[1] / "orkestra" / "mining", repo / "mining")
-    env = {**os.environ, "GIT_AUTHOR_NAME": "B", "GIT_AUTHOR_EMAIL": "b@x", "GIT_COMMITTER_NAME": "B",
-           "GIT_COMMITTER_EMAIL": "b@x"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "B",
+        "GIT_AUTHOR_EMAIL": "b@x",
+        "GIT_COMMITTER_NAME": "B",
+        "GIT_COMMITTER_EMAIL": "b@x",
+    }
     for args in (["init", "-q"], ["add", "."], ["commit", "-qm", "chore: corpus"]):
         subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, env=env)
     cli = [sys.executable, "-m", "orkestra"]
     subprocess.run([*cli, "code", "index", "."], cwd=repo, check=True, capture_output=True)
-    runs = {"python -c pass": ([sys.executable, "-c", "pass"], root),
-            'python -c "import typer"': ([sys.executable, "-c", "import typer"], root),
-            "code grep": ([*cli, "code", "grep", "SignalExtractor"], repo),
-            "code symbol": ([*cli, "code", "symbol", "sync_index"], repo),
-            "maguyva grep": ([sys.executable, "-m", "maguyva", "grep", "SignalExtractor"], repo),
-            "maguyva symbol": ([sys.executable, "-m", "maguyva", "symbol", "sync_index"], repo),
-            "sync (no-op)": ([*cli, "sync"], root), "--help": ([*cli, "--help"], root)}
+    runs = {
+        "python -c pass": ([sys.executable, "-c", "pass"], root),
+        'python -c "import typer"': ([sys.executable, "-c", "import typer"], root),
+        "code grep": ([*cli, "code", "grep", "SignalExtractor"], repo),
+        "code symbol": ([*cli, "code", "symbol", "sync_index"], repo),
+        "maguyva grep": ([sys.executable, "-m", "maguyva", "grep", "SignalExtractor"], repo),
+        "maguyva symbol": ([sys.executable, "-m", "maguyva", "symbol", "sync_index"], repo),
+        "sync (no-op)": ([*cli, "sync"], root),
+        "--help": ([*cli, "--help"], root),
+    }
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
     for _ in range(repeat):
         for name, (args, cwd) in runs.items():
             times[name].append(timed_run_cpu(args, cwd))
     wall = {n: statistics.median(w for w, _ in t) for n, t in times.items()}
     cpu = {n: statistics.median(c for _, c in t) for n, t in times.items()}
-    floors = {"code grep": ('python -c "import typer"', 1.5), "code symbol": ('python -c "import typer"', 1.5),
-              "maguyva grep": ('python -c "import typer"', 1.5), "maguyva symbol": ('python -c "import typer"', 1.5),
-              "sync (no-op)": ("python -c pass", 3.0), "--help": ("python -c pass", None)}
+    floors = {
+        "code grep": ('python -c "import typer"', 1.5),
+        "code symbol": ('python -c "import typer"', 1.5),
+        "maguyva grep": ('python -c "import typer"', 1.5),
+        "maguyva symbol": ('python -c "import typer"', 1.5),
+        "sync (no-op)": ("python -c pass", 3.0),
+        "--help": ("python -c pass", None),
+    }
     for name, (floor, target) in floors.items():
-        emit(name="cli_floor", command=name, n=repeat, median_ms=round(wall[name] * 1000, 1),
-             floor=floor, floor_median_ms=round(wall[floor] * 1000, 1), ratio=round(wall[name] / wall[floor], 2),
-             median_cpu_ms=round(cpu[name] * 1000, 1), floor_cpu_ms=round(cpu[floor] * 1000, 1),
-             cpu_ratio=round(cpu[name] / cpu[floor], 2), **({"target_ratio": target} if target else {}))
+        emit(
+            name="cli_floor",
+            command=name,
+            n=repeat,
+            median_ms=round(wall[name] * 1000, 1),
+            floor=floor,
+            floor_median_ms=round(wall[floor] * 1000, 1),
+            ratio=round(wall[name] / wall[floor], 2),
+            median_cpu_ms=round(cpu[name] * 1000, 1),
+            floor_cpu_ms=round(cpu[floor] * 1000, 1),
+            cpu_ratio=round(cpu[name] / cpu[floor], 2),
+            **({"target_ratio": target} if target else {}),
+        )
 
 
 def bench_search(root: Path) -> None:
@@ -157,9 +205,17 @@ def bench_search(root: Path) -> None:
             result = finder.search_all(index, query, kinds, limit=20)
             times.append(time.perf_counter() - start)
             totals.append(result["total"])
-    emit(name="search", entries=len(index.entries), index_build_ms=round(build * 1000, 1), queries=len(times),
-         p50_ms=round(percentile(times, 0.5) * 1000, 2), p95_ms=round(percentile(times, 0.95) * 1000, 2),
-         max_ms=round(max(times) * 1000, 2), mean_hits=round(statistics.mean(totals), 1), target_p95_ms=50)
+    emit(
+        name="search",
+        entries=len(index.entries),
+        index_build_ms=round(build * 1000, 1),
+        queries=len(times),
+        p50_ms=round(percentile(times, 0.5) * 1000, 2),
+        p95_ms=round(percentile(times, 0.95) * 1000, 2),
+        max_ms=round(max(times) * 1000, 2),
+        mean_hits=round(statistics.mean(totals), 1),
+        target_p95_ms=50,
+    )
 
 
 def main() -> None:

@@ -39,8 +39,18 @@ def timed(command: list[str], stdin: str, cwd: Path) -> float:
 
 def line(name: str, samples: list[float], **extra: object) -> None:
     ordered = sorted(samples)
-    print(json.dumps({"name": name, "n": len(samples), "p50_ms": round(statistics.median(ordered), 1),
-                      "p95_ms": round(ordered[int(0.95 * (len(ordered) - 1))], 1), **extra}), flush=True)
+    print(
+        json.dumps(
+            {
+                "name": name,
+                "n": len(samples),
+                "p50_ms": round(statistics.median(ordered), 1),
+                "p95_ms": round(ordered[int(0.95 * (len(ordered) - 1))], 1),
+                **extra,
+            }
+        ),
+        flush=True,
+    )
 
 
 def bench_handlers(project: Path, n: int) -> None:
@@ -60,8 +70,11 @@ def bench_handlers(project: Path, n: int) -> None:
 
 
 def fixture_payloads(project: Path) -> list[str]:
-    return [json.dumps(json.loads(p.read_text()) | {"cwd": str(project)})
-            for p in sorted(FIXTURES.glob("*.json")) if p.stem != "codex-notify"]
+    return [
+        json.dumps(json.loads(p.read_text()) | {"cwd": str(project)})
+        for p in sorted(FIXTURES.glob("*.json"))
+        if p.stem != "codex-notify"
+    ]
 
 
 def bench_loki(project: Path, n: int) -> None:
@@ -69,15 +82,22 @@ def bench_loki(project: Path, n: int) -> None:
     from loki_server import free_port, get_json
 
     # the stub runs in its own process, so serving pushes never competes with this timing loop
-    stub = subprocess.Popen([sys.executable, str(REPO / "tests" / "loki_server.py")], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True)
+    stub = subprocess.Popen(
+        [sys.executable, str(REPO / "tests" / "loki_server.py")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     url = stub.stdout.readline().strip()
     hook = str(BIN / "orkestra-hook")
     runs = {
         "orkestra-hook (floor: no exporter)": [hook],
         "orkestra-hook --loki-endpoint (live Loki stub)": [hook, "--loki-endpoint", url],
-        "orkestra-hook --loki-endpoint (nothing listening)": [hook, "--loki-endpoint",
-                                                              f"http://127.0.0.1:{free_port()}"],
+        "orkestra-hook --loki-endpoint (nothing listening)": [
+            hook,
+            "--loki-endpoint",
+            f"http://127.0.0.1:{free_port()}",
+        ],
     }
     try:
         samples: dict[str, list[float]] = {name: [] for name in runs}
@@ -95,11 +115,20 @@ def bench_loki(project: Path, n: int) -> None:
         from orkestra.telemetry.loki import pending_events
 
         time.sleep(2)  # the last flushers
-        query = "sum(count_over_time({service_name=\"claude-code-hooks\"} [1d]))"
+        query = 'sum(count_over_time({service_name="claude-code-hooks"} [1d]))'
         answer = get_json(f"{url}/loki/api/v1/query?query={urllib.parse.quote(query)}")["data"]["result"]
         kept = {name: pending_events(str(projects[name] / ".orkestra" / "telemetry")) for name in runs}
-        print(json.dumps({"name": "loki stub received", "entries": int(answer[0]["value"][1]) if answer else 0,
-                          "sent": n + 1, "pending_in_outboxes": kept}), flush=True)
+        print(
+            json.dumps(
+                {
+                    "name": "loki stub received",
+                    "entries": int(answer[0]["value"][1]) if answer else 0,
+                    "sent": n + 1,
+                    "pending_in_outboxes": kept,
+                }
+            ),
+            flush=True,
+        )
     finally:
         stub.stdin.close()
         stub.wait()
@@ -109,11 +138,14 @@ def bench_hostile(project: Path, repeat: int) -> None:
     """In-process record_hook of hostile payloads next to a benign payload of the same size."""
     store = str(project / "hostile-store")
     cases = {
-        "40 KB token": json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",
-                                   "tool_input": {"command": "A" * 40_000}}),
+        "40 KB token": json.dumps(
+            {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "A" * 40_000}}
+        ),
         "200 KB session_id": json.dumps({"hook_event_name": "Stop", "session_id": "S" * 200_000}),
         "JSON nested 900 deep": '{"hook_event_name":"Stop","x":' + "[" * 900 + "]" * 900 + "}",
-        "100k keys": '{"hook_event_name":"Stop","x":{' + ",".join(f'"k{i}":{i}' for i in range(100_000)) + "}}",
+        "100k keys": '{"hook_event_name":"Stop","x":{'
+        + ",".join(f'"k{i}":{i}' for i in range(100_000))
+        + "}}",
     }
     for name, text in cases.items():
         benign = json.dumps({"hook_event_name": "Stop", "note": "w " * (len(text) // 2)})

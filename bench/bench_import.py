@@ -59,8 +59,9 @@ def stage(collection: Path, repo: Path) -> tuple[int, int]:
 
 def cli(repo: Path, *args: str) -> tuple[subprocess.CompletedProcess, float]:
     start = time.perf_counter()
-    result = subprocess.run([sys.executable, "-m", "orkestra", *args], cwd=repo, capture_output=True, text=True,
-                            check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "orkestra", *args], cwd=repo, capture_output=True, text=True, check=False
+    )
     return result, time.perf_counter() - start
 
 
@@ -72,11 +73,18 @@ def run(collection: Path) -> dict:
         start = time.perf_counter()
         n_agents, n_skills = stage(collection, repo)
         copy_floor = time.perf_counter() - start
-        originals = {p.relative_to(repo).as_posix(): p.read_bytes() for p in (repo / ".claude").rglob("*")
-                     if p.is_file()}
+        originals = {
+            p.relative_to(repo).as_posix(): p.read_bytes()
+            for p in (repo / ".claude").rglob("*")
+            if p.is_file()
+        }
         timings = {}
-        for step, args in (("init", ("init", "--minimal")), ("import", ("import",)), ("sync", ("sync",)),
-                           ("sync_check", ("sync", "--check"))):
+        for step, args in (
+            ("init", ("init", "--minimal")),
+            ("import", ("import",)),
+            ("sync", ("sync",)),
+            ("sync_check", ("sync", "--check")),
+        ):
             result, seconds = cli(repo, *args)
             timings[step] = round(seconds, 3)
             if result.returncode != 0 and step != "sync_check":
@@ -88,11 +96,17 @@ def run(collection: Path) -> dict:
             path = repo / rel
             after["missing" if not path.is_file() else compare(data, path.read_bytes())] += 1
         return {
-            "collection": str(collection), "agents": n_agents, "skills": n_skills, "files": len(originals),
-            "import_round_trip": report["round_trip"], "skipped": len(report["skipped"]),
+            "collection": str(collection),
+            "agents": n_agents,
+            "skills": n_skills,
+            "files": len(originals),
+            "import_round_trip": report["round_trip"],
+            "skipped": len(report["skipped"]),
             "skip_reasons": sorted({s["reason"].split("(")[0].strip() for s in report["skipped"]})[:8],
-            "after_sync": after, "in_sync_after": result.returncode == 0,
-            "timings_s": timings, "copy_floor_s": round(copy_floor, 3),
+            "after_sync": after,
+            "in_sync_after": result.returncode == 0,
+            "timings_s": timings,
+            "copy_floor_s": round(copy_floor, 3),
             "import_vs_copy": round(timings["import"] / max(copy_floor, 1e-6), 1),
         }
 
@@ -107,9 +121,13 @@ def main() -> None:
         print(json.dumps(result, indent=2))
         return
     after = result["after_sync"]
-    print(f"{result['agents']} agents, {result['skills']} skills, {result['files']} files from {result['collection']}")
-    print(f"after sync: {after['identical']} identical, {after['whitespace']} whitespace-only, "
-          f"{after['differs']} differ, {after['missing']} missing; sync --check clean: {result['in_sync_after']}")
+    print(
+        f"{result['agents']} agents, {result['skills']} skills, {result['files']} files from {result['collection']}"
+    )
+    print(
+        f"after sync: {after['identical']} identical, {after['whitespace']} whitespace-only, "
+        f"{after['differs']} differ, {after['missing']} missing; sync --check clean: {result['in_sync_after']}"
+    )
     print(f"import skipped {result['skipped']}: {result['skip_reasons']}")
     print(f"timings (s): {result['timings_s']}; copy floor {result['copy_floor_s']} s")
 

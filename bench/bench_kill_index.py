@@ -50,10 +50,22 @@ def counts(db: Path) -> tuple[int, int]:
 def first_answer(root: Path, db: Path, name: str) -> tuple[float, int]:
     """Seconds until a fresh reader answers find_symbol (WAL recovery included), and its count."""
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", (
-        "import sys, json; from maguyva.api import Maguyva\n"
-        "api = Maguyva.open(sys.argv[1], sys.argv[2]); print(json.dumps(api.find_symbol(sys.argv[3])['count']))"),
-        str(root), str(db), name], capture_output=True, text=True, env=ENV)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import sys, json; from maguyva.api import Maguyva\n"
+                "api = Maguyva.open(sys.argv[1], sys.argv[2]); print(json.dumps(api.find_symbol(sys.argv[3])['count']))"
+            ),
+            str(root),
+            str(db),
+            name,
+        ],
+        capture_output=True,
+        text=True,
+        env=ENV,
+    )
     seconds = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"no reader could open the index after a kill: {done.stderr}")
@@ -80,10 +92,17 @@ def compare(root: Path, db: Path, pairs: int) -> None:
         started = time.perf_counter()
         subprocess.run(index_cmd(root), check=True, capture_output=True, env=ENV)
         in_place.append(time.perf_counter() - started)
-    print(json.dumps({"rebuild_from_nothing_s": [round(x, 2) for x in fresh],
-                      "rebuild_in_place_s": [round(x, 2) for x in in_place],
-                      "in_place_over_fresh": round(sum(in_place) / sum(fresh), 3), "load": os.getloadavg()}),
-          flush=True)
+    print(
+        json.dumps(
+            {
+                "rebuild_from_nothing_s": [round(x, 2) for x in fresh],
+                "rebuild_in_place_s": [round(x, 2) for x in in_place],
+                "in_place_over_fresh": round(sum(in_place) / sum(fresh), 3),
+                "load": os.getloadavg(),
+            }
+        ),
+        flush=True,
+    )
 
 
 def main() -> None:
@@ -104,27 +123,41 @@ def main() -> None:
         else:
             copy_stdlib(root)
         git(root, "add", "-A")
-        git(root, "-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "commit", "-qm", "corpus")
+        git(
+            root, "-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "commit", "-qm", "corpus"
+        )
         db = root / ".git" / "maguyva" / "index.db"
         started = time.perf_counter()
         subprocess.run(index_cmd(root), check=True, capture_output=True, env=ENV)
         baseline = time.perf_counter() - started
         con = sqlite3.connect(db)
-        (name,) = con.execute("SELECT name FROM symbols GROUP BY name ORDER BY count(*) DESC LIMIT 1").fetchone()
+        (name,) = con.execute(
+            "SELECT name FROM symbols GROUP BY name ORDER BY count(*) DESC LIMIT 1"
+        ).fetchone()
         con.close()
         normal_open, _ = first_answer(root, db, name)
         if args.compare:
             compare(root, db, args.compare)
-        print(json.dumps({"baseline_full_index_s": round(baseline, 2), "files_symbols": counts(db),
-                          "reader_first_answer_s": round(normal_open, 3),
-                          "load": os.getloadavg()}), flush=True)
+        print(
+            json.dumps(
+                {
+                    "baseline_full_index_s": round(baseline, 2),
+                    "files_symbols": counts(db),
+                    "reader_first_answer_s": round(normal_open, 3),
+                    "load": os.getloadavg(),
+                }
+            ),
+            flush=True,
+        )
         tally = {"old": 0, "new": 0, "neither": 0, "debris": 0, "killed": 0, "completed": 0}
         recoveries, wal_sizes = [], []
         for run in range(args.runs):
             old = counts(db)
             toggle_extra(root)
             delay = rng.uniform(0, baseline * 1.1)
-            process = subprocess.Popen(index_cmd(root), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
+            process = subprocess.Popen(
+                index_cmd(root), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV
+            )
             deadline = time.monotonic() + delay
             while process.poll() is None and time.monotonic() < deadline:
                 time.sleep(0.01)
@@ -138,8 +171,12 @@ def main() -> None:
             seconds, found = first_answer(root, db, name)
             recoveries.append(seconds)
             now = counts(db)
-            status = subprocess.run([sys.executable, "-m", "orkestra", "code", "status", str(root)],
-                                    capture_output=True, text=True, env=ENV)
+            status = subprocess.run(
+                [sys.executable, "-m", "orkestra", "code", "status", str(root)],
+                capture_output=True,
+                text=True,
+                env=ENV,
+            )
             status_files = json.loads(status.stdout)["totals"]["files"] if status.returncode == 0 else None
             extra_now = (root / EXTRA).exists()
             new_files = old[0] + (1 if extra_now else -1)
@@ -148,23 +185,48 @@ def main() -> None:
                 state = "neither"
             tally[state] += 1
             debris = sorted({p.name for p in db.parent.iterdir()} - ALLOWED)
-            stray = [line for line in git(root, "status", "--porcelain", "--ignored").splitlines()
-                     if EXTRA not in line and not line.endswith("__pycache__/")]
+            stray = [
+                line
+                for line in git(root, "status", "--porcelain", "--ignored").splitlines()
+                if EXTRA not in line and not line.endswith("__pycache__/")
+            ]
             if debris or stray:
                 tally["debris"] += 1
-            print(json.dumps({"run": run, "delay_s": round(delay, 2), "killed": killed, "state": state,
-                              "files": now[0], "symbols": now[1], "old_files": old[0], "debris": debris + stray,
-                              "wal_mb": round(wal_sizes[-1] / 2**20, 1), "first_answer_s": round(seconds, 3)}),
-                  flush=True)
+            print(
+                json.dumps(
+                    {
+                        "run": run,
+                        "delay_s": round(delay, 2),
+                        "killed": killed,
+                        "state": state,
+                        "files": now[0],
+                        "symbols": now[1],
+                        "old_files": old[0],
+                        "debris": debris + stray,
+                        "wal_mb": round(wal_sizes[-1] / 2**20, 1),
+                        "first_answer_s": round(seconds, 3),
+                    }
+                ),
+                flush=True,
+            )
             if state == "old":  # the index still describes the previous tree: put it back
                 toggle_extra(root)
         recoveries = sorted(recoveries) or [0.0]
-        print(json.dumps({"summary": tally, "runs": args.runs,
-                          "first_answer_after_kill_p50_s": round(recoveries[len(recoveries) // 2], 3),
-                          "first_answer_after_kill_max_s": round(recoveries[-1], 3),
-                          "first_answer_normal_s": round(normal_open, 3),
-                          "max_wal_mb": round(max(wal_sizes, default=0) / 2**20, 1),
-                          "baseline_full_index_s": round(baseline, 2), "load_end": os.getloadavg()}), flush=True)
+        print(
+            json.dumps(
+                {
+                    "summary": tally,
+                    "runs": args.runs,
+                    "first_answer_after_kill_p50_s": round(recoveries[len(recoveries) // 2], 3),
+                    "first_answer_after_kill_max_s": round(recoveries[-1], 3),
+                    "first_answer_normal_s": round(normal_open, 3),
+                    "max_wal_mb": round(max(wal_sizes, default=0) / 2**20, 1),
+                    "baseline_full_index_s": round(baseline, 2),
+                    "load_end": os.getloadavg(),
+                }
+            ),
+            flush=True,
+        )
         if tally["neither"] or tally["debris"]:
             raise SystemExit(1)
 

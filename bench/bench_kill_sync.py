@@ -43,7 +43,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_sync import generate  # noqa: E402
 
 from orkestra.render.inputs import PACKAGED_TEMPLATES  # noqa: E402
-JOURNAL_NAME = "sync-journal.json"  # orkestra.render.journal.JOURNAL_NAME (literal: runs against older versions too)
+
+JOURNAL_NAME = (
+    "sync-journal.json"  # orkestra.render.journal.JOURNAL_NAME (literal: runs against older versions too)
+)
 
 OUTPUT_DIRS = (".claude",)
 OUTPUT_FILES = (".mcp.json", "ai_assets/reference/DECISIONS.md")
@@ -66,8 +69,11 @@ def outputs(root: Path) -> dict[str, bytes]:
 
 def debris(root: Path) -> list[str]:
     """Temp files and journals left behind anywhere in the tree."""
-    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*")
-                  if p.name.endswith(".orkestra-tmp") or p.name == JOURNAL_NAME)
+    return sorted(
+        p.relative_to(root).as_posix()
+        for p in root.rglob("*")
+        if p.name.endswith(".orkestra-tmp") or p.name == JOURNAL_NAME
+    )
 
 
 def change_inputs(root: Path) -> None:
@@ -86,8 +92,9 @@ def change_inputs(root: Path) -> None:
 
 
 def cli(root: Path, *args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "orkestra", *args], cwd=root,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        [sys.executable, "-m", "orkestra", *args], cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
 
 
 def classify(root: Path, old: dict[str, bytes], new: dict[str, bytes]) -> str:
@@ -140,8 +147,19 @@ def wait_for_journal(root: Path, proc: subprocess.Popen) -> float | None:
 def trials(scale: int, kills: int, seed: int, base: str | None, window: tuple[float, float]) -> dict:
     rng = random.Random(seed)
     work = Path(tempfile.mkdtemp(prefix="bench-kill-sync-", dir=base))
-    counts = {"raw_old": 0, "raw_new": 0, "raw_mid_apply": 0, "raw_mixed": 0, "after_old": 0, "after_new": 0,
-              "after_mixed": 0, "raw_debris_runs": 0, "debris_runs": 0, "finished_before_kill": 0, "apply_phase_trials": 0}
+    counts = {
+        "raw_old": 0,
+        "raw_new": 0,
+        "raw_mid_apply": 0,
+        "raw_mixed": 0,
+        "after_old": 0,
+        "after_new": 0,
+        "after_mixed": 0,
+        "raw_debris_runs": 0,
+        "debris_runs": 0,
+        "finished_before_kill": 0,
+        "apply_phase_trials": 0,
+    }
     try:
         pristine, old, new, duration, apply_s = prepare(work, scale)
         for trial in range(kills):
@@ -172,14 +190,26 @@ def trials(scale: int, kills: int, seed: int, base: str | None, window: tuple[fl
             raise SystemExit("a trial wrote through a hard link into the pristine tree")
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return {"bench": "kill_sync", "scale": scale, "kills": kills, "seed": seed, "window": list(window),
-            "full_run_s": round(duration, 2), "apply_phase_s": round(apply_s, 2), "outputs_old": len(old), "outputs_new": len(new), **counts,
-            "ended_old_or_new": counts["after_old"] + counts["after_new"], "ok": counts["after_mixed"] == 0
-            and counts["debris_runs"] == 0}
+    return {
+        "bench": "kill_sync",
+        "scale": scale,
+        "kills": kills,
+        "seed": seed,
+        "window": list(window),
+        "full_run_s": round(duration, 2),
+        "apply_phase_s": round(apply_s, 2),
+        "outputs_old": len(old),
+        "outputs_new": len(new),
+        **counts,
+        "ended_old_or_new": counts["after_old"] + counts["after_new"],
+        "ok": counts["after_mixed"] == 0 and counts["debris_runs"] == 0,
+    }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--scale", type=int, default=10)
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--seed", type=int, default=14)

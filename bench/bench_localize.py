@@ -70,11 +70,17 @@ def build_tree(row: dict, mirrors: Path, trees: Path) -> Path:
     partial = target.with_name(target.name + ".partial")
     subprocess.run(["rm", "-rf", str(partial)], check=True)
     partial.mkdir(parents=True)
-    archive = subprocess.run(["git", f"--git-dir={bare}", "archive", row["base_commit"]], check=True,
-                             capture_output=True).stdout
+    archive = subprocess.run(
+        ["git", f"--git-dir={bare}", "archive", row["base_commit"]], check=True, capture_output=True
+    ).stdout
     subprocess.run(["tar", "-x", "-C", str(partial)], input=archive, check=True)
-    env = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@x", "GIT_COMMITTER_NAME": "b",
-           "GIT_COMMITTER_EMAIL": "b@x"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "b",
+        "GIT_AUTHOR_EMAIL": "b@x",
+        "GIT_COMMITTER_NAME": "b",
+        "GIT_COMMITTER_EMAIL": "b@x",
+    }
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "base", "--no-verify"]):
         subprocess.run(["git", *args], cwd=partial, env=env, check=True, capture_output=True)
     partial.rename(target)
@@ -110,6 +116,7 @@ def read_marker(marker: Path) -> dict | None:
 
 # ---- the BM25 floor (the README's definition) -----------------------------------------------
 
+
 def bm25_tokens(text: str) -> list[str]:
     out = []
     for word in _WORD.findall(text.replace("_", " ")):
@@ -121,8 +128,9 @@ def bm25_tokens(text: str) -> list[str]:
 class BM25:
     def __init__(self, tree: Path, k1: float = 1.2, b: float = 0.75, path_weight: int = 3):
         self.k1, self.b = k1, b
-        files = subprocess.run(["git", "ls-files", "*.py"], cwd=tree, capture_output=True, text=True,
-                               check=True).stdout.split()
+        files = subprocess.run(
+            ["git", "ls-files", "*.py"], cwd=tree, capture_output=True, text=True, check=True
+        ).stdout.split()
         self.paths = [p for p in files if not is_test(p)]
         self.tf: list[collections.Counter] = []
         self.df: collections.Counter = collections.Counter()
@@ -155,11 +163,15 @@ class BM25:
 
 # ---- scoring ---------------------------------------------------------------------------------
 
+
 def metrics(ranked: list[str], gold: set[str]) -> dict:
     top = list(dict.fromkeys(p for p in ranked if not is_test(p)))[:10]
     first = next((i for i, p in enumerate(top) if p in gold), None)
-    return {"acc1": float(first is not None and first < 1), "acc5": float(first is not None and first < 5),
-            "mrr10": 1.0 / (first + 1) if first is not None else 0.0}
+    return {
+        "acc1": float(first is not None and first < 1),
+        "acc5": float(first is not None and first < 5),
+        "mrr10": 1.0 / (first + 1) if first is not None else 0.0,
+    }
 
 
 def summary(rows: list[dict]) -> dict:
@@ -171,7 +183,9 @@ def summary(rows: list[dict]) -> dict:
         latencies = sorted(r[key] for r in rows if key in r)
         if latencies:
             out[f"{name}_p50_ms"] = round(latencies[len(latencies) // 2] * 1000, 1)
-            out[f"{name}_p95_ms"] = round(latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))] * 1000, 1)
+            out[f"{name}_p95_ms"] = round(
+                latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))] * 1000, 1
+            )
     out["index_seconds_total"] = round(sum(r["index_seconds"] for r in rows), 1)
     return out
 
@@ -189,25 +203,38 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=default_data())
     parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
-    parser.add_argument("--trees", type=Path, default=Path(tempfile.gettempdir()) / "maguyva-localize" / "trees")
-    parser.add_argument("--index-cache", type=Path,
-                        default=Path(tempfile.gettempdir()) / "maguyva-localize" / "index")
+    parser.add_argument(
+        "--trees", type=Path, default=Path(tempfile.gettempdir()) / "maguyva-localize" / "trees"
+    )
+    parser.add_argument(
+        "--index-cache", type=Path, default=Path(tempfile.gettempdir()) / "maguyva-localize" / "index"
+    )
     parser.add_argument("--repo", help="only repositories whose name contains this")
     parser.add_argument("--limit", type=int, help="at most N issues, spread over the repositories")
     parser.add_argument("--embeddings", choices=["none", "local"], default="none")
-    parser.add_argument("--results", type=Path, help="per-issue rankings and gold files (JSONL); issues already "
-                                                     "in it are not asked again, so a long run can resume")
-    parser.add_argument("--indexed-only", action="store_true",
-                        help="skip issues whose tree has no finished index in --index-cache yet")
-    parser.add_argument("--reverse", action="store_true", help="ask in reverse order (a second process can share "
-                                                                   "the work through its own --results file)")
+    parser.add_argument(
+        "--results",
+        type=Path,
+        help="per-issue rankings and gold files (JSONL); issues already "
+        "in it are not asked again, so a long run can resume",
+    )
+    parser.add_argument(
+        "--indexed-only",
+        action="store_true",
+        help="skip issues whose tree has no finished index in --index-cache yet",
+    )
+    parser.add_argument(
+        "--reverse",
+        action="store_true",
+        help="ask in reverse order (a second process can share the work through its own --results file)",
+    )
     parser.add_argument("--no-baseline", action="store_true", help="skip BM25 (a latency-only pass)")
     parser.add_argument("--summary-only", action="store_true", help="only summarise the issues in --results")
     args = parser.parse_args()
     rows = [json.loads(line) for line in args.data.read_text().splitlines() if line.strip()]
     if args.repo:
         rows = [r for r in rows if args.repo in r["repo"]]
-    rows = spread(rows, args.limit)[::-1 if args.reverse else 1]
+    rows = spread(rows, args.limit)[:: -1 if args.reverse else 1]
     embedder = None
     if args.embeddings == "local":
         from maguyva.embed.base import EmbeddingSettings, make_embedder
@@ -223,7 +250,11 @@ def main() -> None:
         if row["instance_id"] in done:
             results.append(done[row["instance_id"]])
             continue
-        if args.summary_only or args.indexed_only and read_marker(args.index_cache / row["instance_id"] / "done.json") is None:
+        if (
+            args.summary_only
+            or args.indexed_only
+            and read_marker(args.index_cache / row["instance_id"] / "done.json") is None
+        ):
             skipped += 1
             continue
         result = ask(row, args, embedder)
@@ -235,8 +266,14 @@ def main() -> None:
         out.close()
     for repo, group in itertools.groupby(sorted(results, key=lambda r: r["repo"]), key=lambda r: r["repo"]):
         emit(bench="localize", repo=repo, **summary(list(group)))
-    emit(bench="localize", repo="all", embeddings=args.embeddings, **summary(results), not_indexed_yet=skipped,
-         ranker_index_seconds_total=round(sum(r["ranker_seconds"] for r in results), 1))
+    emit(
+        bench="localize",
+        repo="all",
+        embeddings=args.embeddings,
+        **summary(results),
+        not_indexed_yet=skipped,
+        ranker_index_seconds_total=round(sum(r["ranker_seconds"] for r in results), 1),
+    )
 
 
 def ask(row: dict, args, embedder) -> dict:
@@ -266,10 +303,21 @@ def ask(row: dict, args, embedder) -> dict:
     ours = [r["path"] for r in answer["results"]]
     theirs = BM25(tree).rank(row["query"], limit=ASKED) if not args.no_baseline else []
     gold = set(row["gold_files"])
-    return {"instance_id": row["instance_id"], "repo": row["repo"], "maguyva": metrics(ours, gold),
-            "bm25": metrics(theirs, gold), "seconds": seconds, "warm_seconds": warm,
-            "index_seconds": index_seconds, "ranker_seconds": ranker_seconds, "gold": sorted(gold), "ours": ours[:10], "bm25_top": theirs[:10],
-            "intent": answer["intent"], "signals": [r.get("signals") for r in answer["results"][:10]]}
+    return {
+        "instance_id": row["instance_id"],
+        "repo": row["repo"],
+        "maguyva": metrics(ours, gold),
+        "bm25": metrics(theirs, gold),
+        "seconds": seconds,
+        "warm_seconds": warm,
+        "index_seconds": index_seconds,
+        "ranker_seconds": ranker_seconds,
+        "gold": sorted(gold),
+        "ours": ours[:10],
+        "bm25_top": theirs[:10],
+        "intent": answer["intent"],
+        "signals": [r.get("signals") for r in answer["results"][:10]],
+    }
 
 
 if __name__ == "__main__":

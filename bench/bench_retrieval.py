@@ -41,14 +41,24 @@ def emit(**fields) -> None:
 
 def git_repo_from(source: Path, target: Path, subdir: str | None = None, limit: int | None = None) -> Path:
     dest = target / subdir if subdir else target
-    files = [p for p in sorted(source.rglob("*")) if p.is_file() and p.suffix in (".py", ".md", ".txt", ".rst", ".pyi")
-             and not {"__pycache__", "site-packages"} & set(p.relative_to(source).parts)]
+    files = [
+        p
+        for p in sorted(source.rglob("*"))
+        if p.is_file()
+        and p.suffix in (".py", ".md", ".txt", ".rst", ".pyi")
+        and not {"__pycache__", "site-packages"} & set(p.relative_to(source).parts)
+    ]
     for path in files[:limit]:
         out = dest / path.relative_to(source)
         out.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(path, out)
-    env = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@x", "GIT_COMMITTER_NAME": "b",
-           "GIT_COMMITTER_EMAIL": "b@x"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "b",
+        "GIT_AUTHOR_EMAIL": "b@x",
+        "GIT_COMMITTER_NAME": "b",
+        "GIT_COMMITTER_EMAIL": "b@x",
+    }
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "chore: corpus"]):
         subprocess.run(["git", *args], cwd=target, env=env, check=True, capture_output=True)
     return target
@@ -98,10 +108,16 @@ def quality(apis: dict[str, Maguyva], queries: list[dict], semantic: bool) -> No
             table.setdefault((config, query["class"]), []).append(score(answer["results"], query["expected"]))
             table.setdefault((config, "all"), []).append(score(answer["results"], query["expected"]))
     for (config, klass), values in sorted(table.items()):
-        emit(bench="retrieval", metric="quality", config=config, query_class=klass, n=len(values),
-             mrr_at_10=round(statistics.mean(v[0] for v in values), 3),
-             recall_at_5=round(statistics.mean(v[1] for v in values), 3),
-             semantic_available=semantic)
+        emit(
+            bench="retrieval",
+            metric="quality",
+            config=config,
+            query_class=klass,
+            n=len(values),
+            mrr_at_10=round(statistics.mean(v[0] for v in values), 3),
+            recall_at_5=round(statistics.mean(v[1] for v in values), 3),
+            semantic_available=semantic,
+        )
 
 
 def percentiles(samples: list[float]) -> dict:
@@ -118,12 +134,23 @@ def latency(base: Path, max_files: int | None) -> None:
     git_repo_from(stdlib, root, limit=max_files)
     store = base / "stdlib.db"
     summary = index_repository(root, store)
-    emit(bench="retrieval", metric="stdlib_index", files=summary.files, symbols=summary.symbols,
-         seconds=round(time.perf_counter() - started, 1))
+    emit(
+        bench="retrieval",
+        metric="stdlib_index",
+        files=summary.files,
+        symbols=summary.symbols,
+        seconds=round(time.perf_counter() - started, 1),
+    )
     api = Maguyva.open(root, str(store))
     rng = random.Random(7)
-    names = sorted({s.name for p in list(api.store.known_paths())[:400] for s in api.store.symbols_in(p)
-                    if len(s.name) > 5 and not s.name.startswith("_")})
+    names = sorted(
+        {
+            s.name
+            for p in list(api.store.known_paths())[:400]
+            for s in api.store.symbols_in(p)
+            if len(s.name) > 5 and not s.name.startswith("_")
+        }
+    )
     sample = rng.sample(names, min(200, len(names)))
     timings = []
     for name in sample:
@@ -131,18 +158,37 @@ def latency(base: Path, max_files: int | None) -> None:
         api.find_symbol(name)
         timings.append(time.perf_counter() - t)
     emit(bench="retrieval", metric="latency", tool="find_symbol", target_p50_ms=10, **percentiles(timings))
-    queries = [f"def {n}" for n in sample[:30]] + [f"who calls {n}" for n in sample[30:60]] + \
-              [f"what depends on {n}" for n in sample[60:75]] + \
-              ["how are sockets closed on timeout", "parse command line options", "compress data with zlib",
-               "read a csv file into rows", "format dates in iso format", "escape html entities",
-               "spawn a subprocess and wait", "thread pool executor shutdown", "decode json text",
-               "temporary directory cleanup"] * 2 + [f'"{n}"' for n in sample[75:95]]
+    queries = (
+        [f"def {n}" for n in sample[:30]]
+        + [f"who calls {n}" for n in sample[30:60]]
+        + [f"what depends on {n}" for n in sample[60:75]]
+        + [
+            "how are sockets closed on timeout",
+            "parse command line options",
+            "compress data with zlib",
+            "read a csv file into rows",
+            "format dates in iso format",
+            "escape html entities",
+            "spawn a subprocess and wait",
+            "thread pool executor shutdown",
+            "decode json text",
+            "temporary directory cleanup",
+        ]
+        * 2
+        + [f'"{n}"' for n in sample[75:95]]
+    )
     timings = []
     for query in queries:
         t = time.perf_counter()
         api.intelligent_search(query)
         timings.append(time.perf_counter() - t)
-    emit(bench="retrieval", metric="latency", tool="intelligent_search", target_p95_ms=150, **percentiles(timings))
+    emit(
+        bench="retrieval",
+        metric="latency",
+        tool="intelligent_search",
+        target_p95_ms=150,
+        **percentiles(timings),
+    )
     # selective literals: identifiers that occur in at most two files of the corpus
     literals = [n for n in sample[95:] if len({s.path for s in api.store.search_literal(n, 500)}) <= 2][:50]
     ours = []
@@ -150,14 +196,21 @@ def latency(base: Path, max_files: int | None) -> None:
         t = time.perf_counter()
         api.search_text(literal, limit=50)
         ours.append(time.perf_counter() - t)
-    line = {"bench": "retrieval", "metric": "latency", "tool": "search_text(literal, selective)",
-            "target_p50_ms": 10, **percentiles(ours)}
+    line = {
+        "bench": "retrieval",
+        "metric": "latency",
+        "tool": "search_text(literal, selective)",
+        "target_p50_ms": 10,
+        **percentiles(ours),
+    }
     rg = shutil.which("rg")
     if rg:
         theirs = []
         for literal in literals:
             t = time.perf_counter()
-            subprocess.run([rg, "-F", "-i", "-n", "--max-count", "50", literal, str(root)], capture_output=True)
+            subprocess.run(
+                [rg, "-F", "-i", "-n", "--max-count", "50", literal, str(root)], capture_output=True
+            )
             theirs.append(time.perf_counter() - t)
         line["rg"] = percentiles(theirs)
         line["speedup_vs_rg_p50"] = round(statistics.median(theirs) / statistics.median(ours), 1)

@@ -29,9 +29,18 @@ sys.path[:0] = [str(REPO), str(REPO / "tests")]
 
 from maguyva.index.pipeline import index_repository  # noqa: E402
 
-QUERIES = ["where are API keys hashed", "def open_store", "who calls plan_route", "how is BM25 ranked",
-           "retry with backoff", "parse yaml registry", "Workspace.load", "render templates with jinja",
-           "intelligent_search", "what does the resolver do with ambiguous calls"]
+QUERIES = [
+    "where are API keys hashed",
+    "def open_store",
+    "who calls plan_route",
+    "how is BM25 ranked",
+    "retry with backoff",
+    "parse yaml registry",
+    "Workspace.load",
+    "render templates with jinja",
+    "intelligent_search",
+    "what does the resolver do with ambiguous calls",
+]
 
 
 def emit(**fields) -> None:
@@ -56,16 +65,27 @@ def bench_index(root: Path, sqlite: Path, postgres: str) -> None:
         started = time.perf_counter()
         summary = index_repository(root, location, full=True, workers=1)
         seconds = time.perf_counter() - started
-        emit(name="index_full", backend=backend, files=summary.files, symbols=summary.symbols,
-             edges=summary.edges, seconds=round(seconds, 2), files_per_second=round(summary.files / seconds, 1))
+        emit(
+            name="index_full",
+            backend=backend,
+            files=summary.files,
+            symbols=summary.symbols,
+            edges=summary.edges,
+            seconds=round(seconds, 2),
+            files_per_second=round(summary.files / seconds, 1),
+        )
 
 
 def serve(store: str, cwd: Path) -> tuple[subprocess.Popen, str]:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    process = subprocess.Popen([sys.executable, "-m", "orkestra", "code", "serve", "--http", "--port", str(port),
-                                "--store", store], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "orkestra", "code", "serve", "--http", "--port", str(port), "--store", store],
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         with socket.socket() as sock:
@@ -108,10 +128,18 @@ def bench_http(url: str, token: str, clients: int, calls: int) -> None:
     anyio.run(main)
     wall = time.perf_counter() - started
     ordered = sorted(latencies)
-    emit(name="http_intelligent_search", backend="postgres", clients=clients, calls=len(latencies),
-         errors=len(errors), p50_ms=round(statistics.median(ordered), 1),
-         p95_ms=round(ordered[int(len(ordered) * 0.95) - 1], 1), max_ms=round(ordered[-1], 1),
-         calls_per_second=round(len(latencies) / wall, 1), first_error=errors[0] if errors else None)
+    emit(
+        name="http_intelligent_search",
+        backend="postgres",
+        clients=clients,
+        calls=len(latencies),
+        errors=len(errors),
+        p50_ms=round(statistics.median(ordered), 1),
+        p95_ms=round(ordered[int(len(ordered) * 0.95) - 1], 1),
+        max_ms=round(ordered[-1], 1),
+        calls_per_second=round(len(latencies) / wall, 1),
+        first_error=errors[0] if errors else None,
+    )
 
 
 def main() -> None:

@@ -38,14 +38,26 @@ def main() -> None:
             index.search(query, 10)
             timings.append((time.perf_counter() - started) * 1000)
         sample = packed[:5000]
-        exact = HammingIndex.build(np.arange(len(sample)), sample).search(queries[0], 10) == \
-            brute_force(sample, queries[0], 10)
+        exact = HammingIndex.build(np.arange(len(sample)), sample).search(queries[0], 10) == brute_force(
+            sample, queries[0], 10
+        )
         ordered = sorted(timings)
-        print(json.dumps({"bench": "vectors", "rows": args.rows, "bits": bits, "bytes_per_vector": bits // 8,
-                          "db_mb": round(packed.nbytes / 1e6, 1), "ms_per_query_p50": round(statistics.median(timings), 2),
-                          "ms_per_query_p95": round(ordered[int(0.95 * (len(ordered) - 1))], 2),
-                          "target_ms": 15 if bits == 2048 else None, "ranking_equals_brute_force": exact}),
-              flush=True)
+        print(
+            json.dumps(
+                {
+                    "bench": "vectors",
+                    "rows": args.rows,
+                    "bits": bits,
+                    "bytes_per_vector": bits // 8,
+                    "db_mb": round(packed.nbytes / 1e6, 1),
+                    "ms_per_query_p50": round(statistics.median(timings), 2),
+                    "ms_per_query_p95": round(ordered[int(0.95 * (len(ordered) - 1))], 2),
+                    "target_ms": 15 if bits == 2048 else None,
+                    "ranking_equals_brute_force": exact,
+                }
+            ),
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

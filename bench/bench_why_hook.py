@@ -35,8 +35,18 @@ def timed(command: list[str], stdin: str, cwd: Path, env: dict) -> tuple[float, 
 def line(name: str, samples: list[float], **extra: object) -> float:
     ordered = sorted(samples)
     p50 = statistics.median(ordered)
-    print(json.dumps({"name": name, "n": len(samples), "p50_ms": round(p50, 1),
-                      "p95_ms": round(ordered[int(0.95 * (len(ordered) - 1))], 1), **extra}), flush=True)
+    print(
+        json.dumps(
+            {
+                "name": name,
+                "n": len(samples),
+                "p50_ms": round(p50, 1),
+                "p95_ms": round(ordered[int(0.95 * (len(ordered) - 1))], 1),
+                **extra,
+            }
+        ),
+        flush=True,
+    )
     return p50
 
 
@@ -58,8 +68,14 @@ def main() -> None:
         hook = [str(script)] if script.exists() else [sys.executable, "-m", "orkestra.why.hook"]
 
         def event(rel: str) -> str:
-            return json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Edit", "cwd": str(project),
-                               "tool_input": {"file_path": str(project / rel)}})
+            return json.dumps(
+                {
+                    "hook_event_name": "PreToolUse",
+                    "tool_name": "Edit",
+                    "cwd": str(project),
+                    "tool_input": {"file_path": str(project / rel)},
+                }
+            )
 
         covered, uncovered = event("maguyva/retrieve/fuse.py"), event("bench/bench_cli.py")
         floor_cmd = [sys.executable, "-c", "pass"]
@@ -68,7 +84,11 @@ def main() -> None:
         _, out = timed(hook, covered, project, env)
         assert "DEC-SR-001" in out, out
         assert timed(hook, uncovered, project, env)[1] == ""
-        samples: dict[str, list[float]] = {"python_startup_floor": [], "why_hook_covered": [], "why_hook_silent": []}
+        samples: dict[str, list[float]] = {
+            "python_startup_floor": [],
+            "why_hook_covered": [],
+            "why_hook_silent": [],
+        }
         for _ in range(args.n):  # interleaved, so load changes hit all three alike
             samples["python_startup_floor"].append(timed(floor_cmd, "", project, env)[0])
             samples["why_hook_covered"].append(timed(hook, covered, project, env)[0])
@@ -76,15 +96,30 @@ def main() -> None:
         floor = line("python_startup_floor", samples["python_startup_floor"])
         for name in ("why_hook_covered", "why_hook_silent"):
             p50 = line(name, samples[name], command=" ".join(hook[-2:]), lookup_bytes=target.stat().st_size)
-            print(json.dumps({"name": f"{name}_vs_floor", "ratio": round(p50 / floor, 2),
-                              "over_floor_ms": round(p50 - floor, 1), "target_p50_ms": 50,
-                              "meets_target": p50 <= 50}), flush=True)
-        inner = ("import time, json, os, sys; t = time.perf_counter(); from orkestra.why.hook import guidance; "
-                 "out = guidance(json.loads(sys.stdin.read()), os.environ); "
-                 "print((time.perf_counter() - t) * 1000)")
+            print(
+                json.dumps(
+                    {
+                        "name": f"{name}_vs_floor",
+                        "ratio": round(p50 / floor, 2),
+                        "over_floor_ms": round(p50 - floor, 1),
+                        "target_p50_ms": 50,
+                        "meets_target": p50 <= 50,
+                    }
+                ),
+                flush=True,
+            )
+        inner = (
+            "import time, json, os, sys; t = time.perf_counter(); from orkestra.why.hook import guidance; "
+            "out = guidance(json.loads(sys.stdin.read()), os.environ); "
+            "print((time.perf_counter() - t) * 1000)"
+        )
         work = [float(timed([sys.executable, "-c", inner], covered, project, env)[1]) for _ in range(args.n)]
-        line("why_hook_own_work_in_process", work, note="import of the hook modules + lookup + answer, "
-             "timed inside the process: what the hook adds to interpreter start-up")
+        line(
+            "why_hook_own_work_in_process",
+            work,
+            note="import of the hook modules + lookup + answer, "
+            "timed inside the process: what the hook adds to interpreter start-up",
+        )
     bench_library(max(5, args.n // 4))
 
 
@@ -107,8 +142,13 @@ def bench_library(repeat: int) -> None:
         start = time.perf_counter()
         found = stale_facts(ws, symbol_lookup=False)
         samples.append((time.perf_counter() - start) * 1000)
-    line("stale_facts_this_repo", samples, warnings=len(found), truths=sum(1 for _ in ws.all_truths()),
-         decisions=len(ws.decisions))
+    line(
+        "stale_facts_this_repo",
+        samples,
+        warnings=len(found),
+        truths=sum(1 for _ in ws.all_truths()),
+        decisions=len(ws.decisions),
+    )
 
 
 if __name__ == "__main__":

@@ -162,8 +162,9 @@ def score_language(fixtures: Path, language: str) -> LanguageReport:
     return compare(language, expected, extractions, edges)
 
 
-def compare(language: str, expected: Expected, extractions: Iterable[FileExtraction],
-            edges: Iterable[Edge]) -> LanguageReport:
+def compare(
+    language: str, expected: Expected, extractions: Iterable[FileExtraction], edges: Iterable[Edge]
+) -> LanguageReport:
     """Score extracted definitions and resolved edges against the fixture's ground truth. Pure."""
     extractions = list(extractions)
     edges = list(edges)
@@ -176,24 +177,35 @@ def compare(language: str, expected: Expected, extractions: Iterable[FileExtract
     for kind, _src, _dst in sorted(want_edges):
         by_kind[kind] = by_kind.get(kind, 0) + 1
     return LanguageReport(
-        language=language, status=status_of(edge_score), edges=edge_score,
-        definitions=_score(want_defs, got_defs), edges_by_kind=by_kind,
+        language=language,
+        status=status_of(edge_score),
+        edges=edge_score,
+        definitions=_score(want_defs, got_defs),
+        edges_by_kind=by_kind,
         mismatches=classify(want_edges, got_edges, got_defs, edges),
-        definition_misses=tuple([f"-{p}:{ln} {k} {n}" for p, ln, k, n in sorted(want_defs - got_defs)]
-                                + [f"+{p}:{ln} {k} {n}" for p, ln, k, n in sorted(got_defs - want_defs)]),
-        errors=tuple(err for x in extractions for err in x.errors))
+        definition_misses=tuple(
+            [f"-{p}:{ln} {k} {n}" for p, ln, k, n in sorted(want_defs - got_defs)]
+            + [f"+{p}:{ln} {k} {n}" for p, ln, k, n in sorted(got_defs - want_defs)]
+        ),
+        errors=tuple(err for x in extractions for err in x.errors),
+    )
 
 
 def status_of(score: Score) -> Status:
     """GREEN / YELLOW / RED from an edge score (GREEN needs ≥ MIN_EDGES expected edges)."""
-    if (score.expected >= MIN_EDGES and score.precision >= GREEN["precision"]
-            and score.recall >= GREEN["recall"] and score.f1 >= GREEN["f1"]):
+    if (
+        score.expected >= MIN_EDGES
+        and score.precision >= GREEN["precision"]
+        and score.recall >= GREEN["recall"]
+        and score.f1 >= GREEN["f1"]
+    ):
         return "GREEN"
     return "YELLOW" if score.f1 >= YELLOW_F1 else "RED"
 
 
-def classify(want: set[EdgeKey], got: set[EdgeKey], got_defs: set[DefKey],
-             edges: list[Edge]) -> tuple[Mismatch, ...]:
+def classify(
+    want: set[EdgeKey], got: set[EdgeKey], got_defs: set[DefKey], edges: list[Edge]
+) -> tuple[Mismatch, ...]:
     """Explain every edge in ``want ^ got``; an unmatched pair at the same place explains both."""
     defs_at = {(p, ln): (k, n) for p, ln, k, n in got_defs}
     missing = set(want - got)
@@ -204,9 +216,17 @@ def classify(want: set[EdgeKey], got: set[EdgeKey], got_defs: set[DefKey],
             out.append(Mismatch("FALSE_POSITIVE", kind, src, dst, name=_name_at(defs_at, dst)))
             continue
         missing.discard(partner)
-        out.append(Mismatch(_wrong_target(partner, (kind, src, dst), defs_at), kind, src, dst,
-                            expected_dst=partner[2], name=_name_at(defs_at, dst),
-                            detail="" if partner[0] == kind else f"expected a {partner[0]} edge"))
+        out.append(
+            Mismatch(
+                _wrong_target(partner, (kind, src, dst), defs_at),
+                kind,
+                src,
+                dst,
+                expected_dst=partner[2],
+                name=_name_at(defs_at, dst),
+                detail="" if partner[0] == kind else f"expected a {partner[0]} edge",
+            )
+        )
     reasons: dict[tuple[str, ...], str] = {}
     for e in edges:
         if e.resolution not in ("resolved", "inferred"):
@@ -223,8 +243,11 @@ def classify(want: set[EdgeKey], got: set[EdgeKey], got_defs: set[DefKey],
 def _partner(missing: set[EdgeKey], kind: str, src: str, dst: str) -> EdgeKey | None:
     """The unmatched expected edge this produced edge most likely stands for."""
     same_place = [m for m in sorted(missing) if m[1] == src]
-    for rule in (lambda m: m[2] == dst, lambda m: m[0] == kind and _file(m[2]) == _file(dst),
-                 lambda m: m[0] == kind):
+    for rule in (
+        lambda m: m[2] == dst,
+        lambda m: m[0] == kind and _file(m[2]) == _file(dst),
+        lambda m: m[0] == kind,
+    ):
         found = [m for m in same_place if rule(m)]
         if found:
             return found[0]
@@ -268,13 +291,26 @@ def _score(want: set, got: set) -> Score:
 
 # ---- the manifest: the cross-language regression guard ----
 
+
 def build_manifest(reports: Iterable[LanguageReport]) -> Manifest:
     """The figures to record for every scored language."""
-    return Manifest(languages={r.language: ManifestEntry(
-        status=r.status, precision=r.edges.precision, recall=r.edges.recall, f1=r.edges.f1,
-        expected_edges=r.edges.expected, found_edges=r.edges.found, matched_edges=r.edges.matched,
-        edges_by_kind=r.edges_by_kind, definition_precision=r.definitions.precision,
-        definition_recall=r.definitions.recall) for r in reports})
+    return Manifest(
+        languages={
+            r.language: ManifestEntry(
+                status=r.status,
+                precision=r.edges.precision,
+                recall=r.edges.recall,
+                f1=r.edges.f1,
+                expected_edges=r.edges.expected,
+                found_edges=r.edges.found,
+                matched_edges=r.edges.matched,
+                edges_by_kind=r.edges_by_kind,
+                definition_precision=r.definitions.precision,
+                definition_recall=r.definitions.recall,
+            )
+            for r in reports
+        }
+    )
 
 
 def read_manifest(path: Path) -> Manifest:
@@ -282,7 +318,9 @@ def read_manifest(path: Path) -> Manifest:
     try:
         return Manifest.model_validate_json(path.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
-        raise FixtureError(f"{path}: no manifest (run `python bench/lang_report.py --write-manifest`)") from exc
+        raise FixtureError(
+            f"{path}: no manifest (run `python bench/lang_report.py --write-manifest`)"
+        ) from exc
     except ValidationError as exc:
         raise FixtureError(f"{path}: {exc}") from exc
 
@@ -291,8 +329,9 @@ def write_manifest(manifest: Manifest, path: Path) -> None:
     """Write ``manifest`` as stable, sorted JSON (atomically)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(manifest.model_dump(mode="json"), indent=2, sort_keys=True) + "\n",
-                   encoding="utf-8")
+    tmp.write_text(
+        json.dumps(manifest.model_dump(mode="json"), indent=2, sort_keys=True) + "\n", encoding="utf-8"
+    )
     tmp.replace(path)
 
 
@@ -315,6 +354,7 @@ def regressions(recorded: Manifest, current: Manifest) -> list[str]:
 
 # ---- the report: what `python bench/lang_report.py` prints ----
 
+
 @dataclass(frozen=True, slots=True)
 class QualityReport:
     """Every scored language, the manifest comparison, and whether the manifest was rewritten."""
@@ -333,15 +373,19 @@ class QualityReport:
         return counts
 
     def to_dict(self) -> dict:
-        return {"fixtures": self.fixtures, "manifest": self.manifest,
-                "summary": {"languages": len(self.languages),
-                            **{k.lower(): v for k, v in self.counts.items()}},
-                "regressions": list(self.regressions), "manifest_written": self.manifest_written,
-                "languages": [r.to_dict() for r in self.languages]}
+        return {
+            "fixtures": self.fixtures,
+            "manifest": self.manifest,
+            "summary": {"languages": len(self.languages), **{k.lower(): v for k, v in self.counts.items()}},
+            "regressions": list(self.regressions),
+            "manifest_written": self.manifest_written,
+            "languages": [r.to_dict() for r in self.languages],
+        }
 
 
-def lang_report(fixtures: Path, manifest_path: Path, languages: Iterable[str] = (),
-                write: bool = False) -> QualityReport:
+def lang_report(
+    fixtures: Path, manifest_path: Path, languages: Iterable[str] = (), write: bool = False
+) -> QualityReport:
     """Score the fixtures (all, or ``languages``); compare with the manifest, or rewrite it.
 
     With ``write``, the scored languages replace their entries in the manifest (others are kept).
@@ -359,22 +403,26 @@ def lang_report(fixtures: Path, manifest_path: Path, languages: Iterable[str] = 
     elif recorded is None:
         found = []
     else:
-        scope = Manifest(languages={k: v for k, v in recorded.languages.items()
-                                    if not languages or k in current.languages})
+        scope = Manifest(
+            languages={k: v for k, v in recorded.languages.items() if not languages or k in current.languages}
+        )
         found = regressions(scope, current)
     return QualityReport(str(fixtures), str(manifest_path), reports, tuple(found), write)
-
 
 
 # ---- the command line ----
 
 
 def command(
-    language: Annotated[Optional[List[str]], typer.Option(
-        "--language", "-l", help="Score only this language (repeatable).")] = None,
-    write_manifest: Annotated[bool, typer.Option(
-        "--write-manifest", help="Record the scores as the new baseline in the manifest.")] = False,
-    fixtures: Annotated[Path, typer.Option("--fixtures", help="Folder of <language>/{src,expected.yaml}.")] = FIXTURES,
+    language: Annotated[
+        Optional[List[str]], typer.Option("--language", "-l", help="Score only this language (repeatable).")
+    ] = None,
+    write_manifest: Annotated[
+        bool, typer.Option("--write-manifest", help="Record the scores as the new baseline in the manifest.")
+    ] = False,
+    fixtures: Annotated[
+        Path, typer.Option("--fixtures", help="Folder of <language>/{src,expected.yaml}.")
+    ] = FIXTURES,
     manifest: Annotated[Path, typer.Option("--manifest", help="Manifest of recorded scores.")] = MANIFEST,
     fmt: Annotated[str, typer.Option("--format", help="json (default) or table.")] = "json",
 ) -> None:
@@ -389,11 +437,23 @@ def command(
     def action() -> int:
         report = lang_report(fixtures, manifest, language or (), write_manifest)
         if fmt == "table":
-            emit_table(f"language quality ({report.counts['GREEN']}/{len(report.languages)} GREEN)",
-                       ("language", "status", "precision", "recall", "f1", "edges", "found", "mismatches"),
-                       [[r.language, r.status, f"{r.edges.precision:.3f}", f"{r.edges.recall:.3f}",
-                         f"{r.edges.f1:.3f}", r.edges.expected, r.edges.found, len(r.mismatches)]
-                        for r in report.languages])
+            emit_table(
+                f"language quality ({report.counts['GREEN']}/{len(report.languages)} GREEN)",
+                ("language", "status", "precision", "recall", "f1", "edges", "found", "mismatches"),
+                [
+                    [
+                        r.language,
+                        r.status,
+                        f"{r.edges.precision:.3f}",
+                        f"{r.edges.recall:.3f}",
+                        f"{r.edges.f1:.3f}",
+                        r.edges.expected,
+                        r.edges.found,
+                        len(r.mismatches),
+                    ]
+                    for r in report.languages
+                ],
+            )
             for line in report.regressions:
                 sys.stderr.write(f"regression: {line}\n")
         else:

@@ -20,13 +20,15 @@ from maguyva.index.resolve import LINKED
 from maguyva.models import Edge, Symbol
 from maguyva.store.base import Store
 
-NODE_KINDS = frozenset({"function", "method", "class", "interface", "struct", "enum", "trait", "module",
-                        "namespace", "type"})
+NODE_KINDS = frozenset(
+    {"function", "method", "class", "interface", "struct", "enum", "trait", "module", "namespace", "type"}
+)
 _VALUES = frozenset({"variable", "constant", "field"})
 
 
-def write_graph(store: Store, out: IO[str], *, kinds: Iterable[str] = ("calls",),
-                include_unresolved: bool = False) -> dict:
+def write_graph(
+    store: Store, out: IO[str], *, kinds: Iterable[str] = ("calls",), include_unresolved: bool = False
+) -> dict:
     """Stream the graph to ``out``; return counts ``{"nodes", "edges"}``."""
     kinds = frozenset(kinds)
     paths = sorted(store.known_paths().items())
@@ -37,8 +39,11 @@ def write_graph(store: Store, out: IO[str], *, kinds: Iterable[str] = ("calls",)
         if not language or language == "markdown":
             continue
         rows = [{"name": module_name(path, language), "kind": "module", "location": f"{path}:1"}]
-        rows += [{"name": s.qualified_name, "kind": s.kind, "location": f"{s.path}:{s.line}"}
-                 for s in store.symbols_in(path) if s.kind in NODE_KINDS]
+        rows += [
+            {"name": s.qualified_name, "kind": s.kind, "location": f"{s.path}:{s.line}"}
+            for s in store.symbols_in(path)
+            if s.kind in NODE_KINDS
+        ]
         for row in rows:
             out.write(("" if first else ",") + "\n" + json.dumps(row))
             first = False
@@ -69,9 +74,14 @@ def caller(edge: Edge, symbols: dict[str, Symbol], module: str) -> str:
 
 
 def _edge_row(edge: Edge, symbols: dict[str, Symbol], module: str) -> dict:
-    row = {"kind": edge.kind, "resolution": edge.resolution, "source": caller(edge, symbols, module),
-           "target": edge.dst_symbol, "site": f"{edge.src_path}:{edge.src_line}",
-           "target_location": f"{edge.dst_path}:{edge.dst_line}" if edge.dst_path else None}
+    row = {
+        "kind": edge.kind,
+        "resolution": edge.resolution,
+        "source": caller(edge, symbols, module),
+        "target": edge.dst_symbol,
+        "site": f"{edge.src_path}:{edge.src_line}",
+        "target_location": f"{edge.dst_path}:{edge.dst_line}" if edge.dst_path else None,
+    }
     if edge.resolution not in LINKED:
         row["name"] = edge.name
         row["reason"] = edge.reason

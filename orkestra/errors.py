@@ -52,9 +52,11 @@ class LoadErrors(OrkestraError):
 
     def __init__(self, lines: list[str]):
         self.lines = list(lines)
-        super().__init__(f"{len(self.lines)} problem(s) loading the workspace, so this answer would miss "
-                         "what those files define (fix them; `orkestra validate` lists every problem):\n"
-                         + "\n".join(self.lines))
+        super().__init__(
+            f"{len(self.lines)} problem(s) loading the workspace, so this answer would miss "
+            "what those files define (fix them; `orkestra validate` lists every problem):\n"
+            + "\n".join(self.lines)
+        )
 
 
 class NoWorkspaceError(OrkestraError):

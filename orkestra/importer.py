@@ -65,11 +65,19 @@ class ImportPlan:
         self.skipped.append({"path": path, "reason": reason})
 
     def to_dict(self) -> dict:
-        counts = {k: sum(i.round_trip == k for i in self.items) for k in ("identical", "whitespace", "differs")}
-        return {"root": self.root, "applied": self.applied, "round_trip": counts,
-                "items": [asdict(i) for i in self.items], "skipped": self.skipped,
-                "targets_added": self.targets_added, "tools_added": self.tools_added,
-                "registry_files": sorted(self.writes)}
+        counts = {
+            k: sum(i.round_trip == k for i in self.items) for k in ("identical", "whitespace", "differs")
+        }
+        return {
+            "root": self.root,
+            "applied": self.applied,
+            "round_trip": counts,
+            "items": [asdict(i) for i in self.items],
+            "skipped": self.skipped,
+            "targets_added": self.targets_added,
+            "tools_added": self.tools_added,
+            "registry_files": sorted(self.writes),
+        }
 
 
 # --- reading originals ----------------------------------------------------------------------
@@ -83,7 +91,7 @@ def parse_markdown(text: str) -> tuple[dict | None, str]:
     lines = text.split("\n")
     for index in range(1, len(lines)):
         if lines[index].rstrip() == "---":
-            block, body = "\n".join(lines[1:index]), "\n".join(lines[index + 1:]).lstrip("\n")
+            block, body = "\n".join(lines[1:index]), "\n".join(lines[index + 1 :]).lstrip("\n")
             try:
                 data = load_yaml(block) if block.strip() else {}
             except SourceError:
@@ -214,8 +222,11 @@ class _Planner:
             if (self.root / self.reg / "agents" / f"{name}.yaml").exists():
                 self.plan.skip(rel, f"agent {name!r} is already in the registries")
                 continue
-            doc: dict[str, Any] = {"name": name, "category": "imported",
-                                   "description": str(front.get("description") or f"Imported from {rel}.")}
+            doc: dict[str, Any] = {
+                "name": name,
+                "category": "imported",
+                "description": str(front.get("description") or f"Imported from {rel}."),
+            }
             if "model" in front:
                 doc["model"] = str(front["model"])
             if front.get("tools"):
@@ -223,7 +234,9 @@ class _Planner:
                 doc["tools"] = {k: v for k, v in (("builtin", builtin), ("mcp_tools", mcp)) if v}
             extra = {k: v for k, v in front.items() if k not in _AGENT_KEYS}
             if "tools" in front and not split_tools(front["tools"]):
-                extra["tools"] = front["tools"]  # `tools: []` (no tools) is not the same as no key (all tools)
+                extra["tools"] = front[
+                    "tools"
+                ]  # `tools: []` (no tools) is not the same as no key (all tools)
             if extra:
                 doc["frontmatter"] = extra
             doc["prompt"] = body.strip() + "\n" if body.strip() else f"Imported from {rel}.\n"
@@ -241,7 +254,8 @@ class _Planner:
                 mcp.append(tool)
                 server = self.servers.setdefault(parts[1], None) or {
                     "description": f"Imported from {rel}: add a transport to have sync configure it.",
-                    "tools": {}}
+                    "tools": {},
+                }
                 self.servers[parts[1]] = server
                 if len(parts) == 3 and parts[2] != "*" and parts[2] not in (server.get("tools") or {}):
                     server.setdefault("tools", {})[parts[2]] = {"description": f"Used by {rel} (imported)."}
@@ -281,20 +295,32 @@ class _Planner:
                 continue
             dest = f"{self.reg}/skills/project/{name}"
             taken = list((self.root / self.reg / "skills").glob(f"*/{name}/SKILL.md"))
-            if taken or (self.root / dest).exists() or any(i.kind == "skill" and i.name == name
-                                                            for i in self.plan.items):
+            if (
+                taken
+                or (self.root / dest).exists()
+                or any(i.kind == "skill" and i.name == name for i in self.plan.items)
+            ):
                 self.plan.skip(rel, f"skill {name!r} is already in the registries")
                 continue
             description = front.get("description")
             extra = {k: v for k, v in front.items() if k not in ("name", "description")}
             if front.get("name") not in (None, name):
-                self.plan.skip(rel, f"frontmatter name {front.get('name')!r} differs from its folder {name!r}")
+                self.plan.skip(
+                    rel, f"frontmatter name {front.get('name')!r} differs from its folder {name!r}"
+                )
                 continue
-            doc = {"metadata": {
-                "identifier": name, "name": name,
-                "description": str(description or f"Imported from {rel}; describe it. Use when …"),
-                "type": infer_type(body), "layer": "K4", "semantic_folder": "project", "source": "imported",
-                "last_updated": self.today.isoformat()}}
+            doc = {
+                "metadata": {
+                    "identifier": name,
+                    "name": name,
+                    "description": str(description or f"Imported from {rel}; describe it. Use when …"),
+                    "type": infer_type(body),
+                    "layer": "K4",
+                    "semantic_folder": "project",
+                    "source": "imported",
+                    "last_updated": self.today.isoformat(),
+                }
+            }
             if extra:
                 doc["frontmatter"] = {"extra": extra}
             if not self.write(f"{dest}/SKILL.md", "---\n" + dump_yaml(doc) + "---\n" + body):
@@ -302,15 +328,33 @@ class _Planner:
             files = [p for p in sorted(source_dir.rglob("*")) if p.is_file() and p != skill_md][:MAX_FILES]
             for path in files:
                 sub = path.relative_to(source_dir).as_posix()
-                if (path.is_symlink() or not path.resolve().is_relative_to(source_dir.resolve())
-                        or path.stat().st_size > MAX_FILE_BYTES):
+                if (
+                    path.is_symlink()
+                    or not path.resolve().is_relative_to(source_dir.resolve())
+                    or path.stat().st_size > MAX_FILE_BYTES
+                ):
                     self.plan.skip(path.relative_to(self.root).as_posix(), "symbolic link or too large")
                     continue
                 self.write(f"{dest}/{sub}", path.read_bytes())
-                self.plan.items.append(Item("skill-file", name, path.relative_to(self.root).as_posix(),
-                                            f"{dest}/{sub}", path.relative_to(self.root).as_posix()))
-            self.plan.items.append(Item("skill", name, rel, f"{dest}/SKILL.md", rel,
-                                        note="metadata inferred (type, tier K4); review it"))
+                self.plan.items.append(
+                    Item(
+                        "skill-file",
+                        name,
+                        path.relative_to(self.root).as_posix(),
+                        f"{dest}/{sub}",
+                        path.relative_to(self.root).as_posix(),
+                    )
+                )
+            self.plan.items.append(
+                Item(
+                    "skill",
+                    name,
+                    rel,
+                    f"{dest}/SKILL.md",
+                    rel,
+                    note="metadata inferred (type, tier K4); review it",
+                )
+            )
             self.target(target)
 
     # commands ---------------------------------------------------------------------------
@@ -365,8 +409,16 @@ class _Planner:
             target = "claude" if rel == "CLAUDE.md" else "agents-md"
             self.target(target)
             if same and rel == "AGENTS.md":
-                self.plan.items.append(Item("instruction", "project", rel, f"{self.reg}/instructions/project.md",
-                                            rel, note="same text as CLAUDE.md: one instruction for both"))
+                self.plan.items.append(
+                    Item(
+                        "instruction",
+                        "project",
+                        rel,
+                        f"{self.reg}/instructions/project.md",
+                        rel,
+                        note="same text as CLAUDE.md: one instruction for both",
+                    )
+                )
                 continue
             shared = len(found) == 1 or same
             name = "project" if shared else rel.removesuffix(".md").lower() + "-md"
@@ -413,11 +465,17 @@ class _Planner:
             rel = f"{self.reg}/tools.yaml"
             path = self.root / rel
             old = path.read_text(encoding="utf-8") if path.is_file() else ""
-            header = "".join(line + "\n" for line in old.splitlines()[:20] if line.startswith("#")) or \
-                "# Every tool an agent, skill or command may declare.\n"
-            self.plan.writes[rel] = (header + "# (rewritten by `orkestra import`, which added: "
-                                     + ", ".join(self.plan.tools_added) + ")\n"
-                                     + dump_yaml(self.tools_doc)).encode("utf-8")
+            header = (
+                "".join(line + "\n" for line in old.splitlines()[:20] if line.startswith("#"))
+                or "# Every tool an agent, skill or command may declare.\n"
+            )
+            self.plan.writes[rel] = (
+                header
+                + "# (rewritten by `orkestra import`, which added: "
+                + ", ".join(self.plan.tools_added)
+                + ")\n"
+                + dump_yaml(self.tools_doc)
+            ).encode("utf-8")
         missing = [t for t in self.targets if t not in self.config.targets]
         no_roster = self.config.agents_md_roster and any(i.source == "AGENTS.md" for i in self.plan.items)
         if missing or no_roster:
@@ -443,7 +501,9 @@ class _Planner:
             merged = text.rstrip("\n") + "\n" + entries
         check = load_yaml(merged, rel) or {}
         if any((check.get("commands") or {}).get(k) != v for k, v in self.commands.items()):
-            raise OrkestraError(f"{rel}: could not append the imported commands (is `commands:` its last key?)")
+            raise OrkestraError(
+                f"{rel}: could not append the imported commands (is `commands:` its last key?)"
+            )
         self.plan.writes[rel] = merged.encode("utf-8")
 
 
@@ -477,7 +537,9 @@ def _dumper() -> type:
         pass
 
     def literal(dumper, value):
-        style = "|" if "\n" in value and not any(line != line.rstrip() for line in value.split("\n")) else None
+        style = (
+            "|" if "\n" in value and not any(line != line.rstrip() for line in value.split("\n")) else None
+        )
         return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
     Dumper.add_representer(str, literal)
@@ -490,7 +552,9 @@ def dump_yaml(data: Any) -> str:
 
 
 def infer_type(body: str) -> str:
-    if re.search(r"^\s*[-*] \[[ xX]\]", body, re.MULTILINE) or re.search(r"^##+\s+checklist", body, re.MULTILINE | re.IGNORECASE):
+    if re.search(r"^\s*[-*] \[[ xX]\]", body, re.MULTILINE) or re.search(
+        r"^##+\s+checklist", body, re.MULTILINE | re.IGNORECASE
+    ):
         return "checklist"
     if re.search(r"^##+\s+(rules|principles|guidelines)\b", body, re.MULTILINE | re.IGNORECASE):
         return "discipline"
@@ -500,14 +564,17 @@ def infer_type(body: str) -> str:
 # --- verification and apply -----------------------------------------------------------------
 
 
-def plan_import(root: str | Path, sources: tuple[str, ...] | None = None,
-                today: dt.date | None = None) -> ImportPlan:
+def plan_import(
+    root: str | Path, sources: tuple[str, ...] | None = None, today: dt.date | None = None
+) -> ImportPlan:
     """What ``import`` would write, with each original's round-trip status; writes nothing."""
     from orkestra.workspace.config import read_config
 
     root_path = Path(root).resolve()
     if not (root_path / CONFIG_FILE).is_file():
-        raise UsageError(f"{root_path}: no {CONFIG_FILE}; run `orkestra init --minimal` (or `orkestra init`) first")
+        raise UsageError(
+            f"{root_path}: no {CONFIG_FILE}; run `orkestra init --minimal` (or `orkestra init`) first"
+        )
     config = read_config(root_path)
     if config is None:
         raise UsageError(f"{CONFIG_FILE}: does not validate; run `orkestra validate`")
@@ -527,8 +594,11 @@ def _verify(root: Path, plan: ImportPlan) -> None:
     if not plan.items:
         return
     written = plan.writes.get(CONFIG_FILE)
-    config = (config_from_document(parse_yaml(written.decode("utf-8"), CONFIG_FILE)) if written is not None
-              else load_config(root))
+    config = (
+        config_from_document(parse_yaml(written.decode("utf-8"), CONFIG_FILE))
+        if written is not None
+        else load_config(root)
+    )
     with tempfile.TemporaryDirectory(prefix="orkestra-import-") as scratch:
         base = Path(scratch)
         for rel in (CONFIG_FILE, config.paths.registries, config.paths.templates):
@@ -543,13 +613,17 @@ def _verify(root: Path, plan: ImportPlan) -> None:
         ws = Workspace.load(base)
         errors = [d for d in ws.diagnostics if d.severity == "error"]
         if errors:
-            raise OrkestraError("the imported registries do not load:\n" + "\n".join(str(d) for d in errors[:20]))
+            raise OrkestraError(
+                "the imported registries do not load:\n" + "\n".join(str(d) for d in errors[:20])
+            )
         rendered = {o.path: o.content for o in render_outputs(ws)}
     for item in plan.items:
         original = (root / item.source).read_bytes()
         item.round_trip = compare(original, rendered.get(item.output))
         if item.round_trip == "differs" and not item.note:
-            item.note = "sync will report it as not owned; compare, then `orkestra sync --force` to take it over"
+            item.note = (
+                "sync will report it as not owned; compare, then `orkestra sync --force` to take it over"
+            )
 
 
 def compare(original: bytes, rendered: bytes | None) -> str:
@@ -584,8 +658,11 @@ def apply_import(plan: ImportPlan) -> ImportPlan:
 
     root = Path(plan.root)
     config = read_config(root) or OrkestraConfig()
-    adopt = {i.output: hashlib.sha256((root / i.source).read_bytes()).hexdigest()
-             for i in plan.items if i.round_trip in ("identical", "whitespace")}
+    adopt = {
+        i.output: hashlib.sha256((root / i.source).read_bytes()).hexdigest()
+        for i in plan.items
+        if i.round_trip in ("identical", "whitespace")
+    }
     previous = read_adoptions(root, config)
     with SafeTree(root) as tree:  # no symlinked folder, no .git, nothing outside the repository
         for rel, data in sorted(plan.writes.items()):

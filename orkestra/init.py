@@ -54,8 +54,13 @@ class InitResult:
         return asdict(self)
 
 
-def init_workspace(target: str | os.PathLike[str], *, minimal: bool = False, telemetry: bool = False,
-                   today: dt.date | None = None) -> InitResult:
+def init_workspace(
+    target: str | os.PathLike[str],
+    *,
+    minimal: bool = False,
+    telemetry: bool = False,
+    today: dt.date | None = None,
+) -> InitResult:
     """Create the scaffold files missing under ``target``, git-ignore ``.orkestra/`` and mark the ledgers
     ``merge=union`` in ``.gitattributes``."""
     root = Path(target).resolve()
@@ -76,8 +81,12 @@ def init_workspace(target: str | os.PathLike[str], *, minimal: bool = False, tel
         from orkestra.starter import starter_files
 
         info = inspect_project(root)
-        files, agents = starter_files(info, telemetry=telemetry, existing_agents=_hand_written(root, "agents"),
-                                      existing_skills=_hand_written(root, "skills"))
+        files, agents = starter_files(
+            info,
+            telemetry=telemetry,
+            existing_agents=_hand_written(root, "agents"),
+            existing_skills=_hand_written(root, "skills"),
+        )
     created, skipped = [], []
     for rel, text in files.items():
         path = root / rel
@@ -90,17 +99,30 @@ def init_workspace(target: str | os.PathLike[str], *, minimal: bool = False, tel
     from orkestra.mining.ledger import ensure_gitattributes
 
     # the changelog ledgers are append-only JSONL: union merges let several agents classify at once
-    return InitResult(str(root), created, skipped, _ignore_state(root / ".gitignore"), ensure_gitattributes(root),
-                      info.to_dict() if info else {}, agents, telemetry, next_steps(root, telemetry))
+    return InitResult(
+        str(root),
+        created,
+        skipped,
+        _ignore_state(root / ".gitignore"),
+        ensure_gitattributes(root),
+        info.to_dict() if info else {},
+        agents,
+        telemetry,
+        next_steps(root, telemetry),
+    )
 
 
 def _telemetry_block(enabled: bool) -> str:
     if enabled:
-        return ("# Telemetry hooks (13 events, stored locally in .orkestra/telemetry) are on;\n"
-                "# set enabled: false (or run `orkestra init` without --telemetry) to turn them off.\n"
-                "telemetry:\n  enabled: true\n")
-    return ("# Telemetry hooks are off. `enabled: true` merges 13 local-only hooks into .claude/settings.json.\n"
-            "telemetry:\n  enabled: false\n")
+        return (
+            "# Telemetry hooks (13 events, stored locally in .orkestra/telemetry) are on;\n"
+            "# set enabled: false (or run `orkestra init` without --telemetry) to turn them off.\n"
+            "telemetry:\n  enabled: true\n"
+        )
+    return (
+        "# Telemetry hooks are off. `enabled: true` merges 13 local-only hooks into .claude/settings.json.\n"
+        "telemetry:\n  enabled: false\n"
+    )
 
 
 def _hand_written(root: Path, kind: str) -> set[str]:
@@ -108,24 +130,43 @@ def _hand_written(root: Path, kind: str) -> set[str]:
     folder = root / ".claude" / kind
     if not folder.is_dir():
         return set()
-    return {p.stem for p in folder.glob("*.md")} if kind == "agents" else {p.parent.name for p in
-                                                                           folder.glob("*/SKILL.md")}
+    return (
+        {p.stem for p in folder.glob("*.md")}
+        if kind == "agents"
+        else {p.parent.name for p in folder.glob("*/SKILL.md")}
+    )
 
 
 def next_steps(root: Path, telemetry: bool) -> list[str]:
     """What to run after init, in order (README "Use it in your repository" lists the same)."""
     steps = []
-    if any((root / p).exists() for p in (".claude/agents", ".claude/skills", ".claude/commands", "CLAUDE.md",
-                                          "AGENTS.md", ".cursor/rules")):
-        steps.append("orkestra import --dry-run   # bring your hand-written .claude/, CLAUDE.md, AGENTS.md, "
-                     "cursor rules in; then `orkestra import`")
-    steps += ["orkestra validate   # check the registries",
-              "orkestra sync   # render .claude/, .mcp.json and GROUND_TRUTHS.md",
-              "orkestra code index   # build the Maguyva code map the agents search",
-              "edit orkestra.yaml `targets:` for AGENTS.md, .agents/skills, Cursor, Copilot or a plugin",
-              "orkestra init --reference   # the registry format reference"]
-    steps.append("telemetry is ON: set `telemetry: {enabled: false}` in orkestra.yaml and sync to turn it off"
-                 if telemetry else "telemetry is off: `telemetry: {enabled: true}` in orkestra.yaml turns it on")
+    if any(
+        (root / p).exists()
+        for p in (
+            ".claude/agents",
+            ".claude/skills",
+            ".claude/commands",
+            "CLAUDE.md",
+            "AGENTS.md",
+            ".cursor/rules",
+        )
+    ):
+        steps.append(
+            "orkestra import --dry-run   # bring your hand-written .claude/, CLAUDE.md, AGENTS.md, "
+            "cursor rules in; then `orkestra import`"
+        )
+    steps += [
+        "orkestra validate   # check the registries",
+        "orkestra sync   # render .claude/, .mcp.json and GROUND_TRUTHS.md",
+        "orkestra code index   # build the Maguyva code map the agents search",
+        "edit orkestra.yaml `targets:` for AGENTS.md, .agents/skills, Cursor, Copilot or a plugin",
+        "orkestra init --reference   # the registry format reference",
+    ]
+    steps.append(
+        "telemetry is ON: set `telemetry: {enabled: false}` in orkestra.yaml and sync to turn it off"
+        if telemetry
+        else "telemetry is off: `telemetry: {enabled: true}` in orkestra.yaml turns it on"
+    )
     return steps
 
 

@@ -83,8 +83,17 @@ def client_config(client: str, spec: ServerSpec) -> ClientConfig:
     entry = _http_entry(client, spec) if spec.url else _stdio_entry(client, spec)
     wrapper: dict = {"servers" if client == "vscode" else "mcpServers": {spec.name: entry}}
     if client == "vscode" and spec.url:
-        wrapper = {"inputs": [{"type": "promptString", "id": "maguyva-api-key",
-                               "description": "Maguyva API key", "password": True}], **wrapper}
+        wrapper = {
+            "inputs": [
+                {
+                    "type": "promptString",
+                    "id": "maguyva-api-key",
+                    "description": "Maguyva API key",
+                    "password": True,
+                }
+            ],
+            **wrapper,
+        }
     return ClientConfig(client, _PATHS[client], json.dumps(wrapper, indent=2) + "\n", "json")
 
 
@@ -129,8 +138,10 @@ def _codex_toml(spec: ServerSpec) -> str:
         lines += [f"url = {_toml_str(spec.url)}", f"bearer_token_env_var = {_toml_str(spec.key_env)}"]
     else:
         args = list(spec.args) + ([spec.repo_flag, spec.repo] if spec.repo else [])
-        lines += [f"command = {_toml_str(spec.command)}",
-                  "args = [" + ", ".join(_toml_str(a) for a in args) + "]"]
+        lines += [
+            f"command = {_toml_str(spec.command)}",
+            "args = [" + ", ".join(_toml_str(a) for a in args) + "]",
+        ]
         if spec.repo:
             lines.append(f"cwd = {_toml_str(spec.repo)}")
         if spec.env:

@@ -46,7 +46,9 @@ def plugin_files(ws: Workspace, render, base: str) -> list[tuple[str, str | byte
     name = plugin_name(ws)
     info = read_manifest(ws.root)
     version = info.version or "0.0.0"
-    description = (ws.metadata.description or info.description or f"{name} agents, skills and commands").strip()
+    description = (
+        ws.metadata.description or info.description or f"{name} agents, skills and commands"
+    ).strip()
     root = _join(base, "plugins", name)
     sources = tuple(f for f in (*PROJECT_FILES, "orkestra.yaml") if (ws.root / f).is_file())
     manifest = {"name": name, "version": version, "description": description}
@@ -54,32 +56,52 @@ def plugin_files(ws: Workspace, render, base: str) -> list[tuple[str, str | byte
         manifest["author"] = {"name": info.authors[0]}
     files: list[tuple[str, str | bytes, tuple[str, ...]]] = [
         (_join(root, ".claude-plugin", "plugin.json"), _json(manifest), sources),
-        (_join(base, ".claude-plugin", "marketplace.json"), _json({
-            "name": f"{name}-marketplace",
-            "owner": {"name": info.authors[0] if info.authors else name},
-            "metadata": {"description": f"Built by {BUILT_BY} from the {name} registries."},
-            "plugins": [{"name": name, "source": f"./plugins/{name}", "description": description,
-                         "version": version}],
-        }), sources),
+        (
+            _join(base, ".claude-plugin", "marketplace.json"),
+            _json(
+                {
+                    "name": f"{name}-marketplace",
+                    "owner": {"name": info.authors[0] if info.authors else name},
+                    "metadata": {"description": f"Built by {BUILT_BY} from the {name} registries."},
+                    "plugins": [
+                        {
+                            "name": name,
+                            "source": f"./plugins/{name}",
+                            "description": description,
+                            "version": version,
+                        }
+                    ],
+                }
+            ),
+            sources,
+        ),
     ]
     digest = ws.config.paths.decisions_digest
     for agent_name, agent in sorted(ws.agents.items()):
         if agent.status == "active":
-            files.append((_join(root, "agents", f"{agent_name}.md"), agent_markdown(ws, agent, render, digest),
-                          ()))
+            files.append(
+                (_join(root, "agents", f"{agent_name}.md"), agent_markdown(ws, agent, render, digest), ())
+            )
     for rel, content, src, _ in skill_files(ws, render, _join(root, "skills")):
         files.append((rel, content, src))
     for command_name, command in sorted(ws.commands.items()):
-        files.append((_join(root, "commands", f"{command_name}.md"), command_markdown(command_name, command, render),
-                      ()))
+        files.append(
+            (
+                _join(root, "commands", f"{command_name}.md"),
+                command_markdown(command_name, command, render),
+                (),
+            )
+        )
     hooks = merge_settings(None, ws.config.telemetry).get("hooks")
     if hooks:
         files.append((_join(root, "hooks", "hooks.json"), _json({"hooks": hooks}), ("orkestra.yaml",)))
     servers = {"mcpServers": mcp_servers(ws)}
     if servers["mcpServers"]:
         files.append((_join(root, ".mcp.json"), _json(servers), ("registries/tools.yaml",)))
-    return [(rel, content if isinstance(content, bytes) else content.rstrip("\n") + "\n", src)
-            for rel, content, src in files]
+    return [
+        (rel, content if isinstance(content, bytes) else content.rstrip("\n") + "\n", src)
+        for rel, content, src in files
+    ]
 
 
 def _join(*parts: str) -> str:
@@ -100,8 +122,10 @@ class BuildResult:
 
     def to_dict(self) -> dict:
         data = asdict(self)
-        data["install"] = [f"claude plugin marketplace add {self.marketplace}",
-                           f"claude plugin install {self.plugin}@{self.marketplace_name}"]
+        data["install"] = [
+            f"claude plugin marketplace add {self.marketplace}",
+            f"claude plugin install {self.plugin}@{self.marketplace_name}",
+        ]
         return data
 
 
@@ -126,7 +150,9 @@ def build_plugin(root: str | os.PathLike[str] | None, out: str | None = None) ->
     if target.is_symlink():
         raise OrkestraError(f"{target}: is a symbolic link; refusing to replace it")
     if target.exists() and any(target.iterdir()) and not _ours(target):
-        raise OrkestraError(f"{target}: exists and is not an earlier `{BUILT_BY}` output; choose another --out")
+        raise OrkestraError(
+            f"{target}: exists and is not an earlier `{BUILT_BY}` output; choose another --out"
+        )
     files = plugin_files(ws, template_loader(root_path / ws.config.paths.templates), "")
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))

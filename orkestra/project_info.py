@@ -14,10 +14,43 @@ from pathlib import Path
 
 PROJECT_FILES = ("pyproject.toml", "package.json", "Cargo.toml", "go.mod")
 MAX_FILES = 20_000  # languages are counted on at most this many scanned files
-CODE_LANGUAGES = {"python", "javascript", "typescript", "tsx", "rust", "go", "java", "kotlin", "scala", "ruby",
-                  "c", "cpp", "c_sharp", "php", "swift"}
-_NOT_PACKAGES = {"tests", "test", "docs", "doc", "examples", "example", "scripts", "bench", "benchmarks", "build",
-                 "dist", "node_modules", "vendor", "registries", "templates", "ai_assets", "site", "target"}
+CODE_LANGUAGES = {
+    "python",
+    "javascript",
+    "typescript",
+    "tsx",
+    "rust",
+    "go",
+    "java",
+    "kotlin",
+    "scala",
+    "ruby",
+    "c",
+    "cpp",
+    "c_sharp",
+    "php",
+    "swift",
+}
+_NOT_PACKAGES = {
+    "tests",
+    "test",
+    "docs",
+    "doc",
+    "examples",
+    "example",
+    "scripts",
+    "bench",
+    "benchmarks",
+    "build",
+    "dist",
+    "node_modules",
+    "vendor",
+    "registries",
+    "templates",
+    "ai_assets",
+    "site",
+    "target",
+}
 
 
 @dataclass(frozen=True)
@@ -53,9 +86,13 @@ def read_manifest(root: Path) -> ProjectInfo:
         except (ValueError, tomllib.TOMLDecodeError):
             continue
         if info.get("name"):
-            return ProjectInfo(name=str(info["name"]), description=str(info.get("description") or "").strip(),
-                               version=str(info.get("version") or ""),
-                               authors=tuple(str(a) for a in info.get("authors") or ()), manifest=name)
+            return ProjectInfo(
+                name=str(info["name"]),
+                description=str(info.get("description") or "").strip(),
+                version=str(info.get("version") or ""),
+                authors=tuple(str(a) for a in info.get("authors") or ()),
+                manifest=name,
+            )
     return ProjectInfo(name=root.resolve().name)
 
 
@@ -77,8 +114,10 @@ def _package_json(text: str) -> dict:
 
 def _cargo(text: str) -> dict:
     package = tomllib.loads(text).get("package") or {}
-    return {**package, "authors": [re.sub(r"\s*<.*>", "", a) for a in package.get("authors") or []
-                                   if isinstance(a, str)]}
+    return {
+        **package,
+        "authors": [re.sub(r"\s*<.*>", "", a) for a in package.get("authors") or [] if isinstance(a, str)],
+    }
 
 
 def _go_mod(text: str) -> dict:
@@ -86,7 +125,12 @@ def _go_mod(text: str) -> dict:
     return {"name": match.group(1).rsplit("/", 1)[-1]} if match else {}
 
 
-_PARSERS = {"pyproject.toml": _pyproject, "package.json": _package_json, "Cargo.toml": _cargo, "go.mod": _go_mod}
+_PARSERS = {
+    "pyproject.toml": _pyproject,
+    "package.json": _package_json,
+    "Cargo.toml": _cargo,
+    "go.mod": _go_mod,
+}
 
 
 def inspect_project(root: str | Path) -> ProjectInfo:
@@ -96,16 +140,41 @@ def inspect_project(root: str | Path) -> ProjectInfo:
     languages = _languages(root)
     packages = _packages(root, base.name)
     command, evidence = _tests(root, languages)
-    found = {p.relative_to(root).as_posix() for pattern in
-             (".github/workflows/*.yml", ".github/workflows/*.yaml", ".gitlab-ci.yml", ".ci/*", "tox.ini",
-              "noxfile.py", "Makefile", ".circleci/config.yml") for p in root.glob(pattern) if p.is_file()}
+    found = {
+        p.relative_to(root).as_posix()
+        for pattern in (
+            ".github/workflows/*.yml",
+            ".github/workflows/*.yaml",
+            ".gitlab-ci.yml",
+            ".ci/*",
+            "tox.ini",
+            "noxfile.py",
+            "Makefile",
+            ".circleci/config.yml",
+        )
+        for p in root.glob(pattern)
+        if p.is_file()
+    }
     testing = {rel for rel in found if _runs_tests(root / rel)}
     ci = tuple(sorted(found, key=lambda rel: (rel not in testing, rel)))  # the ones that run tests first
-    return ProjectInfo(base.name, base.description, base.version, base.authors, base.manifest, languages,
-                       packages, command, evidence, ci, {"ci_running_tests": sorted(testing)})
+    return ProjectInfo(
+        base.name,
+        base.description,
+        base.version,
+        base.authors,
+        base.manifest,
+        languages,
+        packages,
+        command,
+        evidence,
+        ci,
+        {"ci_running_tests": sorted(testing)},
+    )
 
 
-_TEST_WORDS = re.compile(r"\b(pytest|tox|nox|npm (run )?test|yarn test|pnpm test|cargo test|go test|make test)\b")
+_TEST_WORDS = re.compile(
+    r"\b(pytest|tox|nox|npm (run )?test|yarn test|pnpm test|cargo test|go test|make test)\b"
+)
 
 
 def _runs_tests(path: Path) -> bool:
@@ -133,12 +202,19 @@ def _packages(root: Path, name: str) -> tuple[str, ...]:
         if not base.is_dir():
             continue
         for child in sorted(base.iterdir()):
-            if (child.is_dir() and not child.name.startswith((".", "_")) and child.name not in _NOT_PACKAGES
-                    and (child / "__init__.py").is_file()):
+            if (
+                child.is_dir()
+                and not child.name.startswith((".", "_"))
+                and child.name not in _NOT_PACKAGES
+                and (child / "__init__.py").is_file()
+            ):
                 found.append(child.relative_to(root).as_posix())
     if not found:
-        found = [d for d in ("src", "lib", "cmd", "pkg", "internal", "crates", "packages", "app")
-                 if (root / d).is_dir()]
+        found = [
+            d
+            for d in ("src", "lib", "cmd", "pkg", "internal", "crates", "packages", "app")
+            if (root / d).is_dir()
+        ]
     return tuple(found[:8])
 
 
@@ -146,10 +222,17 @@ def _tests(root: Path, languages: tuple[str, ...]) -> tuple[str, tuple[str, ...]
     """The test command and the files that prove it (only files that exist)."""
     pyproject = root / "pyproject.toml"
     py_text = pyproject.read_text(encoding="utf-8", errors="replace") if pyproject.is_file() else ""
-    if "[tool.pytest" in py_text or (root / "pytest.ini").is_file() or (root / "conftest.py").is_file() \
-            or (root / "tests" / "conftest.py").is_file():
-        evidence = [p for p in ("pyproject.toml", "pytest.ini", "conftest.py", "tests/conftest.py", "tox.ini")
-                    if (root / p).is_file() and (p != "pyproject.toml" or "[tool.pytest" in py_text)]
+    if (
+        "[tool.pytest" in py_text
+        or (root / "pytest.ini").is_file()
+        or (root / "conftest.py").is_file()
+        or (root / "tests" / "conftest.py").is_file()
+    ):
+        evidence = [
+            p
+            for p in ("pyproject.toml", "pytest.ini", "conftest.py", "tests/conftest.py", "tox.ini")
+            if (root / p).is_file() and (p != "pyproject.toml" or "[tool.pytest" in py_text)
+        ]
         return "python -m pytest", tuple(evidence)
     package = root / "package.json"
     if package.is_file():
@@ -158,8 +241,13 @@ def _tests(root: Path, languages: tuple[str, ...]) -> tuple[str, tuple[str, ...]
         except ValueError:
             scripts = {}
         if "test" in scripts:
-            runner = "pnpm" if (root / "pnpm-lock.yaml").is_file() else "yarn" if (root / "yarn.lock").is_file() \
+            runner = (
+                "pnpm"
+                if (root / "pnpm-lock.yaml").is_file()
+                else "yarn"
+                if (root / "yarn.lock").is_file()
                 else "npm"
+            )
             return f"{runner} test", ("package.json",)
     if (root / "Cargo.toml").is_file():
         return "cargo test", ("Cargo.toml",)

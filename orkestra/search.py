@@ -23,8 +23,16 @@ from typing import Iterable, Mapping
 WEIGHTS: dict[str, dict[str, float]] = {
     "agent": {"id": 6, "description": 4, "category": 3, "domains": 3, "scopes": 3, "persona": 2, "skills": 1},
     "skill": {"id": 6, "description": 5, "tags": 3, "scope": 3, "facets": 2},
-    "decision": {"id": 6, "title": 5, "summary": 4, "tags": 3, "rationale": 3, "context": 2, "files": 2,
-                 "guidance": 1},
+    "decision": {
+        "id": 6,
+        "title": 5,
+        "summary": 4,
+        "tags": 3,
+        "rationale": 3,
+        "context": 2,
+        "files": 2,
+        "guidance": 1,
+    },
     "truth": {"id": 6, "statement": 5, "rationale": 4, "tags": 3, "evidence": 2, "guidance": 1},
     "package": {"id": 6, "path": 4, "description": 3},
 }
@@ -67,8 +75,14 @@ class Hit:
     exact: bool
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "id": self.id, "title": self.title, "score": round(self.score, 3),
-                "matched_terms": self.matched_terms, "exact": self.exact}
+        return {
+            "kind": self.kind,
+            "id": self.id,
+            "title": self.title,
+            "score": round(self.score, 3),
+            "matched_terms": self.matched_terms,
+            "exact": self.exact,
+        }
 
 
 @dataclass
@@ -117,8 +131,11 @@ class SearchIndex:
             if phrase:
                 weights = WEIGHTS[entry.kind]
                 score += sum(weights[name] for name, text in self.lowered[number].items() if phrase in text)
-            hits.append(Hit(entry.kind, entry.key, entry.title, score, matched[number],
-                            entry.key.lower() == exact_key))
+            hits.append(
+                Hit(
+                    entry.kind, entry.key, entry.title, score, matched[number], entry.key.lower() == exact_key
+                )
+            )
         hits.sort(key=lambda h: (not h.exact, -h.matched_terms, -h.score, KINDS.index(h.kind), h.id))
         return hits if limit is None else hits[:limit]
 

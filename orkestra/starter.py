@@ -14,26 +14,67 @@ from orkestra.init import SCAFFOLD
 from orkestra.project_info import ProjectInfo
 
 FULL = SCAFFOLD / "full"
-K0 = ("context-budget-awareness", "evidence-based-completion", "structured-planning", "systematic-debugging",
-      "test-first-discipline")
+K0 = (
+    "context-budget-awareness",
+    "evidence-based-completion",
+    "structured-planning",
+    "systematic-debugging",
+    "test-first-discipline",
+)
 MAGUYVA = ["mcp__maguyva__intelligent_search", "mcp__maguyva__find_symbol", "mcp__maguyva__get_file"]
-LANGUAGE_NAMES = {"python": "Python", "javascript": "JavaScript", "typescript": "TypeScript", "tsx": "TypeScript",
-                  "rust": "Rust", "go": "Go", "java": "Java", "kotlin": "Kotlin", "ruby": "Ruby", "c": "C",
-                  "cpp": "C++", "c_sharp": "C#", "php": "PHP", "swift": "Swift", "scala": "Scala"}
+LANGUAGE_NAMES = {
+    "python": "Python",
+    "javascript": "JavaScript",
+    "typescript": "TypeScript",
+    "tsx": "TypeScript",
+    "rust": "Rust",
+    "go": "Go",
+    "java": "Java",
+    "kotlin": "Kotlin",
+    "ruby": "Ruby",
+    "c": "C",
+    "cpp": "C++",
+    "c_sharp": "C#",
+    "php": "PHP",
+    "swift": "Swift",
+    "scala": "Scala",
+}
 SCOPES = {
-    "code-context": ("Finding and reading code cheaply with the Maguyva tools.",
-                     ["foundations/context-budget-awareness"]),
+    "code-context": (
+        "Finding and reading code cheaply with the Maguyva tools.",
+        ["foundations/context-budget-awareness"],
+    ),
     "planning": ("Splitting work into ordered, verifiable steps.", ["foundations/structured-planning"]),
     "debugging": ("Reproducing failures and fixing their root cause.", ["foundations/systematic-debugging"]),
-    "testing": ("Tests first, and completion proven by their output.",
-                ["foundations/test-first-discipline", "foundations/evidence-based-completion"]),
+    "testing": (
+        "Tests first, and completion proven by their output.",
+        ["foundations/test-first-discipline", "foundations/evidence-based-completion"],
+    ),
 }
 
 
-def _agent(name: str, category: str, description: str, identity: list[str], mindset: str, style: str,
-           scopes: list[str], builtin: list[str], domains: list[str], instructions: str = "") -> dict:
-    doc = {"name": name, "category": category, "model": "inherit", "description": description,
-           "identity": identity, "mindset": mindset, "style": style, "scopes": scopes}
+def _agent(
+    name: str,
+    category: str,
+    description: str,
+    identity: list[str],
+    mindset: str,
+    style: str,
+    scopes: list[str],
+    builtin: list[str],
+    domains: list[str],
+    instructions: str = "",
+) -> dict:
+    doc = {
+        "name": name,
+        "category": category,
+        "model": "inherit",
+        "description": description,
+        "identity": identity,
+        "mindset": mindset,
+        "style": style,
+        "scopes": scopes,
+    }
     if domains:
         doc["domains"] = domains
     doc["tools"] = {"builtin": builtin, "mcp_tools": MAGUYVA}
@@ -50,43 +91,109 @@ def specialists(info: ProjectInfo, domains: list[str]) -> list[dict]:
     read = ["Read", "Grep", "Glob", "Bash"]
     write = ["Read", "Edit", "Write", "Grep", "Glob", "Bash"]
     found = [
-        _agent("code-reviewer", "quality", "Reviews changes for correctness, security and fit with the project's "
-               "conventions. Use proactively after any code change, before it is committed.",
-               ["reviewer", "guardian"], "skeptical", "technical", ["code-context", "testing"], read, domains,
-               f"Run `{test}` on the change before approving it." if test else ""),
-        _agent("debugger", "quality", "Finds the root cause of failing tests, errors and unexpected behaviour and "
-               "fixes it with a regression test. Use when something fails or behaves unexpectedly.",
-               ["debugger", "tester"], "analytical", "technical", ["code-context", "debugging", "testing"], write,
-               domains, f"Reproduce with `{test}` (or the narrowest test) first." if test else ""),
+        _agent(
+            "code-reviewer",
+            "quality",
+            "Reviews changes for correctness, security and fit with the project's "
+            "conventions. Use proactively after any code change, before it is committed.",
+            ["reviewer", "guardian"],
+            "skeptical",
+            "technical",
+            ["code-context", "testing"],
+            read,
+            domains,
+            f"Run `{test}` on the change before approving it." if test else "",
+        ),
+        _agent(
+            "debugger",
+            "quality",
+            "Finds the root cause of failing tests, errors and unexpected behaviour and "
+            "fixes it with a regression test. Use when something fails or behaves unexpectedly.",
+            ["debugger", "tester"],
+            "analytical",
+            "technical",
+            ["code-context", "debugging", "testing"],
+            write,
+            domains,
+            f"Reproduce with `{test}` (or the narrowest test) first." if test else "",
+        ),
     ]
     if test:
-        found.append(_agent(
-            "test-engineer", "quality", f"Writes and maintains tests that prove real behaviour; runs `{test}`. "
-            "Use when adding a feature, fixing a bug or when coverage of a change is missing.",
-            ["tester", "builder"], "meticulous", "structured", ["code-context", "testing"], write, domains,
-            f"The suite runs with `{test}`; keep new tests fast and deterministic."))
+        found.append(
+            _agent(
+                "test-engineer",
+                "quality",
+                f"Writes and maintains tests that prove real behaviour; runs `{test}`. "
+                "Use when adding a feature, fixing a bug or when coverage of a change is missing.",
+                ["tester", "builder"],
+                "meticulous",
+                "structured",
+                ["code-context", "testing"],
+                write,
+                domains,
+                f"The suite runs with `{test}`; keep new tests fast and deterministic.",
+            )
+        )
     if lang_name:
-        found.append(_agent(
-            f"{_slug(lang_name)}-specialist", "implementation", f"Implements and refactors {lang_name} code the way "
-            f"the {lang_name} community writes it. Use when writing or changing {lang_name} code in this project.",
-            ["builder", "linguist"], "pragmatic", "concise", ["code-context", "testing", _slug(lang_name)], write,
-            domains))
+        found.append(
+            _agent(
+                f"{_slug(lang_name)}-specialist",
+                "implementation",
+                f"Implements and refactors {lang_name} code the way "
+                f"the {lang_name} community writes it. Use when writing or changing {lang_name} code in this project.",
+                ["builder", "linguist"],
+                "pragmatic",
+                "concise",
+                ["code-context", "testing", _slug(lang_name)],
+                write,
+                domains,
+            )
+        )
     if len(info.packages) >= 2 or len(info.languages) >= 2 or len(found) < 4:
-        found.append(_agent(
-            "architecture-advisor", "strategy", "Advises on module boundaries, interfaces and the trade-offs of "
-            "a design before it is built. Use when a change spans packages or alters a public interface.",
-            ["architect", "strategist", "knowledge-architect"], "first-principles", "structured",
-            ["code-context", "planning"], ["Read", "Grep", "Glob"], domains))
+        found.append(
+            _agent(
+                "architecture-advisor",
+                "strategy",
+                "Advises on module boundaries, interfaces and the trade-offs of "
+                "a design before it is built. Use when a change spans packages or alters a public interface.",
+                ["architect", "strategist", "knowledge-architect"],
+                "first-principles",
+                "structured",
+                ["code-context", "planning"],
+                ["Read", "Grep", "Glob"],
+                domains,
+            )
+        )
     if info.ci and len(found) < 6:
-        found.append(_agent(
-            "ci-maintainer", "operations", f"Keeps the CI pipeline ({', '.join(info.ci[:3])}) green and fast. "
-            "Use when CI fails, when a workflow changes, or before a release.",
-            ["operator", "steward"], "risk-aware", "concise", ["code-context", "debugging"], read, domains))
+        found.append(
+            _agent(
+                "ci-maintainer",
+                "operations",
+                f"Keeps the CI pipeline ({', '.join(info.ci[:3])}) green and fast. "
+                "Use when CI fails, when a workflow changes, or before a release.",
+                ["operator", "steward"],
+                "risk-aware",
+                "concise",
+                ["code-context", "debugging"],
+                read,
+                domains,
+            )
+        )
     if len(found) < 4:
-        found.append(_agent(
-            "docs-writer", "documentation", "Writes precise user and contributor documentation that matches the "
-            "code. Use when behaviour, commands or configuration change.",
-            ["scribe", "teacher"], "meticulous", "didactic", ["code-context"], write, domains))
+        found.append(
+            _agent(
+                "docs-writer",
+                "documentation",
+                "Writes precise user and contributor documentation that matches the "
+                "code. Use when behaviour, commands or configuration change.",
+                ["scribe", "teacher"],
+                "meticulous",
+                "didactic",
+                ["code-context"],
+                write,
+                domains,
+            )
+        )
     return found[:6]
 
 
@@ -116,42 +223,89 @@ def _truths(info: ProjectInfo) -> dict:
     statements = []
 
     def add(statement: str, evidence: list[str], tags: list[str], do: list[str]) -> None:
-        statements.append({"id": f"GT-{prefix}-{len(statements) + 1:03d}", "status": "current",
-                           "statement": statement, "evidence": evidence, "last_verified": "@TODAY@",
-                           "tags": tags, "agent_guidance": {"do": do}})
+        statements.append(
+            {
+                "id": f"GT-{prefix}-{len(statements) + 1:03d}",
+                "status": "current",
+                "statement": statement,
+                "evidence": evidence,
+                "last_verified": "@TODAY@",
+                "tags": tags,
+                "agent_guidance": {"do": do},
+            }
+        )
 
     if info.manifest:
-        add(f"The project is {info.name}" + (f" ({info.description})" if info.description else "") +
-            f"; its metadata lives in {info.manifest}.", [info.manifest], ["project"],
-            [f"Read {info.manifest} for the version and dependencies."])
+        add(
+            f"The project is {info.name}"
+            + (f" ({info.description})" if info.description else "")
+            + f"; its metadata lives in {info.manifest}.",
+            [info.manifest],
+            ["project"],
+            [f"Read {info.manifest} for the version and dependencies."],
+        )
     if info.test_command:
-        add(f"Tests run with `{info.test_command}`.", list(info.test_evidence), ["testing"],
-            [f"Run `{info.test_command}` before reporting a change as done."])
+        add(
+            f"Tests run with `{info.test_command}`.",
+            list(info.test_evidence),
+            ["testing"],
+            [f"Run `{info.test_command}` before reporting a change as done."],
+        )
     if info.languages:
         names = ", ".join(LANGUAGE_NAMES.get(lang, lang) for lang in info.languages[:3])
-        add(f"The code is written mainly in {names}.", list(info.packages[:3]) or [info.manifest or "."],
-            ["languages"], [f"Follow the conventions of the existing {names.split(',')[0]} code."])
+        add(
+            f"The code is written mainly in {names}.",
+            list(info.packages[:3]) or [info.manifest or "."],
+            ["languages"],
+            [f"Follow the conventions of the existing {names.split(',')[0]} code."],
+        )
     running = list(info.extra.get("ci_running_tests") or [])[:3]
     if running:
-        add(f"CI runs the tests in {', '.join(running)}.", running, ["ci", "testing"],
-            ["Reproduce a CI failure with the command that workflow runs before changing code."])
+        add(
+            f"CI runs the tests in {', '.join(running)}.",
+            running,
+            ["ci", "testing"],
+            ["Reproduce a CI failure with the command that workflow runs before changing code."],
+        )
     elif info.ci:
-        add(f"CI is defined in {', '.join(info.ci[:3])}.", list(info.ci[:3]), ["ci"],
-            ["Check the CI definition for the exact commands before changing build steps."])
+        add(
+            f"CI is defined in {', '.join(info.ci[:3])}.",
+            list(info.ci[:3]),
+            ["ci"],
+            ["Check the CI definition for the exact commands before changing build steps."],
+        )
     if info.packages:
-        add(f"The top-level source packages are {', '.join(info.packages)}.", list(info.packages), ["layout"],
-            ["Put new code in the package that owns the behaviour."])
-    return {"metadata": {"title": f"{info.name} ground truths",
-                         "summary": "Facts init found in the repository; each cites files that exist. Extend "
-                                    "this list as the team verifies more.",
-                         "last_updated": "@TODAY@", "owner": "",
-                         "render": {"groups": [{"title": "Project", "tags": ["project", "layout", "languages"]},
-                                               {"title": "Build and test", "tags": ["testing", "ci"]}]}},
-            "statements": statements}
+        add(
+            f"The top-level source packages are {', '.join(info.packages)}.",
+            list(info.packages),
+            ["layout"],
+            ["Put new code in the package that owns the behaviour."],
+        )
+    return {
+        "metadata": {
+            "title": f"{info.name} ground truths",
+            "summary": "Facts init found in the repository; each cites files that exist. Extend "
+            "this list as the team verifies more.",
+            "last_updated": "@TODAY@",
+            "owner": "",
+            "render": {
+                "groups": [
+                    {"title": "Project", "tags": ["project", "layout", "languages"]},
+                    {"title": "Build and test", "tags": ["testing", "ci"]},
+                ]
+            },
+        },
+        "statements": statements,
+    }
 
 
-def starter_files(info: ProjectInfo, *, telemetry: bool = False, existing_agents: set[str] = frozenset(),
-                  existing_skills: set[str] = frozenset()) -> tuple[dict[str, str], list[str]]:
+def starter_files(
+    info: ProjectInfo,
+    *,
+    telemetry: bool = False,
+    existing_agents: set[str] = frozenset(),
+    existing_skills: set[str] = frozenset(),
+) -> tuple[dict[str, str], list[str]]:
     """{path: text} of the full starter, and the agent names it defines. Agents and K0 skills whose
     names the repository's hand-written ``.claude/`` already uses are left out (``orkestra import``
     brings the team's own in)."""
@@ -162,45 +316,66 @@ def starter_files(info: ProjectInfo, *, telemetry: bool = False, existing_agents
     domain_names = sorted(domains) if info.packages else []
     language = LANGUAGE_NAMES.get(info.languages[0], "") if info.languages else ""
     config = (SCAFFOLD / "orkestra.yaml").read_text(encoding="utf-8").replace("my-project", info.name)
-    config += ("# Runtimes sync renders for: claude, agents-md, agent-skills, cursor, copilot, plugin.\n"
-               "targets: [claude]\n" + _telemetry_block(telemetry))
+    config += (
+        "# Runtimes sync renders for: claude, agents-md, agent-skills, cursor, copilot, plugin.\n"
+        "targets: [claude]\n" + _telemetry_block(telemetry)
+    )
     files["orkestra.yaml"] = config
     for name in ("identities", "mindsets", "styles"):
         files[f"registries/{name}.yaml"] = (FULL / f"{name}.yaml").read_text(encoding="utf-8")
     for name in ("values", "tools"):
         files[f"registries/{name}.yaml"] = (SCAFFOLD / f"{name}.yaml").read_text(encoding="utf-8")
-    files["registries/metadata.yaml"] = dump_yaml({"project": info.name, "description": info.description,
-                                                   "vendor_roots": []})
+    files["registries/metadata.yaml"] = dump_yaml(
+        {"project": info.name, "description": info.description, "vendor_roots": []}
+    )
     k0 = [skill for skill in K0 if skill not in existing_skills]
-    scopes = {name: {"description": d, "primary_skills": [s for s in skills if s.split("/")[1] in k0]}
-              for name, (d, skills) in SCOPES.items()}
+    scopes = {
+        name: {"description": d, "primary_skills": [s for s in skills if s.split("/")[1] in k0]}
+        for name, (d, skills) in SCOPES.items()
+    }
     if language:
-        scopes[_slug(language)] = {"description": f"{language} conventions. Dormant: register K3 skills with "
-                                                  f"`metadata.scope: {_slug(language)}` to load them for "
-                                                  f"the {_slug(language)}-specialist only.", "dormant": True,
-                                   "primary_skills": []}
-    files["registries/scopes.yaml"] = ("# Scopes group skills: an agent gets the primary skills of every scope it "
-                                       "declares\n# (K0 foundations load for every agent regardless).\n"
-                                       + dump_yaml({"scopes": scopes}))
+        scopes[_slug(language)] = {
+            "description": f"{language} conventions. Dormant: register K3 skills with "
+            f"`metadata.scope: {_slug(language)}` to load them for "
+            f"the {_slug(language)}-specialist only.",
+            "dormant": True,
+            "primary_skills": [],
+        }
+    files["registries/scopes.yaml"] = (
+        "# Scopes group skills: an agent gets the primary skills of every scope it "
+        "declares\n# (K0 foundations load for every agent regardless).\n" + dump_yaml({"scopes": scopes})
+    )
     team = [a for a in specialists(info, domain_names) if a["name"] not in existing_agents]
-    orchestrator = {"name": "orchestrator", "category": "coordination", "model": "inherit",
-                    "description": f"Routes each {info.name} task to the right specialist and integrates the "
-                                   "results. Use proactively for multi-step work.",
-                    "identity": ["coordinator", "strategist"], "mindset": "systematic", "style": "concise",
-                    "orchestrator": True, "scopes": ["planning", "code-context"], "domains": domain_names,
-                    "tools": {"builtin": ["Agent", "Read", "Grep", "Glob", "Bash", "Skill", "TodoWrite"],
-                              "mcp_tools": [*MAGUYVA, "mcp__orkestra__why", "mcp__orkestra__search_registry"]},
-                    "tool_guides": ["maguyva", "orkestra"]}
+    orchestrator = {
+        "name": "orchestrator",
+        "category": "coordination",
+        "model": "inherit",
+        "description": f"Routes each {info.name} task to the right specialist and integrates the "
+        "results. Use proactively for multi-step work.",
+        "identity": ["coordinator", "strategist"],
+        "mindset": "systematic",
+        "style": "concise",
+        "orchestrator": True,
+        "scopes": ["planning", "code-context"],
+        "domains": domain_names,
+        "tools": {
+            "builtin": ["Agent", "Read", "Grep", "Glob", "Bash", "Skill", "TodoWrite"],
+            "mcp_tools": [*MAGUYVA, "mcp__orkestra__why", "mcp__orkestra__search_registry"],
+        },
+        "tool_guides": ["maguyva", "orkestra"],
+    }
     agents = [] if "orchestrator" in existing_agents else [orchestrator]
     for agent in agents + team:
         files[f"registries/agents/{agent['name']}.yaml"] = dump_yaml(agent)
     for skill in k0:
-        files[f"registries/skills/foundations/{skill}/SKILL.md"] = \
-            (FULL / "skills" / f"{skill}.SKILL.md").read_text(encoding="utf-8")
+        files[f"registries/skills/foundations/{skill}/SKILL.md"] = (
+            FULL / "skills" / f"{skill}.SKILL.md"
+        ).read_text(encoding="utf-8")
     files["ai_assets/reference/ground_truths.yaml"] = dump_yaml(_truths(info))
     files["ai_assets/reference/decisions/registry.yaml"] = (
         "# Decision domains (one per top-level package). Records go in records/DEC-<CODE>-NNN.yaml;\n"
-        "# `orkestra mine` proposes them from git history.\n" + dump_yaml({"domains": domains}))
+        "# `orkestra mine` proposes them from git history.\n" + dump_yaml({"domains": domains})
+    )
     for ledger in ("commits_processed.jsonl", "release_notes.jsonl"):
         files[f"ai_assets/reference/changelog/{ledger}"] = ""
     return files, [a["name"] for a in agents + team]

@@ -31,12 +31,19 @@ def git(cwd: Path, *args: str, env: dict | None = None) -> str:
     return out.stdout
 
 
-def run_cli(*args: str, cwd: Path, input: str | None = None, env: dict | None = None,
-            program: str = "orkestra") -> subprocess.CompletedProcess:
+def run_cli(
+    *args: str, cwd: Path, input: str | None = None, env: dict | None = None, program: str = "orkestra"
+) -> subprocess.CompletedProcess:
     """Run the real console script as a subprocess (``python -m orkestra``)."""
     module = "orkestra" if program == "orkestra" else "maguyva"
-    return subprocess.run([sys.executable, "-m", module, *args], cwd=cwd, input=input, capture_output=True,
-                          text=True, env={**os.environ, **(env or {})})
+    return subprocess.run(
+        [sys.executable, "-m", module, *args],
+        cwd=cwd,
+        input=input,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
 
 
 @pytest.fixture
@@ -56,10 +63,20 @@ def dogfood(tmp_path: Path) -> Path:
     for name in ("orkestra.yaml", ".mcp.json", "GROUND_TRUTHS.md"):
         if (REPO / name).exists():
             shutil.copy2(REPO / name, target / name)
-    for name in ("registries", "templates", "ai_assets", ".claude", "orkestra", "maguyva", "docs", "tests/fixtures"):
+    for name in (
+        "registries",
+        "templates",
+        "ai_assets",
+        ".claude",
+        "orkestra",
+        "maguyva",
+        "docs",
+        "tests/fixtures",
+    ):
         if (REPO / name).exists():
-            shutil.copytree(REPO / name, target / name, symlinks=True,
-                            ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(
+                REPO / name, target / name, symlinks=True, ignore=shutil.ignore_patterns("__pycache__")
+            )
     return target
 
 

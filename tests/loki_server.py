@@ -79,8 +79,9 @@ class RealLoki:
     def start(self) -> None:
         config = Path(self.data) / "loki.yaml"
         config.write_text(CONFIG.format(port=self.port, grpc=self.grpc, data=self.data))
-        self.proc = subprocess.Popen([self.binary, f"-config.file={config}"], stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            [self.binary, f"-config.file={config}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         for _ in range(600):
             try:
                 with urllib.request.urlopen(self.url + "/ready", timeout=1) as response:
@@ -102,8 +103,10 @@ class RealLoki:
 
 # -- the stub --------------------------------------------------------------------------------
 
-TOKEN = re.compile(r'\s*(?:(?P<str>"(?:[^"\\]|\\.)*"|`[^`]*`)|(?P<dur>\[\d+[smhd]\])|(?P<op>\|=|\|~|!=|!~|=~|=|\||\{|\}|\(|\)|,)'
-                   r"|(?P<num>\d+(?:\.\d+)?)|(?P<id>[A-Za-z_][A-Za-z0-9_]*))")
+TOKEN = re.compile(
+    r'\s*(?:(?P<str>"(?:[^"\\]|\\.)*"|`[^`]*`)|(?P<dur>\[\d+[smhd]\])|(?P<op>\|=|\|~|!=|!~|=~|=|\||\{|\}|\(|\)|,)'
+    r"|(?P<num>\d+(?:\.\d+)?)|(?P<id>[A-Za-z_][A-Za-z0-9_]*))"
+)
 UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
@@ -113,7 +116,7 @@ def tokens(query: str) -> list[tuple[str, str]]:
     while pos < len(query):
         match = TOKEN.match(query, pos)
         if not match or match.end() == pos:
-            raise ValueError(f"parse error at {pos}: {query[pos:pos + 20]!r}")
+            raise ValueError(f"parse error at {pos}: {query[pos : pos + 20]!r}")
         kind = match.lastgroup
         out.append((kind, match[kind]))
         pos = match.end()
@@ -360,22 +363,35 @@ class StubLoki:
         end = int(args.get("end") or args.get("time") or now)
         start = int(args.get("start") or end - 3600 * 1_000_000_000)
         if "selector" in node:
-            rows = sorted(self.store.select(node, start, end), key=lambda r: r[0],
-                          reverse=args.get("direction", "backward") == "backward")[:int(args.get("limit", 100))]
+            rows = sorted(
+                self.store.select(node, start, end),
+                key=lambda r: r[0],
+                reverse=args.get("direction", "backward") == "backward",
+            )[: int(args.get("limit", 100))]
             streams: dict[tuple, list] = {}
             for ts, _, row, line in rows:
                 streams.setdefault(tuple(sorted(row.items())), []).append([str(ts), line])
-            return {"resultType": "streams", "result": [{"stream": dict(k), "values": v} for k, v in streams.items()]}
+            return {
+                "resultType": "streams",
+                "result": [{"stream": dict(k), "values": v} for k, v in streams.items()],
+            }
         if path.endswith("/query"):
-            return {"resultType": "vector",
-                    "result": [{"metric": dict(k), "value": [end / 1e9, str(v)]}
-                               for k, v in evaluate(node, self.store, end).items()]}
+            return {
+                "resultType": "vector",
+                "result": [
+                    {"metric": dict(k), "value": [end / 1e9, str(v)]}
+                    for k, v in evaluate(node, self.store, end).items()
+                ],
+            }
         step = int(float(args.get("step", 60)) * 1_000_000_000)
         series: dict[tuple, list] = {}
         for at in range(start, end + 1, step):
             for key, value in evaluate(node, self.store, at).items():
                 series.setdefault(key, []).append([at / 1e9, str(value)])
-        return {"resultType": "matrix", "result": [{"metric": dict(k), "values": v} for k, v in series.items()]}
+        return {
+            "resultType": "matrix",
+            "result": [{"metric": dict(k), "values": v} for k, v in series.items()],
+        }
 
     def stop(self) -> None:
         if self.server:

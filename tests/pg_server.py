@@ -56,8 +56,10 @@ class TempPostgres:
         if self._as_postgres:
             shutil.chown(self.base, "postgres", "postgres")
         self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8")
-        options = (f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.base} -c fsync=off "
-                   f"-c synchronous_commit=off -c full_page_writes=off -c max_connections=60")
+        options = (
+            f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.base} -c fsync=off "
+            f"-c synchronous_commit=off -c full_page_writes=off -c max_connections=60"
+        )
         self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.base / "log"), "-w", "start")
         return self
 

@@ -22,13 +22,21 @@ START = datetime(2026, 3, 1, tzinfo=UTC)
 
 def _block(session: str, block: int) -> list[dict | str]:
     def call(n: int, tool: str, tool_input: dict, event: str = "PostToolUse", **extra) -> list[dict]:
-        base = {"session_id": session, "cwd": "/p", "tool_name": tool, "tool_input": tool_input,
-                "tool_use_id": f"{session}-{block}-{n}"}
+        base = {
+            "session_id": session,
+            "cwd": "/p",
+            "tool_name": tool,
+            "tool_input": tool_input,
+            "tool_use_id": f"{session}-{block}-{n}",
+        }
         return [{**base, "hook_event_name": "PreToolUse"}, {**base, "hook_event_name": event, **extra}]
 
     fail = {"event": "PostToolUseFailure", "error": "boom", "is_interrupt": False}
-    prompt: dict | str = ({"session_id": session, "hook_event_name": "UserPromptSubmit", "prompt": "go"}
-                          if block < BLOCKS - 1 else "{truncated payload")
+    prompt: dict | str = (
+        {"session_id": session, "hook_event_name": "UserPromptSubmit", "prompt": "go"}
+        if block < BLOCKS - 1
+        else "{truncated payload"
+    )
     agent_pre, agent_post = call(7, "Agent", {"subagent_type": "code-reviewer", "prompt": "review"})
     subagent = {"session_id": session, "agent_id": f"{session}-{block}-agent", "agent_type": "code-reviewer"}
     return [
@@ -43,8 +51,14 @@ def _block(session: str, block: int) -> list[dict | str]:
         {**subagent, "hook_event_name": "SubagentStart"},
         {**subagent, "hook_event_name": "SubagentStop", "stop_hook_active": False},
         agent_post,
-        *call(8, "Bash", {"command": "npm run build"}, event="PostToolUseFailure", error="Interrupted",
-              is_interrupt=True),
+        *call(
+            8,
+            "Bash",
+            {"command": "npm run build"},
+            event="PostToolUseFailure",
+            error="Interrupted",
+            is_interrupt=True,
+        ),
         {"session_id": session, "hook_event_name": "Stop", "stop_hook_active": False},
     ]
 
@@ -52,8 +66,10 @@ def _block(session: str, block: int) -> list[dict | str]:
 def synthetic_events() -> list[Event]:
     """The 10,000 enriched events, one second apart from START."""
     payloads = [p for s in range(SESSIONS) for b in range(BLOCKS) for p in _block(f"s{s}", b)]
-    return [parse_payload(p if isinstance(p, str) else json.dumps(p), timestamp(START + timedelta(seconds=i)))
-            for i, p in enumerate(payloads)]
+    return [
+        parse_payload(p if isinstance(p, str) else json.dumps(p), timestamp(START + timedelta(seconds=i)))
+        for i, p in enumerate(payloads)
+    ]
 
 
 def write_store(directory: Path) -> list[Event]:

@@ -31,9 +31,11 @@ def python_package(root: Path) -> Path:
     (root / "tests/test_app.py").write_text("def test_app():\n    assert True\n")
     (root / ".github/workflows").mkdir(parents=True)
     (root / ".github/workflows/tests.yaml").write_text("on: push\n")
-    (root / "pyproject.toml").write_text('[project]\nname = "Flaskish"\nversion = "3.1.0"\n'
-                                         'description = "A lightweight WSGI web application framework."\n'
-                                         'authors = [{name = "Pallets"}]\n')
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "Flaskish"\nversion = "3.1.0"\n'
+        'description = "A lightweight WSGI web application framework."\n'
+        'authors = [{name = "Pallets"}]\n'
+    )
     return root
 
 
@@ -41,39 +43,57 @@ def node_package(root: Path) -> Path:
     (root / "lib").mkdir()
     (root / "lib/index.js").write_text("module.exports = () => 1;\n")
     (root / "lib/util.ts").write_text("export const x = 1;\n")
-    (root / "package.json").write_text(json.dumps({"name": "left-padder", "version": "0.9.1",
-                                                   "description": "Pads strings on the left.",
-                                                   "scripts": {"test": "node --test"}}))
+    (root / "package.json").write_text(
+        json.dumps(
+            {
+                "name": "left-padder",
+                "version": "0.9.1",
+                "description": "Pads strings on the left.",
+                "scripts": {"test": "node --test"},
+            }
+        )
+    )
     return root
 
 
 def hand_written(root: Path) -> Path:
     """A repository with a team's own .claude/ content, CLAUDE.md, AGENTS.md and cursor rules."""
-    agents, skill, commands = root / ".claude/agents", root / ".claude/skills/release-notes", root / ".claude/commands"
+    agents, skill, commands = (
+        root / ".claude/agents",
+        root / ".claude/skills/release-notes",
+        root / ".claude/commands",
+    )
     for folder in (agents, skill / "scripts", commands, root / ".cursor/rules"):
         folder.mkdir(parents=True)
     (agents / "security-auditor.md").write_text(
         "---\nname: security-auditor\ndescription: Audits code for vulnerabilities. Use proactively on auth "
         "changes.\ntools: Read, Grep, Glob, mcp__github__get_issue\nmodel: opus\ncolor: red\n---\n\n"
-        "You are a security auditor.\n\n## Process\n1. Read the diff.\n2. Check the OWASP top ten.\n")
+        "You are a security auditor.\n\n## Process\n1. Read the diff.\n2. Check the OWASP top ten.\n"
+    )
     (agents / "doc-writer.md").write_text(
         "---\nname: doc-writer\ndescription: 'Writes docs: guides and references.'\ntools:\n  - Read\n  - Write\n"
-        "---\nYou write documentation.   \n")
+        "---\nYou write documentation.   \n"
+    )
     (agents / "planner.md").write_text(  # folded description, and `tools: []` meaning no tools at all
         "---\nname: planner\ndescription: >\n  Plans work in small steps.\n  Use when a task is large.\n"
-        "tools: []\n---\n\n# Planner\n")
+        "tools: []\n---\n\n# Planner\n"
+    )
     (skill / "SKILL.md").write_text(
         "---\nname: release-notes\ndescription: Draft release notes from merged pull requests. Use when "
-        "preparing a release.\nallowed-tools: Read, Bash(git log:*)\n---\n# Release notes\n\n- [ ] Collect PRs\n")
+        "preparing a release.\nallowed-tools: Read, Bash(git log:*)\n---\n# Release notes\n\n- [ ] Collect PRs\n"
+    )
     (skill / "scripts/collect.sh").write_text("#!/bin/sh\ngit log --oneline\n")
     (skill / "template.md").write_text("## {version}\n")
-    (commands / "ship.md").write_text("---\ndescription: Ship it\nargument-hint: [version]\n"
-                                      "allowed-tools: Bash(git tag:*)\n---\nTag $ARGUMENTS and push.\n")
+    (commands / "ship.md").write_text(
+        "---\ndescription: Ship it\nargument-hint: [version]\n"
+        "allowed-tools: Bash(git tag:*)\n---\nTag $ARGUMENTS and push.\n"
+    )
     (commands / "hello.md").write_text("Say hello to $ARGUMENTS\n")
     (root / "CLAUDE.md").write_text("# Team notes\n\nRun `make test` before pushing.\n")
     (root / "AGENTS.md").write_text("# Agents\n\nUse `make test`.\n")
     (root / ".cursor/rules/python-style.mdc").write_text(
-        "---\ndescription: Python style\nglobs: **/*.py\nalwaysApply: false\n---\nUse type hints.\n")
+        "---\ndescription: Python style\nglobs: **/*.py\nalwaysApply: false\n---\nUse type hints.\n"
+    )
     return root
 
 
@@ -120,8 +140,13 @@ def test_scaffolded_skills_pass_their_own_evaluation(git_repo: Path):
     root = python_package(git_repo)
     ok(run_cli("init", cwd=root))
     skills = sorted((root / "registries/skills/foundations").iterdir())
-    assert [s.name for s in skills] == ["context-budget-awareness", "evidence-based-completion",
-                                        "structured-planning", "systematic-debugging", "test-first-discipline"]
+    assert [s.name for s in skills] == [
+        "context-budget-awareness",
+        "evidence-based-completion",
+        "structured-planning",
+        "systematic-debugging",
+        "test-first-discipline",
+    ]
     evaluation = json.loads(ok(run_cli("skills", "evaluate", str(skills[0]), cwd=root)))  # the CLI, once
     assert evaluation["adopt"] is True, evaluation["criteria"]
     from orkestra.trust.api import evaluate
@@ -155,8 +180,9 @@ def test_init_minimal_keeps_the_bare_scaffold_with_the_real_name(git_repo: Path)
 
 def test_init_reference_prints_the_shipped_registry_reference(tmp_path: Path):
     out = ok(run_cli("init", "--reference", cwd=tmp_path))
-    assert out == (REPO / "docs/registries.md").read_text(), \
+    assert out == (REPO / "docs/registries.md").read_text(), (
         "copy docs/registries.md to orkestra/scaffold/REGISTRIES.md"
+    )
     assert not (tmp_path / "orkestra.yaml").exists()
 
 
@@ -172,8 +198,13 @@ def _import(root: Path) -> dict:
 
 def test_import_then_sync_round_trips_and_takes_ownership(git_repo: Path):
     root = hand_written(git_repo)
-    originals = {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*")
-                 if p.is_file() and ".git/" not in p.as_posix() and (".claude" in p.parts or p.suffix in (".md", ".mdc"))}
+    originals = {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in root.rglob("*")
+        if p.is_file()
+        and ".git/" not in p.as_posix()
+        and (".claude" in p.parts or p.suffix in (".md", ".mdc"))
+    }
     report = _import(root)
     assert report["round_trip"]["differs"] == 0, [i for i in report["items"] if i["round_trip"] == "differs"]
     assert report["skipped"] == [] and set(report["targets_added"]) == {"agents-md", "cursor"}
@@ -183,10 +214,13 @@ def test_import_then_sync_round_trips_and_takes_ownership(git_repo: Path):
     assert agent["prompt"].startswith("You are a security auditor.")
     skill = (root / "registries/skills/project/release-notes/SKILL.md").read_text()
     assert "source: imported" in skill and "type: checklist" in skill
-    assert all(root.joinpath(path).read_bytes() == data for path, data in originals.items())  # untouched so far
+    assert all(
+        root.joinpath(path).read_bytes() == data for path, data in originals.items()
+    )  # untouched so far
     sync = ok(run_cli("sync", cwd=root))
     assert "imported original taken over" in sync
     from orkestra.render.manifest import MANIFEST_NAME
+
     manifest = json.loads((root / ".claude" / MANIFEST_NAME).read_text())["files"]
     for path, data in originals.items():
         assert path in manifest, path
@@ -211,7 +245,8 @@ def test_import_never_overwrites_registries_and_reports_what_it_skips(git_repo: 
     ok(run_cli("init", "--minimal", cwd=root))
     (root / "registries/agents/doc-writer.yaml").write_text(
         "name: doc-writer\ncategory: docs\ndescription: Ours.\nidentity: [architect]\nmindset: analytical\n"
-        "style: concise\n")
+        "style: concise\n"
+    )
     report = json.loads(ok(run_cli("import", "--from", "claude", cwd=root)))
     reasons = {s["path"]: s["reason"] for s in report["skipped"]}
     assert "not kebab-case" in reasons[".claude/agents/Bad_Name.md"]
@@ -222,11 +257,14 @@ def test_import_never_overwrites_registries_and_reports_what_it_skips(git_repo: 
 
 def test_init_leaves_names_the_team_uses_to_import(git_repo: Path):
     root = hand_written(python_package(git_repo))
-    (root / ".claude/agents/debugger.md").write_text("---\nname: debugger\ndescription: Ours.\n---\nOur debugger.\n")
+    (root / ".claude/agents/debugger.md").write_text(
+        "---\nname: debugger\ndescription: Ours.\n---\nOur debugger.\n"
+    )
     theirs = root / ".claude/skills/systematic-debugging"
     theirs.mkdir()
-    (theirs / "SKILL.md").write_text("---\nname: systematic-debugging\ndescription: Our way. Use when stuck.\n---\n"
-                                     "# Ours\n")
+    (theirs / "SKILL.md").write_text(
+        "---\nname: systematic-debugging\ndescription: Our way. Use when stuck.\n---\n# Ours\n"
+    )
     report = json.loads(ok(run_cli("init", cwd=root)))
     assert "debugger" not in report["agents"]
     assert not (root / "registries/skills/foundations/systematic-debugging").exists()
@@ -241,15 +279,21 @@ def test_init_leaves_names_the_team_uses_to_import(git_repo: Path):
 def test_import_from_codex_brings_agent_skills_and_agents_md(git_repo: Path):
     skill = git_repo / ".agents/skills/lint-fix"
     skill.mkdir(parents=True)
-    (skill / "SKILL.md").write_text("---\nname: lint-fix\ndescription: Fix lint errors with ruff. Use when ruff "
-                                    "reports errors.\n---\n# Lint fix\n\n## Steps\n1. Run ruff.\n")
+    (skill / "SKILL.md").write_text(
+        "---\nname: lint-fix\ndescription: Fix lint errors with ruff. Use when ruff "
+        "reports errors.\n---\n# Lint fix\n\n## Steps\n1. Run ruff.\n"
+    )
     (git_repo / "AGENTS.md").write_text("# Codex notes\n\nUse ruff.\n")
     ok(run_cli("init", "--minimal", cwd=git_repo))
     report = json.loads(ok(run_cli("import", "--from", "codex", cwd=git_repo)))
-    assert set(report["targets_added"]) == {"agent-skills", "agents-md"} and report["round_trip"]["differs"] == 0
+    assert (
+        set(report["targets_added"]) == {"agent-skills", "agents-md"} and report["round_trip"]["differs"] == 0
+    )
     ok(run_cli("sync", cwd=git_repo))
     assert (git_repo / "AGENTS.md").read_text() == "# Codex notes\n\nUse ruff.\n"  # no roster appended
-    result = subprocess.run([str(AGENTSKILLS), "validate", str(skill)], capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [str(AGENTSKILLS), "validate", str(skill)], capture_output=True, text=True, check=False
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert ok(run_cli("sync", "--check", cwd=git_repo)).strip() == "in sync"
 
@@ -269,7 +313,8 @@ def all_targets(git_repo: Path) -> Path:
     (root / "registries/instructions").mkdir()
     (root / "registries/instructions/project.md").write_text("# Flaskish\n\nRun `python -m pytest`.\n")
     (root / "registries/instructions/typing.md").write_text(
-        "---\ndescription: Typing rules\nglobs: ['src/**/*.py']\n---\nAnnotate every public function.\n")
+        "---\ndescription: Typing rules\nglobs: ['src/**/*.py']\n---\nAnnotate every public function.\n"
+    )
     config = root / "orkestra.yaml"
     config.write_text(config.read_text().replace("targets: [claude]", ALL_TARGETS))
     ok(run_cli("sync", cwd=root))
@@ -287,35 +332,52 @@ def test_every_target_parses_as_its_runtime_expects(all_targets: Path):
     plugin_mcp = json.loads((root / "marketplace/plugins/flaskish/.mcp.json").read_text())
     assert plugin_mcp["mcpServers"] == claude_servers
     agents_md = (root / "AGENTS.md").read_text()
-    assert agents_md.startswith("# Flaskish") and "`test-engineer`" in agents_md and "## Registry commands" in agents_md
+    assert (
+        agents_md.startswith("# Flaskish")
+        and "`test-engineer`" in agents_md
+        and "## Registry commands" in agents_md
+    )
     assert (root / "CLAUDE.md").read_text().startswith("# Flaskish")
     rule = parse_markdown((root / ".claude/rules/typing.md").read_text())[0]
     assert rule == {"description": "Typing rules", "paths": ["src/**/*.py"]}
     mdc = parse_markdown((root / ".cursor/rules/typing.mdc").read_text())[0]
     assert mdc == {"description": "Typing rules", "globs": ["src/**/*.py"]}
     assert parse_markdown((root / ".cursor/rules/project.mdc").read_text())[0] == {"alwaysApply": True}
-    assert parse_markdown((root / ".github/instructions/typing.instructions.md").read_text())[0]["applyTo"] == \
-        "src/**/*.py"
+    assert (
+        parse_markdown((root / ".github/instructions/typing.instructions.md").read_text())[0]["applyTo"]
+        == "src/**/*.py"
+    )
     assert (root / ".github/copilot-instructions.md").read_text().startswith("# Flaskish")
     copilot = parse_markdown((root / ".github/agents/code-reviewer.agent.md").read_text())
     assert copilot[0]["name"] == "code-reviewer" and "maguyva/intelligent_search" in copilot[0]["tools"]
     assert "read" in copilot[0]["tools"] and "## Values" in copilot[1]
     for skill in (root / ".claude/skills").iterdir():
-        assert (root / ".agents/skills" / skill.name / "SKILL.md").read_bytes() == (skill / "SKILL.md").read_bytes()
+        assert (root / ".agents/skills" / skill.name / "SKILL.md").read_bytes() == (
+            skill / "SKILL.md"
+        ).read_bytes()
     assert ok(run_cli("sync", "--check", cwd=root)).strip() == "in sync"
 
 
 def test_a_server_added_to_the_tools_registry_reaches_every_target(all_targets: Path):
     root = all_targets
     tools = root / "registries/tools.yaml"
-    tools.write_text(tools.read_text().replace("mcp_servers:\n", "mcp_servers:\n  docs:\n    description: Docs.\n"
-                                               "    transport: {type: http, url: 'https://docs.example/mcp'}\n", 1))
+    tools.write_text(
+        tools.read_text().replace(
+            "mcp_servers:\n",
+            "mcp_servers:\n  docs:\n    description: Docs.\n"
+            "    transport: {type: http, url: 'https://docs.example/mcp'}\n",
+            1,
+        )
+    )
     ok(run_cli("sync", cwd=root))
-    assert json.loads((root / ".cursor/mcp.json").read_text())["mcpServers"]["docs"] == \
-        {"url": "https://docs.example/mcp"}
+    assert json.loads((root / ".cursor/mcp.json").read_text())["mcpServers"]["docs"] == {
+        "url": "https://docs.example/mcp"
+    }
     assert json.loads((root / ".vscode/mcp.json").read_text())["servers"]["docs"]["type"] == "http"
-    assert tomllib.loads((root / ".codex/config.toml").read_text())["mcp_servers"]["docs"]["url"] == \
-        "https://docs.example/mcp"
+    assert (
+        tomllib.loads((root / ".codex/config.toml").read_text())["mcp_servers"]["docs"]["url"]
+        == "https://docs.example/mcp"
+    )
     assert "docs" in json.loads((root / "marketplace/plugins/flaskish/.mcp.json").read_text())["mcpServers"]
 
 
@@ -324,7 +386,11 @@ def test_dropping_a_target_prunes_its_files(all_targets: Path):
     config = root / "orkestra.yaml"
     config.write_text(config.read_text().replace(ALL_TARGETS, "targets: [claude]"))
     ok(run_cli("sync", cwd=root))
-    assert not (root / "AGENTS.md").exists() and not (root / ".cursor").exists() and not (root / ".vscode").exists()
+    assert (
+        not (root / "AGENTS.md").exists()
+        and not (root / ".cursor").exists()
+        and not (root / ".vscode").exists()
+    )
     assert not (root / ".github/agents").exists() and (root / ".github/workflows/tests.yaml").exists()
     assert (root / ".claude/agents/orchestrator.md").exists()
 
@@ -333,7 +399,9 @@ def test_agent_skills_tree_passes_agentskills_validate(all_targets: Path):
     failures = []
     skills = sorted((all_targets / ".agents/skills").iterdir())
     for skill in skills:
-        result = subprocess.run([str(AGENTSKILLS), "validate", str(skill)], capture_output=True, text=True, check=False)
+        result = subprocess.run(
+            [str(AGENTSKILLS), "validate", str(skill)], capture_output=True, text=True, check=False
+        )
         if result.returncode != 0:
             failures.append(f"{skill.name}: {result.stdout}{result.stderr}")
     assert len(skills) == 5 and failures == []
@@ -368,13 +436,25 @@ def test_built_plugin_validates_installs_and_is_listed_enabled(claude: Path, git
     (tmp_path / "home").mkdir()
 
     def cc(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([str(claude), "plugin", *args], capture_output=True, text=True, timeout=180, env=env, check=False,
-                              cwd=tmp_path)
+        return subprocess.run(
+            [str(claude), "plugin", *args],
+            capture_output=True,
+            text=True,
+            timeout=180,
+            env=env,
+            check=False,
+            cwd=tmp_path,
+        )
 
     config = root / "orkestra.yaml"  # the `plugin` target renders the same tree through sync
     config.write_text(config.read_text().replace("targets: [claude, ", "targets: [claude, plugin, "))
     ok(run_cli("sync", cwd=root))
-    for folder in (out, out / "plugins/flaskish", root / "marketplace", root / "marketplace/plugins/flaskish"):
+    for folder in (
+        out,
+        out / "plugins/flaskish",
+        root / "marketplace",
+        root / "marketplace/plugins/flaskish",
+    ):
         validated = cc("validate", "--json", str(folder))
         assert validated.returncode == 0 and json.loads(validated.stdout)["success"] is True, validated.stdout
     provided = json.loads(cc("validate", "--json", str(out / "plugins/flaskish")).stdout)["provides"]
@@ -404,16 +484,28 @@ def test_codex_reads_the_generated_mcp_servers(all_targets: Path, tmp_path: Path
         pytest.skip(reason)
     root = all_targets
     tools = root / "registries/tools.yaml"
-    tools.write_text(tools.read_text().replace("mcp_servers:\n", "mcp_servers:\n  docs:\n    description: Docs.\n"
-                                               "    transport: {type: http, url: 'https://docs.example/mcp'}\n"
-                                               "  local:\n    description: Local.\n    transport: {command: tool, "
-                                               "args: [serve], env: {API_KEY: '${API_KEY}', MODE: fast}}\n", 1))
+    tools.write_text(
+        tools.read_text().replace(
+            "mcp_servers:\n",
+            "mcp_servers:\n  docs:\n    description: Docs.\n"
+            "    transport: {type: http, url: 'https://docs.example/mcp'}\n"
+            "  local:\n    description: Local.\n    transport: {command: tool, "
+            "args: [serve], env: {API_KEY: '${API_KEY}', MODE: fast}}\n",
+            1,
+        )
+    )
     ok(run_cli("sync", cwd=root))
     home = tmp_path / "codex-home"
     home.mkdir()
     (home / "config.toml").write_bytes((root / ".codex/config.toml").read_bytes())
-    listed = subprocess.run([str(codex), "mcp", "list", "--json"], capture_output=True, text=True, timeout=120,
-                            env={**os.environ, "CODEX_HOME": str(home)}, check=False)
+    listed = subprocess.run(
+        [str(codex), "mcp", "list", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "CODEX_HOME": str(home)},
+        check=False,
+    )
     assert listed.returncode == 0, listed.stderr
     servers = {s["name"]: s["transport"] for s in json.loads(listed.stdout)}
     assert set(servers) == {"docs", "local", "maguyva", "orkestra"}

@@ -28,16 +28,26 @@ def citations(answer: dict, key: str) -> list[str]:
 
 def test_two_hundred_sampled_hits_cite_existing_lines(api):
     rng = random.Random(1234)
-    symbols = sorted({s.name for path in api.store.known_paths() for s in api.store.symbols_in(path)
-                      if len(s.name) > 3})
+    symbols = sorted(
+        {s.name for path in api.store.known_paths() for s in api.store.symbols_in(path) if len(s.name) > 3}
+    )
     sample = rng.sample(symbols, min(60, len(symbols)))
     cited: list[str] = []
     for name in sample:
         cited += citations(api.find_symbol(name), "symbols")
         cited += citations(api.find_references(name, limit=5), "references")
-    for query in ["how does sync write files atomically", "who calls classify", "def plan_route",
-                  "what depends on Workspace", '"unknown client"', "embedding cache", "Hamming distance",
-                  "ledger file lock", "intent classifier weights", "tree-sitter parse budget"]:
+    for query in [
+        "how does sync write files atomically",
+        "who calls classify",
+        "def plan_route",
+        "what depends on Workspace",
+        '"unknown client"',
+        "embedding cache",
+        "Hamming distance",
+        "ledger file lock",
+        "intent classifier weights",
+        "tree-sitter parse budget",
+    ]:
         cited += citations(api.intelligent_search(query, limit=10), "results")
     for literal in ["def ", "import ", "return ", "class ", "TODO"]:
         cited += citations(api.search_text(literal, limit=10), "results")

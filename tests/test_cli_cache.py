@@ -45,12 +45,20 @@ def test_editing_adding_and_deleting_agent_files_is_seen_at_once(tmp_path):
     path.write_text(path.read_text().replace("model: opus", "model: haiku"))
     assert [a["name"] for a in api.list_agents(root, model="haiku")["agents"]] == ["orchestrator"]
     new = root / "registries" / "agents" / "zeta-reviewer.yaml"
-    new.write_text(path.read_text().replace("name: orchestrator", "name: zeta-reviewer")
-                   .replace("orchestrator: true", "orchestrator: false").replace("Task]", "Grep]"))
+    new.write_text(
+        path.read_text()
+        .replace("name: orchestrator", "name: zeta-reviewer")
+        .replace("orchestrator: true", "orchestrator: false")
+        .replace("Task]", "Grep]")
+    )
     assert agent_names(root)[-1] == "zeta-reviewer"
     new.unlink()
-    assert agent_names(root) == ["architecture-advisor", "database-engineer", "orchestrator",
-                                 "security-auditor"]
+    assert agent_names(root) == [
+        "architecture-advisor",
+        "database-engineer",
+        "orchestrator",
+        "security-auditor",
+    ]
 
 
 def test_a_ground_truths_file_in_a_new_package_folder_is_seen(tmp_path):
@@ -60,10 +68,15 @@ def test_a_ground_truths_file_in_a_new_package_folder_is_seen(tmp_path):
     target.mkdir(parents=True)
     (target / "ground_truths.yaml").write_text(
         "metadata: {title: Billing, last_updated: '2026-01-01'}\n"
-        "statements:\n  - {id: GT-BIL-001, status: current, statement: Invoices are immutable.}\n")
+        "statements:\n  - {id: GT-BIL-001, status: current, statement: Invoices are immutable.}\n"
+    )
     assert api.system_status(root)["truths"] == 7
     assert [p["path"] for p in api.open_sections(root, ["packages"])["packages"]] == [
-        ".", "packages/billing", "packages/search", "packages/web"]
+        ".",
+        "packages/billing",
+        "packages/search",
+        "packages/web",
+    ]
 
 
 def test_a_file_changed_while_the_cache_was_built_forces_a_rebuild(tmp_path):
@@ -89,7 +102,12 @@ def test_index_freshness_compares_the_latest_snapshot_with_head(tmp_path):
     assert run_cli("code", "index", "--repo", str(root), cwd=root).returncode == 0
     fresh = cli_json(root, "system", "status")["health"]["index"]
     head = git(root, "rev-parse", "HEAD").strip()
-    assert (fresh["present"], fresh["fresh"], fresh["head"], fresh["snapshot"]["commit"]) == (True, True, head, head)
+    assert (fresh["present"], fresh["fresh"], fresh["head"], fresh["snapshot"]["commit"]) == (
+        True,
+        True,
+        head,
+        head,
+    )
     assert fresh["store"] == str(root / ".git" / "maguyva" / "index.db")
     (root / "notes.md").write_text("moved on\n")
     git(root, "add", "notes.md")

@@ -36,7 +36,10 @@ def test_every_command_has_help_and_a_docs_entry(path, command):
     assert f"`{path.removeprefix('orkestra ')}" in DOCS or f"`{path}" in DOCS, f"{path} is not in docs/cli.md"
 
 
-@pytest.mark.parametrize("path,command", [(p, c) for p, c in COMMANDS if p.split()[1] in INSPECTION_GROUPS],
-                         ids=[p for p, _ in COMMANDS if p.split()[1] in INSPECTION_GROUPS])
+@pytest.mark.parametrize(
+    "path,command",
+    [(p, c) for p, c in COMMANDS if p.split()[1] in INSPECTION_GROUPS],
+    ids=[p for p, _ in COMMANDS if p.split()[1] in INSPECTION_GROUPS],
+)
 def test_inspection_help_shows_an_example(path, command):
     assert "Example:" in command.help and "orkestra " in command.help.split("Example:")[1]

@@ -24,8 +24,17 @@ def ws(tmp_path_factory) -> Path:
 def test_system_status_counts_every_registry_kind_and_reports_health(ws):
     status = cli_json(ws, "system", "status")
     counts = {key: status[key] for key in status if key not in ("health", "healthy")}
-    assert counts == {"agents": 4, "skills_internal": 6, "skills_vendor": 1, "skills_total": 7, "commands": 2,
-                      "truths": 6, "decisions": 5, "scopes": 3, "dormant_scopes": 1}
+    assert counts == {
+        "agents": 4,
+        "skills_internal": 6,
+        "skills_vendor": 1,
+        "skills_total": 7,
+        "commands": 2,
+        "truths": 6,
+        "decisions": 5,
+        "scopes": 3,
+        "dormant_scopes": 1,
+    }
     assert status["health"]["validation"] == {"errors": 0, "warnings": 0, "first_errors": []}
     assert status["health"]["sync"]["in_sync"] is False  # never synced
     assert status["health"]["index"] == {"present": False}
@@ -55,13 +64,22 @@ def test_system_status_is_healthy_after_sync_and_not_after_a_hand_edit(tmp_path)
 def test_agents_list_gives_jq_friendly_rows_sorted_by_name(ws):
     data = cli_json(ws, "agents", "list")
     assert [a["name"] for a in data["agents"]] == [
-        "architecture-advisor", "database-engineer", "orchestrator", "security-auditor"]
+        "architecture-advisor",
+        "database-engineer",
+        "orchestrator",
+        "security-auditor",
+    ]
     assert list(data) == ["count", "agents"] and data["count"] == 4
     assert data["agents"][1] == {
-        "name": "database-engineer", "category": "engineering", "model": "sonnet",
+        "name": "database-engineer",
+        "category": "engineering",
+        "model": "sonnet",
         "description": "Schema design, migrations and query tuning for the database layer. "
-                       "Use when a table changes.",
-        "scopes": ["database", "bioinformatics"], "domains": ["data-architecture"], "skills": 6}
+        "Use when a table changes.",
+        "scopes": ["database", "bioinformatics"],
+        "domains": ["data-architecture"],
+        "skills": 6,
+    }
 
 
 def test_agents_list_filters_by_model_category_and_scope(ws):
@@ -77,12 +95,17 @@ def test_agents_list_filters_by_model_category_and_scope(ws):
 def test_agents_info_explains_why_each_skill_is_included(ws):
     info = cli_json(ws, "agents", "info", "database-engineer")
     assert [(s["name"], s["reason"], s["via"]) for s in info["skills"]] == [
-        ("systematic-debugging", "universal", ""), ("test-first-discipline", "universal", ""),
-        ("schema-migration-workflow", "scope", "database"), ("acme-postgres-tuning", "scope", "database"),
-        ("genome-alignment", "dormant-scope", "bioinformatics"), ("maguyva-quickstart", "explicit", "")]
+        ("systematic-debugging", "universal", ""),
+        ("test-first-discipline", "universal", ""),
+        ("schema-migration-workflow", "scope", "database"),
+        ("acme-postgres-tuning", "scope", "database"),
+        ("genome-alignment", "dormant-scope", "bioinformatics"),
+        ("maguyva-quickstart", "explicit", ""),
+    ]
     assert info["tools"] == {"builtin": ["Read", "Edit", "Bash"], "mcp_tools": ["mcp__maguyva__find_symbol"]}
-    assert info["tool_guides"] == [{"server": "maguyva",
-                                    "guide": "Ask maguyva for exact locations before reading files."}]
+    assert info["tool_guides"] == [
+        {"server": "maguyva", "guide": "Ask maguyva for exact locations before reading files."}
+    ]
     assert [i["name"] for i in info["identity"]] == ["architect", "debugger"]
     assert (info["mindset"]["name"], info["style"]["name"]) == ("analytical", "technical")
     assert info["domains"] == ["data-architecture"]
@@ -104,8 +127,10 @@ def test_bad_option_is_a_usage_error_with_exit_2(ws):
 
 def test_agents_search_ranks_the_database_specialist_first(ws):
     data = cli_json(ws, "agents", "search", "database")
-    assert [(a["name"], a["skills"]) for a in data["agents"]] == [("database-engineer", 6),
-                                                                  ("architecture-advisor", 4)]
+    assert [(a["name"], a["skills"]) for a in data["agents"]] == [
+        ("database-engineer", 6),
+        ("architecture-advisor", 4),
+    ]
     assert data["query"] == "database" and data["agents"][0]["score"] > data["agents"][1]["score"]
 
 
@@ -117,7 +142,9 @@ def test_skills_list_filters_by_tier_type_scope_and_source(ws):
         return [s["name"] for s in api.list_skills(ws, **filters)["skills"]]
 
     assert [s["name"] for s in cli_json(ws, "skills", "list", "--tier", "K0")["skills"]] == [
-        "systematic-debugging", "test-first-discipline"]
+        "systematic-debugging",
+        "test-first-discipline",
+    ]
     assert names(source="vendor") == ["acme-postgres-tuning"]
     assert names(scope="database") == ["acme-postgres-tuning", "schema-migration-workflow"]
     assert names(type="checklist") == ["secrets-audit-checklist"]
@@ -128,10 +155,18 @@ def test_skills_info_by_ref_lists_the_agents_that_load_it(ws):
     info = cli_json(ws, "skills", "info", "domains/schema-migration-workflow")
     assert info["name"] == "schema-migration-workflow"
     assert info["used_by"] == ["architecture-advisor", "database-engineer"]
-    assert (info["tier"], info["type"], info["scope"], info["scopes"]) == ("K2", "workflow", "database",
-                                                                          ["database"])
+    assert (info["tier"], info["type"], info["scope"], info["scopes"]) == (
+        "K2",
+        "workflow",
+        "database",
+        ["database"],
+    )
     assert cli_json(ws, "skills", "info", "test-first-discipline")["used_by"] == [
-        "architecture-advisor", "database-engineer", "orchestrator", "security-auditor"]
+        "architecture-advisor",
+        "database-engineer",
+        "orchestrator",
+        "security-auditor",
+    ]
 
 
 def test_skills_search_matches_tags_and_description(ws):
@@ -146,11 +181,26 @@ def test_skills_search_matches_tags_and_description(ws):
 
 def test_decisions_list_is_newest_first_and_limited(ws):
     data = cli_json(ws, "decisions", "list", "--limit", "2")
-    assert data == {"count": 2, "total": 5, "decisions": [
-        {"id": "DEC-AD-001", "title": "Flat orchestration for agents", "domain": "agent-design",
-         "status": "active", "created": "2026-01-15"},
-        {"id": "DEC-PL-002", "title": "Retry failed pipeline stages with exponential backoff",
-         "domain": "pipeline", "status": "active", "created": "2026-01-12"}]}
+    assert data == {
+        "count": 2,
+        "total": 5,
+        "decisions": [
+            {
+                "id": "DEC-AD-001",
+                "title": "Flat orchestration for agents",
+                "domain": "agent-design",
+                "status": "active",
+                "created": "2026-01-15",
+            },
+            {
+                "id": "DEC-PL-002",
+                "title": "Retry failed pipeline stages with exponential backoff",
+                "domain": "pipeline",
+                "status": "active",
+                "created": "2026-01-12",
+            },
+        ],
+    }
     search_domain = api.list_decisions(ws, domain="search")["decisions"]
     assert [d["id"] for d in search_domain] == ["DEC-SR-001", "DEC-SR-002"]
     assert [d["id"] for d in api.list_decisions(ws, status="superseded")["decisions"]] == ["DEC-SR-002"]
@@ -170,14 +220,19 @@ def test_decisions_info_returns_the_whole_record_and_suggests_close_ids(ws):
     assert info["path"] == "ai_assets/reference/decisions/records/DEC-SR-001.yaml"
     missing = run_cli("decisions", "info", "DEC-SR-009", "--root", str(ws), cwd=ws)
     assert missing.returncode == 1
-    assert missing.stderr == ("error: unknown decision 'DEC-SR-009' "
-                              "(did you mean 'DEC-SR-002', 'DEC-SR-001', 'DEC-PL-002'?)\n")
+    assert missing.stderr == (
+        "error: unknown decision 'DEC-SR-009' (did you mean 'DEC-SR-002', 'DEC-SR-001', 'DEC-PL-002'?)\n"
+    )
 
 
 def test_decisions_new_dry_run_gives_the_next_id_and_writes_nothing(ws):
     data = cli_json(ws, "registry", "decisions", "new", "--domain", "pipeline", "--dry-run")
-    assert data == {"id": "DEC-PL-003", "domain": "pipeline",
-                    "path": "ai_assets/reference/decisions/records/DEC-PL-003.yaml", "written": False}
+    assert data == {
+        "id": "DEC-PL-003",
+        "domain": "pipeline",
+        "path": "ai_assets/reference/decisions/records/DEC-PL-003.yaml",
+        "written": False,
+    }
     assert not (ws / data["path"]).exists()
 
 
@@ -225,27 +280,38 @@ def test_truths_info_and_unknown_id(ws):
 
 def test_search_summary_counts_hits_per_kind(ws):
     assert cli_json(ws, "search", "database", "--summary") == {
-        "query": "database", "total": 4,
-        "counts": {"agents": 2, "skills": 2, "decisions": 0, "truths": 0, "packages": 0}}
+        "query": "database",
+        "total": 4,
+        "counts": {"agents": 2, "skills": 2, "decisions": 0, "truths": 0, "packages": 0},
+    }
 
 
 def test_search_puts_an_exact_id_first_and_honours_kind_and_limit(ws):
     data = cli_json(ws, "search", "DEC-SR-001")
     assert list(data) == ["query", "total", "hits"]
-    assert data["hits"][0] == {"kind": "decision", "id": "DEC-SR-001",
-                               "title": "Binary-quantised embeddings for semantic search", "score": 6.0,
-                               "matched_terms": 1, "exact": True}
+    assert data["hits"][0] == {
+        "kind": "decision",
+        "id": "DEC-SR-001",
+        "title": "Binary-quantised embeddings for semantic search",
+        "score": 6.0,
+        "matched_terms": 1,
+        "exact": True,
+    }
     limited = cli_json(ws, "search", "orchestration", "--kind", "truth", "--kind", "decision", "--limit", "2")
     assert limited["total"] == 3
-    assert [(h["kind"], h["id"]) for h in limited["hits"]] == [("decision", "DEC-AD-001"),
-                                                               ("truth", "GT-PLT-004")]
+    assert [(h["kind"], h["id"]) for h in limited["hits"]] == [
+        ("decision", "DEC-AD-001"),
+        ("truth", "GT-PLT-004"),
+    ]
 
 
 def test_search_finds_packages_by_manifest_name_and_ai_assets(ws):
     hits = api.search(ws, "fixture", kinds=["package"])["hits"]
     assert [(h["id"], h["title"]) for h in hits] == [
         ("fixture-search", "Vector and text search for the fixture."),
-        ("fixture-web", "The web front end of the fixture."), ("cli-fixture", ".")]
+        ("fixture-web", "The web front end of the fixture."),
+        ("cli-fixture", "."),
+    ]
 
 
 # --- workspace discovery and formats --------------------------------------------------------
@@ -260,8 +326,18 @@ def test_root_defaults_to_the_nearest_ancestor_with_orkestra_yaml(ws, tmp_path):
 
 
 def test_format_table_prints_a_table_for_people(ws):
-    result = run_cli("skills", "list", "--tier", "K0", "--format", "table", "--root", str(ws), cwd=ws,
-                     env={"COLUMNS": "200"})
+    result = run_cli(
+        "skills",
+        "list",
+        "--tier",
+        "K0",
+        "--format",
+        "table",
+        "--root",
+        str(ws),
+        cwd=ws,
+        env={"COLUMNS": "200"},
+    )
     assert result.returncode == 0
     assert "skills (2)" in result.stdout and "systematic-debugging" in result.stdout
     assert not result.stdout.lstrip().startswith("{")

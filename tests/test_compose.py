@@ -43,7 +43,11 @@ def test_only_the_orchestrator_gets_commands_and_the_specialist_list():
     ws = Workspace.load(RICH)
     orchestrator = compose_agent(ws, ws.agents["orchestrator"])
     specialist = compose_agent(ws, ws.agents["security-guardian"])
-    assert [a.name for a in orchestrator.specialists] == ["architecture-advisor", "bio-analyst", "security-guardian"]
+    assert [a.name for a in orchestrator.specialists] == [
+        "architecture-advisor",
+        "bio-analyst",
+        "security-guardian",
+    ]
     assert orchestrator.commands and not specialist.commands and not specialist.specialists
     assert "Agent" in orchestrator.tools and "Agent" not in specialist.tools
 

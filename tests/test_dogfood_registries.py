@@ -19,8 +19,17 @@ from orkestra.workspace.validate import validate
 # "stale last_verified" warning (180 days) cannot make this suite fail with the calendar.
 VERIFIED_ON = dt.date(2026, 11, 30)
 MAGUYVA_TOOLS = {
-    "intelligent_search", "find_symbol", "find_references", "analyze_dependencies", "get_file", "search_text",
-    "search_structure", "repo_overview", "gather_task_context", "index_status", "refresh_index",
+    "intelligent_search",
+    "find_symbol",
+    "find_references",
+    "analyze_dependencies",
+    "get_file",
+    "search_text",
+    "search_structure",
+    "repo_overview",
+    "gather_task_context",
+    "index_status",
+    "refresh_index",
 }
 SKILL_SCRIPTS = REPO / "registries" / "skills" / "project"
 
@@ -68,18 +77,31 @@ def test_persona_registries_define_27_identities_11_mindsets_10_styles(ws):
 
 
 def test_values_layer_holds_the_four_operating_values(ws):
-    assert [v.id for v in ws.values] == ["simplicity-first", "fix-root-causes", "evidence-based", "context-economy"]
+    assert [v.id for v in ws.values] == [
+        "simplicity-first",
+        "fix-root-causes",
+        "evidence-based",
+        "context-economy",
+    ]
 
 
 def test_one_orchestrator_lists_the_essential_commands_and_specialists_cannot_delegate(ws):
     orchestrators = [a for a in ws.agents.values() if a.orchestrator]
     assert [a.name for a in orchestrators] == ["orchestrator"]
-    for command in ("orkestra system status", "orkestra agents list", "orkestra agents info NAME",
-                    'orkestra registry decisions search "X"', 'orkestra registry truths search "X"',
-                    'orkestra search "X" --summary'):
+    for command in (
+        "orkestra system status",
+        "orkestra agents list",
+        "orkestra agents info NAME",
+        'orkestra registry decisions search "X"',
+        'orkestra registry truths search "X"',
+        'orkestra search "X" --summary',
+    ):
         assert command in orchestrators[0].instructions
-    delegating = {a.name for a in ws.agents.values() if not a.orchestrator
-                  and set(DELEGATION_TOOLS) & set(a.tools.builtin + a.tools.mcp_tools)}
+    delegating = {
+        a.name
+        for a in ws.agents.values()
+        if not a.orchestrator and set(DELEGATION_TOOLS) & set(a.tools.builtin + a.tools.mcp_tools)
+    }
     assert delegating == set()
     assert len(ws.agents) >= 12
 
@@ -91,8 +113,13 @@ def test_skills_cover_every_tier_and_every_type(ws):
     assert set(types) == {"workflow", "discipline", "checklist"}
     assert len(ws.skills) >= 30
     foundations = {s.name for s in ws.skills.values() if s.metadata.layer == "K0"}
-    assert foundations == {"test-first-discipline", "evidence-based-completion", "systematic-debugging",
-                           "structured-planning", "context-budget-awareness"}
+    assert foundations == {
+        "test-first-discipline",
+        "evidence-based-completion",
+        "systematic-debugging",
+        "structured-planning",
+        "context-budget-awareness",
+    }
 
 
 def test_dormant_scope_skills_load_only_for_agents_declaring_it(ws):
@@ -116,8 +143,11 @@ def test_tools_registry_declares_the_eleven_maguyva_tools_over_stdio(ws):
     server = ws.tools.mcp_servers["maguyva"]
     assert set(server.tools) == MAGUYVA_TOOLS
     # the server is pinned to the project Claude Code opened, wherever it starts the process
-    assert (server.transport.type, server.transport.command, server.transport.args) == \
-        ("stdio", "orkestra", ["code", "serve", "--repo", "${CLAUDE_PROJECT_DIR:-.}"])
+    assert (server.transport.type, server.transport.command, server.transport.args) == (
+        "stdio",
+        "orkestra",
+        ["code", "serve", "--repo", "${CLAUDE_PROJECT_DIR:-.}"],
+    )
     assert "find_symbol" in server.guide and "intelligent_search" in server.guide
 
 
@@ -149,8 +179,12 @@ def test_skill_sections_helper_reports_every_registry_skill_complete():
 def test_tests_bundled_with_skill_scripts_pass():
     bundled = sorted(str(p) for p in (REPO / "registries" / "skills").rglob("scripts/test_*.py"))
     assert len(bundled) == 2
-    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *bundled],
-                            cwd=REPO, capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *bundled],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stdout[-2000:]
 
 
@@ -158,4 +192,7 @@ def test_system_status_counts_match_the_registries(ws):
     result = run_cli("system", "status", cwd=REPO)
     status = json.loads(result.stdout)
     assert (status["agents"], status["skills_internal"], status["commands"]) == (
-        len(ws.agents), len(ws.skills), len(ws.commands))
+        len(ws.agents),
+        len(ws.skills),
+        len(ws.commands),
+    )

@@ -15,7 +15,7 @@ from maguyva.embed.hamming import HammingIndex  # noqa: E402
 CORPUS = [
     "def fetch_with_backoff(url, attempts=5):\n    for i in range(attempts):\n        try:\n"
     "            return http.get(url)\n        except TimeoutError:\n            time.sleep(2 ** i)",
-    "class CircuitBreaker:\n    \"\"\"Stops calling a failing service until it recovers.\"\"\"",
+    'class CircuitBreaker:\n    """Stops calling a failing service until it recovers."""',
     "def render_markdown_table(rows):\n    return '\\n'.join('| ' + ' | '.join(r) + ' |' for r in rows)",
     "def parse_yaml_config(path):\n    with open(path) as fh:\n        return yaml.safe_load(fh)",
     "SELECT name, email FROM users WHERE created_at > now() - interval '7 days'",
@@ -35,7 +35,10 @@ def test_documents_become_48_bytes_of_sign_bits(local):
 
 def test_meaning_ranks_the_retry_code_first_for_a_retry_question(local):
     index = HammingIndex.build(np.arange(len(CORPUS)), local.embed_documents(CORPUS))
-    top = [i for i, _ in index.search(local.embed_query("retry a flaky network call with exponential backoff"), 2)]
+    top = [
+        i
+        for i, _ in index.search(local.embed_query("retry a flaky network call with exponential backoff"), 2)
+    ]
     assert 0 in top
     assert index.search(local.embed_query("load settings from a yaml file"), 1)[0][0] == 3
 

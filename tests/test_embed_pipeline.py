@@ -66,7 +66,9 @@ def test_an_edited_file_only_needs_its_own_chunks_embedded(indexed, embedder, tm
         store = open_store(store_path)
         embed_index(store, embedder, cache)
         store.close()
-        (root / "shop" / "pricing.py").write_text('"""Prices."""\n\n\ndef surcharge(amount):\n    return amount * 1.05\n')
+        (root / "shop" / "pricing.py").write_text(
+            '"""Prices."""\n\n\ndef surcharge(amount):\n    return amount * 1.05\n'
+        )
         index_repository(root, store_path, workers=1)
         store = open_store(store_path)
         pending = store.chunks_without_vectors(model_key(embedder))
@@ -113,8 +115,14 @@ def test_cli_estimates_embeds_and_reports_coverage(indexed, tmp_path):
     assert embedded.returncode == 0, embedded.stderr
     assert json.loads(embedded.stdout)["embedded"] == planned["chunks"]
     after = json.loads(run_cli("code", "status", str(root), "--store", str(store_path), cwd=root).stdout)
-    assert after["embeddings"] == {"backend": "local", "model": "all-MiniLM-L6-v2", "dims": 384,
-                                   "vectors": planned["chunks"], "chunks": planned["chunks"], "coverage": 100.0}
+    assert after["embeddings"] == {
+        "backend": "local",
+        "model": "all-MiniLM-L6-v2",
+        "dims": 384,
+        "vectors": planned["chunks"],
+        "chunks": planned["chunks"],
+        "coverage": 100.0,
+    }
 
 
 def test_embed_refuses_when_no_backend_is_configured(indexed):

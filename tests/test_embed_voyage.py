@@ -20,8 +20,9 @@ def stub():
 
 
 def embedder(stub: VoyageStub, key: str = GOOD_KEY, **overrides):
-    settings = EmbeddingSettings.from_config({"backend": "voyage", "base_url": stub.url,
-                                              "backoff_seconds": 0.01, **overrides}, environ={})
+    settings = EmbeddingSettings.from_config(
+        {"backend": "voyage", "base_url": stub.url, "backoff_seconds": 0.01, **overrides}, environ={}
+    )
     return make_embedder(settings, environ={"VOYAGE_API_KEY": key})
 
 

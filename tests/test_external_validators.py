@@ -62,8 +62,12 @@ def rendered_names(root: Path) -> dict[str, list[str]]:
 
 
 def test_claude_plugin_validate_reports_no_errors(claude, synced):
-    result = subprocess.run([str(claude), "plugin", "validate", "--json", str(synced / ".claude")],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [str(claude), "plugin", "validate", "--json", str(synced / ".claude")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert json.loads(result.stdout)["success"] is True
 
@@ -72,25 +76,34 @@ def test_claude_loads_every_rendered_agent_skill_and_command(claude, synced, tmp
     """Packaged as a plugin, the rendered tree provides exactly the names sync wrote."""
     plugin = tmp_path / "plugin"
     (plugin / ".claude-plugin").mkdir(parents=True)
-    (plugin / ".claude-plugin/plugin.json").write_text(json.dumps({"name": "check", "version": "0.0.0",
-                                                                   "description": "rendered by orkestra sync"}))
+    (plugin / ".claude-plugin/plugin.json").write_text(
+        json.dumps({"name": "check", "version": "0.0.0", "description": "rendered by orkestra sync"})
+    )
     for kind in ("agents", "skills", "commands"):
         if (synced / ".claude" / kind).is_dir():
             shutil.copytree(synced / ".claude" / kind, plugin / kind)
-    result = subprocess.run([str(claude), "plugin", "validate", "--json", str(plugin)],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [str(claude), "plugin", "validate", "--json", str(plugin)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     report = json.loads(result.stdout)
     assert report["manifest"]["errors"] == []
-    provided = {kind: sorted(name.removeprefix("check:") for name in report["provides"][kind])
-                for kind in ("agents", "skills", "commands")}
+    provided = {
+        kind: sorted(name.removeprefix("check:") for name in report["provides"][kind])
+        for kind in ("agents", "skills", "commands")
+    }
     assert provided == rendered_names(synced)
 
 
 def test_every_rendered_skill_passes_agentskills_validate(synced):
     failures = []
     for skill in sorted((synced / ".claude/skills").glob("*/SKILL.md")):
-        result = subprocess.run([str(AGENTSKILLS), "validate", str(skill.parent)], capture_output=True, text=True)
+        result = subprocess.run(
+            [str(AGENTSKILLS), "validate", str(skill.parent)], capture_output=True, text=True
+        )
         if result.returncode != 0:
             failures.append(f"{skill.parent.name}: {result.stdout}{result.stderr}")
     assert rendered_names(synced)["skills"] and failures == []

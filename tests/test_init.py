@@ -27,13 +27,18 @@ def test_init_is_idempotent_and_never_overwrites(git_repo: Path):
     first = json.loads(run_cli("init", cwd=git_repo).stdout)
     assert first["skipped"] == ["orkestra.yaml"] and first["gitignore_updated"] is True
     assert first["gitattributes_updated"] is True
-    assert "ai_assets/reference/changelog/commits_processed.jsonl merge=union" in \
-        (git_repo / ".gitattributes").read_text()
+    assert (
+        "ai_assets/reference/changelog/commits_processed.jsonl merge=union"
+        in (git_repo / ".gitattributes").read_text()
+    )
     second = json.loads(run_cli("init", cwd=git_repo).stdout)
     assert second["created"] == [] and second["gitignore_updated"] is False
     assert second["gitattributes_updated"] is False
     assert (git_repo / "orkestra.yaml").read_text() == "version: 1\nproject: mine\n"
     assert (git_repo / ".gitignore").read_text().splitlines() == [
-        "node_modules/", "# orkestra derived state (caches, indexes)", ".orkestra/"]
+        "node_modules/",
+        "# orkestra derived state (caches, indexes)",
+        ".orkestra/",
+    ]
     git(git_repo, "add", "-A")
     assert ".orkestra" not in git(git_repo, "status", "--porcelain")

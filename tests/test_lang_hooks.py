@@ -11,10 +11,15 @@ from maguyva.index.lang import c, csharp, go, kotlin, php, rust
 from maguyva.index.pipeline import extract_tree
 
 
-@pytest.mark.parametrize(("module", "alias"), [
-    ("example.com/app/util", "util"), ("gopkg.in/yaml.v3", "yaml"), ("github.com/acme/kit/v2", "kit"),
-    ("fmt", "fmt"),
-])
+@pytest.mark.parametrize(
+    ("module", "alias"),
+    [
+        ("example.com/app/util", "util"),
+        ("gopkg.in/yaml.v3", "yaml"),
+        ("github.com/acme/kit/v2", "kit"),
+        ("fmt", "fmt"),
+    ],
+)
 def test_go_import_binds_the_package_name(module, alias):
     assert go.import_alias(module) == alias
 
@@ -25,17 +30,26 @@ def test_go_import_resolves_by_the_longest_directory_suffix_and_skips_tests():
     assert go.resolve_import("example.com/app/missing", "main.go", known) is None
 
 
-@pytest.mark.parametrize(("module", "from_path", "expected"), [
-    ("crate::store", "src/service/lend.rs", "src/store.rs"),
-    ("super::models", "src/service/lend.rs", "src/service/models/mod.rs"),
-    ("self::inner", "src/service/mod.rs", "src/service/inner.rs"),
-    ("store", "src/main.rs", "src/store.rs"),
-    ("crate", "src/store.rs", "src/main.rs"),
-    ("std::collections", "src/main.rs", None),
-])
+@pytest.mark.parametrize(
+    ("module", "from_path", "expected"),
+    [
+        ("crate::store", "src/service/lend.rs", "src/store.rs"),
+        ("super::models", "src/service/lend.rs", "src/service/models/mod.rs"),
+        ("self::inner", "src/service/mod.rs", "src/service/inner.rs"),
+        ("store", "src/main.rs", "src/store.rs"),
+        ("crate", "src/store.rs", "src/main.rs"),
+        ("std::collections", "src/main.rs", None),
+    ],
+)
 def test_rust_module_paths_resolve_like_the_compiler(module, from_path, expected):
-    known = {"src/main.rs", "src/store.rs", "src/service/mod.rs", "src/service/lend.rs",
-             "src/service/inner.rs", "src/service/models/mod.rs"}
+    known = {
+        "src/main.rs",
+        "src/store.rs",
+        "src/service/mod.rs",
+        "src/service/lend.rs",
+        "src/service/inner.rs",
+        "src/service/models/mod.rs",
+    }
     assert rust.resolve_import(module, from_path, known) == expected
 
 
@@ -66,19 +80,22 @@ def test_ruby_bare_identifier_is_a_call_unless_it_is_a_local(tmp_path):
         "    0\n"
         "  end\n"
         "\n"
-        "  def report(total)\n"        # the parameter shadows the method
+        "  def report(total)\n"  # the parameter shadows the method
         "    total\n"
         "  end\n"
         "\n"
         "  def summary\n"
-        "    total\n"                  # a call of Shop#total
+        "    total\n"  # a call of Shop#total
         "  end\n"
-        "end\n", encoding="utf-8")
+        "end\n",
+        encoding="utf-8",
+    )
     assert _calls(tmp_path) == {("shop.rb", 11, "shop.Shop.total")}
 
 
 def test_an_external_import_alias_never_resolves_to_a_same_named_repo_function(tmp_path):
     (tmp_path / "main.go").write_text(
         'package main\n\nimport "errors"\n\nfunc New() error {\n\treturn errors.New("x")\n}\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     assert _calls(tmp_path) == set()

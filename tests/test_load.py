@@ -21,7 +21,11 @@ def test_rich_fixture_loads_every_registry_without_diagnostics():
 
 def test_where_locates_a_field_of_an_entity():
     ws = Workspace.load(RICH)
-    assert ws.where("agent", "security-guardian", ("max_turns",)) == ("registries/agents/security-guardian.yaml", 12, 1)
+    assert ws.where("agent", "security-guardian", ("max_turns",)) == (
+        "registries/agents/security-guardian.yaml",
+        12,
+        1,
+    )
 
 
 def test_broken_files_do_not_stop_the_others_loading(tmp_path):
@@ -30,8 +34,10 @@ def test_broken_files_do_not_stop_the_others_loading(tmp_path):
     (root / "registries/styles.yaml").write_text("styles: [unclosed\n")
     (root / "registries/agents/bio-analyst.yaml").write_text("name: bio-analyst\n")
     ws = Workspace.load(root)
-    assert {(d.path, d.line) for d in ws.diagnostics} >= {("registries/styles.yaml", 2),
-                                                           ("registries/agents/bio-analyst.yaml", 1)}
+    assert {(d.path, d.line) for d in ws.diagnostics} >= {
+        ("registries/styles.yaml", 2),
+        ("registries/agents/bio-analyst.yaml", 1),
+    }
     assert "security-guardian" in ws.agents and len(ws.skills) == 8
 
 
@@ -44,4 +50,6 @@ def test_ground_truths_in_excluded_hidden_or_vendored_folders_are_not_loaded(tmp
         target.parent.mkdir(parents=True)
         target.write_text(source.read_text())
     assert [t.path for t in Workspace.load(root).truths] == [
-        "ai_assets/reference/ground_truths.yaml", "packages/search/ai_assets/reference/ground_truths.yaml"]
+        "ai_assets/reference/ground_truths.yaml",
+        "packages/search/ai_assets/reference/ground_truths.yaml",
+    ]

@@ -56,6 +56,8 @@ def test_malformed_workspace_fails_naming_file_and_line_and_writes_nothing(case,
     expect = apply_case(root, case)
     result = run_cli("sync", cwd=root)
     assert result.returncode == 1, result.stdout + result.stderr
-    lines = [line for line in result.stderr.splitlines() if line.startswith(f"{expect['path']}:{expect['line']}:")]
+    lines = [
+        line for line in result.stderr.splitlines() if line.startswith(f"{expect['path']}:{expect['line']}:")
+    ]
     assert any(expect["message"] in line for line in lines), result.stderr
     assert generated_files(root) == before

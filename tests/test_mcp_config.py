@@ -13,16 +13,26 @@ from orkestra.mcp_config import ServerSpec, client_config
 
 def test_claude_stdio_entry_always_has_a_type_and_the_project_dir():
     data = json.loads(client_config("claude", ServerSpec()).text)
-    assert data == {"mcpServers": {"maguyva": {"type": "stdio", "command": "orkestra",
-                                               "args": ["code", "serve", "--repo", "${CLAUDE_PROJECT_DIR:-.}"]}}}
+    assert data == {
+        "mcpServers": {
+            "maguyva": {
+                "type": "stdio",
+                "command": "orkestra",
+                "args": ["code", "serve", "--repo", "${CLAUDE_PROJECT_DIR:-.}"],
+            }
+        }
+    }
 
 
 def test_vscode_uses_servers_and_an_input_for_the_http_key():
     data = json.loads(client_config("vscode", ServerSpec(url="https://m.example/mcp")).text)
     assert set(data) == {"inputs", "servers"}
     entry = data["servers"]["maguyva"]
-    assert entry == {"type": "http", "url": "https://m.example/mcp",
-                     "headers": {"Authorization": "Bearer ${input:maguyva-api-key}"}}
+    assert entry == {
+        "type": "http",
+        "url": "https://m.example/mcp",
+        "headers": {"Authorization": "Bearer ${input:maguyva-api-key}"},
+    }
     assert data["inputs"][0]["password"] is True
 
 
@@ -34,14 +44,23 @@ def test_cursor_infers_transport_and_interpolates_env():
 
 
 def test_windsurf_remote_uses_server_url():
-    entry = json.loads(client_config("windsurf", ServerSpec(url="https://m/mcp")).text)["mcpServers"]["maguyva"]
+    entry = json.loads(client_config("windsurf", ServerSpec(url="https://m/mcp")).text)["mcpServers"][
+        "maguyva"
+    ]
     assert entry["serverUrl"] == "https://m/mcp" and "url" not in entry
 
 
 def test_codex_is_valid_toml_without_a_type_key():
     stdio = tomllib.loads(client_config("codex", ServerSpec(repo="/abs/repo")).text)
-    assert stdio == {"mcp_servers": {"maguyva": {"command": "orkestra", "cwd": "/abs/repo",
-                                                 "args": ["code", "serve", "--repo", "/abs/repo"]}}}
+    assert stdio == {
+        "mcp_servers": {
+            "maguyva": {
+                "command": "orkestra",
+                "cwd": "/abs/repo",
+                "args": ["code", "serve", "--repo", "/abs/repo"],
+            }
+        }
+    }
     http = tomllib.loads(client_config("codex", ServerSpec(url="https://m/mcp", key_env="TOK")).text)
     assert http == {"mcp_servers": {"maguyva": {"url": "https://m/mcp", "bearer_token_env_var": "TOK"}}}
 

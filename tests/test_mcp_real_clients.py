@@ -40,13 +40,30 @@ def tool(package: str, executable: str) -> Path:
 def test_inspector_cli_lists_eleven_tools_and_calls_one(project):
     inspector = tool(INSPECTOR, "mcp-inspector")
     root, store = project
-    listed = subprocess.run([str(inspector), "--cli", *server_command(root, store), "--method", "tools/list"],
-                            capture_output=True, text=True, timeout=180)
+    listed = subprocess.run(
+        [str(inspector), "--cli", *server_command(root, store), "--method", "tools/list"],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert listed.returncode == 0, listed.stderr[-800:]
     assert len(json.loads(listed.stdout)["tools"]) == 11
-    called = subprocess.run([str(inspector), "--cli", *server_command(root, store), "--method", "tools/call",
-                             "--tool-name", "find_symbol", "--tool-arg", "symbol_name=apply_discount"],
-                            capture_output=True, text=True, timeout=180)
+    called = subprocess.run(
+        [
+            str(inspector),
+            "--cli",
+            *server_command(root, store),
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "find_symbol",
+            "--tool-arg",
+            "symbol_name=apply_discount",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert called.returncode == 0, called.stderr[-800:]
     payload = json.loads(called.stdout)
     assert "shop/pricing.py:8" in json.dumps(payload)
@@ -57,12 +74,18 @@ def test_claude_code_shows_the_server_connected(project, tmp_path):
     root, store = project
     env = {**os.environ, "HOME": str(tmp_path / "home")}
     (tmp_path / "home").mkdir()
-    added = subprocess.run([str(claude), "mcp", "add", "--scope", "local", "maguyva", "--",
-                            *server_command(root, store)], cwd=root, env=env, capture_output=True, text=True,
-                           timeout=120)
+    added = subprocess.run(
+        [str(claude), "mcp", "add", "--scope", "local", "maguyva", "--", *server_command(root, store)],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert added.returncode == 0, added.stderr[-800:]
-    listed = subprocess.run([str(claude), "mcp", "list"], cwd=root, env=env, capture_output=True, text=True,
-                            timeout=180)
+    listed = subprocess.run(
+        [str(claude), "mcp", "list"], cwd=root, env=env, capture_output=True, text=True, timeout=180
+    )
     line = next((l for l in listed.stdout.splitlines() if l.startswith("maguyva:")), "")
     assert "Connected" in line, listed.stdout[-800:] + listed.stderr[-800:]
 
@@ -89,14 +112,37 @@ def orkestra_command(root: Path) -> list[str]:
 def test_inspector_cli_lists_the_six_orkestra_tools_and_calls_why(memory_workspace):
     inspector = tool(INSPECTOR, "mcp-inspector")
     root = memory_workspace
-    listed = subprocess.run([str(inspector), "--cli", *orkestra_command(root), "--method", "tools/list"],
-                            capture_output=True, text=True, timeout=180)
+    listed = subprocess.run(
+        [str(inspector), "--cli", *orkestra_command(root), "--method", "tools/list"],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert listed.returncode == 0, listed.stderr[-800:]
     assert {t["name"] for t in json.loads(listed.stdout)["tools"]} == {
-        "search_registry", "get_decision", "get_truth", "why", "list_agents_skills", "propose_decision"}
-    called = subprocess.run([str(inspector), "--cli", *orkestra_command(root), "--method", "tools/call",
-                             "--tool-name", "why", "--tool-arg", "target=src/shop/pricing.py"],
-                            capture_output=True, text=True, timeout=180)
+        "search_registry",
+        "get_decision",
+        "get_truth",
+        "why",
+        "list_agents_skills",
+        "propose_decision",
+    }
+    called = subprocess.run(
+        [
+            str(inspector),
+            "--cli",
+            *orkestra_command(root),
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "why",
+            "--tool-arg",
+            "target=src/shop/pricing.py",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert called.returncode == 0, called.stderr[-800:]
     payload = json.dumps(json.loads(called.stdout))
     assert "DEC-PR-001" in payload and "GT-SHOP-001" in payload
@@ -107,10 +153,17 @@ def test_claude_code_shows_the_orkestra_server_connected(memory_workspace, tmp_p
     root = memory_workspace
     env = {**os.environ, "HOME": str(tmp_path / "home")}
     (tmp_path / "home").mkdir()
-    added = subprocess.run([str(claude), "mcp", "add", "--scope", "local", "orkestra", "--",
-                            *orkestra_command(root)], cwd=root, env=env, capture_output=True, text=True, timeout=120)
+    added = subprocess.run(
+        [str(claude), "mcp", "add", "--scope", "local", "orkestra", "--", *orkestra_command(root)],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert added.returncode == 0, added.stderr[-800:]
-    listed = subprocess.run([str(claude), "mcp", "list"], cwd=root, env=env, capture_output=True, text=True,
-                            timeout=180)
+    listed = subprocess.run(
+        [str(claude), "mcp", "list"], cwd=root, env=env, capture_output=True, text=True, timeout=180
+    )
     line = next((l for l in listed.stdout.splitlines() if l.startswith("orkestra:")), "")
     assert "Connected" in line, listed.stdout[-800:] + listed.stderr[-800:]

@@ -18,8 +18,19 @@ from maguyva.api import Maguyva
 from maguyva.server.app import Repository, build_server
 from maguyva_project import index_project, make_project
 
-TOOLS = {"intelligent_search", "find_symbol", "find_references", "analyze_dependencies", "get_file", "search_text",
-         "search_structure", "repo_overview", "gather_task_context", "index_status", "refresh_index"}
+TOOLS = {
+    "intelligent_search",
+    "find_symbol",
+    "find_references",
+    "analyze_dependencies",
+    "get_file",
+    "search_text",
+    "search_structure",
+    "repo_overview",
+    "gather_task_context",
+    "index_status",
+    "refresh_index",
+}
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +65,9 @@ def test_lists_exactly_the_eleven_tools_within_the_schema_budget(server):
 
     tools = anyio.run(go)
     assert {t.name for t in tools} == TOOLS
-    assert all(t.output_schema and t.output_schema["type"] == "object" for t in tools)  # counted in the budget
+    assert all(
+        t.output_schema and t.output_schema["type"] == "object" for t in tools
+    )  # counted in the budget
     size = sum(len(json.dumps(t.model_dump(mode="json", exclude_none=True))) for t in tools)
     assert size / 4 <= 2500, f"tool schemas (input and output) cost ~{size // 4} tokens"
     for tool in tools:
@@ -63,8 +76,11 @@ def test_lists_exactly_the_eleven_tools_within_the_schema_budget(server):
 
 def test_intelligent_search_reports_routing_and_cites_lines(server):
     result = call(server, "intelligent_search", {"query": "def apply_discount"}).structured_content
-    assert (result["intent"], result["fusion_strategy"], result["modalities_used"]) == \
-        ("find_definition", "direct", ["structure"])
+    assert (result["intent"], result["fusion_strategy"], result["modalities_used"]) == (
+        "find_definition",
+        "direct",
+        ["structure"],
+    )
     assert result["results"][0]["citation"] == "shop/pricing.py:8"
     fused = call(server, "intelligent_search", {"query": "how are payments charged"}).structured_content
     assert fused["fusion_strategy"] == "ranked" and len(fused["modalities_used"]) >= 2
@@ -79,9 +95,13 @@ def test_vendor_copies_are_demoted_below_the_real_code(server):
 
 def test_find_symbol_is_exact_by_default_and_fuzzy_only_on_request(server):
     assert call(server, "find_symbol", {"symbol_name": "apply_discnt"}).structured_content["count"] == 0
-    similar = call(server, "find_symbol", {"symbol_name": "apply_discnt", "find_similar": True}).structured_content
+    similar = call(
+        server, "find_symbol", {"symbol_name": "apply_discnt", "find_similar": True}
+    ).structured_content
     assert similar["match"] == "similar" and similar["symbols"][0]["symbol"].endswith("apply_discount")
-    strict = call(server, "find_symbol", {"symbol_name": "apply_discnt", "find_similar": True, "exact_match": True})
+    strict = call(
+        server, "find_symbol", {"symbol_name": "apply_discnt", "find_similar": True, "exact_match": True}
+    )
     assert strict.structured_content["count"] == 0
     qualified = call(server, "find_symbol", {"symbol_name": "DigitalProduct.download_url"}).structured_content
     assert [s["citation"] for s in qualified["symbols"]] == ["shop/models.py:15"]
@@ -99,8 +119,11 @@ def test_references_and_dependencies_follow_the_graph(server):
 
 
 def test_get_file_reads_ranges_and_refuses_to_leave_the_repository(server):
-    result = call(server, "get_file", {"path": "shop/pricing.py", "start_line": 8, "end_line": 9,
-                                       "include_metadata": True}).structured_content
+    result = call(
+        server,
+        "get_file",
+        {"path": "shop/pricing.py", "start_line": 8, "end_line": 9, "include_metadata": True},
+    ).structured_content
     assert [line["line"] for line in result["lines"]] == [8, 9]
     assert result["lines"][0]["text"].startswith("def apply_discount")
     assert result["metadata"]["language"] == "python" and not result["metadata"]["stale"]
@@ -116,15 +139,18 @@ def test_search_text_literal_regex_and_structure(server):
     regex = call(server, "search_text", {"pattern": r"def \w+_with_\w+", "regex": True}).structured_content
     assert {r["citation"] for r in regex["results"]} == {"shop/pricing.py:13", "shop/checkout.py:16"}
     classes = call(server, "search_structure", {"kind": "class", "name": "*Product"}).structured_content
-    assert [r["symbol"] for r in classes["results"]] == ["shop.models.Product", "shop.models.DigitalProduct"] or \
-        {r["symbol"] for r in classes["results"]} == {"shop.models.Product", "shop.models.DigitalProduct"}
+    assert [r["symbol"] for r in classes["results"]] == [
+        "shop.models.Product",
+        "shop.models.DigitalProduct",
+    ] or {r["symbol"] for r in classes["results"]} == {"shop.models.Product", "shop.models.DigitalProduct"}
 
 
 def test_overview_context_status_and_refresh(server, project):
     overview = call(server, "repo_overview").structured_content
     assert {entry["language"] for entry in overview["languages"]} >= {"python", "markdown"}
-    context = call(server, "gather_task_context", {"task": "retry payments with backoff",
-                                                   "token_budget": 600}).structured_content
+    context = call(
+        server, "gather_task_context", {"task": "retry payments with backoff", "token_budget": 600}
+    ).structured_content
     assert context["tokens_used"] <= 600 and context["snippets"]
     assert all(":" in s["citation"] for s in context["snippets"])
     status = call(server, "index_status").structured_content
@@ -173,9 +199,11 @@ def test_stdio_subprocess_session(project):
     from mcp.client.stdio import stdio_client
 
     root, store = project
-    params = StdioServerParameters(command=sys.executable, args=["-m", "orkestra", "code", "serve", "--repo",
-                                                                 str(root), "--store", str(store)],
-                                   env={**os.environ})
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "orkestra", "code", "serve", "--repo", str(root), "--store", str(store)],
+        env={**os.environ},
+    )
 
     async def go():
         async with stdio_client(params) as (read, write):
@@ -193,9 +221,24 @@ def test_stdio_subprocess_session(project):
 def test_http_subprocess_session(project):
     root, store = project
     port = _free_port()
-    process = subprocess.Popen([sys.executable, "-m", "orkestra", "code", "serve", "--http", "--port", str(port),
-                                "--repo", str(root), "--store", str(store)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "orkestra",
+            "code",
+            "serve",
+            "--http",
+            "--port",
+            str(port),
+            "--repo",
+            str(root),
+            "--store",
+            str(store),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

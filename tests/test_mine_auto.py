@@ -19,9 +19,11 @@ from orkestra.mining.ledger import ledger_files, read_records
 
 @pytest.fixture
 def repo(git_repo):
-    shas = {"feat": commit(git_repo, "feat(api): add search", {"api.py": "1\n"}, day=1),
-            "chore": commit(git_repo, "chore: tidy", {"x.txt": "1\n"}, day=2),
-            "fix": commit(git_repo, "fix: replace deprecated utcfromtimestamp", {"t.py": "1\n"}, day=3)}
+    shas = {
+        "feat": commit(git_repo, "feat(api): add search", {"api.py": "1\n"}, day=1),
+        "chore": commit(git_repo, "chore: tidy", {"x.txt": "1\n"}, day=2),
+        "fix": commit(git_repo, "fix: replace deprecated utcfromtimestamp", {"t.py": "1\n"}, day=3),
+    }
     tag(git_repo, "v1.0.0", day=3)
     shas["sec"] = commit(git_repo, "fix: bump deps for security alerts", {"package.json": "{}\n"}, day=4)
     return git_repo, shas
@@ -34,7 +36,9 @@ def test_auto_records_every_pending_commit_renders_and_is_idempotent(repo):
     assert first["files"] == [{"package": ".", "path": "CHANGELOG.md", "entries": 3, "status": "created"}]
     text = (root / "CHANGELOG.md").read_text()
     assert f"## [1.0.0] - 2026-01-03\n\n### Added\n\n- **api:** add search ({s['feat'][:7]})\n" in text
-    assert f"### Fixed\n\n- bump deps for security alerts ({s['sec'][:7]})\n" in text  # the type, not keywords
+    assert (
+        f"### Fixed\n\n- bump deps for security alerts ({s['sec'][:7]})\n" in text
+    )  # the type, not keywords
     assert "### Security" not in text and "### Deprecated" not in text
     processed, _ = ledger_files(mining(root))
     assert {r["by"] for r in read_records(processed)} == {"auto"}
@@ -47,10 +51,19 @@ def test_dry_run_shows_the_entries_and_writes_nothing(repo):
     root, s = repo
     result = run_auto(mining(root), dry_run=True)
     assert result["dry_run"] is True
-    assert {"sha": s["chore"], "domain": "changelog", "action": "skip",
-            "reason": "chore: not a releasable change"} in result["entries"]
-    assert {"sha": s["feat"], "domain": "changelog", "action": "release", "category": "added",
-            "summary": "add search"} in result["entries"]
+    assert {
+        "sha": s["chore"],
+        "domain": "changelog",
+        "action": "skip",
+        "reason": "chore: not a releasable change",
+    } in result["entries"]
+    assert {
+        "sha": s["feat"],
+        "domain": "changelog",
+        "action": "release",
+        "category": "added",
+        "summary": "add search",
+    } in result["entries"]
     assert result["files"][0]["status"] == "missing"
     assert not (root / "CHANGELOG.md").exists() and not (root / "ai_assets").exists()
 
@@ -62,14 +75,20 @@ def test_people_and_llms_win_over_auto_and_auto_never_overrides_them(repo, tmp_p
     classify_commit(paths, s["fix"], changelog="security", summary="Hand-written")  # before auto
     run_auto(paths)
     assert released_notes(paths)[s["fix"]]["summary"] == "Hand-written"
-    classify_commit(paths, s["chore"], changelog="changed", summary="Tidy for users")  # after auto: no --correct
+    classify_commit(
+        paths, s["chore"], changelog="changed", summary="Tidy for users"
+    )  # after auto: no --correct
     batch = tmp_path / "llm.jsonl"
-    batch.write_text(json.dumps({"sha": s["feat"], "domain": "changelog", "action": "skip", "reason": "internal"}))
+    batch.write_text(
+        json.dumps({"sha": s["feat"], "domain": "changelog", "action": "skip", "reason": "internal"})
+    )
     commit_classifications(paths, batch)
     notes = released_notes(paths)
     assert notes[s["chore"]]["summary"] == "Tidy for users" and s["feat"] not in notes
     assert run_auto(paths)["recorded"] == 0
-    with pytest.raises(WorkspaceError, match="already classified"):  # a person's line is not replaced silently
+    with pytest.raises(
+        WorkspaceError, match="already classified"
+    ):  # a person's line is not replaced silently
         classify_commit(paths, s["chore"], changelog="fixed")
     text = (root / "CHANGELOG.md").read_text()
     assert "Tidy for users" in text and "add search" not in text
@@ -121,7 +140,9 @@ def test_merge_commits_rank_last_among_candidates(git_repo):
     found = find_candidates(mining(git_repo))["candidates"]
     merge = next(c for c in found if c["signals"]["is_merge"])
     assert merge["signals"]["decision_score"] > 0  # it outscores the plain commits, yet comes last
-    assert [c["sha"] for c in found][:1] == [topic] and found[-1] is merge and later in [c["sha"] for c in found]
+    assert (
+        [c["sha"] for c in found][:1] == [topic] and found[-1] is merge and later in [c["sha"] for c in found]
+    )
 
 
 def test_a_conventional_merge_stands_for_the_commits_it_brings_in(git_repo):
@@ -130,13 +151,28 @@ def test_a_conventional_merge_stands_for_the_commits_it_brings_in(git_repo):
     wip = commit(git_repo, "fix: blacken", {"b.txt": "b\n"}, day=2)
     git(git_repo, "checkout", "-q", "main")
     commit(git_repo, "docs: note", {"README": "r\n"}, day=3)
-    git(git_repo, "merge", "-q", "--no-ff", "topic", "-m", "Merge pull request #7 from me/topic\n\nfix: handle b")
+    git(
+        git_repo,
+        "merge",
+        "-q",
+        "--no-ff",
+        "topic",
+        "-m",
+        "Merge pull request #7 from me/topic\n\nfix: handle b",
+    )
     merge = git(git_repo, "rev-parse", "HEAD").strip()
     result = run_auto(mining(git_repo), dry_run=True)
     lines = {line["sha"]: line for line in result["entries"]}
-    assert lines[merge] == {"sha": merge, "domain": "changelog", "action": "release", "category": "fixed",
-                            "summary": "handle b"}
-    assert lines[wip]["action"] == "skip" and lines[wip]["reason"].startswith(f"brought in by merge {merge[:12]}")
+    assert lines[merge] == {
+        "sha": merge,
+        "domain": "changelog",
+        "action": "release",
+        "category": "fixed",
+        "summary": "handle b",
+    }
+    assert lines[wip]["action"] == "skip" and lines[wip]["reason"].startswith(
+        f"brought in by merge {merge[:12]}"
+    )
 
 
 def test_a_plain_merge_leaves_the_commits_it_brings_in_as_entries(git_repo):
@@ -157,10 +193,19 @@ def test_suggest_on_a_history_without_conventional_commits_proposes_releases_by_
     typo = commit(git_repo, "Fix typo in README", {"README": "r\n"}, day=3)
     other = commit(git_repo, "Tweak things", {"c.txt": "c\n"}, day=4)
     run_cli("mine", "sync", cwd=git_repo)
-    lines = [json.loads(x) for x in run_cli("mine", "candidates", "--suggest", "--ledger", "changelog",
-                                            cwd=git_repo).stdout.splitlines()]
+    lines = [
+        json.loads(x)
+        for x in run_cli(
+            "mine", "candidates", "--suggest", "--ledger", "changelog", cwd=git_repo
+        ).stdout.splitlines()
+    ]
     got = {x["sha"]: (x["action"], x.get("category")) for x in lines}
-    assert got == {fix: ("release", "fixed"), add: ("release", "added"), typo: ("skip", None), other: ("skip", None)}
+    assert got == {
+        fix: ("release", "fixed"),
+        add: ("release", "added"),
+        typo: ("skip", None),
+        other: ("skip", None),
+    }
     assert run_auto(mining(git_repo), dry_run=True)["released"] == 0  # auto stays with commit types
 
 

@@ -22,7 +22,9 @@ def _notes(root):
 def test_git_reverts_of_releasable_commits_become_reverts_entries(git_repo):
     (git_repo / "orkestra.yaml").write_text(RP)
     fix = commit(git_repo, "fix(io): close files", {"io.py": "1\n"}, day=1)
-    revert = commit(git_repo, f'Revert "fix(io): close files"\n\nThis reverts commit {fix}.', {"io.py": "0\n"}, day=2)
+    revert = commit(
+        git_repo, f'Revert "fix(io): close files"\n\nThis reverts commit {fix}.', {"io.py": "0\n"}, day=2
+    )
     chore = commit(git_repo, 'Revert "chore: tidy"', {"x": "1\n"}, day=3)
     run_auto(mining(git_repo))
     notes = _notes(git_repo)
@@ -34,23 +36,42 @@ def test_git_reverts_of_releasable_commits_become_reverts_entries(git_repo):
 
 def test_conventional_lines_of_a_squash_body_are_entries_of_their_own(git_repo):
     (git_repo / "orkestra.yaml").write_text(RP)
-    squash = commit(git_repo, "chore: release train (#9)\n\nfeat(ui): dark mode\n\nfix: crash on start\n"
-                    "refactor!: drop the old config\nfeat(api): paging\n\nRefs: #9", {"a": "1\n"}, day=1)
+    squash = commit(
+        git_repo,
+        "chore: release train (#9)\n\nfeat(ui): dark mode\n\nfix: crash on start\n"
+        "refactor!: drop the old config\nfeat(api): paging\n\nRefs: #9",
+        {"a": "1\n"},
+        day=1,
+    )
     run_auto(mining(git_repo))
     note = _notes(git_repo)[squash]
     assert (note["type"], note["scope"], note["summary"]) == ("feat", "ui", "dark mode")
     assert [(p["type"], p["summary"], p["breaking"]) for p in note["parts"]] == [
-        ("fix", "crash on start", False), ("refactor", "drop the old config", True), ("feat", "paging", False)]
+        ("fix", "crash on start", False),
+        ("refactor", "drop the old config", True),
+        ("feat", "paging", False),
+    ]
     text = (git_repo / "CHANGELOG.md").read_text()
     short = squash[:7]
-    assert text == ("# Changelog\n\n## Unreleased\n\n\n### ⚠ BREAKING CHANGES\n\n* drop the old config\n\n\n"
-                    f"### Features\n\n* **ui:** dark mode ({short})\n* **api:** paging ({short})\n\n\n"
-                    f"### Bug Fixes\n\n* crash on start ({short})\n\n\n"
-                    f"### Code Refactoring\n\n* drop the old config ({short})\n")
+    assert text == (
+        "# Changelog\n\n## Unreleased\n\n\n### ⚠ BREAKING CHANGES\n\n* drop the old config\n\n\n"
+        f"### Features\n\n* **ui:** dark mode ({short})\n* **api:** paging ({short})\n\n\n"
+        f"### Bug Fixes\n\n* crash on start ({short})\n\n\n"
+        f"### Code Refactoring\n\n* drop the old config ({short})\n"
+    )
 
 
 def test_semver_and_pep440_tags_are_releases():
-    for name in ("v1.2.3", "1.2.3-rc.1", "2.0.0b1", "v2.48.0rc0", "3.0.0.dev0", "1.4", "1.2.3.post1", "v1.0.0+build.5"):
+    for name in (
+        "v1.2.3",
+        "1.2.3-rc.1",
+        "2.0.0b1",
+        "v2.48.0rc0",
+        "3.0.0.dev0",
+        "1.4",
+        "1.2.3.post1",
+        "v1.0.0+build.5",
+    ):
         assert PLAIN_TAG_RE.match(name), name
     for name in ("release-1863", "latest", "v1", "nightly-2026"):
         assert not PLAIN_TAG_RE.match(name), name
@@ -87,17 +108,30 @@ def test_release_as_instructions_are_not_breaking_changes(git_repo):
     (other / "orkestra.yaml").write_text("mining:\n  changelog:\n    format: release-please\n")
     run_auto(mining(other))
     assert released_notes(mining(other))[footer]["type"] == "chore"
-    assert f"### Miscellaneous Chores\n\n* finish the release ({footer[:7]})\n" in (other / "CHANGELOG.md").read_text()
+    assert (
+        f"### Miscellaneous Chores\n\n* finish the release ({footer[:7]})\n"
+        in (other / "CHANGELOG.md").read_text()
+    )
 
 
 def _monorepo(repo, mode: str | None):
     config = f"mining:\n  changelog:\n    packages: {mode}\n" if mode else ""
     (repo / "orkestra.yaml").write_text(config)
-    shas = [commit(repo, "feat(core): core thing", {"packages/core/package.json": "{}\n",
-                                                     "packages/core/a.js": "1\n"}, day=1),
-            commit(repo, "fix(web): web thing", {"packages/web/package.json": "{}\n", "packages/web/a.js": "1\n"},
-                   day=2),
-            commit(repo, "feat: root thing", {"tool.js": "1\n"}, day=3)]
+    shas = [
+        commit(
+            repo,
+            "feat(core): core thing",
+            {"packages/core/package.json": "{}\n", "packages/core/a.js": "1\n"},
+            day=1,
+        ),
+        commit(
+            repo,
+            "fix(web): web thing",
+            {"packages/web/package.json": "{}\n", "packages/web/a.js": "1\n"},
+            day=2,
+        ),
+        commit(repo, "feat: root thing", {"tool.js": "1\n"}, day=3),
+    ]
     tag(repo, "v1.0.0", day=3)
     return {f["path"]: f["entries"] for f in run_auto(mining(repo))["files"]}, shas
 
@@ -147,7 +181,8 @@ def test_release_please_format_with_links_from_the_remote(git_repo):
         f"### Bug Fixes\n\n* **cli:** second ([{two[:7]}]({url}/commit/{two}))\n\n\n"
         f"### Performance Improvements\n\n* third ([{three[:7]}]({url}/commit/{three}))\n\n"
         "## 1.0.0 (2026-01-01)\n\n\n"
-        f"### Features\n\n* first ([#1]({url}/issues/1)) ([{one[:7]}]({url}/commit/{one}))\n")
+        f"### Features\n\n* first ([#1]({url}/issues/1)) ([{one[:7]}]({url}/commit/{one}))\n"
+    )
     assert "secret" not in (git_repo / "CHANGELOG.md").read_text()
 
 
@@ -159,4 +194,9 @@ def test_never_written_beside_a_changelog_of_another_name_unless_asked(git_repo)
     assert not (git_repo / "CHANGELOG.md").exists()
     (git_repo / "orkestra.yaml").write_text("mining:\n  changelog:\n    path: docs/CHANGELOG.md\n")
     result = run_auto(mining(git_repo))
-    assert result["files"][0] == {"package": ".", "path": "docs/CHANGELOG.md", "entries": 1, "status": "created"}
+    assert result["files"][0] == {
+        "package": ".",
+        "path": "docs/CHANGELOG.md",
+        "entries": 1,
+        "status": "created",
+    }

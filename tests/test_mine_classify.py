@@ -32,9 +32,11 @@ related: [DEC-SR-001]
 
 @pytest.fixture
 def repo(git_repo):
-    shas = [commit(git_repo, "feat(pipeline): add runtime", {"p/run.py": "1\n"}, day=1),
-            commit(git_repo, "fix: crash on empty input", {"p/in.py": "1\n"}, day=2),
-            commit(git_repo, "chore: bump deps", {"pyproject.toml": "[project]\n"}, day=3)]
+    shas = [
+        commit(git_repo, "feat(pipeline): add runtime", {"p/run.py": "1\n"}, day=1),
+        commit(git_repo, "fix: crash on empty input", {"p/in.py": "1\n"}, day=2),
+        commit(git_repo, "chore: bump deps", {"pyproject.toml": "[project]\n"}, day=3),
+    ]
     decisions = git_repo / "ai_assets/reference/decisions"
     (decisions / "records").mkdir(parents=True)
     (decisions / "registry.yaml").write_text(REGISTRY)
@@ -50,10 +52,28 @@ def test_classify_release_writes_both_ledgers(repo):
     root, shas = repo
     outcome = classify_commit(mining(root), shas[0][:8], changelog="added", summary="Add the runtime")
     processed, notes = ledger_files(mining(root))
-    assert outcome.to_dict() == {"recorded": 1, "released": 1, "extracted": 0, "skipped": 0, "decision_records": []}
-    assert _lines(processed) == [{"sha": shas[0], "domain": "changelog", "action": "release", "category": "added"}]
-    assert _lines(notes) == [{"sha": shas[0], "date": "2026-01-01", "category": "added", "summary": "Add the runtime",
-                              "scope": "pipeline", "breaking": False, "packages": ["."], "type": "feat"}]
+    assert outcome.to_dict() == {
+        "recorded": 1,
+        "released": 1,
+        "extracted": 0,
+        "skipped": 0,
+        "decision_records": [],
+    }
+    assert _lines(processed) == [
+        {"sha": shas[0], "domain": "changelog", "action": "release", "category": "added"}
+    ]
+    assert _lines(notes) == [
+        {
+            "sha": shas[0],
+            "date": "2026-01-01",
+            "category": "added",
+            "summary": "Add the runtime",
+            "scope": "pipeline",
+            "breaking": False,
+            "packages": ["."],
+            "type": "feat",
+        }
+    ]
 
 
 def test_skip_marks_both_ledgers_unless_one_is_named(repo):
@@ -62,7 +82,10 @@ def test_skip_marks_both_ledgers_unless_one_is_named(repo):
     classify_commit(mining(root), shas[1], skip=True, reason="not a decision", only="decisions")
     processed, _ = ledger_files(mining(root))
     assert [(r["sha"], r["domain"], r["action"]) for r in _lines(processed)] == [
-        (shas[2], "changelog", "skip"), (shas[2], "decisions", "skip"), (shas[1], "decisions", "skip")]
+        (shas[2], "changelog", "skip"),
+        (shas[2], "decisions", "skip"),
+        (shas[1], "decisions", "skip"),
+    ]
 
 
 def test_classify_needs_exactly_one_choice(repo):
@@ -79,52 +102,100 @@ def test_repeated_classification_is_refused_and_correction_is_last_wins(repo):
         classify_commit(paths, shas[1], changelog="changed")
     classify_commit(paths, shas[1], skip=True, reason="internal only", only="changelog", correct=True)
     status = mining_status(paths)
-    assert (status["changelog"]["processed"], status["changelog"]["released"], status["changelog"]["skipped"]) == \
-        (1, 0, 1)
+    assert (
+        status["changelog"]["processed"],
+        status["changelog"]["released"],
+        status["changelog"]["skipped"],
+    ) == (1, 0, 1)
 
 
 def test_unknown_sha_and_bad_decision_are_reported_with_their_line(repo, tmp_path):
     root, shas = repo
     batch = tmp_path / "batch.jsonl"
     batch.write_text(
-        json.dumps({"sha": shas[0], "domain": "changelog", "action": "release", "category": "added"}) + "\n"
-        + json.dumps({"sha": "abcdef1234567", "domain": "changelog", "action": "skip", "reason": "x"}) + "\n"
-        + json.dumps({"sha": shas[1], "domain": "decisions", "action": "extract", "decision_id": "DEC-ZZ-001"}) + "\n")
+        json.dumps({"sha": shas[0], "domain": "changelog", "action": "release", "category": "added"})
+        + "\n"
+        + json.dumps({"sha": "abcdef1234567", "domain": "changelog", "action": "skip", "reason": "x"})
+        + "\n"
+        + json.dumps(
+            {"sha": shas[1], "domain": "decisions", "action": "extract", "decision_id": "DEC-ZZ-001"}
+        )
+        + "\n"
+    )
     with pytest.raises(WorkspaceError) as caught:
         commit_classifications(mining(root), batch)
     assert [(d.line, d.field, d.code) for d in caught.value.diagnostics] == [
-        (2, "sha", "unknown-sha"), (3, "decision_id", "unknown-decision")]
+        (2, "sha", "unknown-sha"),
+        (3, "decision_id", "unknown-decision"),
+    ]
     assert not ledger_files(mining(root))[0].exists()
 
 
 def test_batch_with_a_bad_line_writes_nothing(repo, tmp_path):
     root, shas = repo
     batch = tmp_path / "batch.jsonl"
-    batch.write_text(json.dumps({"sha": shas[0], "domain": "changelog", "action": "release", "category": "added"})
-                     + "\n{\"sha\": \"" + shas[1] + "\", \"domain\": \"changelog\", \"action\": \"release\"}\n"
-                     + "{truncated\n")
+    batch.write_text(
+        json.dumps({"sha": shas[0], "domain": "changelog", "action": "release", "category": "added"})
+        + '\n{"sha": "'
+        + shas[1]
+        + '", "domain": "changelog", "action": "release"}\n'
+        + "{truncated\n"
+    )
     with pytest.raises(WorkspaceError) as caught:
         commit_classifications(mining(root), batch)
     assert [(d.path, d.line, d.code) for d in caught.value.diagnostics] == [
-        (str(batch), 2, "schema"), (str(batch), 3, "json")]
+        (str(batch), 2, "schema"),
+        (str(batch), 3, "json"),
+    ]
     assert not ledger_files(mining(root))[0].exists()
 
 
 def test_batch_records_both_domains_in_one_pass(repo, tmp_path):
     root, shas = repo
     batch = tmp_path / "batch.jsonl"
-    batch.write_text("\n".join(json.dumps(x) for x in [
-        {"sha": shas[0], "domain": "changelog", "action": "release", "category": "added", "summary": "Runtime"},
-        {"sha": shas[0], "domain": "decisions", "action": "extract", "decision_id": "DEC-PL-002"},
-        {"sha": shas[2], "domain": "changelog", "action": "skip", "reason": "Chore: dependency update"}]) + "\n")
+    batch.write_text(
+        "\n".join(
+            json.dumps(x)
+            for x in [
+                {
+                    "sha": shas[0],
+                    "domain": "changelog",
+                    "action": "release",
+                    "category": "added",
+                    "summary": "Runtime",
+                },
+                {"sha": shas[0], "domain": "decisions", "action": "extract", "decision_id": "DEC-PL-002"},
+                {
+                    "sha": shas[2],
+                    "domain": "changelog",
+                    "action": "skip",
+                    "reason": "Chore: dependency update",
+                },
+            ]
+        )
+        + "\n"
+    )
     outcome = commit_classifications(mining(root), batch)
     assert (outcome.recorded, outcome.released, outcome.extracted, outcome.skipped) == (3, 1, 1, 1)
     record = yaml.safe_load((root / "ai_assets/reference/decisions/records/DEC-PL-002.yaml").read_text())
-    assert record == {"id": "DEC-PL-002", "title": "add runtime", "domain": "pipeline", "status": "proposed",
-                      "created": "2026-01-01", "summary": "", "context": "",
-                      "source_commits": [{"sha": shas[0], "message": "feat(pipeline): add runtime",
-                                          "date": "2026-01-01", "role": "primary"}],
-                      "files": ["p/run.py"]}
+    assert record == {
+        "id": "DEC-PL-002",
+        "title": "add runtime",
+        "domain": "pipeline",
+        "status": "proposed",
+        "created": "2026-01-01",
+        "summary": "",
+        "context": "",
+        "source_commits": [
+            {
+                "sha": shas[0],
+                "message": "feat(pipeline): add runtime",
+                "date": "2026-01-01",
+                "role": "primary",
+            }
+        ],
+        "files": ["p/run.py"],
+    }
 
 
 def test_duplicate_inside_one_batch_is_refused(repo, tmp_path):
@@ -148,15 +219,18 @@ def test_decision_update_changes_only_source_commits_and_files(repo):
         "source_commits:\n"
         f"- sha: {'f' * 40}\n  message: 'feat: old'\n  date: '2026-01-01'\n  role: primary\n"
         f"- sha: {shas[1]}\n  message: 'fix: crash on empty input'\n  date: '2026-01-02'\n  role: supporting\n"
-        "files:\n- old.py\n- p/in.py\nrelated: [DEC-SR-001]\n")
+        "files:\n- old.py\n- p/in.py\nrelated: [DEC-SR-001]\n"
+    )
 
 
 def test_batch_diagnostics_name_the_file_line_even_after_blank_lines(repo, tmp_path):
     root, shas = repo
     batch = tmp_path / "batch.jsonl"
-    batch.write_text("\n\n" + json.dumps({"sha": "1234567", "domain": "changelog", "action": "skip",
-                                          "reason": "x"}) + "\n")
+    batch.write_text(
+        "\n\n" + json.dumps({"sha": "1234567", "domain": "changelog", "action": "skip", "reason": "x"}) + "\n"
+    )
     with pytest.raises(WorkspaceError) as caught:
         commit_classifications(mining(root), batch)
     assert [str(d) for d in caught.value.diagnostics] == [
-        f"{batch}:3:1: sha: unknown commit '1234567' (not in the index; run `orkestra mine sync`)"]
+        f"{batch}:3:1: sha: unknown commit '1234567' (not in the index; run `orkestra mine sync`)"
+    ]

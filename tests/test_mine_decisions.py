@@ -50,15 +50,18 @@ def test_unknown_domain_suggests_close_names(tmp_path):
 def test_classify_fills_a_skeleton_record_and_it_still_loads(git_repo):
     _workspace(git_repo, [])
     skeleton = git_repo / "ai_assets/reference/decisions/records/DEC-PL-001.yaml"
-    skeleton.write_text("# skeleton\nid: DEC-PL-001\ntitle: 'TODO'\ndomain: pipeline\nstatus: proposed\n"
-                        "created: '2026-01-01'\nrationale: []\nsource_commits: []\nfiles: []\nrelated: []\n")
+    skeleton.write_text(
+        "# skeleton\nid: DEC-PL-001\ntitle: 'TODO'\ndomain: pipeline\nstatus: proposed\n"
+        "created: '2026-01-01'\nrationale: []\nsource_commits: []\nfiles: []\nrelated: []\n"
+    )
     sha = commit(git_repo, "feat(pipeline): adopt DuckDB", {"p/duck.py": "1\n"}, day=3)
     sync_index(mining(git_repo))
     classify_commit(mining(git_repo), sha[:9], decision="DEC-PL-001")
     assert skeleton.read_text() == (
         "# skeleton\nid: DEC-PL-001\ntitle: 'TODO'\ndomain: pipeline\nstatus: proposed\ncreated: '2026-01-01'\n"
         f"rationale: []\nsource_commits:\n- sha: {sha}\n  message: 'feat(pipeline): adopt DuckDB'\n"
-        "  date: '2026-01-03'\n  role: primary\nfiles:\n- p/duck.py\nrelated: []\n")
+        "  date: '2026-01-03'\n  role: primary\nfiles:\n- p/duck.py\nrelated: []\n"
+    )
     decision = Workspace.load(git_repo).decisions["DEC-PL-001"]
     assert [(c.sha, c.role) for c in decision.source_commits] == [(sha, "primary")]
 
@@ -70,6 +73,10 @@ def test_classify_creates_a_missing_record_that_loads(git_repo):
     classify_commit(mining(git_repo), sha, decision="DEC-SR-001")
     ws = Workspace.load(git_repo)
     decision = ws.decisions["DEC-SR-001"]
-    assert (decision.title, decision.domain, decision.status, decision.files) == \
-        ("rank by recency", "search", "proposed", ["s.py"])
+    assert (decision.title, decision.domain, decision.status, decision.files) == (
+        "rank by recency",
+        "search",
+        "proposed",
+        ["s.py"],
+    )
     assert not [d for d in ws.diagnostics if "decisions" in d.path]

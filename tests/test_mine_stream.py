@@ -15,7 +15,9 @@ from orkestra.mining.signals import SignalExtractor
 
 
 def test_index_lines_are_the_compact_json_of_each_record_oldest_first(git_repo):
-    commit(git_repo, "feat(ui): café \u2028 naïve\n\nTab\there \x01 and \"quotes\" \\ too", {"a.py": "1\n"}, day=1)
+    commit(
+        git_repo, 'feat(ui): café \u2028 naïve\n\nTab\there \x01 and "quotes" \\ too', {"a.py": "1\n"}, day=1
+    )
     commit(git_repo, "fix: second", {"b.py": "1\n"}, day=2)
     sync_index(mining(git_repo))
     raw = (mining(git_repo).index_dir / INDEX_FILE).read_bytes()
@@ -41,13 +43,17 @@ def test_a_log_that_fails_mid_stream_leaves_the_old_index(git_repo):
     with pytest.raises(OrkestraError, match="git log died"):
         sync_index(paths, full=True, git=Broken(git_repo))
     assert (paths.index_dir / INDEX_FILE).read_bytes() == before
-    assert not [p for p in paths.index_dir.iterdir() if p.name.startswith(f".{INDEX_FILE}.")]  # no temporary left
+    assert not [
+        p for p in paths.index_dir.iterdir() if p.name.startswith(f".{INDEX_FILE}.")
+    ]  # no temporary left
 
 
 def test_path_signals_are_computed_once_per_distinct_path(git_repo, monkeypatch):
     (git_repo / "orkestra.yaml").write_text("mining:\n  domains:\n    web: {paths: ['apps/web/**']}\n")
     for day in range(1, 6):
-        commit(git_repo, f"fix: tweak {day}", {"apps/web/rank.js": f"{day}\n", "Dockerfile": f"{day}\n"}, day=day)
+        commit(
+            git_repo, f"fix: tweak {day}", {"apps/web/rank.js": f"{day}\n", "Dockerfile": f"{day}\n"}, day=day
+        )
     built = []
     original = SignalExtractor.build.__func__
 

@@ -41,14 +41,20 @@ def test_each_injected_fault_is_reported_at_its_line(git_repo):
         {"sha": "0" * 40, "domain": "changelog", "action": "skip", "reason": "unknown sha"},
         {"sha": shas[0], "domain": "decisions", "action": "extract", "decision_id": "DEC-PL-999"},
         {"sha": shas[0], "domain": "changelog", "action": "release", "category": "fixed"},
-        {"sha": shas[1], "domain": "decisions", "action": "extract", "decision_id": "DEC-pl-1", "correction": True},
+        {
+            "sha": shas[1],
+            "domain": "decisions",
+            "action": "extract",
+            "decision_id": "DEC-pl-1",
+            "correction": True,
+        },
     ]
     with processed.open("a") as handle:
         handle.write("".join(json.dumps(f) + "\n" for f in faults) + '{"sha": "' + shas[0][:20])
     diagnostics = validate_ledgers(mining(git_repo))["diagnostics"]
     rel = "ai_assets/reference/changelog/commits_processed.jsonl"
     assert [(d.path, d.line, d.field, d.code) for d in diagnostics] == [
-        (rel, 5, "sha", "schema"),                    # XYZ123: not even an abbreviated sha
+        (rel, 5, "sha", "schema"),  # XYZ123: not even an abbreviated sha
         (rel, 6, "sha", "unknown-sha"),
         (rel, 7, "decision_id", "unknown-decision"),
         (rel, 8, "sha", "duplicate"),
@@ -62,8 +68,18 @@ def test_abbreviated_sha_in_a_ledger_is_a_bad_sha(git_repo):
     shas = _clean_repo(git_repo)
     _, notes = ledger_files(mining(git_repo))
     with notes.open("a") as handle:
-        handle.write(json.dumps({"sha": shas[1][:10], "date": "2026-01-02", "category": "fixed", "summary": "s",
-                                 "packages": ["."]}) + "\n")
+        handle.write(
+            json.dumps(
+                {
+                    "sha": shas[1][:10],
+                    "date": "2026-01-02",
+                    "category": "fixed",
+                    "summary": "s",
+                    "packages": ["."],
+                }
+            )
+            + "\n"
+        )
     diagnostics = validate_ledgers(mining(git_repo), quick=True)["diagnostics"]
     assert [(d.line, d.code) for d in diagnostics] == [(2, "bad-sha")]
 
@@ -72,7 +88,9 @@ def test_quick_validation_skips_the_history_check(git_repo):
     _clean_repo(git_repo)
     processed, _ = ledger_files(mining(git_repo))
     with processed.open("a") as handle:
-        handle.write(json.dumps({"sha": "1" * 40, "domain": "changelog", "action": "skip", "reason": "r"}) + "\n")
+        handle.write(
+            json.dumps({"sha": "1" * 40, "domain": "changelog", "action": "skip", "reason": "r"}) + "\n"
+        )
     assert validate_ledgers(mining(git_repo), quick=True)["ok"] is True
     assert validate_ledgers(mining(git_repo), quick=False)["ok"] is False
 
@@ -106,14 +124,17 @@ def test_four_concurrent_cli_writers_lose_no_line(git_repo):
     fast_import(git_repo, 40)
     sync_index(mining(git_repo))
     shas = list(load_index(mining(git_repo)))
-    script = ("import subprocess, sys\nfor sha in sys.argv[1:]:\n"
-              "    subprocess.run([sys.executable, '-m', 'orkestra', 'mine', 'classify', sha, '--skip', '--reason',"
-              " 'bulk'], check=True, capture_output=True)\n")
+    script = (
+        "import subprocess, sys\nfor sha in sys.argv[1:]:\n"
+        "    subprocess.run([sys.executable, '-m', 'orkestra', 'mine', 'classify', sha, '--skip', '--reason',"
+        " 'bulk'], check=True, capture_output=True)\n"
+    )
     procs = [subprocess.Popen([sys.executable, "-c", script, *shas[n::4]], cwd=git_repo) for n in range(4)]
     assert [p.wait() for p in procs] == [0] * 4
     processed, _ = ledger_files(mining(git_repo))
     lines = [json.loads(line) for line in processed.read_text().splitlines()]
-    assert len(lines) == 80 and {(r["sha"], r["domain"]) for r in lines} == {(s, d) for s in shas
-                                                                             for d in ("changelog", "decisions")}
+    assert len(lines) == 80 and {(r["sha"], r["domain"]) for r in lines} == {
+        (s, d) for s in shas for d in ("changelog", "decisions")
+    }
     assert validate_ledgers(mining(git_repo))["ok"] is True
     assert git(git_repo, "status", "--porcelain").splitlines() == ["?? .gitattributes", "?? ai_assets/"]

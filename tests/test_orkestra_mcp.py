@@ -56,10 +56,14 @@ def test_why_search_and_records_are_cited(shop):
     server = build_server(repo)
     answer = call(server, "why", {"target": "src/shop/pricing.py"}).structured_content
     assert [r["citation"] for r in answer["results"]][:2] == ["GT-SHOP-001", "DEC-PR-001"]
-    hits = call(server, "search_registry", {"query": "rounded cents", "kinds": ["decision"]}).structured_content
+    hits = call(
+        server, "search_registry", {"query": "rounded cents", "kinds": ["decision"]}
+    ).structured_content
     assert hits["hits"][0]["id"] == "DEC-PR-001"
     decision = call(server, "get_decision", {"decision_id": "dec-pr-001"}).structured_content
-    assert decision["citation"].startswith("DEC-PR-001 (ai_assets/reference/decisions/records/DEC-PR-001.yaml")
+    assert decision["citation"].startswith(
+        "DEC-PR-001 (ai_assets/reference/decisions/records/DEC-PR-001.yaml"
+    )
     assert decision["source_commits"][0]["sha"] == shas["rules"]
     truth = call(server, "get_truth", {"truth_id": "GT-SHOP-002"}).structured_content
     assert truth["evidence"] == ["src/shop/notes.py"]
@@ -84,10 +88,18 @@ def test_propose_decision_writes_a_draft_only(tmp_path):
     git(repo, "init", "-q", "-b", "main")
     shas = make_memory_repo(repo)
     server = build_server(repo)
-    result = call(server, "propose_decision", {
-        "domain": "pricing", "title": "Rebates are fixed amounts", "summary": "apply_rebate takes money, not %.",
-        "do": ["Pass an amount in the price's currency."], "files": ["src/shop/pricing.py"],
-        "commits": [shas["rebate"][:10]]}).structured_content
+    result = call(
+        server,
+        "propose_decision",
+        {
+            "domain": "pricing",
+            "title": "Rebates are fixed amounts",
+            "summary": "apply_rebate takes money, not %.",
+            "do": ["Pass an amount in the price's currency."],
+            "files": ["src/shop/pricing.py"],
+            "commits": [shas["rebate"][:10]],
+        },
+    ).structured_content
     assert (result["id"], result["status"]) == ("DEC-PR-004", "proposed")
     import yaml
 
@@ -99,13 +111,19 @@ def test_propose_decision_writes_a_draft_only(tmp_path):
 
     errors = [d for d in validate(Workspace.load(repo), symbol_lookup=False) if d.severity == "error"]
     assert not errors, errors
-    for bad, expected in (({"files": ["../x.py"]}, "not a path inside"), ({"commits": ["deadbeef00"]}, "not a commit"),
-                          ({"domain": "nope"}, "unknown decision domain"), ({"title": ""}, "title is required")):
+    for bad, expected in (
+        ({"files": ["../x.py"]}, "not a path inside"),
+        ({"commits": ["deadbeef00"]}, "not a commit"),
+        ({"domain": "nope"}, "unknown decision domain"),
+        ({"title": ""}, "title is required"),
+    ):
         args = {"domain": "pricing", "title": "t", "summary": "s", **bad}
         outcome = call(server, "propose_decision", args)
         assert outcome.is_error and expected in outcome.content[0].text, outcome.content[0].text
-    assert max(p.name for p in (repo / "ai_assets/reference/decisions/records").glob("*.yaml")) == \
-        "DEC-PR-004.yaml"  # no partial record left by the refused calls
+    assert (
+        max(p.name for p in (repo / "ai_assets/reference/decisions/records").glob("*.yaml"))
+        == "DEC-PR-004.yaml"
+    )  # no partial record left by the refused calls
 
 
 def _free_port() -> int:
@@ -119,8 +137,9 @@ def test_stdio_subprocess_session(shop):
     from mcp.client.stdio import stdio_client
 
     repo, _ = shop
-    params = StdioServerParameters(command=sys.executable, args=["-m", "orkestra", "serve", "--root", str(repo)],
-                                   env={**os.environ})
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "orkestra", "serve", "--root", str(repo)], env={**os.environ}
+    )
 
     async def go():
         async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
@@ -135,8 +154,11 @@ def test_stdio_subprocess_session(shop):
 def test_http_subprocess_session(shop):
     repo, _ = shop
     port = _free_port()
-    process = subprocess.Popen([sys.executable, "-m", "orkestra", "serve", "--http", "--port", str(port),
-                                "--root", str(repo)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "orkestra", "serve", "--http", "--port", str(port), "--root", str(repo)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -147,7 +169,9 @@ def test_http_subprocess_session(shop):
 
         async def go():
             async with Client(f"http://127.0.0.1:{port}/mcp") as client:
-                return await client.list_tools(), await client.call_tool("get_truth", {"truth_id": "GT-SHOP-001"})
+                return await client.list_tools(), await client.call_tool(
+                    "get_truth", {"truth_id": "GT-SHOP-001"}
+                )
 
         tools, truth = anyio.run(go)
         assert {t.name for t in tools.tools} == TOOLS
@@ -164,20 +188,27 @@ def test_the_tools_registry_declares_exactly_the_served_tools():
 
     declared = Workspace.load(REPO).tools.mcp_servers["orkestra"]
     assert set(declared.tools) == TOOLS
-    assert (declared.transport.command, declared.transport.args) == ("orkestra",
-                                                                    ["serve", "--root", "${CLAUDE_PROJECT_DIR:-.}"])
+    assert (declared.transport.command, declared.transport.args) == (
+        "orkestra",
+        ["serve", "--root", "${CLAUDE_PROJECT_DIR:-.}"],
+    )
     rendered = json.loads((REPO / ".mcp.json").read_text())["mcpServers"]
     assert rendered["orkestra"]["args"][0] == "serve" and "maguyva" in rendered
     agent = (REPO / ".claude" / "agents" / "search-relevance-engineer.md").read_text()
-    assert "### orkestra" in agent and "`why(target)`" in agent  # the tool guide reaches the agents listing it
+    assert (
+        "### orkestra" in agent and "`why(target)`" in agent
+    )  # the tool guide reaches the agents listing it
 
 
 def test_mcp_config_prints_the_orkestra_server_for_every_client(tmp_path):
     from conftest import run_cli
 
     claude = run_cli("mcp", "config", "--client", "claude", "--server", "orkestra", cwd=tmp_path)
-    assert json.loads(claude.stdout)["mcpServers"]["orkestra"]["args"] == ["serve", "--root",
-                                                                           "${CLAUDE_PROJECT_DIR:-.}"]
+    assert json.loads(claude.stdout)["mcpServers"]["orkestra"]["args"] == [
+        "serve",
+        "--root",
+        "${CLAUDE_PROJECT_DIR:-.}",
+    ]
     codex = run_cli("mcp", "config", "--client", "codex", "--server", "orkestra", cwd=tmp_path)
     assert "[mcp_servers.orkestra]" in codex.stdout and f'"--root", "{tmp_path}"' in codex.stdout
     bad = run_cli("mcp", "config", "--client", "claude", "--server", "nope", cwd=tmp_path)

@@ -35,11 +35,14 @@ def front(path: Path) -> tuple[dict, str]:
 
 def test_agent_frontmatter_has_tools_as_a_comma_string(synced):
     data, body = front(synced / ".claude/agents/architecture-advisor.md")
-    assert data == {"name": "architecture-advisor",
-                    "description": "Strategic decision-making and architectural guidance: boundaries, data flow, "
-                                   "trade-offs.",
-                    "tools": "Read, Grep, Glob, mcp__maguyva__intelligent_search, mcp__maguyva__find_symbol",
-                    "model": "opus", "color": "blue"}
+    assert data == {
+        "name": "architecture-advisor",
+        "description": "Strategic decision-making and architectural guidance: boundaries, data flow, "
+        "trade-offs.",
+        "tools": "Read, Grep, Glob, mcp__maguyva__intelligent_search, mcp__maguyva__find_symbol",
+        "model": "opus",
+        "color": "blue",
+    }
     assert "## Values (always apply" in body and "### maguyva" in body
 
 
@@ -57,8 +60,15 @@ def test_orchestrator_lists_essential_cli_commands_and_specialists(synced):
 
 def test_skills_render_flat_with_only_spec_keys_and_string_metadata(synced):
     skills = sorted(p.parent.name for p in (synced / ".claude/skills").glob("*/SKILL.md"))
-    assert skills == ["acme-deploy-preview", "evidence-based-completion", "genome-alignment", "maguyva-quickstart",
-                      "schema-migration-workflow", "secrets-audit-checklist", "test-first-discipline"]
+    assert skills == [
+        "acme-deploy-preview",
+        "evidence-based-completion",
+        "genome-alignment",
+        "maguyva-quickstart",
+        "schema-migration-workflow",
+        "secrets-audit-checklist",
+        "test-first-discipline",
+    ]
     for name in skills:
         data, _ = front(synced / ".claude/skills" / name / "SKILL.md")
         assert set(data) <= SPEC_KEYS and data["name"] == name
@@ -81,9 +91,20 @@ def test_skill_assets_are_copied_with_their_executable_bit(synced):
 
 def test_ground_truths_render_per_package_grouped_by_status_then_group(synced):
     text = (synced / "GROUND_TRUTHS.md").read_text()
-    order = [text.index(s) for s in ("## Current (2)", "### Product Principles", "GT-RICH-001",
-                                     "### Architecture & Boundaries", "GT-RICH-002", "## Tentative (1)",
-                                     "GT-RICH-003", "## Deprecated (1)", "Superseded by GT-RICH-002")]
+    order = [
+        text.index(s)
+        for s in (
+            "## Current (2)",
+            "### Product Principles",
+            "GT-RICH-001",
+            "### Architecture & Boundaries",
+            "GT-RICH-002",
+            "## Tentative (1)",
+            "GT-RICH-003",
+            "## Deprecated (1)",
+            "Superseded by GT-RICH-002",
+        )
+    ]
     assert order == sorted(order)
     assert "GT-SRCH-001" in (synced / "packages/search/GROUND_TRUTHS.md").read_text()
 
@@ -98,14 +119,17 @@ def test_decisions_digest_lists_active_decisions_by_domain(synced):
 
 def test_mcp_json_points_at_the_bundled_server(synced):
     assert json.loads((synced / ".mcp.json").read_text()) == {
-        "mcpServers": {"maguyva": {"type": "stdio", "command": "orkestra", "args": ["code", "serve"]}}}
+        "mcpServers": {"maguyva": {"type": "stdio", "command": "orkestra", "args": ["code", "serve"]}}
+    }
 
 
 def test_workspace_template_overrides_the_packaged_one(tmp_path):
     root = tmp_path / "ws"
     shutil.copytree(RICH, root)
     (root / "templates").mkdir()
-    (root / "templates/command.md.j2").write_text("---\n{{ frontmatter | frontmatter }}---\nCUSTOM {{ name }}\n")
+    (root / "templates/command.md.j2").write_text(
+        "---\n{{ frontmatter | frontmatter }}---\nCUSTOM {{ name }}\n"
+    )
     outputs = {o.path: o.content for o in render_outputs(Workspace.load(root))}
     assert outputs[".claude/commands/registry-health.md"].endswith(b"---\nCUSTOM registry-health\n")
 

@@ -41,7 +41,9 @@ def test_missing_semantic_weight_is_redistributed_and_reported():
     assert "semantic" not in route.weights
     assert sum(route.weights.values()) == pytest.approx(1.0)
     assert any("semantic modality unavailable" in note for note in route.notes)
-    assert plan_route(classify("how does it work"), preset="quick", available=("text",)).weights == {"text": 1.0}
+    assert plan_route(classify("how does it work"), preset="quick", available=("text",)).weights == {
+        "text": 1.0
+    }
 
 
 def test_explicit_modalities_override_the_preset_and_the_fast_path():
@@ -74,22 +76,30 @@ def test_importance_boost_is_logarithmic_and_capped():
 def test_central_files_rise_and_vendor_paths_sink():
     route = plan_route(Intent("understand_code", 0.4, "t"), modalities=["text"])
     ranked = {"text": [hit("vendor/lib.py"), hit("leaf.py"), hit("hub.py")]}
-    fused = fuse(ranked, route, centrality=lambda h: 100.0 if h.path == "hub.py" else 0.0,
-                 demoted=lambda h: h.path.startswith("vendor/"))
+    fused = fuse(
+        ranked,
+        route,
+        centrality=lambda h: 100.0 if h.path == "hub.py" else 0.0,
+        demoted=lambda h: h.path.startswith("vendor/"),
+    )
     assert [f.hit.path for f in fused] == ["hub.py", "leaf.py", "vendor/lib.py"]
     assert fused[-1].demoted and fused[-1].score == pytest.approx(1.0 / 41 * DEMOTION)
 
 
 def test_best_chunk_per_file_and_deterministic_ties():
     route = plan_route(Intent("understand_code", 0.4, "t"), modalities=["text", "structure"])
-    ranked = {"text": [hit("a.py", 10), hit("a.py", 50), hit("c.py", 3)],
-              "structure": [hit("c.py", 7, "structure"), hit("a.py", 12, "structure")]}
+    ranked = {
+        "text": [hit("a.py", 10), hit("a.py", 50), hit("c.py", 3)],
+        "structure": [hit("c.py", 7, "structure"), hit("a.py", 12, "structure")],
+    }
     fused = fuse(ranked, route)
     assert len({f.hit.path for f in fused}) == len(fused) == 2
     by_path = {f.hit.path: f.hit.line for f in fused}
     assert by_path["a.py"] == 10  # the chunk with the largest single contribution represents the file
-    tie = fuse({"text": [hit("z.py")], "structure": [hit("y.py", modality="structure")]},
-               plan_route(Intent("understand_code", 0.4, "t"), modalities=["text", "structure"]))
+    tie = fuse(
+        {"text": [hit("z.py")], "structure": [hit("y.py", modality="structure")]},
+        plan_route(Intent("understand_code", 0.4, "t"), modalities=["text", "structure"]),
+    )
     assert [f.hit.path for f in tie] == ["y.py", "z.py"] or tie[0].score != tie[1].score
 
 
@@ -108,4 +118,3 @@ def test_lists_from_different_repositories_are_fused_by_rank_not_by_raw_score():
     assert [name for name, _ in fused] == ["a", "x", "b", "y", "c"]
     assert fuse_lists([small, big], k=60, limit=3) == [("x", 0.9), ("a", 900.0), ("y", 0.8)]
     assert fuse_lists([[], small]) == small and fuse_lists([]) == []
-

@@ -45,25 +45,27 @@ def apply_discount(total, code):
 def parse_code(text):
     return text.strip().upper()
 ''',
-    "shop/globals.py": '''RATES = {"SPRING": 0.1}
+    "shop/globals.py": """RATES = {"SPRING": 0.1}
 
 
 def current_rate(code):
     return RATES.get(code)
-''',
-    "shop/checkout.py": '''from shop.pricing import apply_discount, parse_code
+""",
+    "shop/checkout.py": """from shop.pricing import apply_discount, parse_code
 
 
 def checkout(cart, raw_code):
     code = parse_code(raw_code)
     return apply_discount(sum(cart), code)
-''',
+""",
     "shop/util.py": "\n".join(f"def helper_{i}(x):\n    return x + {i}\n" for i in range(12)),
     "tests/test_registry.py": "\n".join(
         f"def test_blueprint_registration_{i}():\n    # blueprint registration works: register blueprint\n"
-        f"    register_blueprint(app, Blueprint())  # blueprint registration\n" for i in range(8)),
+        f"    register_blueprint(app, Blueprint())  # blueprint registration\n"
+        for i in range(8)
+    ),
     "docs/blueprints.md": "# Blueprint registration\n\n" + "How blueprint registration works: register a "
-                          "blueprint, and blueprint registration records routes.\n" * 12,
+    "blueprint, and blueprint registration records routes.\n" * 12,
     "CHANGELOG.md": "# Changes\n\n- blueprint registration: register blueprint faster\n" * 6,
     ".claude/agents/helper.md": "blueprint registration blueprint registration register blueprint\n" * 6,
 }
@@ -81,9 +83,11 @@ def paths(answer: dict) -> list[str]:
 
 
 def test_a_question_with_a_code_fence_is_a_task_ranked_by_the_names_the_code_uses(api):
-    query = ("Discount is wrong for lowercase codes\n\nWhen I run this the `total` is not reduced:\n\n```python\n"
-             "from shop.checkout import checkout\nprint(checkout([10, 20], 'spring'))\n```\n\n"
-             "I expected `27.0` but got `30`. The code should be normalised before `apply_discount` looks it up.")
+    query = (
+        "Discount is wrong for lowercase codes\n\nWhen I run this the `total` is not reduced:\n\n```python\n"
+        "from shop.checkout import checkout\nprint(checkout([10, 20], 'spring'))\n```\n\n"
+        "I expected `27.0` but got `30`. The code should be normalised before `apply_discount` looks it up."
+    )
     assert classify(query).name == "understand_code" and classify(query).reason == "task text"
     parsed = parse(query)
     assert "checkout" in parsed.code_calls and "shop.checkout.checkout" in parsed.code_imports
@@ -94,7 +98,7 @@ def test_a_question_with_a_code_fence_is_a_task_ranked_by_the_names_the_code_use
 
 
 def test_a_traceback_feeds_its_frames_and_the_innermost_frame_file_ranks_first(api):
-    query = '''Checkout crashes on an unknown code
+    query = """Checkout crashes on an unknown code
 
 Traceback (most recent call last):
   File "/home/me/project/run.py", line 3, in <module>
@@ -104,7 +108,7 @@ Traceback (most recent call last):
   File "/home/me/venv/lib/site-packages/shop/pricing.py", line 8, in apply_discount
     raise KeyError(code)
 KeyError: 'NOPE'
-'''
+"""
     parsed = parse(query)
     assert [f.function for f in parsed.frames] == ["<module>", "checkout", "apply_discount"]
     assert parsed.exception == "KeyError" and parsed.exception_message == "'NOPE'"
@@ -145,8 +149,9 @@ def test_limit_counts_files_and_extra_places_come_under_more(api):
     assert len(answer["results"]) == 3 and len(set(paths(answer))) == 3
     first = answer["results"][0]
     assert first["path"] == "shop/registry.py"
-    assert {m["symbol"] for m in first["more"]} | {first["symbol"]} >= {"shop.registry.register_blueprint"} or \
-        first["more"]
+    assert {m["symbol"] for m in first["more"]} | {first["symbol"]} >= {
+        "shop.registry.register_blueprint"
+    } or first["more"]
 
 
 def test_path_prefix_is_applied_inside_the_ranker(api):
@@ -170,8 +175,9 @@ def test_the_cli_gives_the_mcp_answer(api):
     query = "how does blueprint registration work"
     out = run_cli("code", "search", query, "--repo", str(api.root), cwd=api.root)
     assert out.returncode == 0, out.stderr
-    assert [r["citation"] for r in json.loads(out.stdout)["results"]] == \
-        [r["citation"] for r in api.intelligent_search(query)["results"]]
+    assert [r["citation"] for r in json.loads(out.stdout)["results"]] == [
+        r["citation"] for r in api.intelligent_search(query)["results"]
+    ]
 
 
 def test_the_ranker_cache_is_reused_and_rebuilt_when_files_change(api, tmp_path):
@@ -189,27 +195,38 @@ def test_the_ranker_cache_is_reused_and_rebuilt_when_files_change(api, tmp_path)
 
 def test_short_quoted_literal_keeps_the_fast_path_and_long_quotes_do_not():
     assert classify('"no such table"').name == "exact_match"
-    assert classify('why does `Blueprint.register` skip deferred rules when the app is reloaded').name \
+    assert (
+        classify("why does `Blueprint.register` skip deferred rules when the app is reloaded").name
         != "exact_match"
+    )
     fence = "Bug\n```\nx = `a`\n```\nand then `b` fails"
     assert parse(fence).literals == ("b",)
 
 
 def test_gather_task_context_packs_the_same_ranking_for_a_task_text(api):
-    task = ("Discount codes in lower case are not applied.\nThe checkout passes the raw code to "
-            "`apply_discount`, which looks the rate up with `current_rate`; normalise it first.")
+    task = (
+        "Discount codes in lower case are not applied.\nThe checkout passes the raw code to "
+        "`apply_discount`, which looks the rate up with `current_rate`; normalise it first."
+    )
     context = api.gather_task_context(task, token_budget=2000)
     ranked = api.intelligent_search(task, limit=25, preset="thorough")
     assert context["snippets"][0]["citation"] == ranked["results"][0]["citation"]
     assert context["tokens_used"] <= 2000
-    assert {s["citation"].split(":")[0] for s in context["snippets"]} >= {"shop/pricing.py", "shop/checkout.py"}
+    assert {s["citation"].split(":")[0] for s in context["snippets"]} >= {
+        "shop/pricing.py",
+        "shop/checkout.py",
+    }
 
 
 def test_parse_reads_identifiers_paths_modules_and_pytest_frames():
-    parsed = parse("`Blueprint.register` in src/flask/blueprints.py breaks flask.globals for HTTPServer and "
-                   "parse_args\n\nsrc/_pytest/python.py:123: in collect\nE   AssertionError: boom")
+    parsed = parse(
+        "`Blueprint.register` in src/flask/blueprints.py breaks flask.globals for HTTPServer and "
+        "parse_args\n\nsrc/_pytest/python.py:123: in collect\nE   AssertionError: boom"
+    )
     assert {"Blueprint.register", "HTTPServer", "parse_args"} <= set(parsed.identifiers)
     assert "src/flask/blueprints.py" in parsed.paths and "flask.globals" in parsed.modules
-    assert [(f.file, f.line, f.function) for f in parsed.frames] == [("src/_pytest/python.py", 123, "collect")]
+    assert [(f.file, f.line, f.function) for f in parsed.frames] == [
+        ("src/_pytest/python.py", 123, "collect")
+    ]
     assert parsed.exception == "AssertionError" and parsed.is_task
     assert {"register", "Blueprint", "collect"} <= set(parsed.names)

@@ -31,19 +31,26 @@ def test_adjacent_prose_words_the_code_spells_as_one_become_query_terms():
 
 def test_a_task_text_asks_for_tests_or_docs_only_in_its_title():
     assert asked_in(parse(ISSUE)) == set()  # "example", "docs" and "test" in the body ask for nothing
-    assert asked_in(parse("Tests for the man page builder are flaky\n\nThey fail on CI with a timeout.\n"
-                          "It happens twice a week, more often on the slow runners.")) >= {"test"}
+    assert asked_in(
+        parse(
+            "Tests for the man page builder are flaky\n\nThey fail on CI with a timeout.\n"
+            "It happens twice a week, more often on the slow runners."
+        )
+    ) >= {"test"}
     assert "docs" in asked_in(parse("where are the docs for render"))  # a short question asks in its text
 
 
-@pytest.mark.parametrize(("path", "kind"), [
-    ("pkg/themes/basic/static/jquery-3.5.1.js", "vendored"),
-    ("web/lib/underscore.min.js", "vendored"),
-    ("pkg/testutils/checker.py", "test"),
-    ("release/fabfile.py", "ci"),
-    ("pkg/release.py", None),
-    ("pkg/static/app.js", None),
-])
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [
+        ("pkg/themes/basic/static/jquery-3.5.1.js", "vendored"),
+        ("web/lib/underscore.min.js", "vendored"),
+        ("pkg/testutils/checker.py", "test"),
+        ("release/fabfile.py", "ci"),
+        ("pkg/release.py", None),
+        ("pkg/static/app.js", None),
+    ],
+)
 def test_copied_libraries_test_helpers_and_release_scripts_are_demoted(path, kind):
     assert file_kind(path, (), "python" if path.endswith(".py") else "javascript") == kind
 
@@ -69,9 +76,9 @@ def solve(equations, unknowns):
     pivot = rows[0]
     return {name: pivot for name in names}
 ''',
-    "lib/other.py": '''def unrelated_helper(equations):
+    "lib/other.py": """def unrelated_helper(equations):
     return [e for e in equations if e]
-''',
+""",
 }
 
 
@@ -83,9 +90,11 @@ def api(tmp_path_factory) -> Maguyva:
 
 
 def test_the_file_an_entry_point_calls_is_lifted_by_the_graph(api):
-    query = ("solve gives wrong unknowns for equations\n\nCalling `solve` on two equations returns the same "
-             "value for every unknown:\n\n```python\nfrom lib.api import solve\nsolve(['x+y=2', 'x-y=0'], "
-             "['x', 'y'])\n```\n")
+    query = (
+        "solve gives wrong unknowns for equations\n\nCalling `solve` on two equations returns the same "
+        "value for every unknown:\n\n```python\nfrom lib.api import solve\nsolve(['x+y=2', 'x-y=0'], "
+        "['x', 'y'])\n```\n"
+    )
     results = api.intelligent_search(query)["results"]
     by_path = {r["path"]: r for r in results}
     assert results[0]["path"] == "lib/api.py"

@@ -22,6 +22,7 @@ SCOPES = {
     "bioinformatics": {"description": "Bioinformatics and genomics", "primary_skills": []},
 }
 
+
 def genome_qc(parent: Path) -> Path:
     folder = parent / "genome-qc"
     write(

@@ -20,9 +20,18 @@ from maguyva.store.location import store_path
 from maguyva.store.postgres.location import PostgresLocation
 from maguyva_project import make_project
 
-QUERIES = ("def apply_discount", "how are payments charged", "apply_discount percent", "retry payments with backoff",
-           "ECONNREFUSED", "who calls price_with_tax", "DigitalProduct download", "class Product", "VAT",
-           "Checkout charges cards")
+QUERIES = (
+    "def apply_discount",
+    "how are payments charged",
+    "apply_discount percent",
+    "retry payments with backoff",
+    "ECONNREFUSED",
+    "who calls price_with_tax",
+    "DigitalProduct download",
+    "class Product",
+    "VAT",
+    "Checkout charges cards",
+)
 _names = itertools.count()
 
 
@@ -134,6 +143,7 @@ def test_a_ranked_answer_costs_a_constant_number_of_store_reads(both):
             def counted(*args, **kwargs):
                 calls.append(name)
                 return attr(*args, **kwargs)
+
             return counted
 
     sqlite.store = Counting()
@@ -156,9 +166,13 @@ def test_same_repository_gives_identical_top10_answers_for_every_modality(both):
     sqlite, postgres = both
     for query in QUERIES:
         for preset in ("default", "thorough"):
-            assert postgres.intelligent_search(query, preset=preset) == sqlite.intelligent_search(query, preset=preset)
+            assert postgres.intelligent_search(query, preset=preset) == sqlite.intelligent_search(
+                query, preset=preset
+            )
         semantic = dict(modalities=["semantic"])
-        assert postgres.intelligent_search(query, **semantic) == sqlite.intelligent_search(query, **semantic), query
+        assert postgres.intelligent_search(query, **semantic) == sqlite.intelligent_search(
+            query, **semantic
+        ), query
     assert postgres.intelligent_search("payments", modalities=["semantic"])["results"]  # vectors were used
     for words in ("apply_discount percent", "product price", "__init__ init self"):
         assert _ranked(postgres.store.search_bm25(words)) == _ranked(sqlite.store.search_bm25(words))
@@ -175,12 +189,14 @@ def test_same_repository_gives_identical_symbol_graph_and_text_tools(both):
         assert postgres.find_symbol(name, find_similar=True) == sqlite.find_symbol(name, find_similar=True)
         assert postgres.find_references(name) == sqlite.find_references(name)
     for direction in ("callers", "callees", "both", "impact"):
-        assert postgres.analyze_dependencies("apply_discount", direction=direction) == \
-            sqlite.analyze_dependencies("apply_discount", direction=direction)
+        assert postgres.analyze_dependencies(
+            "apply_discount", direction=direction
+        ) == sqlite.analyze_dependencies("apply_discount", direction=direction)
     for pattern, regex in (("price", False), (r"def \w+_with_\w+", True), ("ECONNREFUSED", False)):
         assert postgres.search_text(pattern, regex=regex) == sqlite.search_text(pattern, regex=regex)
-    assert postgres.search_structure(kind="class", name="*Product") == \
-        sqlite.search_structure(kind="class", name="*Product")
+    assert postgres.search_structure(kind="class", name="*Product") == sqlite.search_structure(
+        kind="class", name="*Product"
+    )
     assert postgres.search_structure(name="[a-c]*") == sqlite.search_structure(name="[a-c]*")
     assert postgres.gather_task_context("retry payments") == sqlite.gather_task_context("retry payments")
 
@@ -267,8 +283,10 @@ def test_repositories_in_one_database_never_see_each_other(postgres_url, tmp_pat
     other_store = open_store(f"{base}&repo=other", readonly=True)
     try:
         assert [s.path for s in other_store.find_symbols("apply_discount")] == ["billing.py"]
-        assert {s.path for s in shop_store.find_symbols("apply_discount")} == \
-            {"shop/pricing.py", "vendor/legacy/pricing_copy.py"}
+        assert {s.path for s in shop_store.find_symbols("apply_discount")} == {
+            "shop/pricing.py",
+            "vendor/legacy/pricing_copy.py",
+        }
         assert other_store.file_text("shop/pricing.py") is None
         shop_chunks = [row.chunk_id for row in shop_store.chunks_without_vectors("test/hash/256")]
         assert shop_chunks and other_store.chunks_by_id(shop_chunks) == {}
@@ -290,7 +308,9 @@ def test_migrations_are_versioned_and_applied_once(postgres_url):
         assert migrate(conn) == LATEST
         versions = [v for (v,) in conn.execute("SELECT version FROM schema_migrations ORDER BY version")]
         assert versions == list(range(1, LATEST + 1))
-        indexes = {name for (name,) in conn.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'files'")}
+        indexes = {
+            name for (name,) in conn.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'files'")
+        }
         assert "files_content_trgm" in indexes
 
 
@@ -349,9 +369,13 @@ def test_pgvector_is_used_when_the_server_has_it_through_an_hnsw_index(pgvector_
         ids, packed = store.load_vectors(key)
         exact = HammingIndex.build(ids, packed).search(query, 5)
         store.conn.execute("SET enable_seqscan = off")  # a tiny table: make the planner show the index
-        plan = "\n".join(row[0] for row in store.conn.execute(
-            "EXPLAIN " + HNSW_NEAREST.format(dims=256),
-            {"q": to_bits(query.tobytes()), "repo": store.repo_id, "model": key, "limit": 5}))
+        plan = "\n".join(
+            row[0]
+            for row in store.conn.execute(
+                "EXPLAIN " + HNSW_NEAREST.format(dims=256),
+                {"q": to_bits(query.tobytes()), "repo": store.repo_id, "model": key, "limit": 5},
+            )
+        )
         assert "vectors_hnsw_256" in plan
         assert store.nearest_vectors(key, query, 5) == exact
     finally:
@@ -364,11 +388,13 @@ def test_mcp_tools_over_either_backend_give_the_same_structured_answers(both):
 
     from maguyva.server.app import Repository, build_server
 
-    calls = [("intelligent_search", {"query": "how are payments charged"}),
-             ("find_symbol", {"symbol_name": "DigitalProduct.download_url"}),
-             ("analyze_dependencies", {"target": "shop/checkout.py", "direction": "callees"}),
-             ("get_file", {"path": "shop/pricing.py", "start_line": 8, "end_line": 9}),
-             ("search_text", {"pattern": "ECONNREFUSED"})]
+    calls = [
+        ("intelligent_search", {"query": "how are payments charged"}),
+        ("find_symbol", {"symbol_name": "DigitalProduct.download_url"}),
+        ("analyze_dependencies", {"target": "shop/checkout.py", "direction": "callees"}),
+        ("get_file", {"path": "shop/pricing.py", "start_line": 8, "end_line": 9}),
+        ("search_text", {"pattern": "ECONNREFUSED"}),
+    ]
 
     def answers(api) -> list:
         repo = Repository(api.root, api.store_location)

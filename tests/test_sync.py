@@ -48,7 +48,8 @@ def test_check_passes_after_sync_and_fails_after_registry_edit_naming_the_file(w
     assert dry.returncode == 0
     changes = json.loads(dry.stdout)["changes"]
     assert [(c["action"], c["path"], c["sources"]) for c in changes] == [
-        ("update", ".claude/agents/security-guardian.md", ["registries/agents/security-guardian.yaml"])]
+        ("update", ".claude/agents/security-guardian.md", ["registries/agents/security-guardian.yaml"])
+    ]
     assert ".claude/agents/security-guardian.md" in sync(ws_root, "--dry-run").stdout
 
 
@@ -62,8 +63,10 @@ def test_second_sync_writes_nothing_and_keeps_mtimes(ws_root):
     # only the no-op stamp (derived state in the git-ignored load cache) is written
     after = mtimes(ws_root)
     assert {k: v for k, v in after.items() if not k.startswith(".orkestra/cache/sync/")} == before
-    assert sorted(set(after) - set(before)) == [".orkestra/cache/sync/fingerprint.json",
-                                                 ".orkestra/cache/sync/noop.json"]
+    assert sorted(set(after) - set(before)) == [
+        ".orkestra/cache/sync/fingerprint.json",
+        ".orkestra/cache/sync/noop.json",
+    ]
     third = sync(ws_root)  # answered from the stamp: not one file written
     assert third.returncode == 0 and "already in sync" in third.stdout
     assert mtimes(ws_root) == after
@@ -102,8 +105,12 @@ def test_users_own_files_in_claude_are_never_deleted_and_stale_outputs_are_prune
     (ws_root / "registries/agents/bio-analyst.yaml").unlink()
     pending = sync(ws_root, "--check", "--json")
     assert pending.returncode == 1
-    assert {"path": ".claude/agents/bio-analyst.md", "action": "delete", "reason": "no longer generated",
-            "sources": []} in json.loads(pending.stdout)["changes"]
+    assert {
+        "path": ".claude/agents/bio-analyst.md",
+        "action": "delete",
+        "reason": "no longer generated",
+        "sources": [],
+    } in json.loads(pending.stdout)["changes"]
     assert sync(ws_root).returncode == 0
     assert not (ws_root / ".claude/agents/bio-analyst.md").exists()
     assert own.read_text().startswith("---\nname: my-own-agent")
@@ -150,15 +157,23 @@ def test_sync_status_reports_edits_missing_files_and_input_changes(ws_root):
     assert sync_status(Workspace.load(ws_root)).in_sync
     (ws_root / ".claude/agents/orchestrator.md").write_text("edited\n")
     (ws_root / ".mcp.json").unlink()
-    (ws_root / "registries/values.yaml").write_text((ws_root / "registries/values.yaml").read_text() + "\n# note\n")
+    (ws_root / "registries/values.yaml").write_text(
+        (ws_root / "registries/values.yaml").read_text() + "\n# note\n"
+    )
     status = sync_status(Workspace.load(ws_root))
     assert (status.in_sync, status.changed_inputs, status.edited_outputs, status.missing_outputs) == (
-        False, True, [".claude/agents/orchestrator.md"], [".mcp.json"])
+        False,
+        True,
+        [".claude/agents/orchestrator.md"],
+        [".mcp.json"],
+    )
 
 
 def test_sync_status_does_not_import_jinja2(ws_root):
-    code = ("import sys; from orkestra.workspace import Workspace; from orkestra.render.state import sync_status; "
-            f"sync_status(Workspace.load({str(ws_root)!r})); print('jinja2' in sys.modules)")
+    code = (
+        "import sys; from orkestra.workspace import Workspace; from orkestra.render.state import sync_status; "
+        f"sync_status(Workspace.load({str(ws_root)!r})); print('jinja2' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -170,7 +185,9 @@ def test_template_or_vendor_edit_is_noticed_by_the_no_load_fast_path(ws_root):
     assert sync(ws_root, "--check").returncode == 1
     assert sync(ws_root).returncode == 0
     (ws_root / "templates").mkdir()
-    (ws_root / "templates/command.md.j2").write_text("---\n{{ frontmatter | frontmatter }}---\n{{ body }}\n\nEnd.\n")
+    (ws_root / "templates/command.md.j2").write_text(
+        "---\n{{ frontmatter | frontmatter }}---\n{{ body }}\n\nEnd.\n"
+    )
     dry = json.loads(sync(ws_root, "--dry-run", "--json").stdout)
     assert [c["path"] for c in dry["changes"]] == [".claude/commands/registry-health.md"]
 
@@ -182,5 +199,7 @@ def test_a_symlink_leading_outside_the_root_is_refused(ws_root, tmp_path):
     (ws_root / ".claude/commands").symlink_to(outside)
     result = sync(ws_root)
     assert result.returncode == 1
-    assert "refusing to write '.claude/commands/registry-health.md': outside the workspace root" in result.stderr
+    assert (
+        "refusing to write '.claude/commands/registry-health.md': outside the workspace root" in result.stderr
+    )
     assert list(outside.iterdir()) == []

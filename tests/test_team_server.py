@@ -40,18 +40,30 @@ def team(tmp_path_factory, postgres_url) -> dict:
     """Workspace ``acme`` (repos shop and billing) and workspace ``rival`` (repo vault) on one server."""
     base = tmp_path_factory.mktemp("team")
     shop = make_project(base / "shop")
-    billing = make_repo(base / "billing", {
-        "billing.py": "def apply_discount(total):\n    return total * 0.9\n\n\ndef invoice(total):\n"
-                      "    return apply_discount(total)\n",
-        "shop/pricing.py": "RATE = 1\n"})
-    vault = make_repo(base / "vault", {"vault.py": "TOPSECRET_TOKEN = 'rival only'\n\n\ndef apply_discount(x):\n"
-                                                   "    return x\n"})
+    billing = make_repo(
+        base / "billing",
+        {
+            "billing.py": "def apply_discount(total):\n    return total * 0.9\n\n\ndef invoice(total):\n"
+            "    return apply_discount(total)\n",
+            "shop/pricing.py": "RATE = 1\n",
+        },
+    )
+    vault = make_repo(
+        base / "vault",
+        {"vault.py": "TOPSECRET_TOKEN = 'rival only'\n\n\ndef apply_discount(x):\n    return x\n"},
+    )
     acme, rival = f"{postgres_url}?workspace=acme-{RUN}", f"{postgres_url}?workspace=rival-{RUN}"
     index_repository(shop, acme, workers=1)
     index_repository(vault, rival, workers=1)
     published = run_cli("code", "index", str(billing), "--store", acme, cwd=base)  # what CI runs
     assert published.returncode == 0, published.stderr
-    return {"acme": acme, "rival": rival, "base": base, "billing": billing, "published": json.loads(published.stdout)}
+    return {
+        "acme": acme,
+        "rival": rival,
+        "base": base,
+        "billing": billing,
+        "published": json.loads(published.stdout),
+    }
 
 
 @pytest.fixture
@@ -67,16 +79,21 @@ def test_search_spans_the_workspace_and_cites_repo_path_line(acme):
     assert all(r["repo"] in ("shop", "billing") for r in found)
     assert "vault" not in json.dumps(found)
     symbols = acme.find_symbol("apply_discount")
-    assert [s["citation"] for s in symbols["symbols"]] == \
-        ["billing:billing.py:1", "shop:shop/pricing.py:8", "shop:vendor/legacy/pricing_copy.py:1"]
+    assert [s["citation"] for s in symbols["symbols"]] == [
+        "billing:billing.py:1",
+        "shop:shop/pricing.py:8",
+        "shop:vendor/legacy/pricing_copy.py:1",
+    ]
     refs = acme.find_references("apply_discount")
     assert "billing:billing.py:6" in {r["citation"] for r in refs["references"]}
 
 
 def test_workspace_search_fuses_repositories_by_rank_and_packs_context_like_one_repository(acme):
     found = acme.intelligent_search("apply_discount", limit=20)
-    per_repo = {repo: acme.repos[repo].intelligent_search("apply_discount", limit=20).results
-                for repo in ("shop", "billing")}
+    per_repo = {
+        repo: acme.repos[repo].intelligent_search("apply_discount", limit=20).results
+        for repo in ("shop", "billing")
+    }
     # RRF over each repository's own order: rank r of every repository comes before rank r + 1 of any
     ranks = [[r.path for r in per_repo[hit.repo]].index(hit.path) for hit in found.results]
     assert ranks == sorted(ranks) and {hit.repo for hit in found.results} == {"shop", "billing"}
@@ -92,25 +109,40 @@ def test_a_repo_prefix_filters_and_unknown_repositories_are_refused(acme):
     only_billing = acme.intelligent_search("apply_discount", path_prefix="billing:")["results"]
     assert only_billing and {r["repo"] for r in only_billing} == {"billing"}
     grep = acme.search_text("apply_discount", path_prefix="shop:shop/")["results"]
-    assert [r["citation"] for r in grep] == ["shop:shop/checkout.py:5", "shop:shop/checkout.py:13",
-                                             "shop:shop/pricing.py:8", "shop:shop/pricing.py:14"]
+    assert [r["citation"] for r in grep] == [
+        "shop:shop/checkout.py:5",
+        "shop:shop/checkout.py:13",
+        "shop:shop/pricing.py:8",
+        "shop:shop/pricing.py:14",
+    ]
     for crafted in ("vault:", "rival:vault.py", "../vault:"):
         with pytest.raises(MaguyvaError, match="no repository"):
             acme.search_text("TOPSECRET", path_prefix=crafted)
     assert acme.search_text("TOPSECRET_TOKEN")["count"] == 0
-    assert acme.analyze_dependencies("billing:billing.py", direction="callees")["entries"][0]["citation"] == \
-        "billing:billing.py:1"
+    assert (
+        acme.analyze_dependencies("billing:billing.py", direction="callees")["entries"][0]["citation"]
+        == "billing:billing.py:1"
+    )
 
 
 def test_get_file_reads_the_index_and_never_leaves_the_workspace(acme):
     lines = acme.get_file("billing.py", start_line=5, end_line=6)
-    assert (lines["citation"], [line["text"] for line in lines["lines"]]) == \
-        ("billing:billing.py:5", ["def invoice(total):", "    return apply_discount(total)"])
+    assert (lines["citation"], [line["text"] for line in lines["lines"]]) == (
+        "billing:billing.py:5",
+        ["def invoice(total):", "    return apply_discount(total)"],
+    )
     assert acme.get_file("shop:shop/pricing.py", include_metadata=True)["metadata"]["language"] == "python"
     with pytest.raises(MaguyvaError, match="several repositories"):
         acme.get_file("shop/pricing.py")
-    for crafted in ("../vault/vault.py", "/etc/passwd", "shop:../../etc/passwd", "shop:.git/config",
-                    "vault:vault.py", "vault.py", "shop:/etc/passwd"):
+    for crafted in (
+        "../vault/vault.py",
+        "/etc/passwd",
+        "shop:../../etc/passwd",
+        "shop:.git/config",
+        "vault:vault.py",
+        "vault.py",
+        "shop:/etc/passwd",
+    ):
         with pytest.raises(MaguyvaError, match="outside|no repository|no file|.git"):
             acme.get_file(crafted)
 
@@ -124,7 +156,9 @@ def test_ci_index_publishes_a_snapshot_that_clients_see(team, acme):
     assert status["billing"]["snapshot"]["commit"] == head and status["billing"]["snapshot"]["created_at"]
     listed = run_cli("code", "repos", "--store", team["acme"], cwd=team["base"])
     assert listed.returncode == 0, listed.stderr
-    assert {r["repo"]: r["snapshot"]["commit"] for r in json.loads(listed.stdout)["repositories"]}["billing"] == head
+    assert {r["repo"]: r["snapshot"]["commit"] for r in json.loads(listed.stdout)["repositories"]}[
+        "billing"
+    ] == head
     with pytest.raises(MaguyvaError, match="published from CI"):
         acme.refresh_index()
 
@@ -132,22 +166,54 @@ def test_ci_index_publishes_a_snapshot_that_clients_see(team, acme):
 def test_keys_are_created_listed_revoked_and_only_their_hash_is_stored(team, postgres_url):
     import psycopg
 
-    created = run_cli("code", "keys", "create", "alice", "--store", postgres_url, "--workspace", f"keys-{RUN}",
-                      cwd=team["base"])
+    created = run_cli(
+        "code",
+        "keys",
+        "create",
+        "alice",
+        "--store",
+        postgres_url,
+        "--workspace",
+        f"keys-{RUN}",
+        cwd=team["base"],
+    )
     assert created.returncode == 0, created.stderr
     key = json.loads(created.stdout)
     assert key["token"].startswith(f"mgv_{key['id']}_") and key["revoked_at"] is None
     with psycopg.connect(postgres_url) as conn:
         stored = conn.execute("SELECT * FROM api_keys WHERE id = %s", (key["id"],)).fetchone()
     assert key["token"].split("_", 2)[2] not in json.dumps(stored, default=str)
-    listed = json.loads(run_cli("code", "keys", "list", "--store", f"{postgres_url}?workspace=keys-{RUN}",
-                                cwd=team["base"]).stdout)
-    assert [(k["id"], k["name"]) for k in listed["keys"]] == [(key["id"], "alice")] and "token" not in listed["keys"][0]
-    revoked = run_cli("code", "keys", "revoke", key["id"], "--store", postgres_url, "--workspace", f"keys-{RUN}",
-                      cwd=team["base"])
+    listed = json.loads(
+        run_cli(
+            "code", "keys", "list", "--store", f"{postgres_url}?workspace=keys-{RUN}", cwd=team["base"]
+        ).stdout
+    )
+    assert [(k["id"], k["name"]) for k in listed["keys"]] == [(key["id"], "alice")] and "token" not in listed[
+        "keys"
+    ][0]
+    revoked = run_cli(
+        "code",
+        "keys",
+        "revoke",
+        key["id"],
+        "--store",
+        postgres_url,
+        "--workspace",
+        f"keys-{RUN}",
+        cwd=team["base"],
+    )
     assert revoked.returncode == 0 and json.loads(revoked.stdout)["revoked_at"]
-    unknown = run_cli("code", "keys", "revoke", "nope", "--store", postgres_url, "--workspace", f"keys-{RUN}",
-                      cwd=team["base"])
+    unknown = run_cli(
+        "code",
+        "keys",
+        "revoke",
+        "nope",
+        "--store",
+        postgres_url,
+        "--workspace",
+        f"keys-{RUN}",
+        cwd=team["base"],
+    )
     assert unknown.returncode == 1 and "unknown API key 'nope'" in unknown.stderr
     sqlite = run_cli("code", "keys", "list", "--store", str(team["base"] / "x.db"), cwd=team["base"])
     assert sqlite.returncode == 2 and "PostgreSQL" in sqlite.stderr
@@ -169,8 +235,16 @@ def _status(url: str, token: str | None) -> int:
     headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
     if token is not None:
         headers["Authorization"] = f"Bearer {token}"
-    body = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-            "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+    }
     return httpx.post(url, json=body, headers=headers, timeout=10).status_code
 
 
@@ -193,9 +267,23 @@ def test_http_server_answers_only_live_keys_of_its_own_workspace(team):
     revoked_key = _key(team["acme"], "old", team["base"])
     run_cli("code", "keys", "revoke", revoked_key["id"], "--store", team["acme"], cwd=team["base"])
     port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "orkestra", "code", "serve", "--http", "--port", str(port),
-                               "--store", team["acme"]], cwd=team["base"], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "orkestra",
+            "code",
+            "serve",
+            "--http",
+            "--port",
+            str(port),
+            "--store",
+            team["acme"],
+        ],
+        cwd=team["base"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     url = f"http://127.0.0.1:{port}/mcp"
     try:
         deadline = time.monotonic() + 60
@@ -206,16 +294,22 @@ def test_http_server_answers_only_live_keys_of_its_own_workspace(team):
             time.sleep(0.2)
         assert server.poll() is None, server.stderr.read().decode()
         forged = acme_key["token"][:-4] + "AAAA"
-        assert [_status(url, token) for token in (None, "mgv__", "not-a-key", forged, rival_key["token"],
-                                                    revoked_key["token"])] == [401] * 6
+        assert [
+            _status(url, token)
+            for token in (None, "mgv__", "not-a-key", forged, rival_key["token"], revoked_key["token"])
+        ] == [401] * 6
         assert _status(url, acme_key["token"]) == 200
-        search, crafted_repo, crafted_path, dropped, status = _calls(url, acme_key["token"], [
-            ("intelligent_search", {"query": "apply_discount", "limit": 20}),
-            ("search_text", {"pattern": "TOPSECRET_TOKEN", "path_prefix": "vault:"}),
-            ("get_file", {"path": "../vault/vault.py"}),
-            ("search_text", {"pattern": "'; DROP TABLE files; --"}),
-            ("index_status", {}),
-        ])
+        search, crafted_repo, crafted_path, dropped, status = _calls(
+            url,
+            acme_key["token"],
+            [
+                ("intelligent_search", {"query": "apply_discount", "limit": 20}),
+                ("search_text", {"pattern": "TOPSECRET_TOKEN", "path_prefix": "vault:"}),
+                ("get_file", {"path": "../vault/vault.py"}),
+                ("search_text", {"pattern": "'; DROP TABLE files; --"}),
+                ("index_status", {}),
+            ],
+        )
         cited = {r["citation"].split(":", 1)[0] for r in search.structured_content["results"]}
         assert cited == {"shop", "billing"}
         assert crafted_repo.is_error and "no repository 'vault'" in crafted_repo.content[0].text
@@ -233,8 +327,17 @@ def test_cli_queries_span_the_workspace_with_repo_star(team):
     store = team["acme"] + "&repo=*"
     found = run_cli("code", "symbol", "apply_discount", "--store", store, cwd=team["base"])
     assert found.returncode == 0, found.stderr
-    assert [s["citation"] for s in json.loads(found.stdout)["symbols"]] == \
-        ["billing:billing.py:1", "shop:shop/pricing.py:8", "shop:vendor/legacy/pricing_copy.py:1"]
-    missing = run_cli("code", "search", "x", "--store", f"{team['acme'].split('?')[0]}?workspace=nobody-{RUN}&repo=*",
-                      cwd=team["base"])
+    assert [s["citation"] for s in json.loads(found.stdout)["symbols"]] == [
+        "billing:billing.py:1",
+        "shop:shop/pricing.py:8",
+        "shop:vendor/legacy/pricing_copy.py:1",
+    ]
+    missing = run_cli(
+        "code",
+        "search",
+        "x",
+        "--store",
+        f"{team['acme'].split('?')[0]}?workspace=nobody-{RUN}&repo=*",
+        cwd=team["base"],
+    )
     assert missing.returncode == 1 and "no indexed repositories" in missing.stderr

@@ -31,17 +31,31 @@ def stored(repo: Path) -> list:
 
 def test_orkestra_hook_records_events_exits_0_and_prints_nothing(git_repo):
     for name in ("SessionStart", "PreToolUse-bash", "PostToolUseFailure-bash", "SubagentStop"):
-        result = subprocess.run([HOOK], input=payload(name, git_repo), capture_output=True, text=True,
-                                cwd="/", env={"PATH": "/usr/bin:/bin"})
+        result = subprocess.run(
+            [HOOK],
+            input=payload(name, git_repo),
+            capture_output=True,
+            text=True,
+            cwd="/",
+            env={"PATH": "/usr/bin:/bin"},
+        )
         assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
     assert [(e.name, e.labels.get("bash_cli"), e.labels["outcome"]) for e in stored(git_repo)] == [
-        ("SessionStart", None, "n/a"), ("PreToolUse", "pytest", "n/a"),
-        ("PostToolUseFailure", "git", "failure"), ("SubagentStop", None, "n/a")]
+        ("SessionStart", None, "n/a"),
+        ("PreToolUse", "pytest", "n/a"),
+        ("PostToolUseFailure", "git", "failure"),
+        ("SubagentStop", None, "n/a"),
+    ]
 
 
 def test_malformed_stdin_is_recorded_and_never_fails_the_agent(git_repo):
-    result = subprocess.run([HOOK], input='{"hook_event_name": "PreToolUse", "tool_na', capture_output=True,
-                            text=True, cwd=git_repo)
+    result = subprocess.run(
+        [HOOK],
+        input='{"hook_event_name": "PreToolUse", "tool_na',
+        capture_output=True,
+        text=True,
+        cwd=git_repo,
+    )
     assert (result.returncode, result.stdout) == (0, "")
     [event] = stored(git_repo)
     assert event.name == "malformed" and event.fields["raw"] == '{"hook_event_name": "PreToolUse", "tool_na'
@@ -49,8 +63,13 @@ def test_malformed_stdin_is_recorded_and_never_fails_the_agent(git_repo):
 
 def test_an_unwritable_store_still_exits_0_with_a_note_on_stderr(git_repo):
     (git_repo / "blocker").write_text("a file where the store directory should be")
-    result = subprocess.run([HOOK, "--store-dir", "blocker/telemetry"], input=payload("Stop", git_repo),
-                            capture_output=True, text=True, cwd=git_repo)
+    result = subprocess.run(
+        [HOOK, "--store-dir", "blocker/telemetry"],
+        input=payload("Stop", git_repo),
+        capture_output=True,
+        text=True,
+        cwd=git_repo,
+    )
     assert (result.returncode, result.stdout) == (0, "")
     assert result.stderr.startswith("orkestra-hook: event not recorded: NotADirectoryError")
 
@@ -58,17 +77,19 @@ def test_an_unwritable_store_still_exits_0_with_a_note_on_stderr(git_repo):
 def test_typer_handle_and_codex_notify_write_the_same_store(git_repo):
     handle = run_cli("hooks", "handle", cwd=git_repo, input=payload("PostToolUse-mcp", git_repo))
     notify = run_cli("hooks", "codex-notify", payload("codex-notify", git_repo), cwd="/")
-    lean = subprocess.run([HOOK, "codex-notify", payload("codex-notify", git_repo)], capture_output=True,
-                          text=True, cwd="/")
+    lean = subprocess.run(
+        [HOOK, "codex-notify", payload("codex-notify", git_repo)], capture_output=True, text=True, cwd="/"
+    )
     assert [(r.returncode, r.stdout) for r in (handle, notify, lean)] == [(0, ""), (0, ""), (0, "")]
     assert [(e.name, e.labels["agent_tool"]) for e in stored(git_repo)] == [
-        ("PostToolUse", "claude-code"), ("agent-turn-complete", "codex-cli"),
-        ("agent-turn-complete", "codex-cli")]
+        ("PostToolUse", "claude-code"),
+        ("agent-turn-complete", "codex-cli"),
+        ("agent-turn-complete", "codex-cli"),
+    ]
 
 
 def test_the_hook_entry_imports_nothing_heavy():
-    code = ("import sys, orkestra.telemetry.hook; "
-            f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))")
+    code = f"import sys, orkestra.telemetry.hook; print(sorted(m for m in {HEAVY!r} if m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
 
@@ -104,4 +125,5 @@ def test_report_usage_and_config_errors(synthetic, tmp_path):
     bad_config = run_cli("telemetry", "report", cwd=tmp_path)
     assert bad_config.returncode == 1
     assert bad_config.stderr.strip() == (
-        "orkestra.yaml:2:3: telemetry.otlp_endpoint: expected an http(s) URL, got 4318")
+        "orkestra.yaml:2:3: telemetry.otlp_endpoint: expected an http(s) URL, got 4318"
+    )

@@ -35,8 +35,17 @@ CHARTS = {
     "failure-loops": ["s0 · bash:pytest"],
     "slowest-tools": ["Agent", "bash:pytest"],
 }
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+]
 
 
 def chromium() -> str | None:
@@ -45,8 +54,13 @@ def chromium() -> str | None:
 
 def run_chromium(*args: str) -> subprocess.CompletedProcess:
     with tempfile.TemporaryDirectory() as profile:
-        return subprocess.run([chromium(), *FLAGS, f"--user-data-dir={profile}", *args], capture_output=True,
-                              text=True, timeout=120, check=False)
+        return subprocess.run(
+            [chromium(), *FLAGS, f"--user-data-dir={profile}", *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
 
 
 class Charts(HTMLParser):
@@ -100,15 +114,27 @@ def test_the_page_is_self_contained_with_every_chart_and_a_table_view(project):
     for name, labels in CHARTS.items():
         chart = charts.charts[name]
         assert chart["marks"] > 0 and not chart["empty"], name
-        assert all(any(label in text for text in chart["texts"]) for label in labels), (name, chart["texts"][:20])
+        assert all(any(label in text for text in chart["texts"]) for label in labels), (
+            name,
+            chart["texts"][:20],
+        )
     assert "<td>bash:pytest</td><td>bash</td><td>500</td><td>380</td>" in html  # the failure table
     assert html.count("<tr>") > 500  # the events table view
 
 
 def test_since_and_session_filter_the_page(project, tmp_path):
     out = tmp_path / "s3.html"
-    result = run_cli("telemetry", "dashboard", "--session", "s3", "--since", "2026-03-01T00:00:00",
-                     "--output", str(out), cwd=project)
+    result = run_cli(
+        "telemetry",
+        "dashboard",
+        "--session",
+        "s3",
+        "--since",
+        "2026-03-01T00:00:00",
+        "--output",
+        str(out),
+        cwd=project,
+    )
     assert result.returncode == 0, result.stderr
     html = out.read_text()
     assert "<b>999</b>events" in html and "<b>1</b>sessions" in html  # its malformed line has no session
@@ -153,8 +179,18 @@ def test_grafana_dashboard_json_has_every_panel_query_and_variable(project, tmp_
     assert set(variables) == {"datasource", "agent_tool", "session", "repository"}
     assert variables["agent_tool"]["query"] == 'label_values({service_name="claude-code-hooks"}, agent_tool)'
     titles = [p["title"] for p in board["panels"]]
-    for wanted in ("Activity feed", "Tool calls", "Failures", "Prompts", "Sessions' agents", "Built-in tools",
-                   "MCP servers", "Shell command families", "Skills", "Subagents dispatched"):
+    for wanted in (
+        "Activity feed",
+        "Tool calls",
+        "Failures",
+        "Prompts",
+        "Sessions' agents",
+        "Built-in tools",
+        "MCP servers",
+        "Shell command families",
+        "Skills",
+        "Subagents dispatched",
+    ):
         assert wanted in titles
     exprs = [t["expr"] for p in board["panels"] for t in p["targets"]]
     assert exprs == [spec.expr for spec in panel_specs()]
@@ -168,16 +204,26 @@ def test_grafana_dashboard_json_has_every_panel_query_and_variable(project, tmp_
     assert run_cli("telemetry", "dashboard", "--grafana", "--session", "s1", cwd=project).returncode == 2
 
 
-@pytest.mark.skipif(shutil.which("node") is None or not (JS / "node_modules" / "@grafana" / "lezer-logql").is_dir(),
-                    reason="node or tests/js/node_modules missing (.ci/run: npm install --prefix tests/js)")
+@pytest.mark.skipif(
+    shutil.which("node") is None or not (JS / "node_modules" / "@grafana" / "lezer-logql").is_dir(),
+    reason="node or tests/js/node_modules missing (.ci/run: npm install --prefix tests/js)",
+)
 def test_every_dashboard_query_parses_with_grafanas_logql_grammar():
     """Grafana's own LogQL grammar (@grafana/lezer-logql) accepts every query, as Grafana sends it."""
     exprs = [spec.expr for spec in panel_specs()]
-    samples = [expand(e) for e in exprs] + [expand(e, {"session": "s1|s2", "agent_tool": "(claude-code|codex-cli)"})
-                                            for e in exprs]
+    samples = [expand(e) for e in exprs] + [
+        expand(e, {"session": "s1|s2", "agent_tool": "(claude-code|codex-cli)"}) for e in exprs
+    ]
     broken = ['{service_name="x"} | json |', 'sum by (tool_type (count_over_time({a="b"} [1m]))']
-    result = subprocess.run(["node", str(JS / "logql_check.cjs")], input=json.dumps(samples + broken),
-                            capture_output=True, text=True, cwd=JS, timeout=60, check=True)
+    result = subprocess.run(
+        ["node", str(JS / "logql_check.cjs")],
+        input=json.dumps(samples + broken),
+        capture_output=True,
+        text=True,
+        cwd=JS,
+        timeout=60,
+        check=True,
+    )
     errors = json.loads(result.stdout)
-    assert None not in errors[len(samples):]  # the grammar does reject broken LogQL
-    assert [(q, at) for q, at in zip(samples, errors[:len(samples)], strict=True) if at is not None] == []
+    assert None not in errors[len(samples) :]  # the grammar does reject broken LogQL
+    assert [(q, at) for q, at in zip(samples, errors[: len(samples)], strict=True) if at is not None] == []

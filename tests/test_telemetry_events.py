@@ -17,34 +17,102 @@ CC = {"agent_tool": "claude-code"}
 TOOL = {**CC, "permission_mode": "default"}
 
 EXPECTED_LABELS = {
-    "SessionStart": {**CC, "event": "SessionStart", "source": "startup", "model": "claude-sonnet-4-5",
-                     "outcome": "n/a"},
+    "SessionStart": {
+        **CC,
+        "event": "SessionStart",
+        "source": "startup",
+        "model": "claude-sonnet-4-5",
+        "outcome": "n/a",
+    },
     "UserPromptSubmit": {**TOOL, "event": "UserPromptSubmit", "outcome": "n/a"},
-    "PreToolUse-bash": {**TOOL, "event": "PreToolUse", "tool_name": "Bash", "tool_type": "bash",
-                        "bash_cli": "pytest", "outcome": "n/a"},
-    "PostToolUse-bash": {**TOOL, "event": "PostToolUse", "tool_name": "Bash", "tool_type": "bash",
-                         "bash_cli": "pytest", "outcome": "success"},
-    "PostToolUseFailure-bash": {**TOOL, "event": "PostToolUseFailure", "tool_name": "Bash",
-                                "tool_type": "bash", "bash_cli": "git", "outcome": "failure"},
-    "PostToolUseFailure-interrupt": {**TOOL, "event": "PostToolUseFailure", "tool_name": "Bash",
-                                     "tool_type": "bash", "bash_cli": "npm", "outcome": "interrupted"},
-    "PreToolUse-mcp": {**TOOL, "event": "PreToolUse", "tool_name": "mcp__maguyva__find_symbol",
-                       "tool_type": "mcp", "mcp_server": "maguyva", "outcome": "n/a"},
-    "PostToolUse-mcp": {**TOOL, "event": "PostToolUse", "tool_name": "mcp__maguyva__find_symbol",
-                        "tool_type": "mcp", "mcp_server": "maguyva", "outcome": "success"},
-    "PostToolUse-read": {**TOOL, "event": "PostToolUse", "tool_name": "Read", "tool_type": "builtin",
-                         "outcome": "success"},
-    "PostToolUse-skill": {**TOOL, "event": "PostToolUse", "tool_name": "Skill", "tool_type": "skill",
-                          "skill": "systematic-debugging", "outcome": "success"},
-    "PreToolUse-agent": {**TOOL, "event": "PreToolUse", "tool_name": "Agent", "tool_type": "agent",
-                         "subagent_type": "code-reviewer", "outcome": "n/a"},
-    "PermissionDenied": {**TOOL, "event": "PermissionDenied", "tool_name": "Bash", "tool_type": "bash",
-                         "bash_cli": "rm", "reason": "Denied by permission rule Bash(rm *)",
-                         "outcome": "failure"},
+    "PreToolUse-bash": {
+        **TOOL,
+        "event": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_type": "bash",
+        "bash_cli": "pytest",
+        "outcome": "n/a",
+    },
+    "PostToolUse-bash": {
+        **TOOL,
+        "event": "PostToolUse",
+        "tool_name": "Bash",
+        "tool_type": "bash",
+        "bash_cli": "pytest",
+        "outcome": "success",
+    },
+    "PostToolUseFailure-bash": {
+        **TOOL,
+        "event": "PostToolUseFailure",
+        "tool_name": "Bash",
+        "tool_type": "bash",
+        "bash_cli": "git",
+        "outcome": "failure",
+    },
+    "PostToolUseFailure-interrupt": {
+        **TOOL,
+        "event": "PostToolUseFailure",
+        "tool_name": "Bash",
+        "tool_type": "bash",
+        "bash_cli": "npm",
+        "outcome": "interrupted",
+    },
+    "PreToolUse-mcp": {
+        **TOOL,
+        "event": "PreToolUse",
+        "tool_name": "mcp__maguyva__find_symbol",
+        "tool_type": "mcp",
+        "mcp_server": "maguyva",
+        "outcome": "n/a",
+    },
+    "PostToolUse-mcp": {
+        **TOOL,
+        "event": "PostToolUse",
+        "tool_name": "mcp__maguyva__find_symbol",
+        "tool_type": "mcp",
+        "mcp_server": "maguyva",
+        "outcome": "success",
+    },
+    "PostToolUse-read": {
+        **TOOL,
+        "event": "PostToolUse",
+        "tool_name": "Read",
+        "tool_type": "builtin",
+        "outcome": "success",
+    },
+    "PostToolUse-skill": {
+        **TOOL,
+        "event": "PostToolUse",
+        "tool_name": "Skill",
+        "tool_type": "skill",
+        "skill": "systematic-debugging",
+        "outcome": "success",
+    },
+    "PreToolUse-agent": {
+        **TOOL,
+        "event": "PreToolUse",
+        "tool_name": "Agent",
+        "tool_type": "agent",
+        "subagent_type": "code-reviewer",
+        "outcome": "n/a",
+    },
+    "PermissionDenied": {
+        **TOOL,
+        "event": "PermissionDenied",
+        "tool_name": "Bash",
+        "tool_type": "bash",
+        "bash_cli": "rm",
+        "reason": "Denied by permission rule Bash(rm *)",
+        "outcome": "failure",
+    },
     "SubagentStart": {**CC, "event": "SubagentStart", "subagent_type": "code-reviewer", "outcome": "n/a"},
     "SubagentStop": {**CC, "event": "SubagentStop", "subagent_type": "code-reviewer", "outcome": "n/a"},
-    "Notification": {**CC, "event": "Notification", "notification_type": "permission_prompt",
-                     "outcome": "n/a"},
+    "Notification": {
+        **CC,
+        "event": "Notification",
+        "notification_type": "permission_prompt",
+        "outcome": "n/a",
+    },
     "PreCompact": {**CC, "event": "PreCompact", "trigger": "auto", "outcome": "n/a"},
     "Stop": {**CC, "event": "Stop", "outcome": "n/a"},
     "StopFailure": {**CC, "event": "StopFailure", "outcome": "failure"},
@@ -90,27 +158,38 @@ def test_secrets_in_prompts_and_commands_are_redacted_before_storage(git_repo):
     assert "sk_test_51Habc" not in text and "hunter2" not in text and "ghp_aBcDeF" not in text
     assert prompt.event.fields["prompt"].endswith(f"STRIPE_SECRET_KEY={MASK} and password: {MASK}")
     assert push.event.fields["tool_input"]["command"] == (
-        f"git push https://deploy:{MASK}@github.com/acme/shop.git main")
+        f"git push https://deploy:{MASK}@github.com/acme/shop.git main"
+    )
 
 
 def test_codex_notify_payload_maps_to_the_shared_schema(git_repo):
     raw = fixture_payload("codex-notify", git_repo)
     recorded = record_hook(raw, agent_tool="codex-cli", env={}, cwd="/", ts=TS)
     assert Path(recorded.path).parent == git_repo / ".orkestra" / "telemetry"
-    assert recorded.event.labels == {"event": "agent-turn-complete", "agent_tool": "codex-cli",
-                                     "client": "codex-tui", "outcome": "success"}
+    assert recorded.event.labels == {
+        "event": "agent-turn-complete",
+        "agent_tool": "codex-cli",
+        "client": "codex-tui",
+        "outcome": "success",
+    }
     assert recorded.event.fields == {
-        "session_id": "0199a213-81c0-7800-8aa1-bbab2a035a53", "prompt_id": "12", "cwd": str(git_repo),
+        "session_id": "0199a213-81c0-7800-8aa1-bbab2a035a53",
+        "prompt_id": "12",
+        "cwd": str(git_repo),
         "input_messages": ["Rename `foo` to `bar` and update the callsites."],
-        "last_assistant_message_chars": 52}
+        "last_assistant_message_chars": 52,
+    }
 
 
-@pytest.mark.parametrize("raw, reason", [
-    ("{not json", "invalid JSON"),
-    ("[1, 2]", "expected a JSON object, got list"),
-    ('{"hello": "world"}', "no hook_event_name"),
-    ("", "invalid JSON"),
-])
+@pytest.mark.parametrize(
+    "raw, reason",
+    [
+        ("{not json", "invalid JSON"),
+        ("[1, 2]", "expected a JSON object, got list"),
+        ('{"hello": "world"}', "no hook_event_name"),
+        ("", "invalid JSON"),
+    ],
+)
 def test_malformed_input_is_kept_as_a_malformed_event(raw, reason, git_repo):
     recorded = record_hook(raw, env={"CLAUDE_PROJECT_DIR": str(git_repo)}, cwd="/", ts=TS)
     assert recorded.event.labels == {"event": "malformed", "agent_tool": "claude-code", "outcome": "n/a"}
@@ -120,23 +199,40 @@ def test_malformed_input_is_kept_as_a_malformed_event(raw, reason, git_repo):
 
 
 def test_codex_hooks_payloads_on_stdin_are_labelled_codex(git_repo):
-    payload = {"session_id": "c1", "hook_event_name": "PostToolUse", "cwd": str(git_repo),
-               "tool_name": "shell", "tool_input": {"command": "cargo test"}, "tool_use_id": "call_1"}
+    payload = {
+        "session_id": "c1",
+        "hook_event_name": "PostToolUse",
+        "cwd": str(git_repo),
+        "tool_name": "shell",
+        "tool_input": {"command": "cargo test"},
+        "tool_use_id": "call_1",
+    }
     recorded = record_hook(json.dumps(payload), agent_tool="codex-cli", env={}, cwd="/", ts=TS)
-    assert recorded.event.labels == {"event": "PostToolUse", "agent_tool": "codex-cli", "tool_name": "shell",
-                                     "tool_type": "bash", "bash_cli": "cargo", "outcome": "success"}
+    assert recorded.event.labels == {
+        "event": "PostToolUse",
+        "agent_tool": "codex-cli",
+        "tool_name": "shell",
+        "tool_type": "bash",
+        "bash_cli": "cargo",
+        "outcome": "success",
+    }
 
 
 def test_a_stale_claude_project_dir_falls_back_to_the_payload_cwd(git_repo, tmp_path):
     (git_repo / "sub").mkdir()
-    recorded = record_hook(fixture_payload("Stop", git_repo / "sub"),
-                           env={"CLAUDE_PROJECT_DIR": str(tmp_path / "gone")}, cwd="/", ts=TS)
+    recorded = record_hook(
+        fixture_payload("Stop", git_repo / "sub"),
+        env={"CLAUDE_PROJECT_DIR": str(tmp_path / "gone")},
+        cwd="/",
+        ts=TS,
+    )
     assert Path(recorded.path).parent == git_repo / ".orkestra" / "telemetry"
 
 
 def test_claude_project_dir_wins_over_the_payload_cwd(git_repo, tmp_path):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    recorded = record_hook(fixture_payload("Stop", elsewhere), env={"CLAUDE_PROJECT_DIR": str(git_repo)},
-                           cwd="/", ts=TS)
+    recorded = record_hook(
+        fixture_payload("Stop", elsewhere), env={"CLAUDE_PROJECT_DIR": str(git_repo)}, cwd="/", ts=TS
+    )
     assert Path(recorded.path).parent == git_repo / ".orkestra" / "telemetry"

@@ -14,7 +14,8 @@ from orkestra.telemetry.hook import record_hook
 
 logs_service = pytest.importorskip(
     "opentelemetry.proto.collector.logs.v1.logs_service_pb2",
-    reason="the 'otel' extra is not installed (pip install 'orkestra[otel]')")
+    reason="the 'otel' extra is not installed (pip install 'orkestra[otel]')",
+)
 
 FIXTURES = Path(__file__).parent / "fixtures" / "hooks"
 
@@ -45,8 +46,13 @@ def collector():
 def test_a_recorded_hook_event_is_posted_as_an_otlp_log_record(collector, git_repo):
     endpoint, received = collector
     payload = json.loads((FIXTURES / "PostToolUse-mcp.json").read_text()) | {"cwd": str(git_repo)}
-    recorded = record_hook(json.dumps(payload), otlp_endpoint=endpoint, env={}, cwd=str(git_repo),
-                           ts="2026-03-01T10:00:00.250000Z")
+    recorded = record_hook(
+        json.dumps(payload),
+        otlp_endpoint=endpoint,
+        env={},
+        cwd=str(git_repo),
+        ts="2026-03-01T10:00:00.250000Z",
+    )
     assert recorded.warnings == []
     [(path, content_type, body)] = received
     assert (path, content_type) == ("/v1/logs", "application/x-protobuf")
@@ -69,8 +75,12 @@ def test_an_unreachable_collector_is_a_warning_not_an_error(git_repo):
         port = probe.getsockname()[1]
     warnings = export_events([], f"http://127.0.0.1:{port}", timeout=0.5)
     assert warnings == []  # nothing to send, nothing sent
-    recorded = record_hook('{"hook_event_name": "Stop", "session_id": "s"}', otlp_endpoint=f"http://127.0.0.1:{port}",
-                           env={"CLAUDE_PROJECT_DIR": str(git_repo)}, cwd="/")
+    recorded = record_hook(
+        '{"hook_event_name": "Stop", "session_id": "s"}',
+        otlp_endpoint=f"http://127.0.0.1:{port}",
+        env={"CLAUDE_PROJECT_DIR": str(git_repo)},
+        cwd="/",
+    )
     assert recorded.warnings == [f"OTLP export of 1 event(s) to http://127.0.0.1:{port}/v1/logs failed"]
     assert Path(recorded.path).read_text().count("\n") == 1  # stored locally all the same
 

@@ -58,14 +58,18 @@ def service() -> str:
 
 def recent(events: list[Event], minutes: int = 30) -> list[Event]:
     """The events moved to end a minute ago, spacing kept (Loki refuses samples far in the past)."""
-    shift = datetime.now(UTC) - timedelta(minutes=1) - datetime.strptime(
-        events[-1].ts, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+    shift = (
+        datetime.now(UTC)
+        - timedelta(minutes=1)
+        - datetime.strptime(events[-1].ts, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+    )
     out = []
     for event in events:
         moment = datetime.strptime(event.ts, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC) + shift
         out.append(event._replace(ts=timestamp(moment)))
-    assert (datetime.now(UTC) - datetime.strptime(out[0].ts, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
-            < timedelta(minutes=minutes))
+    assert datetime.now(UTC) - datetime.strptime(out[0].ts, "%Y-%m-%dT%H:%M:%S.%fZ").replace(
+        tzinfo=UTC
+    ) < timedelta(minutes=minutes)
     return out
 
 
@@ -74,9 +78,11 @@ def seeded(sessions: int = 2, blocks: int = 3) -> list[Event]:
     events = synthetic_events()
     per_session = len(events) // 10
     block = per_session // 50
-    chosen = [e for s in range(sessions) for e in events[s * per_session: s * per_session + blocks * block]]
-    spaced = [e._replace(ts=timestamp(datetime(2026, 3, 1, tzinfo=UTC) + timedelta(seconds=i)))
-              for i, e in enumerate(chosen)]
+    chosen = [e for s in range(sessions) for e in events[s * per_session : s * per_session + blocks * block]]
+    spaced = [
+        e._replace(ts=timestamp(datetime(2026, 3, 1, tzinfo=UTC) + timedelta(seconds=i)))
+        for i, e in enumerate(chosen)
+    ]
     return recent(spaced)
 
 
@@ -119,23 +125,46 @@ def totals(data: dict, label: str) -> dict[str, float]:
 
 def test_pushed_events_come_back_with_the_schema_labels(server, git_repo):
     name = service()
-    names = ["SessionStart", "UserPromptSubmit", "PreToolUse-mcp", "PostToolUse-mcp", "PostToolUseFailure-bash",
-             "PostToolUse-skill", "SubagentStart"]
+    names = [
+        "SessionStart",
+        "UserPromptSubmit",
+        "PreToolUse-mcp",
+        "PostToolUse-mcp",
+        "PostToolUseFailure-bash",
+        "PostToolUse-skill",
+        "SubagentStart",
+    ]
     base = datetime.now(UTC) - timedelta(minutes=2)
     for i, fixture in enumerate(names):
         payload = json.loads((FIXTURES / f"{fixture}.json").read_text()) | {"cwd": str(git_repo)}
-        recorded = record_hook(json.dumps(payload), env={"ORKESTRA_LOKI_AUTH": "u:p"}, cwd=str(git_repo),
-                               loki_endpoint=server.url, loki_service=name, ts=timestamp(base + timedelta(seconds=i)))
+        recorded = record_hook(
+            json.dumps(payload),
+            env={"ORKESTRA_LOKI_AUTH": "u:p"},
+            cwd=str(git_repo),
+            loki_endpoint=server.url,
+            loki_service=name,
+            ts=timestamp(base + timedelta(seconds=i)),
+        )
         assert recorded.warnings == []
-    data = wait_for(lambda: (d := query(server, "query_range", f'{{service_name="{name}"}}'))
-                    and len(entries(d)) == len(names) and d)
+    data = wait_for(
+        lambda: (
+            (d := query(server, "query_range", f'{{service_name="{name}"}}'))
+            and len(entries(d)) == len(names)
+            and d
+        )
+    )
     got = entries(data)
     assert len(got) == len(names)
     mcp = [(labels, json.loads(line)) for labels, line in got if labels.get("tool_type") == "mcp"]
     assert len(mcp) == 2
     labels, line = mcp[0]
-    assert {k: labels[k] for k in SCHEMA} == {"service_name": name, "agent_tool": "claude-code",
-                                              "event": labels["event"], "tool_type": "mcp", "mcp_server": "maguyva"}
+    assert {k: labels[k] for k in SCHEMA} == {
+        "service_name": name,
+        "agent_tool": "claude-code",
+        "event": labels["event"],
+        "tool_type": "mcp",
+        "mcp_server": "maguyva",
+    }
     assert labels["session_id"] == "7f3c2a10-5b1e-4c6e-9d1a-2f4b8e6c0a11"  # structured metadata
     assert labels["repository"] == git_repo.name
     assert line["tool_name"] == "mcp__maguyva__find_symbol" and "session_id" not in line
@@ -164,20 +193,27 @@ def test_every_dashboard_query_runs_and_returns_the_seeded_events(server, tmp_pa
         logql = expand(spec.expr, {"__range": "2h"})
         Parser(logql).query()  # the stub's parser accepts it too
         path = "query" if spec.instant else "query_range"
-        data = wait_for(lambda logql=logql, path=path: (d := query(server, path, logql)) and d["result"] and d)
+        data = wait_for(
+            lambda logql=logql, path=path: (d := query(server, path, logql)) and d["result"] and d
+        )
         assert data and data["result"], (spec.title, logql)
         answers[spec.title, spec.kind] = data
     calls = sum(e.name == "PreToolUse" for e in events)
     assert totals(answers["Events", "stat"], "") == {"": len(events)}
     assert totals(answers["Tool calls", "stat"], "") == {"": calls}
     assert totals(answers["MCP servers", "piechart"], "mcp_server") == {"github": 6, "maguyva": 6}
-    assert totals(answers["Shell command families", "barchart"], "bash_cli") == {"git": 6, "pytest": 6, "npm": 6}
+    assert totals(answers["Shell command families", "barchart"], "bash_cli") == {
+        "git": 6,
+        "pytest": 6,
+        "npm": 6,
+    }
     assert totals(answers["Skills", "barchart"], "skill") == {"systematic-debugging": 6}
     assert totals(answers["Subagents dispatched", "barchart"], "subagent_type") == {"code-reviewer": 6}
     assert totals(answers["Built-in tools", "barchart"], "tool_name") == {"Read": 6}
     assert totals(answers["Failures by tool", "barchart"], "tool_name") == {
         "Bash": sum(e.name == "PostToolUseFailure" and e.labels.get("tool_name") == "Bash" for e in events),
-        "mcp__github__create_issue": 4}
+        "mcp__github__create_issue": 4,
+    }
     assert len(entries(answers["Activity feed", "logs"])) == len(events)
     # the variables narrow every panel: one session, an unknown repository
     one = query(server, "query", expand(specs[0].expr, {"__range": "2h", "session": "s1"}))
@@ -210,8 +246,12 @@ class KillingProxy:
                     proxy.backend.stop()  # mid-batch: the flusher sees the connection drop
                     self.close_connection = True
                     return
-                request = urllib.request.Request(proxy.backend.url + self.path, data=body, method="POST",
-                                                 headers={"Content-Type": "application/json"})
+                request = urllib.request.Request(
+                    proxy.backend.url + self.path,
+                    data=body,
+                    method="POST",
+                    headers={"Content-Type": "application/json"},
+                )
                 try:
                     with urllib.request.urlopen(request, timeout=10) as response:
                         code = response.status
@@ -260,8 +300,14 @@ def test_the_hook_never_waits_for_loki_and_keeps_what_it_cannot_send(git_repo):
     stub.start()
     try:
         payload = json.loads((FIXTURES / "PostToolUse-mcp.json").read_text()) | {"cwd": str(git_repo)}
-        sent = subprocess.run([HOOK, "--loki-endpoint", stub.url, "--loki-service", "hooks-live"],
-                              input=json.dumps(payload), capture_output=True, text=True, cwd=git_repo, check=False)
+        sent = subprocess.run(
+            [HOOK, "--loki-endpoint", stub.url, "--loki-service", "hooks-live"],
+            input=json.dumps(payload),
+            capture_output=True,
+            text=True,
+            cwd=git_repo,
+            check=False,
+        )
         assert (sent.returncode, sent.stdout, sent.stderr) == (0, "", "")
         assert wait_for(lambda: stub.pushes == 1, 20)  # the detached flusher pushed it
         assert loki.pending_events(str(git_repo / ".orkestra" / "telemetry")) == 0
@@ -270,8 +316,15 @@ def test_the_hook_never_waits_for_loki_and_keeps_what_it_cannot_send(git_repo):
     down = f"http://127.0.0.1:{free_port()}"  # nothing listens there
     (git_repo / "orkestra.yaml").write_text(f"version: 1\ntelemetry:\n  loki:\n    endpoint: {down}\n")
     fast = {**os.environ, "ORKESTRA_LOKI_BACKOFF": "0.05,0.1"}  # the detached flusher's retries, shortened
-    kept = subprocess.run([HOOK, "--loki-endpoint", down], input=json.dumps(payload), capture_output=True,
-                          text=True, cwd=git_repo, check=False, env=fast)
+    kept = subprocess.run(
+        [HOOK, "--loki-endpoint", down],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        cwd=git_repo,
+        check=False,
+        env=fast,
+    )
     assert (kept.returncode, kept.stdout, kept.stderr) == (0, "", "")
     store = str(git_repo / ".orkestra" / "telemetry")
     assert wait_for(lambda: loki.pending_events(store) == 1 and not _flusher_running(store), 30)
@@ -312,7 +365,9 @@ def test_a_batch_loki_refuses_is_set_aside_not_retried(tmp_path):
     try:
         bad = Event(timestamp(), {"event": "Stop", "agent_tool": "claude-code"}, {"session_id": "s1"})
         loki.enqueue(str(tmp_path), bad, None)
-        result = loki.flush(str(tmp_path), loki.target(stub.url, service_name=" "), {})  # stub: empty label → 400
+        result = loki.flush(
+            str(tmp_path), loki.target(stub.url, service_name=" "), {}
+        )  # stub: empty label → 400
     finally:
         stub.stop()
     assert (result.sent, result.pending, result.rejected) == (0, 0, 1)
@@ -321,9 +376,14 @@ def test_a_batch_loki_refuses_is_set_aside_not_retried(tmp_path):
 
 
 def test_pushes_are_capped_in_events_and_bytes():
-    small = [(Event(timestamp(), {"event": "Stop", "agent_tool": "claude-code"}, {"n": i}), None) for i in range(1201)]
+    small = [
+        (Event(timestamp(), {"event": "Stop", "agent_tool": "claude-code"}, {"n": i}), None)
+        for i in range(1201)
+    ]
     assert loki.chunks(small) == [(0, 500), (500, 1000), (1000, 1201)]
-    big = [(Event(timestamp(), {"event": "Stop", "agent_tool": "claude-code"}, {"blob": "x" * 60_000}), None)] * 40
+    big = [
+        (Event(timestamp(), {"event": "Stop", "agent_tool": "claude-code"}, {"blob": "x" * 60_000}), None)
+    ] * 40
     sizes = [end - start for start, end in loki.chunks(big)]
     assert sum(sizes) == 40 and max(sizes) == 17  # 17 × ~60 KB ≤ 1 MiB
     assert loki.chunks([]) == []
@@ -340,8 +400,15 @@ def test_hooks_appending_while_flushers_run_lose_nothing_and_duplicate_nothing(t
     def writer(w: int) -> None:
         for i in range(150):
             moment = base + timedelta(milliseconds=w * 1000 + i)
-            loki.enqueue(store, Event(timestamp(moment), {"event": "Stop", "agent_tool": "claude-code"},
-                                      {"session_id": f"w{w}", "i": i}), "shop")
+            loki.enqueue(
+                store,
+                Event(
+                    timestamp(moment),
+                    {"event": "Stop", "agent_tool": "claude-code"},
+                    {"session_id": f"w{w}", "i": i},
+                ),
+                "shop",
+            )
 
     def flusher() -> None:
         while not done.is_set():

@@ -22,22 +22,45 @@ def synthetic(tmp_path_factory):
 
 def test_report_over_10k_events_has_the_exact_figures(synthetic):
     report = report_project(synthetic)
-    assert report.time_range == {"first": "2026-03-01T00:00:00.000000Z",
-                                 "last": "2026-03-01T02:46:39.000000Z"}
-    assert report.totals == {"events": 10_000, "sessions": 10, "tool_calls": 4000, "failed_calls": 630,
-                             "malformed": 10}
-    assert report.events == {"PreToolUse": 4000, "PostToolUse": 2870, "PostToolUseFailure": 1130,
-                             "Stop": 500, "SubagentStart": 500, "SubagentStop": 500,
-                             "UserPromptSubmit": 490, "malformed": 10}
+    assert report.time_range == {
+        "first": "2026-03-01T00:00:00.000000Z",
+        "last": "2026-03-01T02:46:39.000000Z",
+    }
+    assert report.totals == {
+        "events": 10_000,
+        "sessions": 10,
+        "tool_calls": 4000,
+        "failed_calls": 630,
+        "malformed": 10,
+    }
+    assert report.events == {
+        "PreToolUse": 4000,
+        "PostToolUse": 2870,
+        "PostToolUseFailure": 1130,
+        "Stop": 500,
+        "SubagentStart": 500,
+        "SubagentStop": 500,
+        "UserPromptSubmit": 490,
+        "malformed": 10,
+    }
     assert report.tool_mix == {"bash": 1500, "mcp": 1000, "agent": 500, "builtin": 500, "skill": 500}
-    rows = [(f["family"], f["calls"], f["failures"], f["interrupted"], f["failure_rate"])
-            for f in report.families]
+    rows = [
+        (f["family"], f["calls"], f["failures"], f["interrupted"], f["failure_rate"]) for f in report.families
+    ]
     assert rows == [
-        ("bash:pytest", 500, 380, 0, 0.76), ("mcp:github", 500, 250, 0, 0.5), ("Agent", 500, 0, 0, 0.0),
-        ("Read", 500, 0, 0, 0.0), ("Skill", 500, 0, 0, 0.0), ("bash:git", 500, 0, 0, 0.0),
-        ("bash:npm", 500, 0, 500, 0.0), ("mcp:maguyva", 500, 0, 0, 0.0)]
-    assert report.mcp_servers == [{"server": "github", "calls": 500, "share": 0.5},
-                                  {"server": "maguyva", "calls": 500, "share": 0.5}]
+        ("bash:pytest", 500, 380, 0, 0.76),
+        ("mcp:github", 500, 250, 0, 0.5),
+        ("Agent", 500, 0, 0, 0.0),
+        ("Read", 500, 0, 0, 0.0),
+        ("Skill", 500, 0, 0, 0.0),
+        ("bash:git", 500, 0, 0, 0.0),
+        ("bash:npm", 500, 0, 500, 0.0),
+        ("mcp:maguyva", 500, 0, 0, 0.0),
+    ]
+    assert report.mcp_servers == [
+        {"server": "github", "calls": 500, "share": 0.5},
+        {"server": "maguyva", "calls": 500, "share": 0.5},
+    ]
     assert report.skills == {"systematic-debugging": 500}
     assert report.subagents == {"code-reviewer": 500}
     assert report.agent_tools == {"claude-code": 10_000}
@@ -48,8 +71,13 @@ def test_sessions_looping_on_failing_pytest_are_found(synthetic):
     loops = report_project(synthetic).loops
     assert len(loops) == 10 * 12  # runs of 3 in every 4 blocks; the final run of 2 is below the threshold
     assert {(lp.family, lp.failures) for lp in loops} == {("bash:pytest", 3)}
-    assert loops[0] == Loop(session_id="s0", family="bash:pytest", failures=3,
-                            first="2026-03-01T00:00:09.000000Z", last="2026-03-01T00:00:49.000000Z")
+    assert loops[0] == Loop(
+        session_id="s0",
+        family="bash:pytest",
+        failures=3,
+        first="2026-03-01T00:00:09.000000Z",
+        last="2026-03-01T00:00:49.000000Z",
+    )
 
 
 def test_since_and_session_filters(synthetic):
@@ -72,8 +100,12 @@ def events(*payloads: dict):
 
 
 def bash(session: str, n: int, command: str, failed: bool | None, interrupt: bool = False) -> dict:
-    base = {"session_id": session, "tool_name": "Bash", "tool_input": {"command": command},
-            "tool_use_id": f"t{n}"}
+    base = {
+        "session_id": session,
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+        "tool_use_id": f"t{n}",
+    }
     if failed is None:
         return {**base, "hook_event_name": "PreToolUse"}
     if failed:
@@ -82,30 +114,59 @@ def bash(session: str, n: int, command: str, failed: bool | None, interrupt: boo
 
 
 def test_a_success_or_interrupt_ends_a_failure_run_but_other_families_do_not():
-    report = build_report(events(
-        bash("a", 1, "git push", True), bash("a", 2, "ls", False), bash("a", 3, "git push", True),
-        bash("a", 4, "git push", True),  # 3 consecutive git failures with an ls in between: a loop
-        bash("b", 5, "make", True), bash("b", 6, "make", True), bash("b", 7, "make", True, interrupt=True),
-        bash("b", 8, "make", True),  # the interrupt splits the run: no loop
-        bash("b", 9, "cargo build", None),  # a call with no completion recorded
-    ))
+    report = build_report(
+        events(
+            bash("a", 1, "git push", True),
+            bash("a", 2, "ls", False),
+            bash("a", 3, "git push", True),
+            bash("a", 4, "git push", True),  # 3 consecutive git failures with an ls in between: a loop
+            bash("b", 5, "make", True),
+            bash("b", 6, "make", True),
+            bash("b", 7, "make", True, interrupt=True),
+            bash("b", 8, "make", True),  # the interrupt splits the run: no loop
+            bash("b", 9, "cargo build", None),  # a call with no completion recorded
+        )
+    )
     assert report.loops == [
-        Loop("a", "bash:git", 3, first="2026-03-01T00:00:00.000000Z", last="2026-03-01T00:00:03.000000Z")]
+        Loop("a", "bash:git", 3, first="2026-03-01T00:00:00.000000Z", last="2026-03-01T00:00:03.000000Z")
+    ]
     assert report.totals["tool_calls"] == 9
     assert {f["family"]: (f["calls"], f["failures"], f["failure_rate"]) for f in report.families} == {
-        "bash:git": (3, 3, 1.0), "bash:make": (4, 3, 0.75), "bash:ls": (1, 0, 0.0), "bash:cargo": (1, 0, 0.0)}
+        "bash:git": (3, 3, 1.0),
+        "bash:make": (4, 3, 0.75),
+        "bash:ls": (1, 0, 0.0),
+        "bash:cargo": (1, 0, 0.0),
+    }
 
 
 def test_subagents_fall_back_to_agent_calls_without_subagent_events_and_codex_is_counted():
-    report = build_report(events(
-        {"session_id": "a", "hook_event_name": "PreToolUse", "tool_name": "Task",
-         "tool_input": {"subagent_type": "Explore"}, "tool_use_id": "t1"},
-        {"session_id": "b", "hook_event_name": "SubagentStart", "agent_id": "x", "agent_type": "Plan"},
-        {"session_id": "b", "hook_event_name": "SubagentStop", "agent_id": "x", "agent_type": "Plan"},
-        {"session_id": "b", "hook_event_name": "PostToolUse", "tool_name": "Agent",
-         "tool_input": {"subagent_type": "Plan"}, "tool_use_id": "t2"},
-    ) + [parse_payload('{"type": "agent-turn-complete", "thread-id": "c"}', "2026-03-01T00:01:00.000000Z",
-                       agent_tool="codex-cli")])
+    report = build_report(
+        events(
+            {
+                "session_id": "a",
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Task",
+                "tool_input": {"subagent_type": "Explore"},
+                "tool_use_id": "t1",
+            },
+            {"session_id": "b", "hook_event_name": "SubagentStart", "agent_id": "x", "agent_type": "Plan"},
+            {"session_id": "b", "hook_event_name": "SubagentStop", "agent_id": "x", "agent_type": "Plan"},
+            {
+                "session_id": "b",
+                "hook_event_name": "PostToolUse",
+                "tool_name": "Agent",
+                "tool_input": {"subagent_type": "Plan"},
+                "tool_use_id": "t2",
+            },
+        )
+        + [
+            parse_payload(
+                '{"type": "agent-turn-complete", "thread-id": "c"}',
+                "2026-03-01T00:01:00.000000Z",
+                agent_tool="codex-cli",
+            )
+        ]
+    )
     assert report.subagents == {"Explore": 1, "Plan": 1}
     assert report.agent_tools == {"claude-code": 4, "codex-cli": 1}
     assert report.totals["sessions"] == 3

@@ -29,11 +29,18 @@ def test_hooks_block_wires_every_handled_event_to_the_async_hook_command():
 
 
 def test_hooks_block_passes_a_custom_store_and_endpoint_as_quoted_options():
-    block = hooks_block({"store_dir": "var/tele metry", "otlp_endpoint": "http://127.0.0.1:4318",
-                         "events": ["Stop", "PreToolUse"]})
+    block = hooks_block(
+        {
+            "store_dir": "var/tele metry",
+            "otlp_endpoint": "http://127.0.0.1:4318",
+            "events": ["Stop", "PreToolUse"],
+        }
+    )
     command = "orkestra-hook --store-dir 'var/tele metry' --otlp-endpoint http://127.0.0.1:4318"
-    assert block == {"PreToolUse": [{"matcher": "*", "hooks": [{**OURS, "command": command}]}],
-                     "Stop": [{"hooks": [{**OURS, "command": command}]}]}
+    assert block == {
+        "PreToolUse": [{"matcher": "*", "hooks": [{**OURS, "command": command}]}],
+        "Stop": [{"hooks": [{**OURS, "command": command}]}],
+    }
 
 
 def test_disabled_telemetry_yields_no_hooks():
@@ -44,9 +51,13 @@ USER = {
     "permissions": {"allow": ["Bash(git status)"]},
     "hooks": {
         "PreToolUse": [
-            {"matcher": "Bash", "hooks": [
-                {"type": "command", "command": "./guard.sh"},
-                {"type": "command", "command": "orkestra hooks handle", "timeout": 3}]},
+            {
+                "matcher": "Bash",
+                "hooks": [
+                    {"type": "command", "command": "./guard.sh"},
+                    {"type": "command", "command": "orkestra hooks handle", "timeout": 3},
+                ],
+            },
             {"matcher": "Edit", "hooks": [{"type": "command", "command": "ruff format"}]},
         ],
         "Stop": [{"hooks": [{"type": "command", "command": "orkestra-hook --store-dir old"}]}],
@@ -99,13 +110,16 @@ def test_merge_into_nothing_creates_the_hooks_object():
     assert merge_settings(None, {"enabled": False}) == {}
 
 
-@pytest.mark.parametrize("raw, key", [
-    ({"store": "x"}, "store"),
-    ({"events": ["PreToolUse", "Bogus"]}, "events"),
-    ({"events": "Stop"}, "events"),
-    ({"otlp_endpoint": "localhost:4318"}, "otlp_endpoint"),
-    ({"enabled": "yes"}, "enabled"),
-])
+@pytest.mark.parametrize(
+    "raw, key",
+    [
+        ({"store": "x"}, "store"),
+        ({"events": ["PreToolUse", "Bogus"]}, "events"),
+        ({"events": "Stop"}, "events"),
+        ({"otlp_endpoint": "localhost:4318"}, "otlp_endpoint"),
+        ({"enabled": "yes"}, "enabled"),
+    ],
+)
 def test_bad_settings_name_the_key(raw, key):
     with pytest.raises(SettingsError) as info:
         parse_settings(raw)
@@ -114,36 +128,51 @@ def test_bad_settings_name_the_key(raw, key):
 
 def test_load_settings_reads_orkestra_yaml_and_locates_a_bad_value(tmp_path):
     assert load_settings(tmp_path) == TelemetrySettings()
-    (tmp_path / "orkestra.yaml").write_text("version: 1\ntelemetry:\n  store_dir: var/t\n  otlp_endpoint: http://c:4318\n")
+    (tmp_path / "orkestra.yaml").write_text(
+        "version: 1\ntelemetry:\n  store_dir: var/t\n  otlp_endpoint: http://c:4318\n"
+    )
     assert load_settings(tmp_path) == TelemetrySettings(store_dir="var/t", otlp_endpoint="http://c:4318")
     (tmp_path / "orkestra.yaml").write_text("version: 1\ntelemetry:\n  store_dir: var/t\n  events: [Nope]\n")
     with pytest.raises(WorkspaceError) as info:
         load_settings(tmp_path)
     handled = ", ".join(HANDLED_EVENTS)
     assert [str(d) for d in info.value.diagnostics] == [
-        f"orkestra.yaml:4:3: telemetry.events: unsupported event 'Nope' (handled: {handled})"]
+        f"orkestra.yaml:4:3: telemetry.events: unsupported event 'Nope' (handled: {handled})"
+    ]
 
 
 def test_a_loki_section_renders_hook_options_but_never_the_credential(tmp_path):
-    config = {"loki": {"endpoint": "https://logs.example.net", "credential_env": "TEAM_LOKI",
-                       "tenant": "team a", "service_name": "claude-code-hooks"}}
+    config = {
+        "loki": {
+            "endpoint": "https://logs.example.net",
+            "credential_env": "TEAM_LOKI",
+            "tenant": "team a",
+            "service_name": "claude-code-hooks",
+        }
+    }
     [group] = hooks_block(config)["Stop"]
-    assert group["hooks"][0]["command"] == ("orkestra-hook --loki-endpoint https://logs.example.net "
-                                            "--loki-credential-env TEAM_LOKI --loki-tenant 'team a'")
+    assert group["hooks"][0]["command"] == (
+        "orkestra-hook --loki-endpoint https://logs.example.net "
+        "--loki-credential-env TEAM_LOKI --loki-tenant 'team a'"
+    )
     assert parse_settings(config).loki == LokiSettings("https://logs.example.net", "TEAM_LOKI", "team a")
     (tmp_path / "orkestra.yaml").write_text("version: 1\ntelemetry:\n  loki:\n    endpoint: logs:3100\n")
     with pytest.raises(WorkspaceError) as info:
         load_settings(tmp_path)
     assert [str(d) for d in info.value.diagnostics] == [
-        "orkestra.yaml:4:5: telemetry.loki.endpoint: expected an http(s) URL, got 'logs:3100'"]
+        "orkestra.yaml:4:5: telemetry.loki.endpoint: expected an http(s) URL, got 'logs:3100'"
+    ]
 
 
-@pytest.mark.parametrize("loki, key", [
-    ("http://x", "loki"),
-    ({"endpoint": "http://x", "token": "s3cr3t"}, "loki.token"),
-    ({"endpoint": "http://x", "credential_env": "not a name"}, "loki.credential_env"),
-    ({"endpoint": "http://x", "tenant": ""}, "loki.tenant"),
-])
+@pytest.mark.parametrize(
+    "loki, key",
+    [
+        ("http://x", "loki"),
+        ({"endpoint": "http://x", "token": "s3cr3t"}, "loki.token"),
+        ({"endpoint": "http://x", "credential_env": "not a name"}, "loki.credential_env"),
+        ({"endpoint": "http://x", "tenant": ""}, "loki.tenant"),
+    ],
+)
 def test_bad_loki_settings_name_the_key(loki, key):
     with pytest.raises(SettingsError) as info:
         parse_settings({"loki": loki})

@@ -34,8 +34,10 @@ def test_shell_audit_never_imports_python_audit_even_lazily():
 
 def test_no_import_cycle_inside_the_trust_review():
     """Module-level and lazy (function-level) imports alike: the package's import graph is acyclic."""
-    graph = {f"orkestra.trust.{p.stem}": {m for m in imported_modules(p) if m.startswith("orkestra.trust.")}
-             for p in TRUST.glob("*.py")}
+    graph = {
+        f"orkestra.trust.{p.stem}": {m for m in imported_modules(p) if m.startswith("orkestra.trust.")}
+        for p in TRUST.glob("*.py")
+    }
     done: set[str] = set()
 
     def visit(module: str, path: tuple[str, ...]) -> None:

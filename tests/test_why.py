@@ -48,8 +48,11 @@ def test_why_a_path_ranks_direct_before_history_and_cites_everything(shop):
     history = answer["results"][2]
     assert (history["id"], history["match"], history["date"]) == ("DEC-PR-003", "history", "2026-01-07")
     changelog = answer["results"][3]
-    assert (changelog["kind"], changelog["title"], changelog["date"]) == ("changelog", "Prices include 25 % VAT",
-                                                                         "2026-01-02")
+    assert (changelog["kind"], changelog["title"], changelog["date"]) == (
+        "changelog",
+        "Prices include 25 % VAT",
+        "2026-01-02",
+    )
     assert {c["sha"] for c in answer["commits"]} >= {shas["rules"], shas["rebate"], shas["base"]}
 
 
@@ -80,8 +83,11 @@ def test_why_follows_renames(shop):
 def test_why_a_symbol_resolves_through_the_index(shop, indexed):
     repo, shas = shop
     answer = why(repo, "apply_rebate")
-    assert (answer["via"], answer["path"], answer["symbol"]) == ("symbol", "src/shop/pricing.py",
-                                                                 "shop.pricing.apply_rebate")
+    assert (answer["via"], answer["path"], answer["symbol"]) == (
+        "symbol",
+        "src/shop/pricing.py",
+        "shop.pricing.apply_rebate",
+    )
     assert answer["lines"][0] == 35
     assert answer["commits"][0]["sha"] == shas["rebate"]
     assert citations(answer)[:2] == ["GT-SHOP-001", "DEC-PR-001"]
@@ -113,9 +119,13 @@ def test_why_cli_json_table_and_errors(shop):
     result = run_cli("why", "src/shop/pricing.py", "--no-index", "--root", str(repo), cwd=repo)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["results"][0]["citation"] == "GT-SHOP-001"
-    text = run_cli("why", "src/shop/new_name.py", "--format", "text", "--no-index", "--root", str(repo), cwd=repo)
+    text = run_cli(
+        "why", "src/shop/new_name.py", "--format", "text", "--no-index", "--root", str(repo), cwd=repo
+    )
     assert "formerly: src/shop/old_name.py" in text.stdout and "DEC-PR-001" in text.stdout
-    table = run_cli("why", "src/shop/new_name.py", "--format", "table", "--no-index", "--root", str(repo), cwd=repo)
+    table = run_cli(
+        "why", "src/shop/new_name.py", "--format", "table", "--no-index", "--root", str(repo), cwd=repo
+    )
     assert "┃ citation" in table.stdout and "│ DEC-PR-001" in table.stdout
     missing = run_cli("why", "src/shop/never.py", "--no-index", "--root", str(repo), cwd=repo)
     assert missing.returncode == 1 and "no such path" in missing.stderr
@@ -252,20 +262,33 @@ def test_rank_orders_direct_then_live_then_newest():
     def row(kind, id, match, status, date):
         return {"kind": kind, "id": id, "match": match, "status": status, "date": date}
 
-    rows = [row("changelog", "abc", "history", "active", "2026-03-01"),
-            row("decision", "DEC-A-002", "direct", "superseded", "2026-02-01"),
-            row("decision", "DEC-A-003", "history", "active", "2026-04-01"),
-            row("truth", "GT-A-001", "direct", "current", "2026-01-01"),
-            row("decision", "DEC-A-001", "direct", "active", "2026-01-15"),
-            row("truth", "GT-A-002", "direct", "tentative", "2026-05-01")]
-    assert [r["id"] for r in rank(rows)] == ["DEC-A-001", "GT-A-001", "GT-A-002", "DEC-A-002", "DEC-A-003", "abc"]
+    rows = [
+        row("changelog", "abc", "history", "active", "2026-03-01"),
+        row("decision", "DEC-A-002", "direct", "superseded", "2026-02-01"),
+        row("decision", "DEC-A-003", "history", "active", "2026-04-01"),
+        row("truth", "GT-A-001", "direct", "current", "2026-01-01"),
+        row("decision", "DEC-A-001", "direct", "active", "2026-01-15"),
+        row("truth", "GT-A-002", "direct", "tentative", "2026-05-01"),
+    ]
+    assert [r["id"] for r in rank(rows)] == [
+        "DEC-A-001",
+        "GT-A-001",
+        "GT-A-002",
+        "DEC-A-002",
+        "DEC-A-003",
+        "abc",
+    ]
 
 
 def test_a_symbols_own_evidence_ranks_first(shop):
     repo, _ = shop
 
     def lookup(symbol, path):  # an index from before the rewrite, where apply_discount still lived
-        return [("src/shop/pricing.py", 4, 6, "shop.pricing.apply_discount")] if symbol == "apply_discount" else []
+        return (
+            [("src/shop/pricing.py", 4, 6, "shop.pricing.apply_discount")]
+            if symbol == "apply_discount"
+            else []
+        )
 
     answer = why(repo, "apply_discount", index_lookup=lookup)
     first = answer["results"][0]

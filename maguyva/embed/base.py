@@ -14,8 +14,16 @@ if TYPE_CHECKING:  # annotations only: `code grep` and friends must not pay nump
 
 from maguyva.embed.settings import BACKENDS, EmbeddingError, EmbeddingSettings, estimate_tokens, settings_for
 
-__all__ = ["BACKENDS", "Embedder", "EmbeddingError", "EmbeddingSettings", "estimate_tokens", "make_embedder",
-           "settings_for", "shared_embedder"]
+__all__ = [
+    "BACKENDS",
+    "Embedder",
+    "EmbeddingError",
+    "EmbeddingSettings",
+    "estimate_tokens",
+    "make_embedder",
+    "settings_for",
+    "shared_embedder",
+]
 
 
 class Embedder(Protocol):

@@ -72,11 +72,13 @@ class EmbeddingCache:
         found: dict[str, bytes] = {}
         unique = list(dict.fromkeys(hashes))
         for start in range(0, len(unique), 500):
-            part = unique[start:start + 500]
+            part = unique[start : start + 500]
             marks = ",".join("?" * len(part))
             rows = self._db.execute(
                 f"SELECT content_hash, bits FROM embeddings WHERE backend=? AND model=? AND dims=? "
-                f"AND content_hash IN ({marks})", (embedder.backend, embedder.model, embedder.dims, *part))
+                f"AND content_hash IN ({marks})",
+                (embedder.backend, embedder.model, embedder.dims, *part),
+            )
             found.update(rows)
         return found
 
@@ -84,18 +86,26 @@ class EmbeddingCache:
         with self._db:
             self._db.executemany(
                 "INSERT OR REPLACE INTO embeddings (backend, model, dims, content_hash, bits) VALUES (?,?,?,?,?)",
-                [(embedder.backend, embedder.model, embedder.dims, h, bits) for h, bits in items.items()])
+                [(embedder.backend, embedder.model, embedder.dims, h, bits) for h, bits in items.items()],
+            )
 
     def count(self, embedder: Embedder | None = None) -> int:
         if embedder is None:
             return self._db.execute("SELECT count(*) FROM embeddings").fetchone()[0]
-        return self._db.execute("SELECT count(*) FROM embeddings WHERE backend=? AND model=? AND dims=?",
-                                (embedder.backend, embedder.model, embedder.dims)).fetchone()[0]
+        return self._db.execute(
+            "SELECT count(*) FROM embeddings WHERE backend=? AND model=? AND dims=?",
+            (embedder.backend, embedder.model, embedder.dims),
+        ).fetchone()[0]
 
 
-def embed_cached(embedder: Embedder, cache: EmbeddingCache, texts: Sequence[str], *,
-                 batch: int = 256, progress: Callable[[int, int], None] | None = None
-                 ) -> tuple[np.ndarray, EmbedStats]:
+def embed_cached(
+    embedder: Embedder,
+    cache: EmbeddingCache,
+    texts: Sequence[str],
+    *,
+    batch: int = 256,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[np.ndarray, EmbedStats]:
     """Packed vectors for ``texts``, embedding only those the cache does not hold.
 
     New vectors are written to the cache batch by batch, so an interrupted run keeps what it paid for.
@@ -106,7 +116,7 @@ def embed_cached(embedder: Embedder, cache: EmbeddingCache, texts: Sequence[str]
     text_of = dict(zip(hashes, texts))
     done = 0
     for start in range(0, len(missing), batch):
-        part = missing[start:start + batch]
+        part = missing[start : start + batch]
         vectors = embedder.embed_documents([text_of[h] for h in part])
         fresh = {h: vectors[i].tobytes() for i, h in enumerate(part)}
         cache.put_many(embedder, fresh)
@@ -118,4 +128,6 @@ def embed_cached(embedder: Embedder, cache: EmbeddingCache, texts: Sequence[str]
     packed = np.zeros((len(texts), width), dtype=np.uint8)
     for i, h in enumerate(hashes):
         packed[i] = np.frombuffer(known[h], dtype=np.uint8)
-    return packed, EmbedStats(len(texts), len(texts) - len([h for h in hashes if h in set(missing)]), len(missing))
+    return packed, EmbedStats(
+        len(texts), len(texts) - len([h for h in hashes if h in set(missing)]), len(missing)
+    )

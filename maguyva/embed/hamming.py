@@ -60,8 +60,10 @@ class HammingIndex:
             return np.bitwise_count(self.words ^ q).sum(axis=1, dtype=np.int32)
         half = len(self.words) // 2
         with ThreadPoolExecutor(max_workers=2) as pool:
-            parts = pool.map(lambda block: np.bitwise_count(block ^ q).sum(axis=1, dtype=np.int32),
-                             (self.words[:half], self.words[half:]))
+            parts = pool.map(
+                lambda block: np.bitwise_count(block ^ q).sum(axis=1, dtype=np.int32),
+                (self.words[:half], self.words[half:]),
+            )
             return np.concatenate(list(parts))
 
     def search(self, query: np.ndarray, k: int = 10) -> list[tuple[int, int]]:

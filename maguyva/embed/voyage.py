@@ -18,15 +18,17 @@ from maguyva.embed.settings import EmbeddingError, EmbeddingSettings, estimate_t
 class VoyageEmbedder:
     backend = "voyage"
 
-    def __init__(self, settings: EmbeddingSettings, api_key: str | None,
-                 sleep: Callable[[float], None] = time.sleep):
+    def __init__(
+        self, settings: EmbeddingSettings, api_key: str | None, sleep: Callable[[float], None] = time.sleep
+    ):
         if not api_key:
             raise EmbeddingError(f"the voyage backend needs an API key in ${settings.api_key_env}")
         try:
             import voyageai
         except ImportError as exc:
-            raise EmbeddingError("the voyage backend needs the voyageai package: pip install 'orkestra[voyage]'") \
-                from exc
+            raise EmbeddingError(
+                "the voyage backend needs the voyageai package: pip install 'orkestra[voyage]'"
+            ) from exc
         if settings.dims % 8:
             raise EmbeddingError(f"dims must be a multiple of 8, got {settings.dims}")
         self.settings = settings
@@ -56,8 +58,9 @@ class VoyageEmbedder:
         tokens = 0
         for text in texts:
             cost = estimate_tokens([text])
-            if current and (len(current) >= self.settings.batch_size
-                            or tokens + cost > self.settings.max_batch_tokens):
+            if current and (
+                len(current) >= self.settings.batch_size or tokens + cost > self.settings.max_batch_tokens
+            ):
                 batches.append(current)
                 current, tokens = [], 0
             current.append(text)
@@ -68,31 +71,50 @@ class VoyageEmbedder:
 
     def _embed(self, texts: list[str], input_type: str) -> np.ndarray:
         errors = self._errors
-        retryable = (errors.RateLimitError, errors.ServerError, errors.ServiceUnavailableError,
-                     errors.APIConnectionError, errors.Timeout, errors.TryAgain)
+        retryable = (
+            errors.RateLimitError,
+            errors.ServerError,
+            errors.ServiceUnavailableError,
+            errors.APIConnectionError,
+            errors.Timeout,
+            errors.TryAgain,
+        )
         delay = self.settings.backoff_seconds
         for attempt in range(self.settings.max_retries + 1):
             self.requests += 1
             try:
-                result = self._client.embed(texts, model=self.model, input_type=input_type,
-                                            output_dtype="ubinary", output_dimension=self.dims)
+                result = self._client.embed(
+                    texts,
+                    model=self.model,
+                    input_type=input_type,
+                    output_dtype="ubinary",
+                    output_dimension=self.dims,
+                )
                 return self._decode(result.embeddings, len(texts))
             except errors.AuthenticationError as exc:
-                raise EmbeddingError(f"Voyage rejected the API key (401): check ${self.settings.api_key_env}"
-                                     ) from exc
+                raise EmbeddingError(
+                    f"Voyage rejected the API key (401): check ${self.settings.api_key_env}"
+                ) from exc
             except (errors.InvalidRequestError, errors.MalformedRequestError) as exc:
                 raise EmbeddingError(f"Voyage rejected the request (400): {exc}") from exc
             except retryable as exc:
                 if attempt == self.settings.max_retries:
-                    raise EmbeddingError(f"Voyage kept failing after {attempt + 1} attempts: "
-                                         f"{type(exc).__name__}: {exc}") from exc
+                    raise EmbeddingError(
+                        f"Voyage kept failing after {attempt + 1} attempts: {type(exc).__name__}: {exc}"
+                    ) from exc
                 self._sleep(delay)
                 delay *= 2
         raise AssertionError("unreachable")
 
     def _decode(self, embeddings: list, expected: int) -> np.ndarray:
         packed = np.asarray(embeddings, dtype=np.int64)
-        if packed.shape != (expected, self.dims // 8) or packed.min(initial=0) < 0 or packed.max(initial=0) > 255:
-            raise EmbeddingError(f"Voyage returned embeddings of shape {packed.shape}, "
-                                 f"expected ({expected}, {self.dims // 8}) unsigned bytes")
+        if (
+            packed.shape != (expected, self.dims // 8)
+            or packed.min(initial=0) < 0
+            or packed.max(initial=0) > 255
+        ):
+            raise EmbeddingError(
+                f"Voyage returned embeddings of shape {packed.shape}, "
+                f"expected ({expected}, {self.dims // 8}) unsigned bytes"
+            )
         return packed.astype(np.uint8)

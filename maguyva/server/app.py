@@ -39,14 +39,27 @@ def _http_server(repo: PerThread, access: Any, host: str, port: int):
     from maguyva.server.auth import SharedKey
 
     public_url = f"http://{host}:{port}"
-    auth = AuthSettings(issuer_url=public_url, resource_server_url=f"{public_url}/mcp", required_scopes=["read"],
-                        validate_token_resource=False)
+    auth = AuthSettings(
+        issuer_url=public_url,
+        resource_server_url=f"{public_url}/mcp",
+        required_scopes=["read"],
+        validate_token_resource=False,
+    )
     return build_server(repo, token_verifier=SharedKey(access.key), auth=auth)
 
 
-def serve(root: str | Path, store: str | None = None, *, http: bool = False, host: str = "127.0.0.1",
-          port: int = 8765, embedder: Any = None, key: str | None = None, no_auth: bool = False,
-          warn: Callable[[str], None] | None = None) -> None:
+def serve(
+    root: str | Path,
+    store: str | None = None,
+    *,
+    http: bool = False,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    embedder: Any = None,
+    key: str | None = None,
+    no_auth: bool = False,
+    warn: Callable[[str], None] | None = None,
+) -> None:
     """Run the server until interrupted: stdio by default, streamable HTTP at ``/mcp`` with ``http``.
 
     Over HTTP, a PostgreSQL store serves its whole workspace behind API keys (``maguyva.server.team``);
@@ -62,7 +75,9 @@ def serve(root: str | Path, store: str | None = None, *, http: bool = False, hos
             from maguyva.embed.base import settings_for
             from maguyva.server.team import serve_team
 
-            serve_team(location, host=host, port=port, embedder=embedder, embedding_settings=settings_for(root))
+            serve_team(
+                location, host=host, port=port, embedder=embedder, embedding_settings=settings_for(root)
+            )
             return
     access = None
     if http:

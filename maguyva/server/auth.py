@@ -41,7 +41,9 @@ def _digest(secret: str) -> str:
 def _keys(store: str | PostgresLocation) -> KeyStore:
     """The key store of ``store``'s workspace (only a PostgreSQL team store has one)."""
     if not is_postgres_url(store):
-        raise UsageError("API keys live in a PostgreSQL team store: pass --store postgresql://…?workspace=NAME")
+        raise UsageError(
+            "API keys live in a PostgreSQL team store: pass --store postgresql://…?workspace=NAME"
+        )
     from maguyva.store.postgres.keys import PostgresKeys
 
     return PostgresKeys(PostgresLocation.parse(store))
@@ -118,7 +120,9 @@ def team_store(root: str, store: str | None, workspace: str | None) -> PostgresL
 
     location = store_path(Path(root).resolve(), store)
     if not isinstance(location, PostgresLocation):
-        raise UsageError("API keys live in a PostgreSQL team store: pass --store postgresql://…?workspace=NAME")
+        raise UsageError(
+            "API keys live in a PostgreSQL team store: pass --store postgresql://…?workspace=NAME"
+        )
     return PostgresLocation(location.conninfo, workspace or location.workspace)
 
 
@@ -160,17 +164,24 @@ def http_access(host: str, key: str | None, no_auth: bool) -> HttpAccess:
         raise UsageError(f"--no-auth and ${KEY_ENV} contradict each other: unset {KEY_ENV} or drop --no-auth")
     if key is not None:
         if len(key) < MIN_KEY_CHARS:
-            raise UsageError(f"${KEY_ENV} is {len(key)} characters; use at least {MIN_KEY_CHARS} random ones "
-                             f"(e.g. python -c 'import secrets; print(secrets.token_urlsafe(32))')")
+            raise UsageError(
+                f"${KEY_ENV} is {len(key)} characters; use at least {MIN_KEY_CHARS} random ones "
+                f"(e.g. python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+            )
         return HttpAccess(key)
     if is_loopback(host):
         return HttpAccess(None)
     if not no_auth:
-        raise UsageError(f"refusing to serve on {host} without authentication: anyone who reaches it could read "
-                         f"every file and re-index. Set ${KEY_ENV} to a secret (clients send it as "
-                         f"'Authorization: Bearer <key>'), bind --host 127.0.0.1, or pass --no-auth to accept this")
-    return HttpAccess(None, f"WARNING: serving on {host} with no authentication (--no-auth): anyone who can reach "
-                            f"this address can read every file of the repository and run refresh_index")
+        raise UsageError(
+            f"refusing to serve on {host} without authentication: anyone who reaches it could read "
+            f"every file and re-index. Set ${KEY_ENV} to a secret (clients send it as "
+            f"'Authorization: Bearer <key>'), bind --host 127.0.0.1, or pass --no-auth to accept this"
+        )
+    return HttpAccess(
+        None,
+        f"WARNING: serving on {host} with no authentication (--no-auth): anyone who can reach "
+        f"this address can read every file of the repository and run refresh_index",
+    )
 
 
 class SharedKey:

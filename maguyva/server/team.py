@@ -28,13 +28,24 @@ def build_team_server(team: TeamRepositories, keys: Any, public_url: str):
     """The ``maguyva`` MCPServer over ``team``'s workspace, accepting only keys ``keys`` verifies."""
     from mcp.server.auth.settings import AuthSettings
 
-    auth = AuthSettings(issuer_url=public_url, resource_server_url=f"{public_url}/mcp", required_scopes=["read"],
-                        validate_token_resource=False)
+    auth = AuthSettings(
+        issuer_url=public_url,
+        resource_server_url=f"{public_url}/mcp",
+        required_scopes=["read"],
+        validate_token_resource=False,
+    )
     return build_server(team.api, token_verifier=keys, auth=auth)
 
 
-def serve_team(store: str | PostgresLocation, *, host: str = "127.0.0.1", port: int = 8765,
-               public_url: str | None = None, embedder: Any = None, embedding_settings: Any = None) -> None:
+def serve_team(
+    store: str | PostgresLocation,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    public_url: str | None = None,
+    embedder: Any = None,
+    embedding_settings: Any = None,
+) -> None:
     """Serve the workspace named by ``store`` at ``http://host:port/mcp`` until interrupted."""
     from maguyva.server.auth import WorkspaceKeys
 

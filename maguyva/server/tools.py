@@ -16,9 +16,21 @@ from pydantic import Field
 
 from mcp.types import CallToolResult, TextContent
 
-from maguyva.answers import (DEFAULT_TOKENS, Answer, ContextAnswer, DependenciesAnswer, FileAnswer, OverviewAnswer,
-                             ReferencesAnswer, RefreshAnswer, SearchAnswer, StatusAnswer, StructureAnswer,
-                             SymbolAnswer, TextAnswer)
+from maguyva.answers import (
+    DEFAULT_TOKENS,
+    Answer,
+    ContextAnswer,
+    DependenciesAnswer,
+    FileAnswer,
+    OverviewAnswer,
+    ReferencesAnswer,
+    RefreshAnswer,
+    SearchAnswer,
+    StatusAnswer,
+    StructureAnswer,
+    SymbolAnswer,
+    TextAnswer,
+)
 from maguyva.api import Maguyva
 from maguyva.errors import MaguyvaError
 from maguyva.server.schemas import publish
@@ -30,8 +42,9 @@ PathPrefix = Annotated[str | None, Field(description="Only paths starting with t
 
 def sent(answer: Answer) -> CallToolResult:
     """The answer as structured content (validated against the tool's outputSchema), and a one-line summary."""
-    return CallToolResult(content=[TextContent(type="text", text=answer.summary())],
-                          structured_content=answer.dump())
+    return CallToolResult(
+        content=[TextContent(type="text", text=answer.summary())], structured_content=answer.dump()
+    )
 
 
 @contextmanager
@@ -52,59 +65,91 @@ def register(server: Any, api: Callable[[], Maguyva]) -> None:
     def intelligent_search(
         query: Annotated[str, Field(description="A question, identifier, quoted literal or error text.")],
         limit: Limit = 10,
-        preset: Annotated[Literal["quick", "default", "thorough"], Field(description="Retrieval depth.")] = "default",
-        modalities: Annotated[list[Literal["semantic", "text", "structure", "graph"]] | None,
-                              Field(description="Run exactly these retrievers.")] = None,
+        preset: Annotated[
+            Literal["quick", "default", "thorough"], Field(description="Retrieval depth.")
+        ] = "default",
+        modalities: Annotated[
+            list[Literal["semantic", "text", "structure", "graph"]] | None,
+            Field(description="Run exactly these retrievers."),
+        ] = None,
         path_prefix: PathPrefix = None,
         max_tokens: Tokens = DEFAULT_TOKENS,
     ) -> Annotated[CallToolResult, SearchAnswer]:
         """Search the repo: routes by intent, fuses semantic/text/AST/graph results, cites path:line."""
         with fixable():
-            return sent(api().intelligent_search(query, limit=limit, preset=preset, modalities=modalities,
-                                                 path_prefix=path_prefix, max_tokens=max_tokens))
+            return sent(
+                api().intelligent_search(
+                    query,
+                    limit=limit,
+                    preset=preset,
+                    modalities=modalities,
+                    path_prefix=path_prefix,
+                    max_tokens=max_tokens,
+                )
+            )
 
     @server.tool()
     def find_symbol(
         symbol_name: Annotated[str, Field(description="Name or qualified name (pkg.mod.Class.method).")],
         kind: Annotated[str | None, Field(description="function, method, class...")] = None,
-        find_similar: Annotated[bool, Field(description="Opt in to fuzzy matches when none is exact.")] = False,
+        find_similar: Annotated[
+            bool, Field(description="Opt in to fuzzy matches when none is exact.")
+        ] = False,
         exact_match: Annotated[bool, Field(description="Strict: no fallbacks at all.")] = False,
         limit: Limit = 20,
     ) -> Annotated[CallToolResult, SymbolAnswer]:
         """Definitions of a symbol. Exact by default: an unknown name returns an empty list."""
         with fixable():
-            return sent(api().find_symbol(symbol_name, kind=kind, find_similar=find_similar, exact_match=exact_match,
-                                          limit=limit))
+            return sent(
+                api().find_symbol(
+                    symbol_name, kind=kind, find_similar=find_similar, exact_match=exact_match, limit=limit
+                )
+            )
 
     @server.tool()
     def find_references(
         symbol_name: Annotated[str, Field(description="Name or qualified name.")],
         limit: Limit = 50,
-        include_possible: Annotated[bool, Field(description="Also calls on receivers of unknown type "
-                                                            "(marked possible).")] = False,
+        include_possible: Annotated[
+            bool, Field(description="Also calls on receivers of unknown type (marked possible).")
+        ] = False,
         max_tokens: Tokens = DEFAULT_TOKENS,
     ) -> Annotated[CallToolResult, ReferencesAnswer]:
         """Every in-repo use of a symbol (calls, imports, inheritance, type uses) at the use site, with its
         resolution."""
         with fixable():
-            return sent(api().find_references(symbol_name, limit=limit, include_possible=include_possible,
-                                              max_tokens=max_tokens))
+            return sent(
+                api().find_references(
+                    symbol_name, limit=limit, include_possible=include_possible, max_tokens=max_tokens
+                )
+            )
 
     @server.tool()
     def analyze_dependencies(
         target: Annotated[str, Field(description="A repo path or a symbol name.")],
-        direction: Annotated[Literal["callers", "callees", "both", "impact"],
-                             Field(description="impact = blast radius to depth.")] = "both",
+        direction: Annotated[
+            Literal["callers", "callees", "both", "impact"],
+            Field(description="impact = blast radius to depth."),
+        ] = "both",
         depth: Annotated[int, Field(ge=1, le=6, description="Impact depth.")] = 2,
         limit: Limit = 100,
-        include_ambiguous: Annotated[bool, Field(description="Add possible callers and ambiguous callees "
-                                                             "(receiver type unknown).")] = False,
+        include_ambiguous: Annotated[
+            bool, Field(description="Add possible callers and ambiguous callees (receiver type unknown).")
+        ] = False,
         max_tokens: Tokens = DEFAULT_TOKENS,
     ) -> Annotated[CallToolResult, DependenciesAnswer]:
         """Callers, callees, or everything affected by changing a file or symbol; edges carry their resolution."""
         with fixable():
-            return sent(api().analyze_dependencies(target, direction=direction, depth=depth, limit=limit,
-                                                   include_ambiguous=include_ambiguous, max_tokens=max_tokens))
+            return sent(
+                api().analyze_dependencies(
+                    target,
+                    direction=direction,
+                    depth=depth,
+                    limit=limit,
+                    include_ambiguous=include_ambiguous,
+                    max_tokens=max_tokens,
+                )
+            )
 
     @server.tool()
     def get_file(
@@ -116,8 +161,15 @@ def register(server: Any, api: Callable[[], Maguyva]) -> None:
     ) -> Annotated[CallToolResult, FileAnswer]:
         """Numbered lines of a repository file (a range is cheaper than the whole file)."""
         with fixable():
-            return sent(api().get_file(path, start_line=start_line, end_line=end_line, include_metadata=include_metadata,
-                                       max_tokens=max_tokens))
+            return sent(
+                api().get_file(
+                    path,
+                    start_line=start_line,
+                    end_line=end_line,
+                    include_metadata=include_metadata,
+                    max_tokens=max_tokens,
+                )
+            )
 
     @server.tool()
     def search_text(
@@ -130,8 +182,16 @@ def register(server: Any, api: Callable[[], Maguyva]) -> None:
     ) -> Annotated[CallToolResult, TextAnswer]:
         """Exact text search (trigram index): literals, error strings, identifiers; one hit per line."""
         with fixable():
-            return sent(api().search_text(pattern, regex=regex, case_sensitive=case_sensitive, path_prefix=path_prefix,
-                                          limit=limit, max_tokens=max_tokens))
+            return sent(
+                api().search_text(
+                    pattern,
+                    regex=regex,
+                    case_sensitive=case_sensitive,
+                    path_prefix=path_prefix,
+                    limit=limit,
+                    max_tokens=max_tokens,
+                )
+            )
 
     @server.tool()
     def search_structure(
@@ -143,8 +203,15 @@ def register(server: Any, api: Callable[[], Maguyva]) -> None:
     ) -> Annotated[CallToolResult, StructureAnswer]:
         """Definitions filtered by kind, name glob and signature text (the AST index)."""
         with fixable():
-            return sent(api().search_structure(kind=kind, name=name, signature_contains=signature_contains,
-                                               path_prefix=path_prefix, limit=limit))
+            return sent(
+                api().search_structure(
+                    kind=kind,
+                    name=name,
+                    signature_contains=signature_contains,
+                    path_prefix=path_prefix,
+                    limit=limit,
+                )
+            )
 
     @server.tool()
     def repo_overview() -> Annotated[CallToolResult, OverviewAnswer]:

@@ -105,10 +105,17 @@ def build_app(argv: list[str] | None = None, eager: bool = False) -> typer.Typer
     wanted = _requested(sys.argv[1:] if argv is None else argv)
     eager = eager or COMPLETE_VAR in os.environ  # completing words needs every group's commands
     lazy = not eager and wanted not in ENTRIES
-    app = typer.Typer(help=HELP, no_args_is_help=True, add_completion=True, rich_markup_mode=None,
-                      cls=_SummaryRoot if lazy else _Root)
+    app = typer.Typer(
+        help=HELP,
+        no_args_is_help=True,
+        add_completion=True,
+        rich_markup_mode=None,
+        cls=_SummaryRoot if lazy else _Root,
+    )
     app.callback()(_group)  # keeps `orkestra` a group even when only one command is registered
-    names = [wanted] if wanted in ENTRIES and not eager else [n for n in ENTRIES if eager or n not in SUMMARIES]
+    names = (
+        [wanted] if wanted in ENTRIES and not eager else [n for n in ENTRIES if eager or n not in SUMMARIES]
+    )
     for name in names:
         module_name, kind = ENTRIES[name]
         module = importlib.import_module(module_name)
@@ -140,16 +147,21 @@ class _SummaryRoot(_Root):
         rows = []
         for name in order:
             loaded = self.commands.get(name)
-            text = loaded.get_short_help_str(limit) if loaded is not None else \
-                click.utils.make_default_short_help(SUMMARIES[name], limit)
+            text = (
+                loaded.get_short_help_str(limit)
+                if loaded is not None
+                else click.utils.make_default_short_help(SUMMARIES[name], limit)
+            )
             rows.append((name, text))
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
 
 def _group(
-    version: Annotated[bool, typer.Option(
-        "--version", is_eager=True, callback=_print_version, help="Print the version and exit.")] = False,
+    version: Annotated[
+        bool,
+        typer.Option("--version", is_eager=True, callback=_print_version, help="Print the version and exit."),
+    ] = False,
 ) -> None:
     """Without a callback, typer would turn a one-command app into that bare command."""
 

@@ -34,8 +34,13 @@ def list_agents(
 
 
 agent_info = info_command(
-    "agents", "agent", "NAME", "architecture-advisor", "Everything about one agent: persona, skills (and why), tools.",
-    ".skills[] | {name, reason, via}")
+    "agents",
+    "agent",
+    "NAME",
+    "architecture-advisor",
+    "Everything about one agent: persona, skills (and why), tools.",
+    ".skills[] | {name, reason, via}",
+)
 
 
 def search_agents(
@@ -52,7 +57,9 @@ def search_agents(
     Example:
       orkestra agents search "database" | jq -r '.agents[0].name'
     """
-    list_rows(lambda api: api.search_agents(repo, query, limit), fmt, "agents", ("name", "score", *COLUMNS[1:]))
+    list_rows(
+        lambda api: api.search_agents(repo, query, limit), fmt, "agents", ("name", "score", *COLUMNS[1:])
+    )
 
 
 app.command("list")(list_agents)

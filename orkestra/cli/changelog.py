@@ -15,9 +15,13 @@ app = group("Render CHANGELOG.md files from the changelog ledger.")
 
 @app.command("render")
 def render(
-    package: Annotated[Optional[str], typer.Option("--package", help="Package dir name or path; 'root'.")] = None,
+    package: Annotated[
+        Optional[str], typer.Option("--package", help="Package dir name or path; 'root'.")
+    ] = None,
     every: Annotated[bool, typer.Option("--all", help="Every package and the repository root.")] = False,
-    check: Annotated[bool, typer.Option("--check", help="Compare only; exit 1 if a file would change.")] = False,
+    check: Annotated[
+        bool, typer.Option("--check", help="Compare only; exit 1 if a file would change.")
+    ] = False,
     repo: GitRepoOption = None,
     fmt: FormatOption = None,
 ) -> None:

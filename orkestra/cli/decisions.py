@@ -35,7 +35,8 @@ def list_decisions(
 
 
 decision_info = info_command(
-    "decisions", "decision", "ID", "DEC-PL-142", "The full decision record.", ".agent_guidance")
+    "decisions", "decision", "ID", "DEC-PL-142", "The full decision record.", ".agent_guidance"
+)
 
 
 def search_decisions(
@@ -57,7 +58,9 @@ def search_decisions(
     text = query or query_option
     if not text:
         fail("give a QUERY (or --query TEXT)", 2)
-    list_rows(lambda api: api.search_decisions(repo, text, limit), fmt, "decisions", ("id", "score", *COLUMNS[1:]))
+    list_rows(
+        lambda api: api.search_decisions(repo, text, limit), fmt, "decisions", ("id", "score", *COLUMNS[1:])
+    )
 
 
 def new_decision(

@@ -13,10 +13,16 @@ OTLP = typer.Option(None, "--otlp-endpoint", help="Also export to this OTLP/HTTP
 LOKI = typer.Option(None, "--loki-endpoint", help="Also push to this Loki (credential from the environment).")
 
 
-def _options(store_dir: str | None, otlp_endpoint: str | None, loki_endpoint: str | None,
-             **extra: str) -> dict[str, str]:
-    given = {"store_dir": store_dir, "otlp_endpoint": otlp_endpoint, "loki_endpoint": loki_endpoint,
-             "loki_flush": "detach", **extra}
+def _options(
+    store_dir: str | None, otlp_endpoint: str | None, loki_endpoint: str | None, **extra: str
+) -> dict[str, str]:
+    given = {
+        "store_dir": store_dir,
+        "otlp_endpoint": otlp_endpoint,
+        "loki_endpoint": loki_endpoint,
+        "loki_flush": "detach",
+        **extra,
+    }
     return {key: value for key, value in given.items() if value}
 
 
@@ -25,8 +31,9 @@ def handle(
     store_dir: str | None = STORE_DIR,
     otlp_endpoint: str | None = OTLP,
     loki_endpoint: str | None = LOKI,
-    agent_tool: str = typer.Option("claude-code", "--agent-tool",
-                                   help="claude-code or codex-cli (Codex hooks)."),
+    agent_tool: str = typer.Option(
+        "claude-code", "--agent-tool", help="claude-code or codex-cli (Codex hooks)."
+    ),
 ) -> None:
     """Record the hook event read from stdin (always exits 0).
 

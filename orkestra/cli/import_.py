@@ -11,10 +11,15 @@ from orkestra.cli.output import run, show_record
 
 
 def command(
-    source: Annotated[list[str] | None, typer.Option(
-        "--from", help="Where to read: claude, agents-md, cursor, codex (repeatable; default: all).")] = None,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the plan and the round-trip check; write nothing.")]
-    = False,
+    source: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--from", help="Where to read: claude, agents-md, cursor, codex (repeatable; default: all)."
+        ),
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show the plan and the round-trip check; write nothing.")
+    ] = False,
     repo: RepoOption = None,
     fmt: FormatOption = None,
 ) -> None:

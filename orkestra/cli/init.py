@@ -13,15 +13,24 @@ from orkestra.cli.output import fail, run, show_record
 
 def command(
     path: Annotated[str | None, typer.Argument(hidden=True, show_default=False)] = None,
-    repo: Annotated[str | None, typer.Option("--repo", metavar="PATH", show_default=False,
-                                             help="Repository to scaffold (default: the current directory).")]
-    = None,
-    minimal: Annotated[bool, typer.Option("--minimal", help="Only the bare scaffold: one orchestrator, one skill.")]
-    = False,
-    telemetry: Annotated[bool, typer.Option("--telemetry", help="Turn the local telemetry hooks on (off by default).")]
-    = False,
-    reference: Annotated[bool, typer.Option("--reference", help="Print the registry format reference and exit.")]
-    = False,
+    repo: Annotated[
+        str | None,
+        typer.Option(
+            "--repo",
+            metavar="PATH",
+            show_default=False,
+            help="Repository to scaffold (default: the current directory).",
+        ),
+    ] = None,
+    minimal: Annotated[
+        bool, typer.Option("--minimal", help="Only the bare scaffold: one orchestrator, one skill.")
+    ] = False,
+    telemetry: Annotated[
+        bool, typer.Option("--telemetry", help="Turn the local telemetry hooks on (off by default).")
+    ] = False,
+    reference: Annotated[
+        bool, typer.Option("--reference", help="Print the registry format reference and exit.")
+    ] = False,
     fmt: FormatOption = None,
 ) -> None:
     """Create orkestra.yaml and starter registries (safe to re-run).

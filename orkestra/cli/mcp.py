@@ -12,11 +12,21 @@ app = group("MCP client configuration for the Maguyva server.")
 @app.command("config")
 def config(
     client: str = typer.Option(..., "--client", help="claude | cursor | codex | vscode | windsurf"),
-    url: str = typer.Option(None, "--url", help="A team server's streamable-HTTP URL (…/mcp) instead of stdio."),
-    key_env: str = typer.Option("MAGUYVA_API_KEY", "--key-env", help="Env var holding the bearer token (HTTP)."),
-    repo: str = typer.Option(None, "--repo", help="Absolute repository path for stdio (default: the client's "
-                                                  "project-dir variable; required for codex and windsurf)."),
-    server: str = typer.Option("maguyva", "--server", help="maguyva (code) or orkestra (registries and why)."),
+    url: str = typer.Option(
+        None, "--url", help="A team server's streamable-HTTP URL (…/mcp) instead of stdio."
+    ),
+    key_env: str = typer.Option(
+        "MAGUYVA_API_KEY", "--key-env", help="Env var holding the bearer token (HTTP)."
+    ),
+    repo: str = typer.Option(
+        None,
+        "--repo",
+        help="Absolute repository path for stdio (default: the client's "
+        "project-dir variable; required for codex and windsurf).",
+    ),
+    server: str = typer.Option(
+        "maguyva", "--server", help="maguyva (code) or orkestra (registries and why)."
+    ),
     fmt: FormatOption = None,
 ) -> None:
     """Print the MCP configuration a client needs to reach Maguyva.
@@ -41,6 +51,8 @@ def config(
         fail(str(exc), exc.exit_code)
     result = client_config(client, spec)
     if fmt is Format.json:
-        emit_json({"client": result.client, "path": result.path, "format": result.format, "text": result.text})
+        emit_json(
+            {"client": result.client, "path": result.path, "format": result.format, "text": result.text}
+        )
     else:
         sys.stdout.write(result.text)

@@ -36,7 +36,9 @@ def _paths(root: Path | None):
 
 @app.command("sync")
 def sync(
-    stats: Annotated[bool, typer.Option("--stats", help="Also record insertions/deletions (slower).")] = False,
+    stats: Annotated[
+        bool, typer.Option("--stats", help="Also record insertions/deletions (slower).")
+    ] = False,
     full: Annotated[bool, typer.Option("--full", help="Rebuild the index from scratch.")] = False,
     repo: GitRepoOption = None,
     fmt: FormatOption = None,
@@ -50,6 +52,7 @@ def sync(
       orkestra mine sync
       orkestra mine sync --stats | jq .new_commits
     """
+
     def action() -> None:
         from orkestra.mining.index import sync_index
 
@@ -72,6 +75,7 @@ def status(
       orkestra mine status
       orkestra mine status | jq .changelog.coverage
     """
+
     def action() -> None:
         import sys
 
@@ -90,12 +94,21 @@ def status(
 def candidates(
     limit: Annotated[int, typer.Option("--limit", min=1, help="At most this many commits.")] = 50,
     full: Annotated[bool, typer.Option("--full", help="Include body, footers, files and stats.")] = False,
-    domain: Annotated[Optional[str], typer.Option("--domain", help="Only commits affecting this domain.")] = None,
+    domain: Annotated[
+        Optional[str], typer.Option("--domain", help="Only commits affecting this domain.")
+    ] = None,
     ledger: Annotated[Optional[Ledger], typer.Option("--ledger", help="Only commits pending in it.")] = None,
-    suggest: Annotated[bool, typer.Option("--suggest", help="Print suggested classifications (JSONL).")] = False,
-    for_ledger: Annotated[Optional[Ledger], typer.Option(
-        "--for", help="decisions: rank by the three-question test (hard to make, costly to change, "
-                      "system-wide) with reasons per commit.")] = None,
+    suggest: Annotated[
+        bool, typer.Option("--suggest", help="Print suggested classifications (JSONL).")
+    ] = False,
+    for_ledger: Annotated[
+        Optional[Ledger],
+        typer.Option(
+            "--for",
+            help="decisions: rank by the three-question test (hard to make, costly to change, "
+            "system-wide) with reasons per commit.",
+        ),
+    ] = None,
     repo: GitRepoOption = None,
     fmt: FormatOption = None,
 ) -> None:
@@ -110,6 +123,7 @@ def candidates(
       orkestra mine candidates --for decisions --limit 10
       orkestra mine candidates --suggest > review.jsonl   # edit, then: mine commit --input review.jsonl
     """
+
     def action() -> None:
         import json
         import sys
@@ -124,8 +138,9 @@ def candidates(
         from orkestra.mining.candidates import find_candidates, suggest_classifications
 
         paths = _paths(repo)
-        found = find_candidates(paths, limit=limit, full=full or suggest, domain=domain,
-                                ledger=ledger.value if ledger else None)
+        found = find_candidates(
+            paths, limit=limit, full=full or suggest, domain=domain, ledger=ledger.value if ledger else None
+        )
         if suggest:
             lines = suggest_classifications(found["candidates"], paths)
             sys.stdout.write("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines))
@@ -138,14 +153,19 @@ def candidates(
 @app.command("classify")
 def classify(
     sha: Annotated[str, typer.Argument(help="Commit sha (full or unique prefix).")],
-    changelog: Annotated[Optional[Category], typer.Option("--changelog", help="Release in this category.")] = None,
-    summary: Annotated[Optional[str], typer.Option("--summary", help="Changelog text (default: subject).")] = None,
+    changelog: Annotated[
+        Optional[Category], typer.Option("--changelog", help="Release in this category.")
+    ] = None,
+    summary: Annotated[
+        Optional[str], typer.Option("--summary", help="Changelog text (default: subject).")
+    ] = None,
     decision: Annotated[Optional[str], typer.Option("--decision", help="Link to this decision id.")] = None,
     role: Annotated[str, typer.Option("--role", help="primary or supporting (with --decision).")] = "primary",
     skip: Annotated[bool, typer.Option("--skip", help="Mark processed without an entry.")] = False,
     reason: Annotated[Optional[str], typer.Option("--reason", help="Why it is skipped.")] = None,
-    only: Annotated[Optional[Ledger], typer.Option("--only", help="With --skip: one ledger (default both).")]
-    = None,
+    only: Annotated[
+        Optional[Ledger], typer.Option("--only", help="With --skip: one ledger (default both).")
+    ] = None,
     correct: Annotated[bool, typer.Option("--correct", help="Replace an earlier classification.")] = False,
     repo: GitRepoOption = None,
     fmt: FormatOption = None,
@@ -158,12 +178,22 @@ def classify(
       orkestra mine classify 9057178 --decision DEC-PL-143
       orkestra mine classify 1a2b3c4 --skip --reason "Chore: dependency update"
     """
+
     def action() -> None:
         from orkestra.mining.classify import classify_commit
 
-        outcome = classify_commit(_paths(repo), sha, changelog=changelog.value if changelog else None,
-                                  summary=summary, decision=decision, role=role, skip=skip, reason=reason,
-                                  only=only.value if only else None, correct=correct)
+        outcome = classify_commit(
+            _paths(repo),
+            sha,
+            changelog=changelog.value if changelog else None,
+            summary=summary,
+            decision=decision,
+            role=role,
+            skip=skip,
+            reason=reason,
+            only=only.value if only else None,
+            correct=correct,
+        )
         show_record(outcome.to_dict(), fmt, f"classify {sha}")
 
     run(action)
@@ -188,6 +218,7 @@ def commit(
       orkestra mine commit --input classifications.jsonl
       orkestra mine candidates --suggest | orkestra mine commit --input -
     """
+
     def action() -> None:
         from orkestra.mining.classify import commit_classifications
 
@@ -199,8 +230,9 @@ def commit(
 @app.command("auto")
 def auto(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the entries; write nothing.")] = False,
-    redo: Annotated[bool, typer.Option("--redo", help="Also re-derive earlier automatic classifications.")]
-    = False,
+    redo: Annotated[
+        bool, typer.Option("--redo", help="Also re-derive earlier automatic classifications.")
+    ] = False,
     repo: GitRepoOption = None,
     fmt: FormatOption = None,
 ) -> None:
@@ -217,6 +249,7 @@ def auto(
       orkestra mine auto
       orkestra mine auto --redo        # after changing mining.changelog settings
     """
+
     def action() -> None:
         from orkestra.mining.auto import run_auto
 
@@ -240,6 +273,7 @@ def validate(
       orkestra mine validate
       orkestra mine validate --quick
     """
+
     def action() -> int:
         import sys
 

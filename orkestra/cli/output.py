@@ -16,12 +16,22 @@ import typer
 
 from orkestra.cli.options import Format, pick_format
 
-__all__ = ["Format", "emit_json", "emit_lines", "emit_table", "emit_text", "fail", "run", "show_record",
-           "show_rows"]
+__all__ = [
+    "Format",
+    "emit_json",
+    "emit_lines",
+    "emit_table",
+    "emit_text",
+    "fail",
+    "run",
+    "show_record",
+    "show_rows",
+]
 
 # Columns that tell rows apart: at any width they are shown whole, or shortened in the middle.
-KEY_COLUMNS = frozenset({"id", "name", "ref", "skill", "rule", "where", "citation", "path", "session", "sha",
-                         "family"})
+KEY_COLUMNS = frozenset(
+    {"id", "name", "ref", "skill", "rule", "where", "citation", "path", "session", "sha", "family"}
+)
 LIST_LINES = 3  # a listing's free-text cell shows at most this many lines; `info` shows the rest
 NO_WORKSPACE_HINT = "hint: run `orkestra init` to create orkestra.yaml here, or pass --repo PATH"
 
@@ -46,8 +56,9 @@ def emit_lines(lines: Sequence[str]) -> None:
     sys.stdout.write("".join(f"{line}\n" for line in lines))
 
 
-def emit_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]],
-               max_lines: int | None = LIST_LINES) -> None:
+def emit_table(
+    title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], max_lines: int | None = LIST_LINES
+) -> None:
     """Render rows as a rich table that fits the terminal (rich is imported only here, for people).
 
     Key columns (:data:`KEY_COLUMNS`, e.g. a ``path:line`` citation) are never wrapped or cut at
@@ -64,17 +75,25 @@ def emit_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
     for index, column in enumerate(columns):
         table.add_column(column, width=widths[index], no_wrap=index in keys, overflow="fold")
     for row in cells:
-        table.add_row(*(shorten_middle(v, widths[i]) if i in keys else wrap_cell(v, widths[i], max_lines)
-                        for i, v in enumerate(row)))
+        table.add_row(
+            *(
+                shorten_middle(v, widths[i]) if i in keys else wrap_cell(v, widths[i], max_lines)
+                for i, v in enumerate(row)
+            )
+        )
     console.print(table)
 
 
-def column_widths(columns: Sequence[str], cells: Sequence[Sequence[str]], width: int, keys: set[int]) -> list[int]:
+def column_widths(
+    columns: Sequence[str], cells: Sequence[Sequence[str]], width: int, keys: set[int]
+) -> list[int]:
     """Each column's width so the table fits ``width``: short columns whole, then a fair share each,
     key columns weighing twice as much as free text."""
     count = len(columns)
-    natural = [max([len(columns[i]), *(len(line) for row in cells for line in row[i].splitlines() or [""])])
-               for i in range(count)]
+    natural = [
+        max([len(columns[i]), *(len(line) for row in cells for line in row[i].splitlines() or [""])])
+        for i in range(count)
+    ]
     budget = width - (3 * count + 1)  # rich's borders and padding
     if sum(natural) <= budget:
         return natural
@@ -106,15 +125,20 @@ def shorten_middle(text: str, width: int) -> str:
     if len(text) <= width:
         return text
     head = (width - 1) // 4
-    return text[:head] + "…" + text[len(text) - (width - 1 - head):]
+    return text[:head] + "…" + text[len(text) - (width - 1 - head) :]
 
 
 def emit_text(data: Any) -> None:
     """A record for people: YAML-like ``field: value`` lines, nested values indented."""
     import yaml
 
-    text = yaml.safe_dump(json.loads(json.dumps(data, ensure_ascii=False, default=_default)),
-                          sort_keys=False, allow_unicode=True, width=100, default_flow_style=False)
+    text = yaml.safe_dump(
+        json.loads(json.dumps(data, ensure_ascii=False, default=_default)),
+        sort_keys=False,
+        allow_unicode=True,
+        width=100,
+        default_flow_style=False,
+    )
     sys.stdout.write(text)
 
 
@@ -139,7 +163,9 @@ def show_record(data: Any, fmt: Format | None, title: str) -> None:
     elif fmt is Format.text:
         emit_text(data)
     else:
-        emit_table(title, ("field", "value"), [[key, _cell(value)] for key, value in data.items()], max_lines=None)
+        emit_table(
+            title, ("field", "value"), [[key, _cell(value)] for key, value in data.items()], max_lines=None
+        )
 
 
 def _cell(value: Any) -> str:

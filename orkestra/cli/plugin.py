@@ -14,8 +14,9 @@ app = group("Build a Claude Code plugin from the registries.")
 
 @app.command("build")
 def build(
-    out: Annotated[str | None, typer.Option("--out", help="Marketplace folder (default: dist/claude-plugin).")]
-    = None,
+    out: Annotated[
+        str | None, typer.Option("--out", help="Marketplace folder (default: dist/claude-plugin).")
+    ] = None,
     repo: RepoOption = None,
     fmt: FormatOption = None,
 ) -> None:

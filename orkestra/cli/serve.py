@@ -13,8 +13,13 @@ def command(
     http: Annotated[bool, typer.Option("--http", help="Streamable HTTP at /mcp instead of stdio.")] = False,
     host: Annotated[str, typer.Option("--host", help="HTTP bind address.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="HTTP port.")] = 8766,
-    read_only: Annotated[bool, typer.Option("--read-only", help="No propose_decision: never write (required "
-                                                                "for --http on a non-loopback --host).")] = False,
+    read_only: Annotated[
+        bool,
+        typer.Option(
+            "--read-only",
+            help="No propose_decision: never write (required for --http on a non-loopback --host).",
+        ),
+    ] = False,
     repo: RepoOption = None,
 ) -> None:
     """Run the orkestra MCP server (stdio, or HTTP with --http).

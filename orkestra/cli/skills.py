@@ -40,8 +40,13 @@ def list_skills(
 
 
 skill_info = info_command(
-    "skills", "skill", "NAME", "test-first-discipline", "Everything about one skill, and which agents load it.",
-    ".used_by")
+    "skills",
+    "skill",
+    "NAME",
+    "test-first-discipline",
+    "Everything about one skill, and which agents load it.",
+    ".used_by",
+)
 
 
 def search_skills(
@@ -58,7 +63,9 @@ def search_skills(
     Example:
       orkestra skills search "schema migration" --limit 5
     """
-    list_rows(lambda api: api.search_skills(repo, query, limit), fmt, "skills", ("name", "score", *COLUMNS[1:]))
+    list_rows(
+        lambda api: api.search_skills(repo, query, limit), fmt, "skills", ("name", "score", *COLUMNS[1:])
+    )
 
 
 app.command("list")(list_skills)

@@ -14,8 +14,12 @@ if TYPE_CHECKING:
 
 
 def command(
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="List what would be created, updated, deleted.")] = False,
-    check: Annotated[bool, typer.Option("--check", help="Write nothing; exit 1 on any drift (for CI).")] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="List what would be created, updated, deleted.")
+    ] = False,
+    check: Annotated[
+        bool, typer.Option("--check", help="Write nothing; exit 1 on any drift (for CI).")
+    ] = False,
     force: Annotated[bool, typer.Option("--force", help="Overwrite generated files edited by hand.")] = False,
     repo: RepoOption = None,
     fmt: ReportFormatOption = None,
@@ -49,12 +53,17 @@ def command(
 
 def _text(report: "SyncReport", planned: bool) -> list[str]:
     plan = report.plan
-    lines = [f"{c.action:<7} {c.path}  ({c.reason}{'; from ' + ', '.join(c.sources) if c.sources else ''})"
-             for c in plan.changes]
+    lines = [
+        f"{c.action:<7} {c.path}  ({c.reason}{'; from ' + ', '.join(c.sources) if c.sources else ''})"
+        for c in plan.changes
+    ]
     lines += [f"conflict {c.path}  ({c.reason})" for c in plan.conflicts]
     if planned:
-        lines.append("in sync" if not plan.drift else f"{len(plan.changes)} change(s), "
-                     f"{len(plan.conflicts)} conflict(s) pending")
+        lines.append(
+            "in sync"
+            if not plan.drift
+            else f"{len(plan.changes)} change(s), {len(plan.conflicts)} conflict(s) pending"
+        )
     else:
         applied = report.applied
         summary = f"wrote {len(applied.written)} file(s), deleted {len(applied.deleted)}"

@@ -53,11 +53,15 @@ def report(
 
 @app.command("dashboard")
 def dashboard(
-    grafana: bool = typer.Option(False, "--grafana",
-                                 help="Write the provisionable Grafana dashboard JSON (Loki queries) instead."),
-    output: Optional[str] = typer.Option(None, "--output", "-o",
-                                         help="File to write (default <store>/dashboard.html or "
-                                              "<store>/grafana-dashboard.json)."),
+    grafana: bool = typer.Option(
+        False, "--grafana", help="Write the provisionable Grafana dashboard JSON (Loki queries) instead."
+    ),
+    output: Optional[str] = typer.Option(
+        None,
+        "--output",
+        "-o",
+        help="File to write (default <store>/dashboard.html or <store>/grafana-dashboard.json).",
+    ),
     since: Optional[str] = SINCE,
     session: Optional[str] = SESSION,
     store_dir: Optional[str] = STORE_DIR,
@@ -89,8 +93,10 @@ def dashboard(
             from orkestra.telemetry.grafana import build_dashboard
 
             if since or session:
-                raise UsageError("--since and --session filter the local page; Grafana has its own time "
-                                 "picker and session variable")
+                raise UsageError(
+                    "--since and --session filter the local page; Grafana has its own time "
+                    "picker and session variable"
+                )
             try:
                 document = build_dashboard(*([settings.loki.service_name] if settings.loki else []))
             except RuntimeError as exc:
@@ -105,9 +111,12 @@ def dashboard(
                 directory, events, warnings = project_events(root, since, session, store_dir)
             except ValueError as exc:
                 raise UsageError(str(exc)) from exc
-            text = render_page(build_report(events, warnings), events,
-                               title=f"Agent telemetry · {os.path.basename(root)}",
-                               filters={"since": since, "session": session})
+            text = render_page(
+                build_report(events, warnings),
+                events,
+                title=f"Agent telemetry · {os.path.basename(root)}",
+                filters={"since": since, "session": session},
+            )
             path = output or os.path.join(directory, "dashboard.html")
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         from orkestra.telemetry.page import write_page
@@ -148,8 +157,12 @@ def flush(
         settings = load_settings(Path(root))
         if not settings.loki:
             raise UsageError("no telemetry.loki section in orkestra.yaml (endpoint, credential_env)")
-        where = loki.target(settings.loki.endpoint, settings.loki.credential_env, settings.loki.tenant,
-                            settings.loki.service_name)
+        where = loki.target(
+            settings.loki.endpoint,
+            settings.loki.credential_env,
+            settings.loki.tenant,
+            settings.loki.service_name,
+        )
         result = loki.flush(resolve_store_dir(root, store_dir or settings.store_dir), where)
         show_record(result._asdict(), fmt, "telemetry flush")
         return 0 if result.pending == 0 else 1
@@ -170,15 +183,32 @@ def _print(result: Report, fmt: Format | None) -> None:
     totals = {**result.totals, **{f"time_{k}": v for k, v in result.time_range.items()}}
     emit_table("Totals", ["metric", "value"], list(totals.items()))
     emit_table("Tool calls by type", ["tool_type", "calls"], list(result.tool_mix.items()))
-    emit_table("Tool families (worst first)",
-               ["family", "type", "calls", "failures", "interrupted", "failure rate"],
-               [[r["family"], r["tool_type"], r["calls"], r["failures"], r["interrupted"],
-                 f"{r['failure_rate']:.1%}"] for r in result.families])
-    emit_table("MCP servers", ["server", "calls", "share"],
-               [[r["server"], r["calls"], f"{r['share']:.1%}"] for r in result.mcp_servers])
+    emit_table(
+        "Tool families (worst first)",
+        ["family", "type", "calls", "failures", "interrupted", "failure rate"],
+        [
+            [
+                r["family"],
+                r["tool_type"],
+                r["calls"],
+                r["failures"],
+                r["interrupted"],
+                f"{r['failure_rate']:.1%}",
+            ]
+            for r in result.families
+        ],
+    )
+    emit_table(
+        "MCP servers",
+        ["server", "calls", "share"],
+        [[r["server"], r["calls"], f"{r['share']:.1%}"] for r in result.mcp_servers],
+    )
     emit_table("Skills activated", ["skill", "calls"], list(result.skills.items()))
     emit_table("Subagents dispatched", ["subagent_type", "dispatches"], list(result.subagents.items()))
-    emit_table("Failure loops", ["session", "family", "failures", "first", "last"],
-               [[lp.session_id, lp.family, lp.failures, lp.first, lp.last] for lp in result.loops])
+    emit_table(
+        "Failure loops",
+        ["session", "family", "failures", "first", "last"],
+        [[lp.session_id, lp.family, lp.failures, lp.first, lp.last] for lp in result.loops],
+    )
     for warning in result.warnings:
         typer.echo(f"warning: {warning}", err=True)

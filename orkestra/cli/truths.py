@@ -35,12 +35,17 @@ def list_truths(
 
 
 truth_info = info_command(
-    "truths", "truth", "ID", "GT-MAG-015", "The full ground-truth statement, with its evidence.", ".evidence")
+    "truths", "truth", "ID", "GT-MAG-015", "The full ground-truth statement, with its evidence.", ".evidence"
+)
 
 
 def search_truths(
-    query: Annotated[str | None, typer.Argument(
-        metavar="QUERY", help="Words (weights: id 6, statement 5, rationale 4, tags 3, evidence 2).")] = None,
+    query: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="QUERY", help="Words (weights: id 6, statement 5, rationale 4, tags 3, evidence 2)."
+        ),
+    ] = None,
     tag: TagOption = None,
     limit: LimitOption = None,
     repo: RepoOption = None,
@@ -57,7 +62,9 @@ def search_truths(
     """
     if not query and not tag:
         fail("give a QUERY, --tag TAG, or both", 2)
-    list_rows(lambda api: api.search_truths(repo, query, tag, limit), fmt, "truths", ("id", "score", *COLUMNS[1:]))
+    list_rows(
+        lambda api: api.search_truths(repo, query, tag, limit), fmt, "truths", ("id", "score", *COLUMNS[1:])
+    )
 
 
 app.command("list")(list_truths)

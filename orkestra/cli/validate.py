@@ -33,8 +33,14 @@ def command(
         errors = [d for d in diagnostics if d.severity == "error"]
         shown = diagnostics if show_warnings else errors
         if fmt is Format.json:
-            emit_json({"ok": not errors, "errors": len(errors), "warnings": len(diagnostics) - len(errors),
-                       "diagnostics": [d.to_dict() for d in shown]})
+            emit_json(
+                {
+                    "ok": not errors,
+                    "errors": len(errors),
+                    "warnings": len(diagnostics) - len(errors),
+                    "diagnostics": [d.to_dict() for d in shown],
+                }
+            )
         else:
             summary = f"{len(errors)} error(s), {len(diagnostics) - len(errors)} warning(s)"
             emit_lines([str(d) for d in shown] + [summary])

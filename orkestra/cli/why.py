@@ -11,12 +11,23 @@ from orkestra.cli.output import emit_json, emit_table, run
 
 
 def command(
-    target: Annotated[str, typer.Argument(metavar="TARGET", help="path, path:line, path:start-end, path::Symbol "
-                                                                 "or a symbol name (needs a Maguyva index).")],
+    target: Annotated[
+        str,
+        typer.Argument(
+            metavar="TARGET",
+            help="path, path:line, path:start-end, path::Symbol or a symbol name (needs a Maguyva index).",
+        ),
+    ],
     limit: Annotated[int, typer.Option("--limit", min=1, max=200, help="At most this many results.")] = 20,
-    max_tokens: Annotated[int, typer.Option("--max-tokens", min=200, max=25_000,
-                                            help="Cut the JSON answer to about this many tokens.")] = 4_000,
-    no_index: Annotated[bool, typer.Option("--no-index", help="Never open Maguyva's index (paths only).")] = False,
+    max_tokens: Annotated[
+        int,
+        typer.Option(
+            "--max-tokens", min=200, max=25_000, help="Cut the JSON answer to about this many tokens."
+        ),
+    ] = 4_000,
+    no_index: Annotated[
+        bool, typer.Option("--no-index", help="Never open Maguyva's index (paths only).")
+    ] = False,
     repo: RepoOption = None,
     fmt: FormatOption = None,
 ) -> None:
@@ -46,8 +57,11 @@ def command(
         if chosen is Format.text:
             sys.stdout.write(format_why(answer))
         elif chosen is Format.table:
-            emit_table(f"why {target} ({answer['count']})", ("citation", "kind", "status", "date", "title"),
-                       [[r["citation"], r["kind"], r["status"], r["date"], r["title"]] for r in answer["results"]])
+            emit_table(
+                f"why {target} ({answer['count']})",
+                ("citation", "kind", "status", "date", "title"),
+                [[r["citation"], r["kind"], r["status"], r["date"], r["title"]] for r in answer["results"]],
+            )
         else:
             emit_json(answer)
 

@@ -69,8 +69,9 @@ def system_status(root: RootArg) -> dict[str, Any]:
 # --- agents and skills ----------------------------------------------------------------------
 
 
-def list_agents(root: RootArg, category: str | None = None, model: str | None = None,
-                scope: str | None = None) -> dict[str, Any]:
+def list_agents(
+    root: RootArg, category: str | None = None, model: str | None = None, scope: str | None = None
+) -> dict[str, Any]:
     return views.agent_rows(open_sections(root, ("agent_rows",))["agent_rows"], category, model, scope)
 
 
@@ -84,8 +85,13 @@ def search_agents(root: RootArg, query: str, limit: int | None = None) -> dict[s
     return finder.search_kind(open_sections(root, ("agents",))["agents"], "agent", query, limit)
 
 
-def list_skills(root: RootArg, tier: str | None = None, type: str | None = None, scope: str | None = None,
-                source: str | None = None) -> dict[str, Any]:
+def list_skills(
+    root: RootArg,
+    tier: str | None = None,
+    type: str | None = None,
+    scope: str | None = None,
+    source: str | None = None,
+) -> dict[str, Any]:
     return views.skill_rows(open_sections(root, ("skills",))["skills"], tier, type, scope, source)
 
 
@@ -104,8 +110,9 @@ def search_skills(root: RootArg, query: str, limit: int | None = None) -> dict[s
 # --- decisions and truths -------------------------------------------------------------------
 
 
-def list_decisions(root: RootArg, limit: int | None = None, domain: str | None = None,
-                   status: str | None = None) -> dict[str, Any]:
+def list_decisions(
+    root: RootArg, limit: int | None = None, domain: str | None = None, status: str | None = None
+) -> dict[str, Any]:
     return views.decision_rows(open_sections(root, ("decisions",))["decisions"], limit, domain, status)
 
 
@@ -126,8 +133,9 @@ def new_decision(root: RootArg, domain: str, dry_run: bool) -> dict[str, Any]:
     return create_decision(Workspace.load(find_root(root)), domain, dry_run)
 
 
-def list_truths(root: RootArg, status: str | None = None, tag: str | None = None,
-                scope: str | None = None) -> dict[str, Any]:
+def list_truths(
+    root: RootArg, status: str | None = None, tag: str | None = None, scope: str | None = None
+) -> dict[str, Any]:
     return views.truth_rows(open_sections(root, ("truths",))["truths"], status, tag, scope)
 
 
@@ -135,8 +143,9 @@ def truth_info(root: RootArg, truth_id: str) -> dict[str, Any]:
     return views.record(open_sections(root, ("truths",))["truths"], "truth", truth_id, "id")
 
 
-def search_truths(root: RootArg, query: str | None, tag: str | None = None,
-                  limit: int | None = None) -> dict[str, Any]:
+def search_truths(
+    root: RootArg, query: str | None, tag: str | None = None, limit: int | None = None
+) -> dict[str, Any]:
     from orkestra.inspect import finder
 
     return finder.search_truths(open_sections(root, ("truths",))["truths"], query, tag, limit)
@@ -145,12 +154,16 @@ def search_truths(root: RootArg, query: str | None, tag: str | None = None,
 # --- unified search -------------------------------------------------------------------------
 
 
-def search(root: RootArg, query: str, kinds: Iterable[str] | None = None, limit: int | None = None,
-           summary: bool = False) -> dict[str, Any]:
+def search(
+    root: RootArg,
+    query: str,
+    kinds: Iterable[str] | None = None,
+    limit: int | None = None,
+    summary: bool = False,
+) -> dict[str, Any]:
     """Search agents, skills, decisions, truths and packages at once."""
     from orkestra.inspect import finder
 
     wanted = list(kinds or finder.SECTION)
     sections = open_sections(root, (finder.SECTION[kind][0] for kind in wanted))
     return finder.search_all(finder.build_index(sections, wanted), query, wanted, limit, summary)
-

@@ -65,7 +65,7 @@ def project_dirs(root: Path, exclude: list[str]) -> Iterator[tuple[str, list[str
 
 def _relative(path: str, base: str) -> str:
     """``path`` below ``base`` as a POSIX relative path ("." for ``base`` itself); string slicing only."""
-    return path[len(base) + 1:].replace(os.sep, "/") if path != base else "."
+    return path[len(base) + 1 :].replace(os.sep, "/") if path != base else "."
 
 
 def _skipped(name: str, parent: str, exclude: list[str]) -> bool:
@@ -114,7 +114,9 @@ class SectionCache:
 
     @property
     def relative_folder(self) -> str:
-        return Path(os.path.relpath(self.folder, self.root)).as_posix()  # "../x" when paths.state leaves the root
+        return Path(
+            os.path.relpath(self.folder, self.root)
+        ).as_posix()  # "../x" when paths.state leaves the root
 
     def read(self, sections: Iterable[str]) -> dict[str, Any] | None:
         """The cached sections, or ``None`` when one is missing or any watched path changed."""

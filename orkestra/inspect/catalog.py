@@ -37,8 +37,10 @@ def build_catalog(ws: "Workspace") -> dict[str, Any]:
         "health": registry_health(ws),
         "agents": agents,
         "agent_rows": [agent_row(agent) for agent in agents],
-        "skills": [_skill(skill, _scopes_of(ws, skill, primary_of), used_by.get(name, []))
-                   for name, skill in sorted(ws.skills.items())],
+        "skills": [
+            _skill(skill, _scopes_of(ws, skill, primary_of), used_by.get(name, []))
+            for name, skill in sorted(ws.skills.items())
+        ],
         "decisions": [_decision(ws, d) for d in sorted(ws.decisions.values(), key=_decision_order)],
         "truths": [_truth(reg, gt) for reg, gt in sorted(ws.all_truths(), key=lambda rt: rt[1].id)],
         "packages": find_packages(ws.root, ws.config.exclude, ws.config.project),
@@ -73,14 +75,22 @@ def registry_health(ws: "Workspace") -> dict[str, Any]:
     try:
         sync = sync_status(ws).to_dict()
     except OrkestraError as exc:  # e.g. an unreadable manifest: reported, and listings still work
-        sync = {"in_sync": False, "reason": str(exc), "changed_inputs": True, "edited_outputs": [],
-                "missing_outputs": []}
+        sync = {
+            "in_sync": False,
+            "reason": str(exc),
+            "changed_inputs": True,
+            "edited_outputs": [],
+            "missing_outputs": [],
+        }
     from orkestra.why.stale import STALE_CODES
 
     stale = sorted(str(d) for d in diagnostics if d.code in STALE_CODES)
     return {
-        "validation": {"errors": len(errors), "warnings": len(diagnostics) - len(errors),
-                       "first_errors": errors[:5]},
+        "validation": {
+            "errors": len(errors),
+            "warnings": len(diagnostics) - len(errors),
+            "first_errors": errors[:5],
+        },
         "sync": sync,
         "stale_facts": {"count": len(stale), "first": stale[:5]},  # orkestra.why.stale: re-verify these
     }
@@ -113,10 +123,20 @@ def _agent(ws: "Workspace", agent, resolved) -> dict[str, Any]:
         "identity": [primitive(ws.identities, name) for name in agent.identity],
         "mindset": primitive(ws.mindsets, agent.mindset),
         "style": primitive(ws.styles, agent.style),
-        "skills": [{"name": r.skill.name, "ref": r.skill.ref, "tier": r.skill.metadata.layer,
-                    "reason": r.reason, "via": r.via} for r in resolved],
-        "tool_guides": [{"server": name, "guide": servers[name].guide if name in servers else ""}
-                        for name in agent.tool_guides],
+        "skills": [
+            {
+                "name": r.skill.name,
+                "ref": r.skill.ref,
+                "tier": r.skill.metadata.layer,
+                "reason": r.reason,
+                "via": r.via,
+            }
+            for r in resolved
+        ],
+        "tool_guides": [
+            {"server": name, "guide": servers[name].guide if name in servers else ""}
+            for name in agent.tool_guides
+        ],
         "tools": {"builtin": list(agent.tools.builtin), "mcp_tools": list(agent.tools.mcp_tools)},
         "context_composition": agent.context_composition.model_dump(),
         "path": _source(ws, "agent", agent.name),
@@ -163,5 +183,4 @@ def _decision(ws: "Workspace", decision) -> dict[str, Any]:
 
 def _truth(registry, truth) -> dict[str, Any]:
     package = registry.package_dir
-    return {**truth.model_dump(mode="json"), "package": package or ".",
-            "path": registry.path}
+    return {**truth.model_dump(mode="json"), "package": package or ".", "path": registry.path}

@@ -9,11 +9,13 @@ from orkestra.inspect.views import DECISION_ROW, SKILL_ROW, TRUTH_ROW, agent_row
 from orkestra.search import KINDS, Entry, SearchIndex
 
 # kind -> (catalog section, key field, the listing row of a record: per-kind search rows are these + score)
-SECTION = {"agent": ("agents", "name", agent_row),
-           "skill": ("skills", "name", partial(pick, keys=SKILL_ROW)),
-           "decision": ("decisions", "id", partial(pick, keys=DECISION_ROW)),
-           "truth": ("truths", "id", partial(pick, keys=TRUTH_ROW)),
-           "package": ("packages", "name", dict)}
+SECTION = {
+    "agent": ("agents", "name", agent_row),
+    "skill": ("skills", "name", partial(pick, keys=SKILL_ROW)),
+    "decision": ("decisions", "id", partial(pick, keys=DECISION_ROW)),
+    "truth": ("truths", "id", partial(pick, keys=TRUTH_ROW)),
+    "package": ("packages", "name", dict),
+}
 
 
 def _join(values: Iterable[Any]) -> str:
@@ -27,39 +29,87 @@ def _guidance(item: dict) -> str:
 
 def agent_entry(a: dict) -> Entry:
     persona = [i["name"] for i in a["identity"]] + [a["mindset"]["name"], a["style"]["name"]]
-    return Entry("agent", a["name"], a["description"], {
-        "id": a["name"], "description": a["description"], "category": a["category"],
-        "domains": _join(a["domains"]), "scopes": _join(a["scopes"]), "persona": _join(persona),
-        "skills": _join(s["name"] for s in a["skills"])})
+    return Entry(
+        "agent",
+        a["name"],
+        a["description"],
+        {
+            "id": a["name"],
+            "description": a["description"],
+            "category": a["category"],
+            "domains": _join(a["domains"]),
+            "scopes": _join(a["scopes"]),
+            "persona": _join(persona),
+            "skills": _join(s["name"] for s in a["skills"]),
+        },
+    )
 
 
 def skill_entry(s: dict) -> Entry:
-    return Entry("skill", s["name"], s["description"], {
-        "id": s["name"], "description": s["description"], "tags": _join(s["tags"]),
-        "scope": _join([s["scope"], *s["scopes"]]),
-        "facets": _join([s["type"], s["tier"], s["semantic_folder"], s["provider"]])})
+    return Entry(
+        "skill",
+        s["name"],
+        s["description"],
+        {
+            "id": s["name"],
+            "description": s["description"],
+            "tags": _join(s["tags"]),
+            "scope": _join([s["scope"], *s["scopes"]]),
+            "facets": _join([s["type"], s["tier"], s["semantic_folder"], s["provider"]]),
+        },
+    )
 
 
 def decision_entry(d: dict) -> Entry:
-    return Entry("decision", d["id"], d["title"], {
-        "id": d["id"], "title": d["title"], "summary": d["summary"], "tags": _join([d["domain"], *d["tags"]]),
-        "rationale": _join(d["rationale"]), "context": d["context"], "files": _join(d["files"]),
-        "guidance": _guidance(d)})
+    return Entry(
+        "decision",
+        d["id"],
+        d["title"],
+        {
+            "id": d["id"],
+            "title": d["title"],
+            "summary": d["summary"],
+            "tags": _join([d["domain"], *d["tags"]]),
+            "rationale": _join(d["rationale"]),
+            "context": d["context"],
+            "files": _join(d["files"]),
+            "guidance": _guidance(d),
+        },
+    )
 
 
 def truth_entry(t: dict) -> Entry:
-    return Entry("truth", t["id"], t["statement"], {
-        "id": t["id"], "statement": t["statement"], "rationale": t["rationale"], "tags": _join(t["tags"]),
-        "evidence": _join(t["evidence"]), "guidance": _guidance(t)})
+    return Entry(
+        "truth",
+        t["id"],
+        t["statement"],
+        {
+            "id": t["id"],
+            "statement": t["statement"],
+            "rationale": t["rationale"],
+            "tags": _join(t["tags"]),
+            "evidence": _join(t["evidence"]),
+            "guidance": _guidance(t),
+        },
+    )
 
 
 def package_entry(p: dict) -> Entry:
-    return Entry("package", p["name"], p["description"] or p["path"], {
-        "id": p["name"], "path": p["path"], "description": p["description"]})
+    return Entry(
+        "package",
+        p["name"],
+        p["description"] or p["path"],
+        {"id": p["name"], "path": p["path"], "description": p["description"]},
+    )
 
 
-BUILDERS = {"agent": agent_entry, "skill": skill_entry, "decision": decision_entry, "truth": truth_entry,
-            "package": package_entry}
+BUILDERS = {
+    "agent": agent_entry,
+    "skill": skill_entry,
+    "decision": decision_entry,
+    "truth": truth_entry,
+    "package": package_entry,
+}
 
 
 def build_index(sections: dict[str, list[dict]], kinds: Iterable[str] = KINDS) -> SearchIndex:
@@ -67,8 +117,13 @@ def build_index(sections: dict[str, list[dict]], kinds: Iterable[str] = KINDS) -
     return SearchIndex.build(BUILDERS[kind](item) for kind in kinds for item in sections[SECTION[kind][0]])
 
 
-def search_all(index: SearchIndex, query: str, kinds: Iterable[str] | None = None, limit: int | None = None,
-               summary: bool = False) -> dict[str, Any]:
+def search_all(
+    index: SearchIndex,
+    query: str,
+    kinds: Iterable[str] | None = None,
+    limit: int | None = None,
+    summary: bool = False,
+) -> dict[str, Any]:
     """Unified search: ranked hits, or with ``summary`` only the counts per kind."""
     hits = index.search(query, kinds=kinds)
     if summary:
@@ -89,8 +144,9 @@ def search_kind(records: list[dict], kind: str, query: str, limit: int | None = 
     return {"query": query, "count": len(rows), section: rows}
 
 
-def search_truths(truths: list[dict], query: str | None, tag: str | None = None,
-                  limit: int | None = None) -> dict[str, Any]:
+def search_truths(
+    truths: list[dict], query: str | None, tag: str | None = None, limit: int | None = None
+) -> dict[str, Any]:
     """Truths by query, by tag, or both (the tag filters first); without a query, in id order."""
     selected = truths_matching(truths, None, tag, None)
     if query:

@@ -29,8 +29,15 @@ def find_packages(root: Path, exclude: list[str], root_name: str) -> list[dict]:
             continue
         name, description = _manifest_info(root / rel / manifest) if manifest else ("", "")
         fallback = root_name if rel == "." else os.path.basename(rel)
-        packages.append({"name": name or fallback, "path": rel, "manifest": manifest,
-                         "ai_assets": has_assets, "description": description})
+        packages.append(
+            {
+                "name": name or fallback,
+                "path": rel,
+                "manifest": manifest,
+                "ai_assets": has_assets,
+                "description": description,
+            }
+        )
     return sorted(packages, key=lambda p: p["path"])
 
 

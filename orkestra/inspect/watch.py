@@ -27,14 +27,22 @@ def catalog_watch(ws: "Workspace", cache_folder: str) -> Watch:
     paths = ws.config.paths
     files = [*ws.source_files, paths.mcp_config, paths.decisions_digest, manifest_path(ws.config)]
     dirs = [rel for rel, _, _ in project_dirs(ws.root, ws.config.exclude)]
-    roots = [paths.registries, paths.decisions, paths.domains, paths.templates, paths.state,
-             *(vendor.path for vendor in ws.metadata.vendor_roots)]
+    roots = [
+        paths.registries,
+        paths.decisions,
+        paths.domains,
+        paths.templates,
+        paths.state,
+        *(vendor.path for vendor in ws.metadata.vendor_roots),
+    ]
     for rel in roots:
         found_files, found_dirs = tree(ws.root, rel, skip=cache_folder)
         files += found_files
         dirs += found_dirs
     for reg in ws.truths:  # validation resolves evidence from the root, then from the package
-        for path in (p.split("::", 1)[0] for gt in reg.data.statements for p in gt.evidence if "://" not in p):
+        for path in (
+            p.split("::", 1)[0] for gt in reg.data.statements for p in gt.evidence if "://" not in p
+        ):
             files += [path, f"{reg.package_dir}/{path}"] if reg.package_dir else [path]
     files += [f for d in ws.decisions.values() for f in d.files if "://" not in f]  # stale facts check them
     files += _git_head_files(ws.root)  # stale facts read history: a new commit moves HEAD's ref
@@ -70,4 +78,3 @@ def _git_head_files(root) -> list[str]:
         ref = head[5:].strip()
         found += [git_dir / ref, common / ref]
     return list(dict.fromkeys(p.as_posix() for p in found))
-

@@ -44,8 +44,9 @@ def speaks_for_its_branch(merge: dict) -> bool:
     return merge["signals"]["commit_type"] is not None or bool(merge.get("parts"))
 
 
-def auto_line(commit: dict, releasable: frozenset[str], keyword_sections: bool = False,
-              merge: dict | None = None) -> dict:
+def auto_line(
+    commit: dict, releasable: frozenset[str], keyword_sections: bool = False, merge: dict | None = None
+) -> dict:
     """The changelog classification a commit gets from its type alone (a ``mine commit`` line).
 
     ``commit`` needs ``sha``, ``signals``, ``description`` and (optionally) ``parts`` as in the index;
@@ -53,16 +54,29 @@ def auto_line(commit: dict, releasable: frozenset[str], keyword_sections: bool =
     """
     signals = commit["signals"]
     if merge is not None and speaks_for_its_branch(merge):
-        return {"sha": commit["sha"], "domain": "changelog", "action": "skip",
-                "reason": f"brought in by merge {merge['sha'][:12]}, whose message describes the change"}
+        return {
+            "sha": commit["sha"],
+            "domain": "changelog",
+            "action": "skip",
+            "reason": f"brought in by merge {merge['sha'][:12]}, whose message describes the change",
+        }
     entries = releasable_entries(commit, releasable)
     if entries:
         head = entries[0]
-        return {"sha": commit["sha"], "domain": "changelog", "action": "release",
-                "category": category_for(head["type"], head["description"], keyword_sections),
-                "summary": head["description"]}
+        return {
+            "sha": commit["sha"],
+            "domain": "changelog",
+            "action": "release",
+            "category": category_for(head["type"], head["description"], keyword_sections),
+            "summary": head["description"],
+        }
     kind = signals["commit_type"] or ("merge" if signals["is_merge"] else "non-conventional")
-    return {"sha": commit["sha"], "domain": "changelog", "action": "skip", "reason": f"{kind}: not a releasable change"}
+    return {
+        "sha": commit["sha"],
+        "domain": "changelog",
+        "action": "skip",
+        "reason": f"{kind}: not a releasable change",
+    }
 
 
 def run_auto(paths: MiningPaths, dry_run: bool = False, redo: bool = False) -> dict:
@@ -97,12 +111,24 @@ def run_auto(paths: MiningPaths, dry_run: bool = False, redo: bool = False) -> d
         elif any(line.get(k) != before.get(k) for k in ("action", "category", "reason")):
             lines.append(line | {"correction": True})
     released = sum(line["action"] == "release" for line in lines)
-    result = {"sync": {"mode": synced.mode, "new_commits": synced.new_commits, "total_commits": synced.total_commits},
-              "recorded": len(lines), "released": released, "skipped": len(lines) - released}
+    result = {
+        "sync": {
+            "mode": synced.mode,
+            "new_commits": synced.new_commits,
+            "total_commits": synced.total_commits,
+        },
+        "recorded": len(lines),
+        "released": released,
+        "skipped": len(lines) - released,
+    }
     if dry_run:
         rendered = render_changelogs(paths, check=True, git=git, extra=lines)
-        return result | {"dry_run": True, "entries": lines, "files": rendered["files"],
-                         "warnings": rendered["warnings"]}
+        return result | {
+            "dry_run": True,
+            "entries": lines,
+            "files": rendered["files"],
+            "warnings": rendered["warnings"],
+        }
     if lines:
         items = [(n, Classification.model_validate(line | {"by": "auto"})) for n, line in enumerate(lines, 1)]
         record_classifications(paths, items, SOURCE)

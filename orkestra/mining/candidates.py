@@ -10,8 +10,13 @@ LEDGER_DOMAINS = ("changelog", "decisions")
 DECISION_REVIEW_SCORE = 4  # at or above: left for a person to extract; below: suggested skip
 
 
-def find_candidates(paths: MiningPaths, limit: int | None = 50, full: bool = False, domain: str | None = None,
-                    ledger: str | None = None) -> dict:
+def find_candidates(
+    paths: MiningPaths,
+    limit: int | None = 50,
+    full: bool = False,
+    domain: str | None = None,
+    ledger: str | None = None,
+) -> dict:
     """Commits still unclassified in a ledger domain, highest decision score first, then oldest;
     merge commits last (their changes are listed by the commits they bring in).
 
@@ -31,16 +36,29 @@ def find_candidates(paths: MiningPaths, limit: int | None = 50, full: bool = Fal
         signals = commit["signals"]
         rows.append((signals["is_merge"], -signals["decision_score"], position, commit, pending))
     rows.sort(key=lambda r: r[:3])
-    return {"pending": len(rows),
-            "candidates": [_candidate(commit, pending, full) for *_, commit, pending in rows[:limit]]}
+    return {
+        "pending": len(rows),
+        "candidates": [_candidate(commit, pending, full) for *_, commit, pending in rows[:limit]],
+    }
 
 
 def _candidate(commit: dict, pending: list[str], full: bool) -> dict:
-    result = {"sha": commit["sha"], "date": commit["date"][:10], "subject": commit["subject"],
-              "signals": commit["signals"], "pending": pending}
+    result = {
+        "sha": commit["sha"],
+        "date": commit["date"][:10],
+        "subject": commit["subject"],
+        "signals": commit["signals"],
+        "pending": pending,
+    }
     if full:
-        result |= {"description": commit["description"], "parts": commit.get("parts", []), "body": commit["body"],
-                   "footers": commit["footers"], "files_changed": commit["files_changed"], "stats": commit["stats"]}
+        result |= {
+            "description": commit["description"],
+            "parts": commit.get("parts", []),
+            "body": commit["body"],
+            "footers": commit["footers"],
+            "files_changed": commit["files_changed"],
+            "stats": commit["stats"],
+        }
     return result
 
 
@@ -62,13 +80,32 @@ def suggest_classifications(candidates: list[dict], paths: MiningPaths | None = 
         signals, sha = candidate["signals"], candidate["sha"]
         if "changelog" in candidate["pending"]:
             description = candidate.get("description") or (
-                candidate["subject"].split(": ", 1)[-1] if signals["commit_type"] else candidate["subject"])
+                candidate["subject"].split(": ", 1)[-1] if signals["commit_type"] else candidate["subject"]
+            )
             line = auto_line(candidate | {"description": description}, releasable, keywords)
-            guess = plain_category(candidate["subject"]) if line["action"] == "skip" and not (
-                signals["commit_type"] or signals["is_merge"]) else None
-            lines.append(line if guess is None else {"sha": sha, "domain": "changelog", "action": "release",
-                                                     "category": guess, "summary": candidate["subject"]})
+            guess = (
+                plain_category(candidate["subject"])
+                if line["action"] == "skip" and not (signals["commit_type"] or signals["is_merge"])
+                else None
+            )
+            lines.append(
+                line
+                if guess is None
+                else {
+                    "sha": sha,
+                    "domain": "changelog",
+                    "action": "release",
+                    "category": guess,
+                    "summary": candidate["subject"],
+                }
+            )
         if "decisions" in candidate["pending"] and signals["decision_score"] < DECISION_REVIEW_SCORE:
-            lines.append({"sha": sha, "domain": "decisions", "action": "skip",
-                          "reason": f"no architectural signal (decision score {signals['decision_score']})"})
+            lines.append(
+                {
+                    "sha": sha,
+                    "domain": "decisions",
+                    "action": "skip",
+                    "reason": f"no architectural signal (decision score {signals['decision_score']})",
+                }
+            )
     return lines

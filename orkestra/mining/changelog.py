@@ -18,11 +18,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-CATEGORY_TITLES = {"added": "Added", "changed": "Changed", "deprecated": "Deprecated", "removed": "Removed",
-                   "fixed": "Fixed", "security": "Security"}
-VERSION = (r"\d+(?:\.\d+){1,3}"  # 1.4, 1.2.3, 1.2.3.4
-           r"(?:[-_.]?(?:a|b|c|rc|alpha|beta|pre|preview|dev|post)\.?\d*)*"  # PEP 440: 2.0.0b1, 1.0.post1, 3.0.0.dev0
-           r"(?:[-+][0-9A-Za-z.+-]+)?")  # SemVer: -rc.1, +build.5
+CATEGORY_TITLES = {
+    "added": "Added",
+    "changed": "Changed",
+    "deprecated": "Deprecated",
+    "removed": "Removed",
+    "fixed": "Fixed",
+    "security": "Security",
+}
+VERSION = (
+    r"\d+(?:\.\d+){1,3}"  # 1.4, 1.2.3, 1.2.3.4
+    r"(?:[-_.]?(?:a|b|c|rc|alpha|beta|pre|preview|dev|post)\.?\d*)*"  # PEP 440: 2.0.0b1, 1.0.post1, 3.0.0.dev0
+    r"(?:[-+][0-9A-Za-z.+-]+)?"
+)  # SemVer: -rc.1, +build.5
 PLAIN_TAG_RE = re.compile(rf"^v?(?P<version>{VERSION})$")
 SCOPED_TAG_RE = re.compile(rf"^(?P<package>.+?)(?:@v?|-v)(?P<version>{VERSION})$")
 HEADER = """# Changelog
@@ -43,7 +51,9 @@ class Release:
     previous: str | None = None  # the tag of the release before it (for compare links)
 
 
-def release_tags(tags: list[tuple[str, str, str]], package: str, name: str) -> list[tuple[str, str, str, str]]:
+def release_tags(
+    tags: list[tuple[str, str, str]], package: str, name: str
+) -> list[tuple[str, str, str, str]]:
     """(tag, version, sha, date) of the tags that cut releases of ``package`` (path) named ``name``."""
     scoped = []
     for tag, sha, date in tags:
@@ -73,23 +83,47 @@ def assign_releases(commits: dict[str, list[str]], tags: list[tuple[str, str, st
 
 def note_entries(note: dict) -> list[dict]:
     """A release note as rendered entries: the note itself, then the commits embedded in its body."""
-    head = {"sha": note["sha"], "category": note["category"], "summary": note["summary"], "scope": note.get("scope"),
-            "breaking": bool(note.get("breaking")), "type": note.get("type")}
-    return [head, *({"sha": note["sha"], "category": p["category"], "summary": p["summary"],
-                     "scope": p.get("scope"), "breaking": bool(p.get("breaking")), "type": p.get("type")}
-                    for p in note.get("parts") or ())]
+    head = {
+        "sha": note["sha"],
+        "category": note["category"],
+        "summary": note["summary"],
+        "scope": note.get("scope"),
+        "breaking": bool(note.get("breaking")),
+        "type": note.get("type"),
+    }
+    return [
+        head,
+        *(
+            {
+                "sha": note["sha"],
+                "category": p["category"],
+                "summary": p["summary"],
+                "scope": p.get("scope"),
+                "breaking": bool(p.get("breaking")),
+                "type": p.get("type"),
+            }
+            for p in note.get("parts") or ()
+        ),
+    ]
 
 
-def build_releases(notes: list[dict], commits: dict[str, list[str]], tags: list[tuple[str, str, str, str]]) -> list[Release]:
+def build_releases(
+    notes: list[dict], commits: dict[str, list[str]], tags: list[tuple[str, str, str, str]]
+) -> list[Release]:
     """Unreleased first, then releases newest first (those with entries), each with its entries newest first."""
     owner = assign_releases(commits, tags)
     position = {sha: i for i, sha in enumerate(commits)}
     grouped: dict[str | None, list[dict]] = {}
     for note in sorted(notes, key=lambda n: -position[n["sha"]]):
         grouped.setdefault(owner.get(note["sha"]), []).extend(note_entries(note))
-    ordered = [t for t in sorted(tags, key=lambda t: (position.get(t[2], -1), t[3], t[0]), reverse=True)
-               if t[2] in position]
-    releases = [Release(None, "Unreleased", "", tuple(grouped.get(None, ())), ordered[0][0] if ordered else None)]
+    ordered = [
+        t
+        for t in sorted(tags, key=lambda t: (position.get(t[2], -1), t[3], t[0]), reverse=True)
+        if t[2] in position
+    ]
+    releases = [
+        Release(None, "Unreleased", "", tuple(grouped.get(None, ())), ordered[0][0] if ordered else None)
+    ]
     for index, (tag, version, _, date) in enumerate(ordered):
         if grouped.get(tag):
             previous = ordered[index + 1][0] if index + 1 < len(ordered) else None
@@ -97,8 +131,13 @@ def build_releases(notes: list[dict], commits: dict[str, list[str]], tags: list[
     return releases
 
 
-def render_changelog(name: str, releases: list[Release], fmt: str = "keep-a-changelog",
-                     url: str | None = None, titles: dict[str, str] | None = None) -> str:
+def render_changelog(
+    name: str,
+    releases: list[Release],
+    fmt: str = "keep-a-changelog",
+    url: str | None = None,
+    titles: dict[str, str] | None = None,
+) -> str:
     """The whole CHANGELOG.md text in ``fmt`` (``url``: the repository's web address, for links;
     ``titles``: release-please section titles by commit type)."""
     if fmt == "release-please":
@@ -117,8 +156,9 @@ def render_changelog(name: str, releases: list[Release], fmt: str = "keep-a-chan
     return "\n".join(parts)
 
 
-def render_release_please(releases: list[Release], url: str | None = None,
-                          titles: dict[str, str] | None = None) -> str:
+def render_release_please(
+    releases: list[Release], url: str | None = None, titles: dict[str, str] | None = None
+) -> str:
     """The layout release-please and conventional-changelog write (byte-compatible headings and items)."""
     from orkestra.mining.sections import SECTION_ORDER, section_for
 
@@ -139,8 +179,10 @@ def render_release_please(releases: list[Release], url: str | None = None,
             groups.setdefault(section_for(entry, titles), []).append(entry)
         if breaking:  # as conventional-changelog writes notes: the text, no commit link
             out.append("\n\n### ⚠ BREAKING CHANGES\n\n" + "".join(_rp_item(e, None, False) for e in breaking))
-        for heading, entries in sorted(groups.items(), key=lambda g: (
-                SECTION_ORDER.index(g[0]) if g[0] in SECTION_ORDER else len(SECTION_ORDER), g[0])):
+        for heading, entries in sorted(
+            groups.items(),
+            key=lambda g: (SECTION_ORDER.index(g[0]) if g[0] in SECTION_ORDER else len(SECTION_ORDER), g[0]),
+        ):
             out.append(f"\n\n### {heading}\n\n" + "".join(_rp_item(e, url) for e in entries))
     return "".join(out)
 

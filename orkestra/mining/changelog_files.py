@@ -26,9 +26,11 @@ from orkestra.mining.signals import ROOT_PACKAGE
 from orkestra.mining.status import processed_view
 
 DEFAULT_FILE = "CHANGELOG.md"
-OTHER_CHANGELOGS = frozenset(f"{stem}{ext}" for stem in ("changelog", "changes", "history", "news", "releases",
-                                                          "release-notes", "release_notes")
-                             for ext in ("", ".md", ".rst", ".txt", ".markdown", ".adoc"))
+OTHER_CHANGELOGS = frozenset(
+    f"{stem}{ext}"
+    for stem in ("changelog", "changes", "history", "news", "releases", "release-notes", "release_notes")
+    for ext in ("", ".md", ".rst", ".txt", ".markdown", ".adoc")
+)
 
 
 def released_notes(paths: MiningPaths) -> dict[str, dict]:
@@ -50,8 +52,14 @@ def resolve_packages(known: list[str], package: str | None, every: bool) -> list
     raise NotFoundError("package", package or "", [Path(p).name for p in known] + ["root"])
 
 
-def render_changelogs(paths: MiningPaths, package: str | None = None, every: bool = False,
-                      check: bool = False, git: Git | None = None, extra: list[dict] | None = None) -> dict:
+def render_changelogs(
+    paths: MiningPaths,
+    package: str | None = None,
+    every: bool = False,
+    check: bool = False,
+    git: Git | None = None,
+    extra: list[dict] | None = None,
+) -> dict:
     """Render (or with ``check`` compare) changelog files; ``{"ok", "files", "warnings"}``.
 
     Without ``package`` every file the config asks for is rendered. ``extra``: classification lines
@@ -63,8 +71,11 @@ def render_changelogs(paths: MiningPaths, package: str | None = None, every: boo
     commits = load_graph(paths)
     known = read_state(paths).get("packages", [])
     notes = released_notes(paths) | _pending_notes(paths, extra or [])
-    warnings = [f"release note for {sha[:12]} is not in HEAD's history; left out"
-                for sha in sorted(notes) if sha not in commits]
+    warnings = [
+        f"release note for {sha[:12]} is not in HEAD's history; left out"
+        for sha in sorted(notes)
+        if sha not in commits
+    ]
     tags = git.tags()
     url = (settings.repository_url or origin_url(paths.root) or "").rstrip("/") or None
     covering = settings.packages in ("root", "both")
@@ -78,15 +89,24 @@ def render_changelogs(paths: MiningPaths, package: str | None = None, every: boo
     for path in selected:
         root_file = path == ROOT_PACKAGE
         name = paths.project if root_file else Path(path).name
-        mine = [n for sha, n in notes.items() if sha in commits and (path in n["packages"] or (root_file and covering))]
-        text = render_changelog(name, build_releases(mine, commits, release_tags(tags, path, name)),
-                                settings.format, url, titles)
-        target = paths.root / (settings.path or DEFAULT_FILE) if root_file else paths.root / path / DEFAULT_FILE
+        mine = [
+            n
+            for sha, n in notes.items()
+            if sha in commits and (path in n["packages"] or (root_file and covering))
+        ]
+        text = render_changelog(
+            name, build_releases(mine, commits, release_tags(tags, path, name)), settings.format, url, titles
+        )
+        target = (
+            paths.root / (settings.path or DEFAULT_FILE) if root_file else paths.root / path / DEFAULT_FILE
+        )
         rel = target.relative_to(paths.root).as_posix()
         other = None if (root_file and settings.path) else _other_changelog(target)
         if other is not None:
-            warnings.append(f"{rel}: not written beside the existing {other}; set mining.changelog.path in "
-                            "orkestra.yaml to the file to generate (it is rewritten whole, so not a hand-kept one)")
+            warnings.append(
+                f"{rel}: not written beside the existing {other}; set mining.changelog.path in "
+                "orkestra.yaml to the file to generate (it is rewritten whole, so not a hand-kept one)"
+            )
             status = "skipped"
         else:
             status = _apply(target, text, check)
@@ -104,8 +124,11 @@ def _pending_notes(paths: MiningPaths, lines: list[dict]) -> dict[str, dict]:
 
     index = load_index(paths)
     types = changelog_types(paths)[0]
-    return {line["sha"]: release_note(paths, Classification.model_validate(line), index[line["sha"]], types)
-            for line in lines if line["action"] == "release" and line["sha"] in index}
+    return {
+        line["sha"]: release_note(paths, Classification.model_validate(line), index[line["sha"]], types)
+        for line in lines
+        if line["action"] == "release" and line["sha"] in index
+    }
 
 
 def _other_changelog(target: Path) -> str | None:

@@ -49,7 +49,9 @@ class Classification(BaseModel):
     def _shape(self) -> Classification:
         allowed = {"changelog": ("release", "skip"), "decisions": ("extract", "skip")}[self.domain]
         if self.action not in allowed:
-            raise ValueError(f"action {self.action!r} is not valid for domain {self.domain!r} (use {allowed})")
+            raise ValueError(
+                f"action {self.action!r} is not valid for domain {self.domain!r} (use {allowed})"
+            )
         if self.action == "release" and self.category is None:
             raise ValueError(f"a changelog release needs a category ({', '.join(CATEGORIES)})")
         if self.action == "extract" and not self.decision_id:
@@ -80,18 +82,32 @@ def parse_classifications(text: str, source: str) -> list[tuple[int, Classificat
         try:
             items.append((number, Classification.model_validate(json.loads(line))))
         except json.JSONDecodeError as exc:
-            problems.append(Diagnostic(source, number, exc.colno, "", f"not valid JSON: {exc.msg}", code="json"))
+            problems.append(
+                Diagnostic(source, number, exc.colno, "", f"not valid JSON: {exc.msg}", code="json")
+            )
         except ValidationError as exc:
-            problems.extend(Diagnostic(source, number, 1, ".".join(map(str, e["loc"])), e["msg"], code="schema")
-                            for e in exc.errors())
+            problems.extend(
+                Diagnostic(source, number, 1, ".".join(map(str, e["loc"])), e["msg"], code="schema")
+                for e in exc.errors()
+            )
     if problems:
         raise WorkspaceError(problems)
     return items
 
 
-def classify_commit(paths: MiningPaths, sha: str, *, changelog: str | None = None, summary: str | None = None,
-                    decision: str | None = None, role: str = "primary", skip: bool = False,
-                    reason: str | None = None, only: str | None = None, correct: bool = False) -> CommitOutcome:
+def classify_commit(
+    paths: MiningPaths,
+    sha: str,
+    *,
+    changelog: str | None = None,
+    summary: str | None = None,
+    decision: str | None = None,
+    role: str = "primary",
+    skip: bool = False,
+    reason: str | None = None,
+    only: str | None = None,
+    correct: bool = False,
+) -> CommitOutcome:
     """``mine classify``: exactly one of a changelog category, a decision id, or a skip (both ledgers
     unless ``only`` names one)."""
     if (changelog is not None) + (decision is not None) + skip != 1:
@@ -132,8 +148,9 @@ def read_input(input_path: Path | str) -> tuple[str, str]:
         raise UsageError(f"{path}: input is not UTF-8 ({exc.reason} at byte {exc.start})") from exc
 
 
-def record_classifications(paths: MiningPaths, items: list[tuple[int, Classification]],
-                           source: str = "<input>") -> CommitOutcome:
+def record_classifications(
+    paths: MiningPaths, items: list[tuple[int, Classification]], source: str = "<input>"
+) -> CommitOutcome:
     """Validate every (line number, classification) against the index, ledgers and decisions, then
     write them all."""
     commits = _find_commits(paths, [c.sha.lower() for _, c in items])
@@ -143,8 +160,16 @@ def record_classifications(paths: MiningPaths, items: list[tuple[int, Classifica
     for number, item in items:
         found = commits.get(item.sha.lower())
         if not isinstance(found, dict):
-            problems.append(Diagnostic(source, number, 1, "sha", found or f"unknown commit {item.sha!r} "
-                                       "(not in the index; run `orkestra mine sync`)", code="unknown-sha"))
+            problems.append(
+                Diagnostic(
+                    source,
+                    number,
+                    1,
+                    "sha",
+                    found or f"unknown commit {item.sha!r} (not in the index; run `orkestra mine sync`)",
+                    code="unknown-sha",
+                )
+            )
             continue
         if item.decision_id and (why := catalog.problem(item.decision_id)):
             problems.append(Diagnostic(source, number, 1, "decision_id", why, code="unknown-decision"))
@@ -153,23 +178,41 @@ def record_classifications(paths: MiningPaths, items: list[tuple[int, Classifica
     real = _in_repository(paths, [c["sha"] for _, _, c in resolved])
     for number, item, found in resolved:
         if found["sha"] not in real:
-            problems.append(Diagnostic(source, number, 1, "sha", f"{found['sha'][:12]} is in the index but not a "
-                                       "commit of this repository (run `orkestra mine sync --full`)",
-                                       code="unknown-sha"))
+            problems.append(
+                Diagnostic(
+                    source,
+                    number,
+                    1,
+                    "sha",
+                    f"{found['sha'][:12]} is in the index but not a "
+                    "commit of this repository (run `orkestra mine sync --full`)",
+                    code="unknown-sha",
+                )
+            )
     if problems:
         raise WorkspaceError(problems)
 
     processed_path, notes_path = ledger_files(paths)
     with ledger_lock(paths):
         resolved = _check_repeats(processed_path, resolved, source)
-        written = [str(upsert_decision_record(catalog, i.decision_id, c, i.role or "primary"))
-                   for _, i, c in resolved if i.action == "extract"]
+        written = [
+            str(upsert_decision_record(catalog, i.decision_id, c, i.role or "primary"))
+            for _, i, c in resolved
+            if i.action == "extract"
+        ]
         types = changelog_types(paths)[0]
-        append_lines(notes_path, [release_note(paths, i, c, types) for _, i, c in resolved if i.action == "release"])
+        append_lines(
+            notes_path, [release_note(paths, i, c, types) for _, i, c in resolved if i.action == "release"]
+        )
         append_lines(processed_path, [_processed(i, c) for _, i, c in resolved])
     actions = [i.action for _, i, _ in resolved]
-    return CommitOutcome(len(resolved), actions.count("release"), actions.count("extract"), actions.count("skip"),
-                         sorted(set(written)))
+    return CommitOutcome(
+        len(resolved),
+        actions.count("release"),
+        actions.count("extract"),
+        actions.count("skip"),
+        sorted(set(written)),
+    )
 
 
 def _in_repository(paths: MiningPaths, shas: list[str]) -> set[str]:
@@ -181,14 +224,20 @@ def _in_repository(paths: MiningPaths, shas: list[str]) -> set[str]:
 
 def _processed(item: Classification, commit: dict) -> dict:
     record = {"sha": commit["sha"], "domain": item.domain, "action": item.action}
-    extra = {"category": item.category, "decision_id": item.decision_id,
-             "role": (item.role or "primary") if item.action == "extract" else None,
-             "reason": item.reason, "correction": item.correction or None, "by": item.by}
+    extra = {
+        "category": item.category,
+        "decision_id": item.decision_id,
+        "role": (item.role or "primary") if item.action == "extract" else None,
+        "reason": item.reason,
+        "correction": item.correction or None,
+        "by": item.by,
+    }
     return record | {k: v for k, v in extra.items() if v is not None}
 
 
-def release_note(paths: MiningPaths, item: Classification, commit: dict,
-                 releasable: frozenset[str] | None = None) -> dict:
+def release_note(
+    paths: MiningPaths, item: Classification, commit: dict, releasable: frozenset[str] | None = None
+) -> dict:
     """The rendered entry: the header (or, when only its body holds releasable commits, the first of them),
     with the other embedded commits as ``parts`` (``releasable``: :func:`changelog_types`, read once
     per batch)."""
@@ -198,19 +247,43 @@ def release_note(paths: MiningPaths, item: Classification, commit: dict,
     keyword_sections = paths.config.changelog.keyword_sections
     signals = commit["signals"]
     entries = releasable_entries(commit, releasable)
-    head = entries[0] if entries else {"type": header_type(commit, releasable), "scope": signals["scope"],
-                                       "description": commit["description"], "breaking": signals["breaking"]}
-    note = {"sha": commit["sha"], "date": commit["date"][:10], "category": item.category,
-            "summary": item.summary or head["description"], "scope": head["scope"], "breaking": head["breaking"],
-            "packages": signals["packages"], "type": head["type"]}
-    parts = [{"type": e["type"], "scope": e["scope"], "summary": e["description"], "breaking": e["breaking"],
-              "category": category_for(e["type"], e["description"], keyword_sections)} for e in entries[1:]]
+    head = (
+        entries[0]
+        if entries
+        else {
+            "type": header_type(commit, releasable),
+            "scope": signals["scope"],
+            "description": commit["description"],
+            "breaking": signals["breaking"],
+        }
+    )
+    note = {
+        "sha": commit["sha"],
+        "date": commit["date"][:10],
+        "category": item.category,
+        "summary": item.summary or head["description"],
+        "scope": head["scope"],
+        "breaking": head["breaking"],
+        "packages": signals["packages"],
+        "type": head["type"],
+    }
+    parts = [
+        {
+            "type": e["type"],
+            "scope": e["scope"],
+            "summary": e["description"],
+            "breaking": e["breaking"],
+            "category": category_for(e["type"], e["description"], keyword_sections),
+        }
+        for e in entries[1:]
+    ]
     extra = {"parts": parts or None, "correction": item.correction or None, "by": item.by}
     return note | {k: v for k, v in extra.items() if v is not None}
 
 
-def _check_repeats(processed_path: Path, resolved: list[tuple[int, Classification, dict]],
-                   source: str) -> list[tuple[int, Classification, dict]]:
+def _check_repeats(
+    processed_path: Path, resolved: list[tuple[int, Classification, dict]], source: str
+) -> list[tuple[int, Classification, dict]]:
     """Refuse a (sha, domain) already in the ledger or earlier in the batch, unless it is a correction.
 
     A classification written by ``mine auto`` is always replaced by a person's or an LLM's (recorded
@@ -218,8 +291,15 @@ def _check_repeats(processed_path: Path, resolved: list[tuple[int, Classificatio
     """
     data = processed_path.read_bytes() if processed_path.is_file() else b""
     wanted = {c["sha"] for _, _, c in resolved if c["sha"].encode() in data}
-    existing = {(r.get("sha"), r.get("domain")): r.get("by") for _, r, _ in read_lines(processed_path)
-                if r and r.get("sha") in wanted} if wanted else {}
+    existing = (
+        {
+            (r.get("sha"), r.get("domain")): r.get("by")
+            for _, r, _ in read_lines(processed_path)
+            if r and r.get("sha") in wanted
+        }
+        if wanted
+        else {}
+    )
     problems, checked = [], []
     for number, item, commit in resolved:
         key = (commit["sha"], item.domain)
@@ -227,9 +307,17 @@ def _check_repeats(processed_path: Path, resolved: list[tuple[int, Classificatio
             if existing[key] == "auto" and item.by != "auto":
                 item = item.model_copy(update={"correction": True})
             else:
-                problems.append(Diagnostic(source, number, 1, "sha", f"{commit['sha'][:12]} is already classified "
-                                           f"for {item.domain}; add \"correction\": true (--correct) to replace it",
-                                           code="duplicate"))
+                problems.append(
+                    Diagnostic(
+                        source,
+                        number,
+                        1,
+                        "sha",
+                        f"{commit['sha'][:12]} is already classified "
+                        f'for {item.domain}; add "correction": true (--correct) to replace it',
+                        code="duplicate",
+                    )
+                )
         existing[key] = item.by
         checked.append((number, item, commit))
     if problems:
@@ -249,7 +337,7 @@ def _find_commits(paths: MiningPaths, shas: list[str]) -> dict[str, dict | str]:
         index = load_index(paths)
         full = sorted(index)
         for sha in wanted:
-            matches = full[bisect_left(full, sha):bisect_left(full, sha + "g")]
+            matches = full[bisect_left(full, sha) : bisect_left(full, sha + "g")]
             if len(matches) == 1:
                 found[sha] = index[matches[0]]
             elif matches:
@@ -263,11 +351,11 @@ def _find_commits(paths: MiningPaths, shas: list[str]) -> dict[str, dict | str]:
         needle = b'\n{"sha":"' + sha.encode()
         at = text.find(needle)
         while at >= 0:  # ``at`` in text is the line's start in data; the last line for a sha wins
-            hits[data[at + 8:at + 48]] = at
+            hits[data[at + 8 : at + 48]] = at
             at = text.find(needle, at + 1)
         if len(hits) > 1:
             found[sha] = f"{sha!r} is ambiguous ({len(hits)} commits)"
         elif hits:
             start = next(iter(hits.values()))
-            found[sha] = json.loads(data[start:data.index(b"\n", start)])
+            found[sha] = json.loads(data[start : data.index(b"\n", start)])
     return found

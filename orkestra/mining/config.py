@@ -36,8 +36,17 @@ if TYPE_CHECKING:
 DEFAULT_PACKAGE_ROOTS = ("packages/*", "libs/*", "apps/*", "services/*", "crates/*", "modules/*", "plugins/*")
 MANIFESTS = ("pyproject.toml", "package.json", "Cargo.toml", "go.mod")
 DEFAULT_INFRASTRUCTURE = (
-    ".github/**", ".gitlab-ci.yml", "Dockerfile", "**/Dockerfile", "docker-compose*.yml", "**/*.tf",
-    "infra/**", "deploy/**", "k8s/**", "**/migrations/**", "Makefile",
+    ".github/**",
+    ".gitlab-ci.yml",
+    "Dockerfile",
+    "**/Dockerfile",
+    "docker-compose*.yml",
+    "**/*.tf",
+    "infra/**",
+    "deploy/**",
+    "k8s/**",
+    "**/migrations/**",
+    "Makefile",
 )
 
 
@@ -111,8 +120,12 @@ def mining_paths(root: Path, orkestra_config: "OrkestraConfig") -> MiningPaths:
     if "decisions_dir" not in config.model_fields_set:
         config = config.model_copy(update={"decisions_dir": orkestra_config.paths.decisions})
     raw_project = orkestra_config.project if "project" in orkestra_config.model_fields_set else None
-    return MiningPaths(root=root, config=config, state_dir=root / orkestra_config.paths.state,
-                       project=project_name(root, raw_project))
+    return MiningPaths(
+        root=root,
+        config=config,
+        state_dir=root / orkestra_config.paths.state,
+        project=project_name(root, raw_project),
+    )
 
 
 PLACEHOLDER_PROJECTS = frozenset({"my-project", ""})

@@ -38,11 +38,27 @@ BREAKING_TOKENS = ("BREAKING CHANGE", "BREAKING-CHANGE")
 REVERT_SHA_RE = re.compile(r"\b(?:This reverts commit|Reverts?:?|Refs:)\s+([0-9a-fA-F]{7,40})\b")
 GIT_REVERT_RE = re.compile(r'^Revert "(?P<subject>.+)"')
 RELEASE_AS_RE = re.compile(r"^release[- ]as:?\s+v?(?P<version>\d[0-9A-Za-z.+-]*)\s*$", re.IGNORECASE)
-PART_TYPES = ("feat", "feature", "fix", "docs", "style", "refactor", "perf", "test", "build", "ci", "chore",
-              "revert", "deps", "security")
+PART_TYPES = (
+    "feat",
+    "feature",
+    "fix",
+    "docs",
+    "style",
+    "refactor",
+    "perf",
+    "test",
+    "build",
+    "ci",
+    "chore",
+    "revert",
+    "deps",
+    "security",
+)
 PART_SPLIT_RE = re.compile(r"\r?\n\r?\n(?=(?:{})(?:\([^()\r\n]*\))?!?: )".format("|".join(PART_TYPES)))
 # case-insensitive on the type only (a scoped flag searches twice as fast as a global one)
-PART_HINT_RE = re.compile(r"\n(?i:{})(?:\([^()\r\n]*\))?!?: |BEGIN_NESTED_COMMIT".format("|".join(PART_TYPES)))
+PART_HINT_RE = re.compile(
+    r"\n(?i:{})(?:\([^()\r\n]*\))?!?: |BEGIN_NESTED_COMMIT".format("|".join(PART_TYPES))
+)
 MERGE_RE = re.compile(r"^Merge (?:branch|branches|remote-tracking branch|pull request|tag|commit) ")
 
 
@@ -109,7 +125,7 @@ def parse_message(message: str) -> ParsedCommit:
     paragraphs = _split_paragraphs(rest)
     start = next((i for i, (_, p) in enumerate(paragraphs) if FOOTER_RE.match(p[0])), len(paragraphs))
     body = "\n\n".join("\n".join(p) for _, p in paragraphs[:start])
-    footers = _parse_footers(rest[paragraphs[start][0]:] if start < len(paragraphs) else [])
+    footers = _parse_footers(rest[paragraphs[start][0] :] if start < len(paragraphs) else [])
 
     header = HEADER_RE.match(subject)
     if header and header["description"].strip() and (header["scope"] is None or header["scope"].strip()):
@@ -121,7 +137,9 @@ def parse_message(message: str) -> ParsedCommit:
     release_as = RELEASE_AS_RE.match(description) if ctype else None
     if release_as:  # release-please's version instruction, not a change of the API
         bang = False
-    footer_version = next((f.value.split()[0] for f in footers if f.token.lower() == "release-as" and f.value), None)
+    footer_version = next(
+        (f.value.split()[0] for f in footers if f.token.lower() == "release-as" and f.value), None
+    )
     breaking_footer = next((f for f in footers if f.token in BREAKING_TOKENS and f.separator == ": "), None)
     breaking = bang or breaking_footer is not None
     breaking_description = breaking_footer.value if breaking_footer else (description if bang else None)
@@ -131,9 +149,17 @@ def parse_message(message: str) -> ParsedCommit:
     git_revert = GIT_REVERT_RE.match(subject) if ctype is None else None
     reverted_header = HEADER_RE.match(git_revert["subject"]) if git_revert else None
     return ParsedCommit(
-        subject=subject, type=ctype, scope=scope, description=description, body=body, footers=footers,
-        breaking=breaking, breaking_description=breaking_description, is_revert=is_revert,
-        reverts=reverted.group(1).lower() if reverted else None, is_merge=bool(MERGE_RE.match(subject)),
+        subject=subject,
+        type=ctype,
+        scope=scope,
+        description=description,
+        body=body,
+        footers=footers,
+        breaking=breaking,
+        breaking_description=breaking_description,
+        is_revert=is_revert,
+        reverts=reverted.group(1).lower() if reverted else None,
+        is_merge=bool(MERGE_RE.match(subject)),
         reverted_type=reverted_header["type"].lower() if reverted_header else None,
         release_as=release_as["version"] if release_as else footer_version,
     )
@@ -170,4 +196,3 @@ def _split_lines(chunk: str) -> list[str]:
         else:
             pieces[-1].append(line)
     return ["\n".join(piece) for piece in pieces]
-

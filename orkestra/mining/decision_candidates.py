@@ -25,16 +25,63 @@ from orkestra.mining.index import load_index, read_state
 from orkestra.mining.signals import DEPENDENCY_FILES, LOW_SIGNAL_TYPES
 from orkestra.mining.status import processed_view
 
-SCHEMA_GLOBS = ("*schema*.json", "*schema*.py", "*schema*.yaml", "*schema*.yml", "*.xsd", "*/migrations/*",
-                "migrations/*", "*.sql", "*.proto", "*.graphql", "*.avsc", "*/models.py", "models.py")
-CONFIG_GLOBS = ("*.toml", "*.ini", "*.cfg", "*.yaml", "*.yml", ".env*", "Dockerfile", "*/Dockerfile", ".github/*")
+SCHEMA_GLOBS = (
+    "*schema*.json",
+    "*schema*.py",
+    "*schema*.yaml",
+    "*schema*.yml",
+    "*.xsd",
+    "*/migrations/*",
+    "migrations/*",
+    "*.sql",
+    "*.proto",
+    "*.graphql",
+    "*.avsc",
+    "*/models.py",
+    "models.py",
+)
+CONFIG_GLOBS = (
+    "*.toml",
+    "*.ini",
+    "*.cfg",
+    "*.yaml",
+    "*.yml",
+    ".env*",
+    "Dockerfile",
+    "*/Dockerfile",
+    ".github/*",
+)
 # Not configuration: the ledgers are data; docs, tests and examples illustrate, they do not configure.
-IGNORED_CONFIG = ("ai_assets/reference/changelog/*", "docs/*", "doc/*", "tests/*", "test/*", "examples/*",
-                  "example/*", "*/tests/*", "*/fixtures/*")
-PERIPHERAL_DIRS = frozenset({"docs", "doc", "tests", "test", "examples", "example", "scripts", "benchmarks",
-                             "bench", ".github", "artwork"})  # a spread over these is not system-wide
+IGNORED_CONFIG = (
+    "ai_assets/reference/changelog/*",
+    "docs/*",
+    "doc/*",
+    "tests/*",
+    "test/*",
+    "examples/*",
+    "example/*",
+    "*/tests/*",
+    "*/fixtures/*",
+)
+PERIPHERAL_DIRS = frozenset(
+    {
+        "docs",
+        "doc",
+        "tests",
+        "test",
+        "examples",
+        "example",
+        "scripts",
+        "benchmarks",
+        "bench",
+        ".github",
+        "artwork",
+    }
+)  # a spread over these is not system-wide
 QUESTIONS = ("hard_to_make", "costly_to_change", "system_wide")
-MAX_DIFF_READS = 2_000  # newest commits touching a manifest whose dependencies are compared with their parent's
+MAX_DIFF_READS = (
+    2_000  # newest commits touching a manifest whose dependencies are compared with their parent's
+)
 
 
 def _matches(path: str, globs: tuple[str, ...]) -> bool:
@@ -72,11 +119,16 @@ def dependency_names(name: str, text: str) -> set[str]:
             for key in ("dependencies", "dev-dependencies", "build-dependencies"):
                 found |= set(data.get(key) or {})
         elif name == "go.mod":
-            found = {m.group(1) for m in re.finditer(r"^\s*(?:require\s+)?([a-z0-9.-]+\.[a-z]+/\S+)\s+v",
-                                                      text, re.MULTILINE)}
+            found = {
+                m.group(1)
+                for m in re.finditer(r"^\s*(?:require\s+)?([a-z0-9.-]+\.[a-z]+/\S+)\s+v", text, re.MULTILINE)
+            }
         elif name.startswith("requirements") or name.endswith(".txt"):
-            found = {_requirement_name(line) for line in text.splitlines()
-                     if line.strip() and not line.lstrip().startswith(("#", "-"))}
+            found = {
+                _requirement_name(line)
+                for line in text.splitlines()
+                if line.strip() and not line.lstrip().startswith(("#", "-"))
+            }
     except (ValueError, AttributeError, TypeError):
         return set()
     return {f for f in found if f}
@@ -88,8 +140,9 @@ def read_blobs(root: Path, revisions: list[str]) -> dict[str, str]:
         return {}
     from orkestra import git
 
-    proc = git.run(root, "cat-file", "--batch", input="\n".join(revisions).encode() + b"\n", text=False,
-                   timeout=120)
+    proc = git.run(
+        root, "cat-file", "--batch", input="\n".join(revisions).encode() + b"\n", text=False, timeout=120
+    )
     out, found, at = proc.stdout, {}, 0
     for revision in revisions:
         eol = out.find(b"\n", at)
@@ -99,7 +152,7 @@ def read_blobs(root: Path, revisions: list[str]) -> dict[str, str]:
         at = eol + 1
         if len(header) == 3 and header[1] == b"blob":
             size = int(header[2])
-            found[revision] = out[at:at + size].decode("utf-8", "replace")
+            found[revision] = out[at : at + size].decode("utf-8", "replace")
             at += size + 1
         elif len(header) == 3:  # a tree or commit: skip its body
             at += int(header[2]) + 1
@@ -134,7 +187,9 @@ def three_questions(commit: dict, deps: dict[str, list[str]]) -> tuple[dict[str,
     hard, costly, wide = [], [], []
     score = 0
     if deps:
-        hard.append("new dependencies: " + "; ".join(f"{k}: {', '.join(v[:6])}" for k, v in sorted(deps.items())))
+        hard.append(
+            "new dependencies: " + "; ".join(f"{k}: {', '.join(v[:6])}" for k, v in sorted(deps.items()))
+        )
         score += 3
     lines = (commit["stats"]["insertions"] + commit["stats"]["deletions"]) if commit.get("stats") else None
     if len(files) >= 10 or (lines or 0) >= 400:
@@ -147,10 +202,15 @@ def three_questions(commit: dict, deps: dict[str, list[str]]) -> tuple[dict[str,
     if schema:
         costly.append("schema changes: " + ", ".join(schema[:5]) + (" …" if len(schema) > 5 else ""))
         score += 3
-    config = [f for f in files if _matches(f, CONFIG_GLOBS) and not _matches(f, IGNORED_CONFIG) and f not in schema]
+    config = [
+        f for f in files if _matches(f, CONFIG_GLOBS) and not _matches(f, IGNORED_CONFIG) and f not in schema
+    ]
     if config or signals["infrastructure_files"]:
-        costly.append("config changes: " + (", ".join(config[:5]) or f"{signals['infrastructure_files']} "
-                                            "infrastructure file(s)") + (" …" if len(config) > 5 else ""))
+        costly.append(
+            "config changes: "
+            + (", ".join(config[:5]) or f"{signals['infrastructure_files']} infrastructure file(s)")
+            + (" …" if len(config) > 5 else "")
+        )
         score += 2
     domains = signals["domains_affected"]
     tops = sorted({f.split("/", 1)[0] for f in files if "/" in f} - PERIPHERAL_DIRS)
@@ -165,18 +225,27 @@ def three_questions(commit: dict, deps: dict[str, list[str]]) -> tuple[dict[str,
     if signals["commit_type"] in LOW_SIGNAL_TYPES:
         score -= 2
     if signals["is_merge"]:  # its changes belong to the merged commits, which are candidates themselves
-        return {"hard_to_make": [], "costly_to_change": [], "system_wide": [], "merge": ["a merge commit"]}, -3
+        return {
+            "hard_to_make": [],
+            "costly_to_change": [],
+            "system_wide": [],
+            "merge": ["a merge commit"],
+        }, -3
     return {"hard_to_make": hard, "costly_to_change": costly, "system_wide": wide}, score
 
 
-def decision_candidates(paths: MiningPaths, limit: int | None = 50, domain: str | None = None,
-                        full: bool = False) -> dict:
+def decision_candidates(
+    paths: MiningPaths, limit: int | None = 50, domain: str | None = None, full: bool = False
+) -> dict:
     """Commits pending in the decisions ledger, ranked by the three-question test (see module docstring)."""
     read_state(paths, required=True)
     view = processed_view(paths)
-    pending = [(position, commit) for position, (sha, commit) in enumerate(load_index(paths).items())
-               if (sha, "decisions") not in view
-               and not (domain and domain not in commit["signals"]["domains_affected"])]
+    pending = [
+        (position, commit)
+        for position, (sha, commit) in enumerate(load_index(paths).items())
+        if (sha, "decisions") not in view
+        and not (domain and domain not in commit["signals"]["domains_affected"])
+    ]
     with_manifests = [c for _, c in pending if c["signals"]["dependency_files"]][-MAX_DIFF_READS:]  # newest
     new_deps = added_dependencies(with_manifests, paths.root)
     rows = []
@@ -187,10 +256,21 @@ def decision_candidates(paths: MiningPaths, limit: int | None = 50, domain: str 
     rows.sort(key=lambda r: r[:3])
     candidates = []
     for _, _, _, commit, questions, score, yes in rows[:limit]:
-        item = {"sha": commit["sha"], "date": commit["date"][:10], "subject": commit["subject"],
-                "questions_yes": yes, "score": score, "questions": questions,
-                "domains": commit["signals"]["domains_affected"], "files": len(commit["files_changed"])}
+        item = {
+            "sha": commit["sha"],
+            "date": commit["date"][:10],
+            "subject": commit["subject"],
+            "questions_yes": yes,
+            "score": score,
+            "questions": questions,
+            "domains": commit["signals"]["domains_affected"],
+            "files": len(commit["files_changed"]),
+        }
         if full:
-            item |= {"body": commit["body"], "files_changed": commit["files_changed"], "stats": commit["stats"]}
+            item |= {
+                "body": commit["body"],
+                "files_changed": commit["files_changed"],
+                "stats": commit["stats"],
+            }
         candidates.append(item)
     return {"for": "decisions", "pending": len(rows), "candidates": candidates}

@@ -90,9 +90,19 @@ def _dump(data: dict) -> str:
 
 
 def _new_record(decision_id: str, domain: str, commit: dict, source: dict) -> str:
-    return _dump({"id": decision_id, "title": commit["description"] or commit["subject"], "domain": domain,
-                  "status": "proposed", "created": commit["date"][:10], "summary": "", "context": "",
-                  "source_commits": [source], "files": sorted(commit["files_changed"])})
+    return _dump(
+        {
+            "id": decision_id,
+            "title": commit["description"] or commit["subject"],
+            "domain": domain,
+            "status": "proposed",
+            "created": commit["date"][:10],
+            "summary": "",
+            "context": "",
+            "source_commits": [source],
+            "files": sorted(commit["files_changed"]),
+        }
+    )
 
 
 def _updated_record(text: str, commit: dict, source: dict) -> str:

@@ -70,8 +70,12 @@ class Git:
 
     def tags(self) -> list[tuple[str, str, str]]:
         """Every tag as (name, peeled commit sha, creator date YYYY-MM-DD)."""
-        done = _plumbing(self.root, "for-each-ref", "refs/tags",
-                         "--format=%(refname:short)%00%(objectname)%00%(*objectname)%00%(creatordate:short)")
+        done = _plumbing(
+            self.root,
+            "for-each-ref",
+            "refs/tags",
+            "--format=%(refname:short)%00%(objectname)%00%(*objectname)%00%(creatordate:short)",
+        )
         if done.returncode:
             raise OrkestraError(f"git for-each-ref failed: {done.stderr.strip()}")
         tags = []
@@ -103,8 +107,21 @@ def log_args(revision: str, stats: bool = False, reverse: bool = False) -> list[
     diff = ["--numstat"] if stats else ["--name-status"]
     order = ["--reverse"] if reverse else []
     # git's delta-base cache defaults to 96 MB; 16 MB halves its peak RSS on a 60k-commit log at no cost in time
-    return ["git", "-c", "core.deltaBaseCacheLimit=16m", "log", f"--format={LOG_FORMAT}", "-z", "--no-renames", "--diff-merges=first-parent",
-            "--no-color", *order, *diff, revision, "--"]
+    return [
+        "git",
+        "-c",
+        "core.deltaBaseCacheLimit=16m",
+        "log",
+        f"--format={LOG_FORMAT}",
+        "-z",
+        "--no-renames",
+        "--diff-merges=first-parent",
+        "--no-color",
+        *order,
+        *diff,
+        revision,
+        "--",
+    ]
 
 
 def existing_commits(root: Path, shas: list[str]) -> set[str]:
@@ -114,8 +131,13 @@ def existing_commits(root: Path, shas: list[str]) -> set[str]:
     shas = [s for s in shas if isinstance(s, str) and SHA_RE.match(s.encode())]
     if not shas:
         return set()
-    proc = git.run(root, "cat-file", "--batch-check=%(objectname) %(objecttype)", input="\n".join(shas) + "\n",
-                   check=True)
+    proc = git.run(
+        root,
+        "cat-file",
+        "--batch-check=%(objectname) %(objecttype)",
+        input="\n".join(shas) + "\n",
+        check=True,
+    )
     found = set()
     for asked, answer in zip(shas, proc.stdout.splitlines()):
         parts = answer.split()
@@ -124,8 +146,10 @@ def existing_commits(root: Path, shas: list[str]) -> set[str]:
     return found
 
 
-REMOTE_RE = re.compile(r"^(?:https?://(?:[^@/]+@)?|ssh://(?:[^@/]+@)?|[^@/:]+@)(?P<host>[^/:]+)(?::\d+)?[:/]"
-                       r"(?P<path>[^\s]+?)(?:\.git)?/?$")
+REMOTE_RE = re.compile(
+    r"^(?:https?://(?:[^@/]+@)?|ssh://(?:[^@/]+@)?|[^@/:]+@)(?P<host>[^/:]+)(?::\d+)?[:/]"
+    r"(?P<path>[^\s]+?)(?:\.git)?/?$"
+)
 
 
 def origin_url(root: Path) -> str | None:
@@ -188,8 +212,16 @@ def _text(value: bytes) -> str:
 
 def _commit(header: list[bytes], names: list[str], counts: list[tuple[int, int]], stats: bool) -> RawCommit:
     sha, parents, date, author_date, author, message = map(_text, header)
-    return RawCommit(sha, tuple(parents.split()), date, author_date, author, message, tuple(names),
-                     tuple(counts) if stats else None)
+    return RawCommit(
+        sha,
+        tuple(parents.split()),
+        date,
+        author_date,
+        author,
+        message,
+        tuple(names),
+        tuple(counts) if stats else None,
+    )
 
 
 def _count(value: bytes) -> int:

@@ -55,8 +55,11 @@ def commit_record(raw: RawCommit, extractor: SignalExtractor) -> dict:
     _, parts = message_parts(raw.message)
     stats = None
     if raw.numstat is not None:
-        stats = {"files": len(raw.files), "insertions": sum(i for i, _ in raw.numstat),
-                 "deletions": sum(d for _, d in raw.numstat)}
+        stats = {
+            "files": len(raw.files),
+            "insertions": sum(i for i, _ in raw.numstat),
+            "deletions": sum(d for _, d in raw.numstat),
+        }
     return {
         "sha": raw.sha,
         "parents": list(raw.parents),
@@ -67,8 +70,10 @@ def commit_record(raw: RawCommit, extractor: SignalExtractor) -> dict:
         "body": parsed.body,
         "footers": [[f.token, f.value] for f in parsed.footers],
         "breaking_description": parsed.breaking_description,
-        "parts": [{"type": p.type, "scope": p.scope, "description": p.description, "breaking": p.breaking}
-                  for p in parts],
+        "parts": [
+            {"type": p.type, "scope": p.scope, "description": p.description, "breaking": p.breaking}
+            for p in parts
+        ],
         "files_changed": list(raw.files),
         "stats": stats,
         "signals": extractor.signals(parsed, raw.files, len(raw.parents), stats),
@@ -76,7 +81,9 @@ def commit_record(raw: RawCommit, extractor: SignalExtractor) -> dict:
 
 
 def _fingerprint(paths: MiningPaths, packages: list[str]) -> str:
-    settings = json.dumps([INDEX_VERSION, paths.config.model_dump(mode="json", exclude={"changelog"}), packages], sort_keys=True)
+    settings = json.dumps(
+        [INDEX_VERSION, paths.config.model_dump(mode="json", exclude={"changelog"}), packages], sort_keys=True
+    )
     return hashlib.sha256(settings.encode()).hexdigest()[:16]
 
 
@@ -90,7 +97,9 @@ def read_state(paths: MiningPaths, required: bool = False) -> dict:
     return {}
 
 
-def sync_index(paths: MiningPaths, stats: bool = False, full: bool = False, git: Git | None = None) -> SyncResult:
+def sync_index(
+    paths: MiningPaths, stats: bool = False, full: bool = False, git: Git | None = None
+) -> SyncResult:
     """Bring the commit index up to date with HEAD (and mark the ledgers ``merge=union``).
 
     :param stats: also record insertions/deletions (a ``--numstat`` pass); sticky once used.
@@ -120,13 +129,18 @@ def _sync_locked(paths: MiningPaths, git: Git, stats: bool, full: bool) -> SyncR
     extractor = SignalExtractor.build(paths.config, packages)
     new = 0
     if mode == "full":  # streamed oldest first into fresh files, swapped in whole
-        with atomic_file(index_path, buffering=1 << 20) as index, \
-                atomic_file(index_dir / GRAPH_FILE, buffering=1 << 20) as graph:
-            new = total = _write_records(git.log(head, stats, reverse=True) if head else (), extractor,
-                                         index, graph)
+        with (
+            atomic_file(index_path, buffering=1 << 20) as index,
+            atomic_file(index_dir / GRAPH_FILE, buffering=1 << 20) as graph,
+        ):
+            new = total = _write_records(
+                git.log(head, stats, reverse=True) if head else (), extractor, index, graph
+            )
     elif mode == "incremental":  # streamed to temporary files, then appended in one copy each
         with tempfile.TemporaryFile(dir=index_dir) as index, tempfile.TemporaryFile(dir=index_dir) as graph:
-            new = _write_records(git.log(f"{state['head']}..{head}", stats, reverse=True), extractor, index, graph)
+            new = _write_records(
+                git.log(f"{state['head']}..{head}", stats, reverse=True), extractor, index, graph
+            )
             for temporary, target in ((index, index_path), (graph, index_dir / GRAPH_FILE)):
                 temporary.seek(0)
                 with target.open("ab") as handle:
@@ -134,15 +148,28 @@ def _sync_locked(paths: MiningPaths, git: Git, stats: bool, full: bool) -> SyncR
         total = state["count"] + new
     else:
         total = state.get("count", 0)
-    _write_atomic(index_dir / STATE_FILE, json.dumps(
-        {"version": INDEX_VERSION, "head": head, "stats": stats, "count": total, "fingerprint": fingerprint,
-         "packages": packages}, indent=2) + "\n")
+    _write_atomic(
+        index_dir / STATE_FILE,
+        json.dumps(
+            {
+                "version": INDEX_VERSION,
+                "head": head,
+                "stats": stats,
+                "count": total,
+                "fingerprint": fingerprint,
+                "packages": packages,
+            },
+            indent=2,
+        )
+        + "\n",
+    )
     attributes = ensure_gitattributes(paths.root, paths.config.ledger_dir)
     return SyncResult(str(paths.root), str(index_path), mode, reason, new, total, head, stats, attributes)
 
 
-def _plan(git: Git, state: dict, head: str | None, fingerprint: str, stats: bool, full: bool,
-          index_path: Path) -> tuple[str, str]:
+def _plan(
+    git: Git, state: dict, head: str | None, fingerprint: str, stats: bool, full: bool, index_path: Path
+) -> tuple[str, str]:
     if head is None:
         return "full", "repository has no commits"
     if full:
@@ -160,7 +187,9 @@ def _plan(git: Git, state: dict, head: str | None, fingerprint: str, stats: bool
     return "incremental", f"new commits since {state['head'][:12]}"
 
 
-def _write_records(commits: Iterable[RawCommit], extractor: SignalExtractor, index: BinaryIO, graph: BinaryIO) -> int:
+def _write_records(
+    commits: Iterable[RawCommit], extractor: SignalExtractor, index: BinaryIO, graph: BinaryIO
+) -> int:
     """Write one index line and one graph line per commit as it streams by; how many were written.
 
     orjson writes the same bytes as ``json.dumps(ensure_ascii=False, separators=(",", ":"))``

@@ -110,8 +110,11 @@ def ensure_gitattributes(root: Path, ledger_dir: str = "ai_assets/reference/chan
     path = root / ".gitattributes"
     text = path.read_text(encoding="utf-8") if path.is_file() else ""
     present = {tuple(line.split()) for line in text.splitlines()}
-    missing = [f"{ledger_dir.rstrip('/')}/{name} merge=union" for name in (PROCESSED_FILE, RELEASE_NOTES_FILE)
-               if tuple(f"{ledger_dir.rstrip('/')}/{name} merge=union".split()) not in present]
+    missing = [
+        f"{ledger_dir.rstrip('/')}/{name} merge=union"
+        for name in (PROCESSED_FILE, RELEASE_NOTES_FILE)
+        if tuple(f"{ledger_dir.rstrip('/')}/{name} merge=union".split()) not in present
+    ]
     if not missing:
         return False
     prefix = "" if not text or text.endswith("\n") else "\n"

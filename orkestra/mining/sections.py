@@ -25,17 +25,57 @@ security; it is off by default because the commit type is what the release tools
 
 from __future__ import annotations
 
-TYPE_CATEGORIES = {"feat": "added", "feature": "added", "fix": "fixed", "perf": "changed", "revert": "changed",
-                   "deps": "changed", "security": "security"}
-TYPE_SECTIONS = {"feat": "Features", "feature": "Features", "fix": "Bug Fixes", "perf": "Performance Improvements",
-                 "revert": "Reverts", "deps": "Dependencies", "security": "Security", "docs": "Documentation",
-                 "style": "Styles", "chore": "Miscellaneous Chores", "refactor": "Code Refactoring",
-                 "test": "Tests", "build": "Build System", "ci": "Continuous Integration"}
-CATEGORY_SECTIONS = {"added": "Features", "fixed": "Bug Fixes", "changed": "Changes", "deprecated": "Deprecated",
-                     "removed": "Removed", "security": "Security"}
-SECTION_ORDER = ("Features", "Bug Fixes", "Performance Improvements", "Reverts", "Dependencies", "Security",
-                 "Changes", "Deprecated", "Removed", "Documentation", "Styles", "Miscellaneous Chores",
-                 "Code Refactoring", "Tests", "Build System", "Continuous Integration")
+TYPE_CATEGORIES = {
+    "feat": "added",
+    "feature": "added",
+    "fix": "fixed",
+    "perf": "changed",
+    "revert": "changed",
+    "deps": "changed",
+    "security": "security",
+}
+TYPE_SECTIONS = {
+    "feat": "Features",
+    "feature": "Features",
+    "fix": "Bug Fixes",
+    "perf": "Performance Improvements",
+    "revert": "Reverts",
+    "deps": "Dependencies",
+    "security": "Security",
+    "docs": "Documentation",
+    "style": "Styles",
+    "chore": "Miscellaneous Chores",
+    "refactor": "Code Refactoring",
+    "test": "Tests",
+    "build": "Build System",
+    "ci": "Continuous Integration",
+}
+CATEGORY_SECTIONS = {
+    "added": "Features",
+    "fixed": "Bug Fixes",
+    "changed": "Changes",
+    "deprecated": "Deprecated",
+    "removed": "Removed",
+    "security": "Security",
+}
+SECTION_ORDER = (
+    "Features",
+    "Bug Fixes",
+    "Performance Improvements",
+    "Reverts",
+    "Dependencies",
+    "Security",
+    "Changes",
+    "Deprecated",
+    "Removed",
+    "Documentation",
+    "Styles",
+    "Miscellaneous Chores",
+    "Code Refactoring",
+    "Tests",
+    "Build System",
+    "Continuous Integration",
+)
 
 
 def category_for(commit_type: str | None, description: str, keyword_sections: bool = False) -> str:
@@ -73,15 +113,28 @@ def releasable_entries(commit: dict, releasable: frozenset[str]) -> list[dict]:
     entries = []
     kind = header_type(commit, releasable)
     if signals["breaking"] or kind in releasable or (RELEASE_AS in releasable and signals.get("release_as")):
-        entries.append({"type": kind, "scope": signals["scope"], "description": commit["description"],
-                        "breaking": signals["breaking"]})
+        entries.append(
+            {
+                "type": kind,
+                "scope": signals["scope"],
+                "description": commit["description"],
+                "breaking": signals["breaking"],
+            }
+        )
     entries.extend(p for p in commit.get("parts", ()) if p["breaking"] or p["type"] in releasable)
     return entries
 
 
 # release-please's visible sections per release type (its strategies' defaults); others use DEFAULT.
-RELEASE_TYPE_EXTRA = {"python": ("deps", "docs"), "java": ("deps", "docs"), "r": ("deps", "docs"),
-                      "php": ("chore",), "go-yoshi": ("docs",), "ruby-yoshi": ("docs",), "php-yoshi": ("docs",)}
+RELEASE_TYPE_EXTRA = {
+    "python": ("deps", "docs"),
+    "java": ("deps", "docs"),
+    "r": ("deps", "docs"),
+    "php": ("chore",),
+    "go-yoshi": ("docs",),
+    "ruby-yoshi": ("docs",),
+    "php-yoshi": ("docs",),
+}
 DEFAULT_VISIBLE = ("feat", "feature", "fix", "perf", "revert")
 RELEASE_AS = "release-as"  # in a releasable set: commits carrying a Release-As instruction get an entry too
 
@@ -126,21 +179,58 @@ def changelog_types(paths) -> tuple[frozenset[str], dict[str, str]]:
     if config.changelog.format != "release-please" or "releasable_types" in config.model_fields_set:
         return frozenset(t.lower() for t in config.releasable_types), titles
     sections = read_release_please_config(paths.root).get("changelog-sections")
-    if isinstance(sections, list) and all(isinstance(s, dict) and isinstance(s.get("type"), str) for s in sections):
+    if isinstance(sections, list) and all(
+        isinstance(s, dict) and isinstance(s.get("type"), str) for s in sections
+    ):
         titles |= {s["type"]: str(s.get("section") or s["type"]) for s in sections}
         return frozenset((*(s["type"] for s in sections if not s.get("hidden")), RELEASE_AS)), titles
     release_type = config.changelog.release_type or detect_release_type(paths.root)
     return frozenset((*DEFAULT_VISIBLE, *RELEASE_TYPE_EXTRA.get(release_type, ()), RELEASE_AS)), titles
 
 
-PLAIN_VERBS = {"add": "added", "adds": "added", "added": "added", "introduce": "added", "implement": "added",
-               "support": "added", "allow": "added", "fix": "fixed", "fixes": "fixed", "fixed": "fixed",
-               "correct": "fixed", "resolve": "fixed", "prevent": "fixed", "handle": "fixed", "avoid": "fixed",
-               "remove": "removed", "removes": "removed", "drop": "removed", "delete": "removed",
-               "deprecate": "deprecated", "deprecates": "deprecated", "improve": "changed", "speed": "changed",
-               "optimize": "changed", "optimise": "changed"}
-PLAIN_NOISE = ("typo", "readme", "changelog", "docs", "doc ", "test", "wip", "version", "release", "merge", "lint",
-               "format", "ci ", "whitespace")
+PLAIN_VERBS = {
+    "add": "added",
+    "adds": "added",
+    "added": "added",
+    "introduce": "added",
+    "implement": "added",
+    "support": "added",
+    "allow": "added",
+    "fix": "fixed",
+    "fixes": "fixed",
+    "fixed": "fixed",
+    "correct": "fixed",
+    "resolve": "fixed",
+    "prevent": "fixed",
+    "handle": "fixed",
+    "avoid": "fixed",
+    "remove": "removed",
+    "removes": "removed",
+    "drop": "removed",
+    "delete": "removed",
+    "deprecate": "deprecated",
+    "deprecates": "deprecated",
+    "improve": "changed",
+    "speed": "changed",
+    "optimize": "changed",
+    "optimise": "changed",
+}
+PLAIN_NOISE = (
+    "typo",
+    "readme",
+    "changelog",
+    "docs",
+    "doc ",
+    "test",
+    "wip",
+    "version",
+    "release",
+    "merge",
+    "lint",
+    "format",
+    "ci ",
+    "whitespace",
+)
 
 
 def plain_category(subject: str) -> str | None:

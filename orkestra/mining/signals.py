@@ -14,8 +14,19 @@ from pathlib import Path
 from orkestra.mining.config import DEFAULT_PACKAGE_ROOTS, MANIFESTS, MiningConfig
 from orkestra.mining.conventional import ParsedCommit
 
-DEPENDENCY_FILES = frozenset({*MANIFESTS, "requirements.txt", "setup.py", "setup.cfg", "Gemfile", "pom.xml",
-                              "build.gradle", "composer.json", "environment.yml"})
+DEPENDENCY_FILES = frozenset(
+    {
+        *MANIFESTS,
+        "requirements.txt",
+        "setup.py",
+        "setup.cfg",
+        "Gemfile",
+        "pom.xml",
+        "build.gradle",
+        "composer.json",
+        "environment.yml",
+    }
+)
 LOW_SIGNAL_TYPES = frozenset({"docs", "style", "test", "chore", "ci"})
 ROOT_PACKAGE = "."
 MAX_MEMOISED_PATHS = 200_000  # bounds memory on histories that touch millions of paths
@@ -52,11 +63,16 @@ class SignalExtractor:
 
     @classmethod
     def build(cls, config: MiningConfig, packages: list[str]) -> "SignalExtractor":
-        domains = tuple((name, _glob_re(rule.paths), frozenset(s.lower() for s in rule.scopes))
-                        for name, rule in sorted(config.domains.items()))
-        return cls(releasable=frozenset(t.lower() for t in config.releasable_types), domain_paths=domains,
-                   packages=tuple(sorted(packages, key=lambda p: (-len(p), p))),
-                   infrastructure=_glob_re(config.infrastructure))
+        domains = tuple(
+            (name, _glob_re(rule.paths), frozenset(s.lower() for s in rule.scopes))
+            for name, rule in sorted(config.domains.items())
+        )
+        return cls(
+            releasable=frozenset(t.lower() for t in config.releasable_types),
+            domain_paths=domains,
+            packages=tuple(sorted(packages, key=lambda p: (-len(p), p))),
+            infrastructure=_glob_re(config.infrastructure),
+        )
 
     def package_of(self, path: str) -> str:
         for package in self.packages:
@@ -69,22 +85,27 @@ class SignalExtractor:
         known = self._paths.get(path)
         if known is None:
             known = PathSignals(
-                frozenset(i for i, (_, paths, _) in enumerate(self.domain_paths)
-                          if paths is not None and paths.match(path)),
+                frozenset(
+                    i
+                    for i, (_, paths, _) in enumerate(self.domain_paths)
+                    if paths is not None and paths.match(path)
+                ),
                 self.package_of(path),
                 self.infrastructure is not None and self.infrastructure.match(path) is not None,
-                path.rsplit("/", 1)[-1] in DEPENDENCY_FILES)
+                path.rsplit("/", 1)[-1] in DEPENDENCY_FILES,
+            )
             if len(self._paths) < MAX_MEMOISED_PATHS:
                 self._paths[path] = known
         return known
 
-    def signals(self, parsed: ParsedCommit, files: tuple[str, ...], parents: int,
-                stats: dict | None) -> dict:
+    def signals(self, parsed: ParsedCommit, files: tuple[str, ...], parents: int, stats: dict | None) -> dict:
         """The signals of one commit, as stored in the index and shown by ``mine candidates``."""
         scope = (parsed.scope or "").lower()
         per_path = [self.path_signals(f) for f in files]
         matched = frozenset().union(*(p.domains for p in per_path))
-        domains = [name for i, (name, _, scopes) in enumerate(self.domain_paths) if scope in scopes or i in matched]
+        domains = [
+            name for i, (name, _, scopes) in enumerate(self.domain_paths) if scope in scopes or i in matched
+        ]
         result = {
             "commit_type": parsed.type,
             "scope": parsed.scope,
@@ -121,7 +142,9 @@ def decision_score(signals: dict, files: int, stats: dict | None) -> int:
 def detect_packages(root: Path, config: MiningConfig) -> list[str]:
     """Package directories: the configured globs, or manifest-holding dirs under packages/*, libs/*, …"""
     if config.packages:
-        return sorted({p.relative_to(root).as_posix() for g in config.packages for p in root.glob(g) if p.is_dir()})
+        return sorted(
+            {p.relative_to(root).as_posix() for g in config.packages for p in root.glob(g) if p.is_dir()}
+        )
     found = set()
     for pattern in DEFAULT_PACKAGE_ROOTS:
         for folder in root.glob(pattern):

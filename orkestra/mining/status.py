@@ -26,18 +26,28 @@ def mining_status(paths: MiningPaths) -> dict:
     commits = load_index(paths)
     view = processed_view(paths)
     total = len(commits)
-    result: dict = {"total_commits": total, "head": head,
-                    "orphaned_entries": sum(1 for sha, _ in view if sha not in commits)}
+    result: dict = {
+        "total_commits": total,
+        "head": head,
+        "orphaned_entries": sum(1 for sha, _ in view if sha not in commits),
+    }
     for domain, (action, label) in OUTCOMES.items():
         actions = [view[(sha, domain)]["action"] for sha in commits if (sha, domain) in view]
         kept = actions.count(action)
-        result[domain] = {"coverage": _pct(len(actions), total), "processed": len(actions), label: kept,
-                          "skipped": len(actions) - kept, f"{label}_pct": _pct(kept, total),
-                          "skipped_pct": _pct(len(actions) - kept, total)}
+        result[domain] = {
+            "coverage": _pct(len(actions), total),
+            "processed": len(actions),
+            label: kept,
+            "skipped": len(actions) - kept,
+            f"{label}_pct": _pct(kept, total),
+            "skipped_pct": _pct(len(actions) - kept, total),
+        }
     by_domain: dict[str, dict] = {}
     for sha, commit in commits.items():
         for name in commit["signals"]["domains_affected"] or [NO_DOMAIN]:
-            row = by_domain.setdefault(name, {"commits": 0, "decisions_processed": 0, "changelog_processed": 0})
+            row = by_domain.setdefault(
+                name, {"commits": 0, "decisions_processed": 0, "changelog_processed": 0}
+            )
             row["commits"] += 1
             row["decisions_processed"] += (sha, "decisions") in view
             row["changelog_processed"] += (sha, "changelog") in view
@@ -54,15 +64,21 @@ def format_status(status: dict) -> str:
     lines = ["Mining Status", "=============", ""]
     for domain, (_, label) in OUTCOMES.items():
         row = status[domain]
-        lines += [domain.capitalize(), "-" * len(domain),
-                  f"  Coverage:   {row['coverage']:>6.1f}%",
-                  f"    Processed: {row['processed']:>7}  (of {total})",
-                  f"    {label.capitalize() + ':':<10} {row[label]:>7}",
-                  f"    Skipped:   {row['skipped']:>7}", ""]
+        lines += [
+            domain.capitalize(),
+            "-" * len(domain),
+            f"  Coverage:   {row['coverage']:>6.1f}%",
+            f"    Processed: {row['processed']:>7}  (of {total})",
+            f"    {label.capitalize() + ':':<10} {row[label]:>7}",
+            f"    Skipped:   {row['skipped']:>7}",
+            "",
+        ]
     if status["by_domain"]:
         lines += ["By domain", "---------"]
         width = max(len(name) for name in status["by_domain"])
         for name, row in status["by_domain"].items():
-            lines.append(f"  {name:<{width}}  {row['commits']:>6} commits  decisions {row['decisions_coverage']:>5.1f}%"
-                         f"  changelog {row['changelog_coverage']:>5.1f}%")
+            lines.append(
+                f"  {name:<{width}}  {row['commits']:>6} commits  decisions {row['decisions_coverage']:>5.1f}%"
+                f"  changelog {row['changelog_coverage']:>5.1f}%"
+            )
     return "\n".join(lines).rstrip() + "\n"

@@ -71,28 +71,52 @@ def validate_ledgers(paths: MiningPaths, quick: bool = False) -> dict:
             try:
                 model.model_validate(record)
             except ValidationError as exc:
-                problems.extend(Diagnostic(rel, number, 1, ".".join(map(str, e["loc"])), e["msg"],
-                                           code="schema") for e in exc.errors())
+                problems.extend(
+                    Diagnostic(rel, number, 1, ".".join(map(str, e["loc"])), e["msg"], code="schema")
+                    for e in exc.errors()
+                )
                 continue
             sha = str(record["sha"])
             if not FULL_SHA_RE.match(sha):
-                problems.append(Diagnostic(rel, number, 1, "sha", f"{sha!r} is not a full 40-hex lowercase SHA",
-                                           code="bad-sha"))
+                problems.append(
+                    Diagnostic(
+                        rel, number, 1, "sha", f"{sha!r} is not a full 40-hex lowercase SHA", code="bad-sha"
+                    )
+                )
                 continue
             shas.setdefault(sha, where)
             ident = (sha, record.get(key) if key else "changelog")
             if ident in first_seen and not record.get("correction"):
-                problems.append(Diagnostic(rel, number, 1, "sha", f"duplicate entry for {sha[:12]} in {ident[1]} "
-                                           f"(first at line {first_seen[ident]}); mark a deliberate replacement "
-                                           "with \"correction\": true", code="duplicate"))
+                problems.append(
+                    Diagnostic(
+                        rel,
+                        number,
+                        1,
+                        "sha",
+                        f"duplicate entry for {sha[:12]} in {ident[1]} "
+                        f"(first at line {first_seen[ident]}); mark a deliberate replacement "
+                        'with "correction": true',
+                        code="duplicate",
+                    )
+                )
             first_seen.setdefault(ident, number)
             problems.extend(_decision_problems(record, catalog, rel, number))
     if not quick and shas:
         from orkestra.mining.git import Git
 
         present = Git(paths.root).existing_commits(sorted(shas))
-        problems.extend(Diagnostic(shas[s][0], shas[s][1], 1, "sha", f"commit {s[:12]} is not in this repository",
-                                   code="unknown-sha") for s in sorted(shas) if s not in present)
+        problems.extend(
+            Diagnostic(
+                shas[s][0],
+                shas[s][1],
+                1,
+                "sha",
+                f"commit {s[:12]} is not in this repository",
+                code="unknown-sha",
+            )
+            for s in sorted(shas)
+            if s not in present
+        )
     problems.sort(key=lambda d: (d.path, d.line, d.field))
     return {"ok": not problems, "lines": lines, "diagnostics": problems}
 
@@ -102,11 +126,27 @@ def _decision_problems(record: dict, catalog: DecisionCatalog, rel: str, number:
     if decision_id is None:
         return []
     if not DECISION_ID_RE.match(decision_id):
-        return [Diagnostic(rel, number, 1, "decision_id", f"{decision_id!r} is not a decision id like 'DEC-PL-142'",
-                           code="bad-decision-id")]
+        return [
+            Diagnostic(
+                rel,
+                number,
+                1,
+                "decision_id",
+                f"{decision_id!r} is not a decision id like 'DEC-PL-142'",
+                code="bad-decision-id",
+            )
+        ]
     if decision_id not in catalog.ids:
-        return [Diagnostic(rel, number, 1, "decision_id", f"decision {decision_id} has no record in "
-                           f"{catalog.records_dir.name}/", code="unknown-decision")]
+        return [
+            Diagnostic(
+                rel,
+                number,
+                1,
+                "decision_id",
+                f"decision {decision_id} has no record in {catalog.records_dir.name}/",
+                code="unknown-decision",
+            )
+        ]
     return []
 
 

@@ -32,8 +32,11 @@ class ApplyResult:
     manifest_written: bool
 
     def to_dict(self) -> dict:
-        return {"written": list(self.written), "deleted": list(self.deleted),
-                "manifest_written": self.manifest_written}
+        return {
+            "written": list(self.written),
+            "deleted": list(self.deleted),
+            "manifest_written": self.manifest_written,
+        }
 
 
 def conflict_message(plan: Plan) -> str:
@@ -80,14 +83,20 @@ def apply_plan(ws: Workspace, plan: Plan) -> ApplyResult:
                     tree.stage(rel, content, executable)
                 write_journal(tree, journal, "commit", ops)
                 # renames and deletes first, the manifest (last in ``staged``) after them
-                roll_forward(tree, [op for op in ops if "delete" in op] + [op for op in ops if "tmp" in op], output,
-                             staged=True)
+                roll_forward(
+                    tree,
+                    [op for op in ops if "delete" in op] + [op for op in ops if "tmp" in op],
+                    output,
+                    staged=True,
+                )
                 finish(tree, journal)
             sweep(tree, folders)
     except UnsafePath:
         raise
     except OSError as exc:
         where = exc.filename or "a generated file"
-        raise OrkestraError(f"{where}: cannot write ({exc.strerror}); run `orkestra sync` again to complete "
-                            "or roll back this sync") from exc
+        raise OrkestraError(
+            f"{where}: cannot write ({exc.strerror}); run `orkestra sync` again to complete "
+            "or roll back this sync"
+        ) from exc
     return ApplyResult(tuple(c.path for c in writes), deleted, plan.manifest_changed)

@@ -44,14 +44,17 @@ def agent_context(composed: ComposedAgent, digest_path: str) -> dict:
         "style": _persona(composed.style),
         "values": [{"title": v.title, "text": v.text.strip()} for v in composed.values],
         "instructions": agent.instructions.strip(),
-        "skills": [{"name": r.skill.name, "description": " ".join(r.skill.metadata.description.split())}
-                   for r in composed.skills],
+        "skills": [
+            {"name": r.skill.name, "description": " ".join(r.skill.metadata.description.split())}
+            for r in composed.skills
+        ],
         "tool_guides": [{"server": g.server, "text": g.text} for g in composed.tool_guides],
         "knowledge": list(composed.knowledge),
         "decision_domains": list(composed.decision_domains),
         "decisions_digest": digest_path if composed.decision_domains else "",
-        "specialists": [{"name": a.name, "description": " ".join(a.description.split())}
-                        for a in composed.specialists],
+        "specialists": [
+            {"name": a.name, "description": " ".join(a.description.split())} for a in composed.specialists
+        ],
         "commands": [{"command": c, "purpose": p} for c, p in composed.commands],
     }
 
@@ -122,8 +125,11 @@ def command_context(name: str, command: m.Command) -> dict:
 def truths_context(registry: TruthsRegistry) -> dict:
     """Statements grouped by status (render settings order), then by the first matching render group."""
     meta = registry.data.metadata
-    statuses = [s for s in TRUTH_STATUSES if s in meta.render.include_statuses
-                or (s == "deprecated" and meta.render.show_deprecated)]
+    statuses = [
+        s
+        for s in TRUTH_STATUSES
+        if s in meta.render.include_statuses or (s == "deprecated" and meta.render.show_deprecated)
+    ]
     sections = []
     for status in statuses:
         truths = [gt for gt in registry.data.statements if gt.status == status]
@@ -168,21 +174,28 @@ def decisions_context(decisions: list[m.Decision], registry: m.DecisionRegistry,
     for decision in sorted(decisions, key=lambda d: d.id):
         if decision.status != "active":
             continue
-        by_domain[decision.domain].append({
-            "id": decision.id,
-            "title": decision.title.strip(),
-            "summary": " ".join(decision.summary.split()),
-            "do": list(decision.agent_guidance.do),
-            "avoid": list(decision.agent_guidance.avoid),
-            "files": list(decision.files),
-            "related": list(decision.related),
-        })
+        by_domain[decision.domain].append(
+            {
+                "id": decision.id,
+                "title": decision.title.strip(),
+                "summary": " ".join(decision.summary.split()),
+                "do": list(decision.agent_guidance.do),
+                "avoid": list(decision.agent_guidance.avoid),
+                "files": list(decision.files),
+                "related": list(decision.related),
+            }
+        )
     domains = []
     for name in sorted(by_domain):
         entry = registry.domains.get(name)
-        domains.append({"name": name, "code": entry.code if entry else "",
-                        "description": entry.description.strip() if entry else "",
-                        "decisions": by_domain[name]})
+        domains.append(
+            {
+                "name": name,
+                "code": entry.code if entry else "",
+                "description": entry.description.strip() if entry else "",
+                "decisions": by_domain[name],
+            }
+        )
     return {"source": source, "count": sum(len(d["decisions"]) for d in domains), "domains": domains}
 
 

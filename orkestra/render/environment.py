@@ -32,8 +32,9 @@ except ImportError:  # pragma: no cover - depends on the PyYAML build
 def _node(value: Any) -> yaml.Node:
     """A YAML node for a plain value (building nodes directly skips PyYAML's slow representer)."""
     if isinstance(value, dict):
-        return yaml.MappingNode("tag:yaml.org,2002:map", [(_node(k), _node(v)) for k, v in value.items()],
-                                flow_style=False)
+        return yaml.MappingNode(
+            "tag:yaml.org,2002:map", [(_node(k), _node(v)) for k, v in value.items()], flow_style=False
+        )
     if isinstance(value, (list, tuple)):
         return yaml.SequenceNode("tag:yaml.org,2002:seq", [_node(v) for v in value], flow_style=False)
     if isinstance(value, bool):
@@ -67,12 +68,22 @@ class _Sandbox(ImmutableSandboxedEnvironment):
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         if operator == "*":
             for seq, count in ((left, right), (right, left)):
-                if isinstance(seq, (str, list, tuple)) and isinstance(count, int) and len(seq) * count > MAX_REPEAT:
-                    raise SecurityError(f"repetition would build {len(seq) * count:,} items "
-                                        f"(the limit is {MAX_REPEAT:,})")
-        if operator == "**" and isinstance(right, (int, float)) and (
+                if (
+                    isinstance(seq, (str, list, tuple))
+                    and isinstance(count, int)
+                    and len(seq) * count > MAX_REPEAT
+                ):
+                    raise SecurityError(
+                        f"repetition would build {len(seq) * count:,} items (the limit is {MAX_REPEAT:,})"
+                    )
+        if (
+            operator == "**"
+            and isinstance(right, (int, float))
+            and (
                 abs(right) > MAX_EXPONENT
-                or (isinstance(left, int) and left.bit_length() * abs(right) > MAX_POWER_BITS)):
+                or (isinstance(left, int) and left.bit_length() * abs(right) > MAX_POWER_BITS)
+            )
+        ):
             raise SecurityError(f"power {left!r:.20} ** {right!r:.20} is too large for a template")
         return super().call_binop(context, operator, left, right)
 
@@ -101,20 +112,33 @@ def template_loader(workspace_templates: Path):
             with _time_budget(TEMPLATE_SECONDS):
                 return env.get_template(name).render(context)
         except TemplateTimeout as exc:
-            raise OrkestraError(f"{_where(exc, name)}: template {name!r} ran longer than {TEMPLATE_SECONDS} s; "
-                                "refusing (a loop that never ends?)") from None
+            raise OrkestraError(
+                f"{_where(exc, name)}: template {name!r} ran longer than {TEMPLATE_SECONDS} s; "
+                "refusing (a loop that never ends?)"
+            ) from None
         except jinja2.TemplateSyntaxError as exc:
-            raise OrkestraError(f"{exc.filename or name}:{exc.lineno}: template syntax error: {exc.message}") from exc
+            raise OrkestraError(
+                f"{exc.filename or name}:{exc.lineno}: template syntax error: {exc.message}"
+            ) from exc
         except jinja2.TemplateNotFound as exc:
             raise OrkestraError(f"template {name!r} not found in {', '.join(path)}") from exc
         except SecurityError as exc:
             raise OrkestraError(f"{_where(exc, name)}: template refused by the sandbox: {exc}") from None
         except jinja2.UndefinedError as exc:
             raise OrkestraError(f"{_where(exc, name)}: template {name!r}: {exc.message}") from None
-        except (TypeError, ValueError, ArithmeticError, LookupError, AttributeError, RecursionError,
-                MemoryError, jinja2.TemplateError) as exc:
-            raise OrkestraError(f"{_where(exc, name)}: template {name!r} failed: "
-                                f"{type(exc).__name__}: {exc}") from None
+        except (
+            TypeError,
+            ValueError,
+            ArithmeticError,
+            LookupError,
+            AttributeError,
+            RecursionError,
+            MemoryError,
+            jinja2.TemplateError,
+        ) as exc:
+            raise OrkestraError(
+                f"{_where(exc, name)}: template {name!r} failed: {type(exc).__name__}: {exc}"
+            ) from None
 
     return render
 
@@ -127,8 +151,11 @@ class TemplateTimeout(Exception):
 def _time_budget(seconds: float) -> Iterator[None]:
     """Raise TemplateTimeout in this thread after ``seconds``. Only in the main thread, and only when no
     other alarm is pending (a caller's own timer, e.g. pytest-timeout, is never disturbed)."""
-    if (threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer")
-            or signal.getitimer(signal.ITIMER_REAL)[0] > 0):
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or not hasattr(signal, "setitimer")
+        or signal.getitimer(signal.ITIMER_REAL)[0] > 0
+    ):
         yield
         return
 

@@ -47,8 +47,10 @@ def path_parts(rel: str) -> list[str]:
 
 def symlink_refusal(target: str, link: str, points_to: str) -> str:
     via = "it is a symlink" if link == target else f"{link!r} is a symlink"
-    return (f"refusing to write {target!r}: outside the workspace root as far as sync is concerned "
-            f"({via} -> {points_to}); sync never writes through symlinks")
+    return (
+        f"refusing to write {target!r}: outside the workspace root as far as sync is concerned "
+        f"({via} -> {points_to}); sync never writes through symlinks"
+    )
 
 
 def tmp_name(name: str) -> str:
@@ -165,7 +167,9 @@ class SafeTree:
         """Write ``data`` to a fresh temp file beside ``rel``; returns the temp file's relative path."""
         parts = path_parts(rel)
         if self.check(rel) == "dir":
-            raise UnsafePath(f"cannot write {rel!r}: a directory stands where sync writes a file; move it away")
+            raise UnsafePath(
+                f"cannot write {rel!r}: a directory stands where sync writes a file; move it away"
+            )
         fd = self._dir(tuple(parts[:-1]), create=True, target=rel)
         tmp = tmp_name(parts[-1])
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
@@ -190,8 +194,9 @@ class SafeTree:
         try:
             os.replace(tmp_rel.rpartition("/")[2], parts[-1], src_dir_fd=fd, dst_dir_fd=fd)
         except IsADirectoryError:
-            raise UnsafePath(f"cannot write {rel!r}: a directory stands where sync writes a file; "
-                             "move it away") from None
+            raise UnsafePath(
+                f"cannot write {rel!r}: a directory stands where sync writes a file; move it away"
+            ) from None
 
     def write(self, rel: str, data: bytes, executable: bool = False) -> None:
         """Atomically replace ``rel`` with ``data``."""
@@ -215,7 +220,7 @@ class SafeTree:
     def prune_empty_dirs(self, rel: str, stop: str) -> None:
         """Remove the now-empty folders above file ``rel``, up to (not including) folder ``stop``."""
         parts, stop_parts = path_parts(rel)[:-1], tuple(p for p in stop.strip("/").split("/") if p)
-        while len(parts) > len(stop_parts) and tuple(parts[:len(stop_parts)]) == stop_parts:
+        while len(parts) > len(stop_parts) and tuple(parts[: len(stop_parts)]) == stop_parts:
             key = tuple(parts)
             parent = self._dir(key[:-1], create=False)
             if parent is None:

@@ -26,8 +26,16 @@ if TYPE_CHECKING:  # the model is not needed to hash inputs (a no-op sync never 
 PACKAGE_DIR = Path(orkestra.__file__).resolve().parent
 PACKAGED_TEMPLATES = PACKAGE_DIR / "render" / "templates"
 # Modules whose code decides the rendered bytes (beyond the templates).
-SHAPING_MODULES = ("workspace/compose.py", "workspace/models.py", "render/context.py", "render/outputs.py",
-                   "render/targets.py", "render/environment.py", "why/lookup.py", "why/settings.py")
+SHAPING_MODULES = (
+    "workspace/compose.py",
+    "workspace/models.py",
+    "render/context.py",
+    "render/outputs.py",
+    "render/targets.py",
+    "render/environment.py",
+    "why/lookup.py",
+    "why/settings.py",
+)
 
 
 def skill_assets(root: Path, skill: Skill, links: Containment | None = None) -> list[str]:
@@ -41,19 +49,27 @@ def skill_assets(root: Path, skill: Skill, links: Containment | None = None) -> 
 
     links = links or Containment(root)
     imported = skill.metadata.source == "imported"  # every file beside SKILL.md is an asset
-    problems = (tree_problems(root, skill.source_dir, links) if imported
-                else skill_asset_problems(root, skill.source_dir, links))
+    problems = (
+        tree_problems(root, skill.source_dir, links)
+        if imported
+        else skill_asset_problems(root, skill.source_dir, links)
+    )
     if problems:
         from orkestra.errors import OrkestraError
 
         raise OrkestraError("; ".join(f"{link}: {message}" for link, message in problems))
     if imported:
         folder = root / skill.source_dir
-        return sorted(p.relative_to(root).as_posix() for p in folder.rglob("*")
-                      if p.is_file() and p.relative_to(folder).as_posix() != "SKILL.md")
+        return sorted(
+            p.relative_to(root).as_posix()
+            for p in folder.rglob("*")
+            if p.is_file() and p.relative_to(folder).as_posix() != "SKILL.md"
+        )
     with os.scandir(root / skill.source_dir) as entries:
         folders = [Path(e.path) for e in entries if e.name in SKILL_ASSET_DIRS and e.is_dir()]
-    return sorted(p.relative_to(root).as_posix() for folder in folders for p in folder.rglob("*") if p.is_file())
+    return sorted(
+        p.relative_to(root).as_posix() for folder in folders for p in folder.rglob("*") if p.is_file()
+    )
 
 
 def input_files(root: Path, config: OrkestraConfig, vendor_roots: Iterable[str]) -> list[str]:
@@ -65,14 +81,19 @@ def input_files(root: Path, config: OrkestraConfig, vendor_roots: Iterable[str])
     found = {CONFIG_FILE, *match_glob(everything, paths.ground_truths_glob, config.exclude)}
     found.update(rel for rel in everything if rel.startswith(prefixes))
     # the project's own manifest: the plugin target's version and description come from it
-    found.update(name for name in ("pyproject.toml", "package.json", "Cargo.toml", "go.mod") if (root / name).is_file())
+    found.update(
+        name for name in ("pyproject.toml", "package.json", "Cargo.toml", "go.mod") if (root / name).is_file()
+    )
     for folder in folders:  # inputs below a hidden or excluded folder are not in that walk
         if is_pruned(folder, config.exclude):
             found.update(walk_files(root, folder))
     output = paths.output.rstrip("/") + "/"
     generated = {paths.mcp_config, paths.decisions_digest}
-    return sorted(rel for rel in found if not rel.startswith(output) and rel not in generated
-                  and not rel.endswith("GROUND_TRUTHS.md"))
+    return sorted(
+        rel
+        for rel in found
+        if not rel.startswith(output) and rel not in generated and not rel.endswith("GROUND_TRUTHS.md")
+    )
 
 
 def input_dirs(root: Path, config: OrkestraConfig, vendor_roots: Iterable[str]) -> list[str]:
@@ -93,8 +114,9 @@ def shaping_files() -> list[Path]:
     return [*files, *(PACKAGE_DIR / rel for rel in SHAPING_MODULES), PACKAGE_DIR / "__init__.py"]
 
 
-def inputs_digest(root: Path, config: OrkestraConfig, vendor_roots: Iterable[str],
-                  known: dict[str, bytes] | None = None) -> str:
+def inputs_digest(
+    root: Path, config: OrkestraConfig, vendor_roots: Iterable[str], known: dict[str, bytes] | None = None
+) -> str:
     """sha256 over (name, content hash) of every input, the packaged templates and shaping modules.
 
     ``known`` holds sha256 digests of files already read (by the loader), to avoid reading twice.
@@ -109,7 +131,11 @@ def inputs_digest(root: Path, config: OrkestraConfig, vendor_roots: Iterable[str
     for name in names:
         content_hash = known.get(name)
         if content_hash is None:
-            path = PACKAGE_DIR / name.removeprefix("<package>/") if name.startswith("<package>/") else root / name
+            path = (
+                PACKAGE_DIR / name.removeprefix("<package>/")
+                if name.startswith("<package>/")
+                else root / name
+            )
             try:
                 content_hash = hashlib.sha256(path.read_bytes()).digest()
             except OSError:

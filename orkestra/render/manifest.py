@@ -67,11 +67,14 @@ def read_manifest_at(root: Path, rel: str) -> Manifest | None:
     """The manifest at ``root/rel``, or None when there is none."""
     try:
         data = json.loads((root / rel).read_text(encoding="utf-8"))
-        return Manifest(inputs=str(data.get("inputs_sha256", "")),
-                        files={str(k): str(v) for k, v in dict(data.get("files", {})).items()},
-                        merged={str(k): str(v) for k, v in dict(data.get("merged", {})).items()})
+        return Manifest(
+            inputs=str(data.get("inputs_sha256", "")),
+            files={str(k): str(v) for k, v in dict(data.get("files", {})).items()},
+            merged={str(k): str(v) for k, v in dict(data.get("merged", {})).items()},
+        )
     except FileNotFoundError:
         return None
     except (ValueError, TypeError, AttributeError) as exc:
-        raise OrkestraError(f"{rel}: unreadable manifest ({exc}); restore it from git or delete it "
-                            "and sync with --force") from exc
+        raise OrkestraError(
+            f"{rel}: unreadable manifest ({exc}); restore it from git or delete it and sync with --force"
+        ) from exc

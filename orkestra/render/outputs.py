@@ -51,20 +51,35 @@ def render_outputs(ws: Workspace) -> list[Output]:
     if claude:
         for name, agent in sorted(ws.agents.items()):
             if agent.status == "active":
-                text(_join(out, "agents", f"{name}.md"), agent_markdown(ws, agent, render, digest_path),
-                     _source(ws, "agent", name))
+                text(
+                    _join(out, "agents", f"{name}.md"),
+                    agent_markdown(ws, agent, render, digest_path),
+                    _source(ws, "agent", name),
+                )
         for rel, content, sources, executable in skill_files(ws, render, _join(out, "skills"), links):
             outputs.append(Output(rel, content, sources, executable=executable))
         for name, command in sorted(ws.commands.items()):
-            text(_join(out, "commands", f"{name}.md"), command_markdown(name, command, render),
-                 _source(ws, "command", name))
+            text(
+                _join(out, "commands", f"{name}.md"),
+                command_markdown(name, command, render),
+                _source(ws, "command", name),
+            )
     for registry in ws.truths:
-        text(_join(registry.package_dir, "GROUND_TRUTHS.md"),
-             render("ground_truths.md.j2", ctx.truths_context(registry)), registry.path)
+        text(
+            _join(registry.package_dir, "GROUND_TRUTHS.md"),
+            render("ground_truths.md.j2", ctx.truths_context(registry)),
+            registry.path,
+        )
     if ws.decisions:
         records = _join(ws.config.paths.decisions, "records")
-        text(digest_path, render("decisions.md.j2", ctx.decisions_context(list(ws.decisions.values()),
-                                                                           ws.decision_registry, records)), records)
+        text(
+            digest_path,
+            render(
+                "decisions.md.j2",
+                ctx.decisions_context(list(ws.decisions.values()), ws.decision_registry, records),
+            ),
+            records,
+        )
     if claude:
         servers = {"mcpServers": mcp_servers(ws)}
         if servers["mcpServers"]:
@@ -80,8 +95,11 @@ def render_outputs(ws: Workspace) -> list[Output]:
     from orkestra.render.targets import target_outputs
 
     for rel, body, sources in target_outputs(ws, render):
-        outputs.append(Output(rel, body, sources) if isinstance(body, bytes) else
-                       Output(rel, (body.rstrip("\n") + "\n").encode("utf-8"), sources))
+        outputs.append(
+            Output(rel, body, sources)
+            if isinstance(body, bytes)
+            else Output(rel, (body.rstrip("\n") + "\n").encode("utf-8"), sources)
+        )
     return sorted(outputs, key=lambda o: o.path)
 
 
@@ -105,8 +123,9 @@ def command_markdown(name: str, command, render) -> str:
     return render("command.md.j2", context) if context["frontmatter"] else context["body"]
 
 
-def skill_files(ws: Workspace, render, folder: str,
-                links: Containment | None = None) -> list[tuple[str, bytes, tuple[str, ...], bool]]:
+def skill_files(
+    ws: Workspace, render, folder: str, links: Containment | None = None
+) -> list[tuple[str, bytes, tuple[str, ...], bool]]:
     """(path, bytes, sources, executable) of every active skill's SKILL.md and assets under ``folder``."""
     links = links or Containment(ws.root)
     files = []
@@ -115,11 +134,19 @@ def skill_files(ws: Workspace, render, folder: str,
             continue
         target = _join(folder, name)
         body = render("skill.md.j2", ctx.skill_context(skill)).rstrip("\n") + "\n"
-        files.append((_join(target, "SKILL.md"), body.encode("utf-8"), (f"{skill.source_dir}/SKILL.md",), False))
+        files.append(
+            (_join(target, "SKILL.md"), body.encode("utf-8"), (f"{skill.source_dir}/SKILL.md",), False)
+        )
         for rel in skill_assets(ws.root, skill, links):
             source = ws.root / rel
-            files.append((_join(target, Path(rel).relative_to(skill.source_dir).as_posix()), source.read_bytes(),
-                          (rel,), os.access(source, os.X_OK)))
+            files.append(
+                (
+                    _join(target, Path(rel).relative_to(skill.source_dir).as_posix()),
+                    source.read_bytes(),
+                    (rel,),
+                    os.access(source, os.X_OK),
+                )
+            )
     return files
 
 
@@ -155,8 +182,12 @@ def _settings(ws: Workspace) -> Output | None:
     from orkestra.why.settings import merge_memory_hook
 
     try:
-        merged = merge_memory_hook(merge_settings(existing, ws.config.telemetry), ws.config.memory,
-                                   ws.config.paths.output, ws.config.paths.state)
+        merged = merge_memory_hook(
+            merge_settings(existing, ws.config.telemetry),
+            ws.config.memory,
+            ws.config.paths.output,
+            ws.config.paths.state,
+        )
     except ValueError as exc:
         raise OrkestraError(f"orkestra.yaml: {exc}") from exc
     if existing is None and not merged:

@@ -31,7 +31,12 @@ class FileChange:
     executable: bool = False
 
     def to_dict(self) -> dict:
-        return {"path": self.path, "action": self.action, "reason": self.reason, "sources": list(self.sources)}
+        return {
+            "path": self.path,
+            "action": self.action,
+            "reason": self.reason,
+            "sources": list(self.sources),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,9 +61,16 @@ class Plan:
         return bool(self.changes or self.conflicts)
 
     def to_dict(self) -> dict:
-        counts = {action: sum(c.action == action for c in self.changes) for action in ("create", "update", "delete")}
-        return {"in_sync": not self.drift, "counts": counts, "changes": [c.to_dict() for c in self.changes],
-                "conflicts": [c.to_dict() for c in self.conflicts], "manifest_changed": self.manifest_changed}
+        counts = {
+            action: sum(c.action == action for c in self.changes) for action in ("create", "update", "delete")
+        }
+        return {
+            "in_sync": not self.drift,
+            "counts": counts,
+            "changes": [c.to_dict() for c in self.changes],
+            "conflicts": [c.to_dict() for c in self.conflicts],
+            "manifest_changed": self.manifest_changed,
+        }
 
 
 def owned_roots(ws: Workspace) -> tuple[str, set[str]]:
@@ -75,8 +87,14 @@ def may_prune(ws: Workspace, rel: str) -> bool:
     if rel == manifest_path(ws.config):
         return False
     target_files, target_folders = target_roots(ws)
-    return (rel.startswith(prefix) or rel in singles or rel == "GROUND_TRUTHS.md" or rel.endswith("/GROUND_TRUTHS.md")
-            or rel in target_files or rel.startswith(target_folders))
+    return (
+        rel.startswith(prefix)
+        or rel in singles
+        or rel == "GROUND_TRUTHS.md"
+        or rel.endswith("/GROUND_TRUTHS.md")
+        or rel in target_files
+        or rel.startswith(target_folders)
+    )
 
 
 def build_plan(ws: Workspace, force: bool = False, manifest: Manifest | None | object = _UNREAD) -> Plan:
@@ -132,13 +150,24 @@ def _plan(ws: Workspace, tree: SafeTree, old: Manifest, digest: str, manifest_re
         elif before is None and adoptable.get(output.path) == disk:
             reason = "imported original taken over (same frontmatter and text up to whitespace)"
         else:
-            problem = "edited by hand since the last sync" if before else "exists but is not owned by orkestra"
+            problem = (
+                "edited by hand since the last sync" if before else "exists but is not owned by orkestra"
+            )
             if not force:
                 conflicts.append(Conflict(output.path, f"{problem}; re-run with --force to overwrite it"))
                 continue
             reason = f"{problem}; overwritten (--force)"
-        changes.append(FileChange(output.path, "create" if disk is None else "update", reason, output.sources,
-                                  output.content, disk, output.executable))
+        changes.append(
+            FileChange(
+                output.path,
+                "create" if disk is None else "update",
+                reason,
+                output.sources,
+                output.content,
+                disk,
+                output.executable,
+            )
+        )
     for path, recorded in sorted(old.files.items()):
         if path in owned or not may_prune(ws, path):
             continue  # an entry outside the owned outputs is never pruned (and drops out of the manifest)
@@ -151,10 +180,11 @@ def _plan(ws: Workspace, tree: SafeTree, old: Manifest, digest: str, manifest_re
         if disk is None:
             continue
         if disk != recorded and not force:
-            conflicts.append(Conflict(path, "no longer generated but edited by hand; re-run with --force to delete"))
+            conflicts.append(
+                Conflict(path, "no longer generated but edited by hand; re-run with --force to delete")
+            )
             continue
         changes.append(FileChange(path, "delete", "no longer generated", before=disk))
     manifest = Manifest(digest, owned, merged)
     manifest_changed = _disk_sha(tree, manifest_rel) != sha256(manifest.to_bytes())
     return Plan(tuple(sorted(changes, key=lambda c: c.path)), tuple(conflicts), manifest, manifest_changed)
-

@@ -40,8 +40,11 @@ def output_drift(root: Path, manifest: Manifest) -> tuple[list[str], list[str]]:
 
 def untouched(root: Path, manifest: Manifest, digest: str) -> bool:
     """True when inputs, owned files and merged files are all exactly as the last sync left them."""
-    return (manifest.inputs == digest and not any(output_drift(root, manifest))
-            and all(file_sha256(root / rel) == sha for rel, sha in manifest.merged.items()))
+    return (
+        manifest.inputs == digest
+        and not any(output_drift(root, manifest))
+        and all(file_sha256(root / rel) == sha for rel, sha in manifest.merged.items())
+    )
 
 
 def workspace_digest(ws: Workspace) -> str:
@@ -69,8 +72,9 @@ def last_sync(root: Path) -> LastSync:
     vendor_roots = _vendor_roots(root, config) if manifest is not None else None
     if manifest is None or vendor_roots is None:
         return LastSync(manifest, False, config, vendor_roots)
-    return LastSync(manifest, untouched(root, manifest, inputs_digest(root, config, vendor_roots)), config,
-                    vendor_roots)
+    return LastSync(
+        manifest, untouched(root, manifest, inputs_digest(root, config, vendor_roots)), config, vendor_roots
+    )
 
 
 def unchanged_since_sync(root: Path) -> Manifest | None:

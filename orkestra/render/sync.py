@@ -62,8 +62,9 @@ def _sync(root_path, apply: bool, force: bool) -> SyncReport:
     if last.unchanged and not force:  # nothing changed since the last sync: no load, no render
         if apply and not recovered:
             noop.record(root_path, last.config, last.vendor_roots, last.manifest, started)
-        return SyncReport(Plan((), (), last.manifest, False), ApplyResult((), (), False) if apply else None,
-                          recovered)
+        return SyncReport(
+            Plan((), (), last.manifest, False), ApplyResult((), (), False) if apply else None, recovered
+        )
     from orkestra.workspace.load import Workspace
     from orkestra.workspace.validate import validate
 
@@ -73,8 +74,11 @@ def _sync(root_path, apply: bool, force: bool) -> SyncReport:
         if any(d.severity == "error" for d in diagnostics):
             raise WorkspaceError(diagnostics)
         # the manifest last_sync read (it is None only when there is none, once the config loaded)
-        plan = build_plan(ws, force=force, manifest=last.manifest) if last.config is not None else \
-            build_plan(ws, force=force)
+        plan = (
+            build_plan(ws, force=force, manifest=last.manifest)
+            if last.config is not None
+            else build_plan(ws, force=force)
+        )
         applied = apply_plan(ws, plan) if apply else None
         if applied is not None and applied.deleted:
             _prune_target_dirs(ws.root, applied.deleted)

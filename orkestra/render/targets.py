@@ -19,9 +19,20 @@ _ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}")
 # Claude Code tool names -> GitHub Copilot custom-agent tool aliases
 # (docs.github.com/copilot/reference/custom-agents-configuration, "Tool aliases").
 COPILOT_TOOLS = {
-    "Bash": "execute", "Read": "read", "NotebookRead": "read", "Edit": "edit", "MultiEdit": "edit",
-    "Write": "edit", "NotebookEdit": "edit", "Grep": "search", "Glob": "search", "Agent": "agent",
-    "Task": "agent", "WebFetch": "web", "WebSearch": "web", "TodoWrite": "todo",
+    "Bash": "execute",
+    "Read": "read",
+    "NotebookRead": "read",
+    "Edit": "edit",
+    "MultiEdit": "edit",
+    "Write": "edit",
+    "NotebookEdit": "edit",
+    "Grep": "search",
+    "Glob": "search",
+    "Agent": "agent",
+    "Task": "agent",
+    "WebFetch": "web",
+    "WebSearch": "web",
+    "TodoWrite": "todo",
 }
 
 Rendered = tuple[str, "str | bytes", tuple[str, ...]]
@@ -45,14 +56,22 @@ def cursor_mcp(entries: dict[str, dict]) -> dict:
     """``.cursor/mcp.json``: ``mcpServers``; transport inferred from ``command`` / ``url``."""
     out = {}
     for name, entry in entries.items():
-        conv = {key: _deep(value, "${workspaceFolder}", "${{env:{}}}") for key, value in entry.items() if key != "type"}
+        conv = {
+            key: _deep(value, "${workspaceFolder}", "${{env:{}}}")
+            for key, value in entry.items()
+            if key != "type"
+        }
         out[name] = conv
     return {"mcpServers": out}
 
 
 def vscode_mcp(entries: dict[str, dict]) -> dict:
     """``.vscode/mcp.json`` (Copilot in VS Code): ``servers``, ``type`` required."""
-    return {"servers": {name: _deep(entry, "${workspaceFolder}", "${{env:{}}}") for name, entry in entries.items()}}
+    return {
+        "servers": {
+            name: _deep(entry, "${workspaceFolder}", "${{env:{}}}") for name, entry in entries.items()
+        }
+    }
 
 
 def codex_toml(entries: dict[str, dict]) -> str:
@@ -70,7 +89,9 @@ def codex_toml(entries: dict[str, dict]) -> str:
         passed = [k for k, v in env.items() if v in (f"${{{k}}}", f"${{{k}:-}}")]
         fixed = {k: v for k, v in env.items() if k not in passed}
         if fixed:
-            lines.append("env = { " + ", ".join(f"{json.dumps(k)} = {json.dumps(v)}" for k, v in fixed.items()) + " }")
+            lines.append(
+                "env = { " + ", ".join(f"{json.dumps(k)} = {json.dumps(v)}" for k, v in fixed.items()) + " }"
+            )
         if passed:
             lines.append("env_vars = [" + ", ".join(json.dumps(k) for k in passed) + "]")
         lines.append("")
@@ -96,8 +117,11 @@ def _json(data: dict) -> str:
 
 
 def _instructions(ws: Workspace, target: str, project_wide: bool) -> list:
-    return [i for _, i in sorted(ws.instructions.items())
-            if i.renders_to(target) and i.project_wide == project_wide]
+    return [
+        i
+        for _, i in sorted(ws.instructions.items())
+        if i.renders_to(target) and i.project_wide == project_wide
+    ]
 
 
 def _roster(ws: Workspace) -> list[dict]:
@@ -105,8 +129,10 @@ def _roster(ws: Workspace) -> list[dict]:
     active = [a for _, a in sorted(ws.agents.items()) if a.status == "active"]
     if not ws.config.agents_md_roster or not any(a.orchestrator for a in active):
         return []
-    return [{"name": a.name, "description": " ".join(a.description.split()), "orchestrator": a.orchestrator}
-            for a in active]
+    return [
+        {"name": a.name, "description": " ".join(a.description.split()), "orchestrator": a.orchestrator}
+        for a in active
+    ]
 
 
 def project_markdown(ws: Workspace, render, target: str) -> str:
@@ -115,10 +141,15 @@ def project_markdown(ws: Workspace, render, target: str) -> str:
     bodies = [i.body.strip() for i in _instructions(ws, target, True)]
     if not bodies and not roster:
         return ""
-    return render("agents.md.j2", {
-        "instructions": bodies, "roster": roster, "project": ws.metadata.project or ws.config.project,
-        "commands": [{"command": c, "purpose": p} for c, p in ESSENTIAL_COMMANDS],
-    })
+    return render(
+        "agents.md.j2",
+        {
+            "instructions": bodies,
+            "roster": roster,
+            "project": ws.metadata.project or ws.config.project,
+            "commands": [{"command": c, "purpose": p} for c, p in ESSENTIAL_COMMANDS],
+        },
+    )
 
 
 def _instruction_sources(ws: Workspace, target: str) -> tuple[str, ...]:
@@ -130,13 +161,20 @@ def claude_files(ws: Workspace, render) -> list[Rendered]:
     files: list[Rendered] = []
     bodies = _instructions(ws, "claude", True)
     if bodies:
-        files.append(("CLAUDE.md", "\n\n".join(i.body.strip() for i in bodies), tuple(i.source for i in bodies)))
+        files.append(
+            ("CLAUDE.md", "\n\n".join(i.body.strip() for i in bodies), tuple(i.source for i in bodies))
+        )
     for rule in _instructions(ws, "claude", False):
         front = {"paths": rule.glob_list} if rule.glob_list else {}
         if rule.front.description:
             front = {"description": rule.front.description, **front}
-        files.append((f"{ws.config.paths.output}/rules/{rule.name}.md", _markdown(render, front, rule.body),
-                      (rule.source,)))
+        files.append(
+            (
+                f"{ws.config.paths.output}/rules/{rule.name}.md",
+                _markdown(render, front, rule.body),
+                (rule.source,),
+            )
+        )
     return files
 
 
@@ -177,7 +215,9 @@ def cursor_files(ws: Workspace, render) -> list[Rendered]:
         if rule.front.always_apply is not None:
             front["alwaysApply"] = rule.front.always_apply
         elif not rule.glob_list and not rule.front.description:
-            front["alwaysApply"] = True  # a project-wide rule Cursor would otherwise load only when @-mentioned
+            front["alwaysApply"] = (
+                True  # a project-wide rule Cursor would otherwise load only when @-mentioned
+            )
         files.append((f".cursor/rules/{rule.name}.mdc", _markdown(render, front, rule.body), (rule.source,)))
     entries = servers(ws)
     if entries:
@@ -199,8 +239,13 @@ def copilot_files(ws: Workspace, render) -> list[Rendered]:
         front = {"applyTo": ",".join(rule.glob_list)} if rule.glob_list else {}
         if rule.front.description:
             front = {"description": rule.front.description, **front}
-        files.append((f".github/instructions/{rule.name}.instructions.md", _markdown(render, front, rule.body),
-                      (rule.source,)))
+        files.append(
+            (
+                f".github/instructions/{rule.name}.instructions.md",
+                _markdown(render, front, rule.body),
+                (rule.source,),
+            )
+        )
     mcp_names = set(servers(ws))
     for name, agent in sorted(ws.agents.items()):
         if agent.status != "active":
@@ -210,7 +255,9 @@ def copilot_files(ws: Workspace, render) -> list[Rendered]:
         tools = copilot_tools(agent_tools(agent), mcp_names)
         if tools:
             front["tools"] = tools
-        files.append((f".github/agents/{name}.agent.md", _markdown(render, front, body), _agent_source(ws, name)))
+        files.append(
+            (f".github/agents/{name}.agent.md", _markdown(render, front, body), _agent_source(ws, name))
+        )
     entries = servers(ws)
     if entries:
         files.append((".vscode/mcp.json", _json(vscode_mcp(entries)), ("registries/tools.yaml",)))
@@ -238,8 +285,14 @@ def _agent_source(ws: Workspace, name: str) -> tuple[str, ...]:
 
 
 # Where the targets write (besides the output folder): the only other places sync may prune a file.
-TARGET_FILES_AT = ("CLAUDE.md", "AGENTS.md", ".codex/config.toml", ".cursor/mcp.json", ".vscode/mcp.json",
-                   ".github/copilot-instructions.md")
+TARGET_FILES_AT = (
+    "CLAUDE.md",
+    "AGENTS.md",
+    ".codex/config.toml",
+    ".cursor/mcp.json",
+    ".vscode/mcp.json",
+    ".github/copilot-instructions.md",
+)
 TARGET_FOLDERS = (".agents/skills/", ".cursor/rules/", ".github/instructions/", ".github/agents/")
 
 

@@ -29,8 +29,14 @@ def build_server(root: str | Path | None, *, read_only: bool = False):
     return server
 
 
-def serve(root: str | Path | None, *, http: bool = False, host: str = "127.0.0.1", port: int = 8766,
-          read_only: bool = False) -> None:
+def serve(
+    root: str | Path | None,
+    *,
+    http: bool = False,
+    host: str = "127.0.0.1",
+    port: int = 8766,
+    read_only: bool = False,
+) -> None:
     """Run until interrupted: stdio by default, streamable HTTP at ``/mcp`` with ``http``.
 
     The server has no authentication, and ``propose_decision`` writes files: HTTP on a
@@ -39,8 +45,10 @@ def serve(root: str | Path | None, *, http: bool = False, host: str = "127.0.0.1
     from orkestra.errors import UsageError
 
     if http and host not in LOOPBACK and not read_only:
-        raise UsageError(f"--host {host}: the orkestra server has no authentication and propose_decision writes "
-                         "records; serve other hosts only with --read-only (or keep 127.0.0.1 behind a proxy)")
+        raise UsageError(
+            f"--host {host}: the orkestra server has no authentication and propose_decision writes "
+            "records; serve other hosts only with --read-only (or keep 127.0.0.1 behind a proxy)"
+        )
     server = build_server(root, read_only=read_only)  # fails fast (no orkestra.yaml) before the transport
     if http:
         server.run(transport="streamable-http", host=host, port=port, streamable_http_path="/mcp")

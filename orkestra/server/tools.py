@@ -47,8 +47,8 @@ def _bounded_record(record: dict, kind: str) -> dict:
 def _one_line(text: str, limit: int = 140) -> str:
     line = " ".join((text or "").split())
     cut = line.find(". ")
-    line = line[:cut + 1] if 0 < cut < limit else line
-    return line if len(line) <= limit else line[:limit - 1] + "…"
+    line = line[: cut + 1] if 0 < cut < limit else line
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 MAX_CATALOG_CHARS = 32_000  # ~8,000 tokens
@@ -56,15 +56,23 @@ MAX_CATALOG_CHARS = 32_000  # ~8,000 tokens
 
 def _bounded_catalog(agents: list[dict], skills: list[dict]) -> dict[str, Any]:
     """Agents, then skills, until the answer would pass ~8,000 tokens; the rest is counted, not listed."""
-    answer: dict[str, Any] = {"agents": [], "skills": [], "agent_count": len(agents), "skill_count": len(skills)}
+    answer: dict[str, Any] = {
+        "agents": [],
+        "skills": [],
+        "agent_count": len(agents),
+        "skill_count": len(skills),
+    }
     used = 100
     for key, items in (("agents", agents), ("skills", skills)):
         for item in items:
             used += len(item["name"]) + len(item["description"]) + 40
             if used > MAX_CATALOG_CHARS:
                 shown = len(answer["agents"]) + len(answer["skills"])
-                answer |= {"truncated": True, "truncation_note": f"{len(agents) + len(skills) - shown} more; "
-                                                                 "find them with search_registry"}
+                answer |= {
+                    "truncated": True,
+                    "truncation_note": f"{len(agents) + len(skills) - shown} more; "
+                    "find them with search_registry",
+                }
                 return answer
             answer[key].append(item)
     return answer
@@ -114,8 +122,10 @@ def register(server: Any, root: Path, *, read_only: bool = False) -> None:
         with fixable():
             agents = api.list_agents(root)["agents"]
             skills = api.list_skills(root)["skills"]
-        return _bounded_catalog([{"name": a["name"], "description": _one_line(a["description"])} for a in agents],
-                                [{"name": s["name"], "description": _one_line(s["description"])} for s in skills])
+        return _bounded_catalog(
+            [{"name": a["name"], "description": _one_line(a["description"])} for a in agents],
+            [{"name": s["name"], "description": _one_line(s["description"])} for s in skills],
+        )
 
     if read_only:
         return
@@ -136,5 +146,15 @@ def register(server: Any, root: Path, *, read_only: bool = False) -> None:
         from orkestra.why.propose import propose_decision as propose
 
         with fixable():
-            return propose(root, domain, title, summary, context=context, rationale=rationale, do=do,
-                           avoid=avoid, files=files, commits=commits)
+            return propose(
+                root,
+                domain,
+                title,
+                summary,
+                context=context,
+                rationale=rationale,
+                do=do,
+                avoid=avoid,
+                files=files,
+                commits=commits,
+            )

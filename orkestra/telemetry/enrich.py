@@ -120,7 +120,7 @@ def _family(words: list[str], depth: int = 0) -> str | None:
                 i += 1  # the duration
             continue
         for runner, valued in RUNNERS.items():
-            if tuple(_base(w) for w in words[i:i + len(runner)]) == runner:
+            if tuple(_base(w) for w in words[i : i + len(runner)]) == runner:
                 i = _skip_options(words, i + len(runner), valued)
                 break
         else:
@@ -128,7 +128,7 @@ def _family(words: list[str], depth: int = 0) -> str | None:
     if i >= len(words):
         return None
     name = _base(words[i])
-    rest = words[i + 1:]
+    rest = words[i + 1 :]
     if name == "python" and len(rest) >= 2 and rest[0] == "-m":
         return rest[1].split(".")[0]
     if name in SHELLS and len(rest) >= 2 and rest[0] == "-c" and depth < 2:
@@ -151,7 +151,7 @@ def skill_name(tool_input: Any) -> str | None:
     if not isinstance(tool_input, dict):
         return None
     name = tool_input.get("skill") or tool_input.get("command") or tool_input.get("name")
-    return str(name).lstrip("/")[:MAX_LABEL * 2] if name else None
+    return str(name).lstrip("/")[: MAX_LABEL * 2] if name else None
 
 
 def outcome(event: str, payload: dict[str, Any]) -> str:

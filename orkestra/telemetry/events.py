@@ -28,8 +28,18 @@ MAX_VALUES = 20_000  # strings, numbers, arrays and objects in one payload
 MAX_LABEL_VALUE = 200  # characters kept of one label value (labels are low-cardinality)
 MAX_COMMAND = 4000  # characters of a shell line read for its command family
 # Payload keys that are low-cardinality labels as they are.
-LABEL_KEYS = ("source", "reason", "trigger", "notification_type", "permission_mode", "model", "client",
-              "memory_type", "load_reason", "expansion_type")
+LABEL_KEYS = (
+    "source",
+    "reason",
+    "trigger",
+    "notification_type",
+    "permission_mode",
+    "model",
+    "client",
+    "memory_type",
+    "load_reason",
+    "expansion_type",
+)
 # Payload keys whose size, not content, is kept (they can be whole files or transcripts).
 SIZE_ONLY = ("tool_response", "last_assistant_message", "compact_summary")
 
@@ -106,8 +116,12 @@ def from_claude(payload: dict[str, Any], ts: str, agent_tool: str = CLAUDE_CODE)
 def from_codex(payload: dict[str, Any], ts: str) -> Event:
     """A Codex ``notify`` payload (``agent-turn-complete``) → Event in the same schema."""
     name = str(payload.get("type") or "unknown")
-    labels = {"event": name, "agent_tool": CODEX_CLI, "client": payload.get("client"),
-              "outcome": enrich.outcome(name, payload)}
+    labels = {
+        "event": name,
+        "agent_tool": CODEX_CLI,
+        "client": payload.get("client"),
+        "outcome": enrich.outcome(name, payload),
+    }
     renamed = {"thread-id": "session_id", "turn-id": "prompt_id"}
     fields: dict[str, Any] = {}
     for key, value in payload.items():
@@ -120,12 +134,20 @@ def from_codex(payload: dict[str, Any], ts: str) -> Event:
     return Event(ts=ts, labels=_clean(labels), fields=fields)
 
 
-def malformed(raw: str, reason: str, ts: str, agent_tool: str = CLAUDE_CODE, raw_chars: int | None = None) -> Event:
+def malformed(
+    raw: str, reason: str, ts: str, agent_tool: str = CLAUDE_CODE, raw_chars: int | None = None
+) -> Event:
     """An input that could not be read as a payload, kept (truncated, redacted) for inspection."""
     kept = _valid_text(raw[:RAW_LIMIT])
-    return Event(ts=ts, labels={"event": MALFORMED, "agent_tool": agent_tool, "outcome": "n/a"},
-                 fields={"error": reason, "raw": redact_text(kept),
-                         "raw_chars": len(raw) if raw_chars is None else raw_chars})
+    return Event(
+        ts=ts,
+        labels={"event": MALFORMED, "agent_tool": agent_tool, "outcome": "n/a"},
+        fields={
+            "error": reason,
+            "raw": redact_text(kept),
+            "raw_chars": len(raw) if raw_chars is None else raw_chars,
+        },
+    )
 
 
 def _valid_text(text: str) -> str:
@@ -141,12 +163,14 @@ def decode_input(data: bytes) -> tuple[str, str | None]:
     """Raw stdin bytes → (text, reason it is unreadable or None). Never raises; bounded work."""
     size = len(data)
     if size > MAX_INPUT:
-        return data[:RAW_LIMIT * 4].decode("utf-8", "replace"), f"payload larger than {MAX_INPUT} bytes"
+        return data[: RAW_LIMIT * 4].decode("utf-8", "replace"), f"payload larger than {MAX_INPUT} bytes"
     head = data[:4]
     if head[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(head) == 4 and (head[0] == 0) != (head[1] == 0)):
         encoding = json.detect_encoding(data)
         if encoding.startswith(("utf-16", "utf-32")):
-            return data.decode(encoding, "replace").lstrip("\ufeff"), f"{encoding.upper()} input (hook payloads are UTF-8)"
+            return data.decode(encoding, "replace").lstrip(
+                "\ufeff"
+            ), f"{encoding.upper()} input (hook payloads are UTF-8)"
     try:
         return data.decode("utf-8"), None
     except UnicodeDecodeError as exc:

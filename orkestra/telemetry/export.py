@@ -56,7 +56,13 @@ def export_events(events: Iterable[Event], endpoint: str, timeout: float = TIMEO
     provider.add_log_record_processor(SimpleLogRecordProcessor(Recording(endpoint=url, timeout=timeout)))
     logger = provider.get_logger("orkestra.telemetry")
     for event in events:
-        logger.emit(LogRecord(timestamp=_nanos(event.ts), event_name=event.name, attributes=event.labels,
-                              body=json.dumps(event.fields, ensure_ascii=False, default=str)))
+        logger.emit(
+            LogRecord(
+                timestamp=_nanos(event.ts),
+                event_name=event.name,
+                attributes=event.labels,
+                body=json.dumps(event.fields, ensure_ascii=False, default=str),
+            )
+        )
     provider.shutdown()
     return warnings

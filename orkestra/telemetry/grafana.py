@@ -41,6 +41,7 @@ def _selector(service_name: str, **matchers: str) -> str:
 
 def panel_specs(service_name: str = SERVICE_NAME) -> list[PanelSpec]:
     """Every panel of the dashboard, in layout order."""
+
     def sel(**matchers: str) -> str:
         return _selector(service_name, **matchers)
 
@@ -48,42 +49,169 @@ def panel_specs(service_name: str = SERVICE_NAME) -> list[PanelSpec]:
         return f"sum by ({label}) (count_over_time({logs} [{window}]))"
 
     return [
-        PanelSpec("Events", "stat", f"sum(count_over_time({sel()} [$__range]))", "events", True, 4, 4,
-                  "Hook events in the time range."),
-        PanelSpec("Tool calls", "stat", f'sum(count_over_time({sel(event="PreToolUse")} [$__range]))', "calls",
-                  True, 4, 4, "PreToolUse events: one per tool call."),
-        PanelSpec("Tool failures", "stat", f'sum(count_over_time({sel(event=COMPLETIONS.split("|", 1)[1])} '
-                  "[$__range]))", "failures", True, 4, 4, "PostToolUseFailure and PermissionDenied events."),
-        PanelSpec("Prompts", "stat", f'sum(count_over_time({sel(event="UserPromptSubmit")} [$__range]))',
-                  "prompts", True, 4, 4, "UserPromptSubmit events."),
-        PanelSpec("Sessions' agents", "piechart", by("agent_tool", sel()), "{{agent_tool}}", True, 8, 8,
-                  "Events per agent runtime (claude-code, codex-cli), by the agent_tool label."),
-        PanelSpec("Events over time", "timeseries", by("event", sel(), "$__auto"), "{{event}}", False, 12, 8,
-                  "Every hook event, by event name."),
-        PanelSpec("Tool calls by type", "timeseries", by("tool_type", sel(event="PreToolUse"), "$__auto"),
-                  "{{tool_type}}", False, 12, 8, "builtin, mcp, skill, agent, bash."),
-        PanelSpec("Failures by tool", "barchart", by("tool_name", sel(event=COMPLETIONS.split("|", 1)[1]) + " | json"),
-                  "{{tool_name}}", True, 8, 8, "Failed tool calls per tool."),
-        PanelSpec("Prompts over time", "timeseries",
-                  f'sum(count_over_time({sel(event="UserPromptSubmit")} [$__auto]))', "prompts", False, 8, 8,
-                  "User prompts submitted."),
-        PanelSpec("Built-in tools", "barchart",
-                  by("tool_name", sel(event="PreToolUse", tool_type="builtin") + " | json"), "{{tool_name}}",
-                  True, 8, 8, "Calls per built-in tool (Read, Edit, Grep...)."),
-        PanelSpec("MCP servers", "piechart", by("mcp_server", sel(event="PreToolUse", tool_type="mcp")),
-                  "{{mcp_server}}", True, 8, 8, "Share of MCP calls per server."),
-        PanelSpec("Shell command families", "barchart",
-                  by("bash_cli", sel(event="PreToolUse", tool_type="bash") + " | json"), "{{bash_cli}}", True, 8, 8,
-                  "Bash calls per command family (git, pytest, npm...)."),
-        PanelSpec("Skills", "barchart", by("skill", sel(event="PreToolUse", tool_type="skill") + " | json"),
-                  "{{skill}}", True, 8, 8, "Skills activated."),
-        PanelSpec("Subagents dispatched", "barchart", by("subagent_type", sel(event="SubagentStart") + " | json"),
-                  "{{subagent_type}}", True, 8, 8, "SubagentStart events per subagent type."),
-        PanelSpec("Failures", "logs", sel(event=FAILURES) + " | json", "", False, 12, 10,
-                  "Failed tool calls and stop failures, newest first."),
-        PanelSpec("Activity feed", "logs", sel() + " | json", "", False, 12, 10, "Every event, newest first."),
-        PanelSpec("Prompts", "logs", sel(event="UserPromptSubmit") + " | json", "", False, 24, 8,
-                  "The prompts themselves (redacted, truncated)."),
+        PanelSpec(
+            "Events",
+            "stat",
+            f"sum(count_over_time({sel()} [$__range]))",
+            "events",
+            True,
+            4,
+            4,
+            "Hook events in the time range.",
+        ),
+        PanelSpec(
+            "Tool calls",
+            "stat",
+            f"sum(count_over_time({sel(event='PreToolUse')} [$__range]))",
+            "calls",
+            True,
+            4,
+            4,
+            "PreToolUse events: one per tool call.",
+        ),
+        PanelSpec(
+            "Tool failures",
+            "stat",
+            f"sum(count_over_time({sel(event=COMPLETIONS.split('|', 1)[1])} [$__range]))",
+            "failures",
+            True,
+            4,
+            4,
+            "PostToolUseFailure and PermissionDenied events.",
+        ),
+        PanelSpec(
+            "Prompts",
+            "stat",
+            f"sum(count_over_time({sel(event='UserPromptSubmit')} [$__range]))",
+            "prompts",
+            True,
+            4,
+            4,
+            "UserPromptSubmit events.",
+        ),
+        PanelSpec(
+            "Sessions' agents",
+            "piechart",
+            by("agent_tool", sel()),
+            "{{agent_tool}}",
+            True,
+            8,
+            8,
+            "Events per agent runtime (claude-code, codex-cli), by the agent_tool label.",
+        ),
+        PanelSpec(
+            "Events over time",
+            "timeseries",
+            by("event", sel(), "$__auto"),
+            "{{event}}",
+            False,
+            12,
+            8,
+            "Every hook event, by event name.",
+        ),
+        PanelSpec(
+            "Tool calls by type",
+            "timeseries",
+            by("tool_type", sel(event="PreToolUse"), "$__auto"),
+            "{{tool_type}}",
+            False,
+            12,
+            8,
+            "builtin, mcp, skill, agent, bash.",
+        ),
+        PanelSpec(
+            "Failures by tool",
+            "barchart",
+            by("tool_name", sel(event=COMPLETIONS.split("|", 1)[1]) + " | json"),
+            "{{tool_name}}",
+            True,
+            8,
+            8,
+            "Failed tool calls per tool.",
+        ),
+        PanelSpec(
+            "Prompts over time",
+            "timeseries",
+            f"sum(count_over_time({sel(event='UserPromptSubmit')} [$__auto]))",
+            "prompts",
+            False,
+            8,
+            8,
+            "User prompts submitted.",
+        ),
+        PanelSpec(
+            "Built-in tools",
+            "barchart",
+            by("tool_name", sel(event="PreToolUse", tool_type="builtin") + " | json"),
+            "{{tool_name}}",
+            True,
+            8,
+            8,
+            "Calls per built-in tool (Read, Edit, Grep...).",
+        ),
+        PanelSpec(
+            "MCP servers",
+            "piechart",
+            by("mcp_server", sel(event="PreToolUse", tool_type="mcp")),
+            "{{mcp_server}}",
+            True,
+            8,
+            8,
+            "Share of MCP calls per server.",
+        ),
+        PanelSpec(
+            "Shell command families",
+            "barchart",
+            by("bash_cli", sel(event="PreToolUse", tool_type="bash") + " | json"),
+            "{{bash_cli}}",
+            True,
+            8,
+            8,
+            "Bash calls per command family (git, pytest, npm...).",
+        ),
+        PanelSpec(
+            "Skills",
+            "barchart",
+            by("skill", sel(event="PreToolUse", tool_type="skill") + " | json"),
+            "{{skill}}",
+            True,
+            8,
+            8,
+            "Skills activated.",
+        ),
+        PanelSpec(
+            "Subagents dispatched",
+            "barchart",
+            by("subagent_type", sel(event="SubagentStart") + " | json"),
+            "{{subagent_type}}",
+            True,
+            8,
+            8,
+            "SubagentStart events per subagent type.",
+        ),
+        PanelSpec(
+            "Failures",
+            "logs",
+            sel(event=FAILURES) + " | json",
+            "",
+            False,
+            12,
+            10,
+            "Failed tool calls and stop failures, newest first.",
+        ),
+        PanelSpec(
+            "Activity feed", "logs", sel() + " | json", "", False, 12, 10, "Every event, newest first."
+        ),
+        PanelSpec(
+            "Prompts",
+            "logs",
+            sel(event="UserPromptSubmit") + " | json",
+            "",
+            False,
+            24,
+            8,
+            "The prompts themselves (redacted, truncated).",
+        ),
     ]
 
 
@@ -104,8 +232,9 @@ def build_dashboard(service_name: str = SERVICE_NAME) -> dict[str, Any]:
         from grafana_foundation_sdk.cog.encoder import JSONEncoder
         from grafana_foundation_sdk.models.dashboard import DataSourceRef, VariableOption, VariableRefresh
     except ImportError as exc:
-        raise RuntimeError("the Grafana dashboard needs the 'grafana' extra: "
-                           "pip install 'orkestra[grafana]'") from exc
+        raise RuntimeError(
+            "the Grafana dashboard needs the 'grafana' extra: pip install 'orkestra[grafana]'"
+        ) from exc
 
     source = DataSourceRef(type_val="loki", uid=f"${{{DATASOURCE_VAR}}}")
     everything = VariableOption(selected=True, text="All", value=".*")
@@ -117,22 +246,41 @@ def build_dashboard(service_name: str = SERVICE_NAME) -> dict[str, Any]:
         .time("now-24h", "now")
         .refresh("1m")
         .with_variable(dash.DatasourceVariable(DATASOURCE_VAR).label("Loki").type("loki"))
-        .with_variable(dash.QueryVariable("agent_tool").label("Agent tool").datasource(source)
-                       .query(f'label_values({{service_name="{service_name}"}}, agent_tool)')
-                       .include_all(True).all_value(".*").multi(True).current(everything)
-                       .refresh(VariableRefresh.ON_TIME_RANGE_CHANGED))
+        .with_variable(
+            dash.QueryVariable("agent_tool")
+            .label("Agent tool")
+            .datasource(source)
+            .query(f'label_values({{service_name="{service_name}"}}, agent_tool)')
+            .include_all(True)
+            .all_value(".*")
+            .multi(True)
+            .current(everything)
+            .refresh(VariableRefresh.ON_TIME_RANGE_CHANGED)
+        )
         .with_variable(dash.TextBoxVariable("session").label("Session id (regex)").default_value(".*"))
         .with_variable(dash.TextBoxVariable("repository").label("Repository (regex)").default_value(".*"))
     )
-    kinds = {"logs": logs.Panel, "timeseries": timeseries.Panel, "barchart": bars.Panel,
-             "piechart": piechart.Panel, "stat": stat.Panel}
+    kinds = {
+        "logs": logs.Panel,
+        "timeseries": timeseries.Panel,
+        "barchart": bars.Panel,
+        "piechart": piechart.Panel,
+        "stat": stat.Panel,
+    }
     for spec in panel_specs(service_name):
         query = loki.Dataquery().expr(spec.expr).ref_id("A")
         if spec.legend:
             query = query.legend_format(spec.legend)
         query = query.instant(True) if spec.instant else query.range(True)
-        panel = (kinds[spec.kind]().title(spec.title).description(spec.description).datasource(source)
-                 .with_target(query).span(spec.width).height(spec.height))
+        panel = (
+            kinds[spec.kind]()
+            .title(spec.title)
+            .description(spec.description)
+            .datasource(source)
+            .with_target(query)
+            .span(spec.width)
+            .height(spec.height)
+        )
         if spec.kind == "logs":
             panel = panel.show_time(True).wrap_log_message(True).enable_log_details(True)
         builder = builder.with_panel(panel)

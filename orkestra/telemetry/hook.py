@@ -30,9 +30,11 @@ from orkestra.telemetry.store import (
     resolve_store_dir,
 )
 
-USAGE = ("usage: orkestra-hook [--store-dir DIR] [--otlp-endpoint URL] [--loki-endpoint URL]"
-         " [--loki-credential-env NAME] [--loki-tenant ID] [--loki-service NAME]"
-         " [--agent-tool claude-code|codex-cli] [codex-notify JSON]  (payload on stdin otherwise)")
+USAGE = (
+    "usage: orkestra-hook [--store-dir DIR] [--otlp-endpoint URL] [--loki-endpoint URL]"
+    " [--loki-credential-env NAME] [--loki-tenant ID] [--loki-service NAME]"
+    " [--agent-tool claude-code|codex-cli] [codex-notify JSON]  (payload on stdin otherwise)"
+)
 
 
 class Recorded(namedtuple("Recorded", "event path warnings")):
@@ -57,11 +59,21 @@ def read_stdin() -> bytes:
     return sys.stdin.buffer.read(MAX_INPUT + 1)
 
 
-def record_hook(raw: str | bytes, *, agent_tool: str = CLAUDE_CODE, store_dir: str = DEFAULT_STORE_DIR,
-                otlp_endpoint: str | None = None, loki_endpoint: str | None = None,
-                loki_credential_env: str | None = None, loki_tenant: str | None = None,
-                loki_service: str | None = None, loki_flush: str = "inline",
-                env: Mapping[str, str] | None = None, cwd: str | None = None, ts: str | None = None) -> Recorded:
+def record_hook(
+    raw: str | bytes,
+    *,
+    agent_tool: str = CLAUDE_CODE,
+    store_dir: str = DEFAULT_STORE_DIR,
+    otlp_endpoint: str | None = None,
+    loki_endpoint: str | None = None,
+    loki_credential_env: str | None = None,
+    loki_tenant: str | None = None,
+    loki_service: str | None = None,
+    loki_flush: str = "inline",
+    env: Mapping[str, str] | None = None,
+    cwd: str | None = None,
+    ts: str | None = None,
+) -> Recorded:
     """Parse, enrich and append one raw payload (text, or stdin bytes); export it when configured.
 
     With a Loki endpoint the event also goes to the Loki outbox; ``loki_flush`` is ``detach``
@@ -118,9 +130,15 @@ def flush_detached(store_dir: str, where: tuple[str, str | None, str | None, str
 
 def _parse_argv(argv: Sequence[str]) -> tuple[dict[str, str], list[str]]:
     options, positional = {}, []
-    names = {"--store-dir": "store_dir", "--otlp-endpoint": "otlp_endpoint", "--agent-tool": "agent_tool",
-             "--loki-endpoint": "loki_endpoint", "--loki-credential-env": "loki_credential_env",
-             "--loki-tenant": "loki_tenant", "--loki-service": "loki_service"}
+    names = {
+        "--store-dir": "store_dir",
+        "--otlp-endpoint": "otlp_endpoint",
+        "--agent-tool": "agent_tool",
+        "--loki-endpoint": "loki_endpoint",
+        "--loki-credential-env": "loki_credential_env",
+        "--loki-tenant": "loki_tenant",
+        "--loki-service": "loki_service",
+    }
     words = list(argv)
     while words:
         word = words.pop(0)

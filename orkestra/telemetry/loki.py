@@ -55,9 +55,15 @@ class LokiTarget(namedtuple("LokiTarget", "endpoint credential_env tenant servic
     service_name: str
 
 
-def target(endpoint: str, credential_env: str | None = None, tenant: str | None = None,
-           service_name: str | None = None) -> LokiTarget:
-    return LokiTarget(endpoint, credential_env or CREDENTIAL_ENV, tenant or None, service_name or SERVICE_NAME)
+def target(
+    endpoint: str,
+    credential_env: str | None = None,
+    tenant: str | None = None,
+    service_name: str | None = None,
+) -> LokiTarget:
+    return LokiTarget(
+        endpoint, credential_env or CREDENTIAL_ENV, tenant or None, service_name or SERVICE_NAME
+    )
 
 
 def push_url(endpoint: str) -> str:
@@ -128,14 +134,17 @@ def push(body: bytes, loki: LokiTarget, env: Mapping[str, str], timeout: float =
     import urllib.error  # here, not at the top: the hook's parent process never pushes
     import urllib.request
 
-    request = urllib.request.Request(push_url(loki.endpoint), data=body, headers=headers(loki, env),
-                                     method="POST")
+    request = urllib.request.Request(
+        push_url(loki.endpoint), data=body, headers=headers(loki, env), method="POST"
+    )
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
             response.read()
     except urllib.error.HTTPError as exc:
         detail = exc.read()[:300].decode("utf-8", "replace").strip()
-        raise PushError(f"Loki answered {exc.code}: {detail}", retry=exc.code == 429 or exc.code >= 500) from None
+        raise PushError(
+            f"Loki answered {exc.code}: {detail}", retry=exc.code == 429 or exc.code >= 500
+        ) from None
     except (OSError, ValueError) as exc:  # URLError, refused, reset, timeout
         raise PushError(f"Loki unreachable at {loki.endpoint}: {exc}", retry=True) from None
 
@@ -154,8 +163,11 @@ def pending_batches(store_dir: str) -> list[str]:
     directory = outbox_dir(store_dir)
     if not os.path.isdir(directory):
         return []
-    return sorted(os.path.join(directory, n) for n in os.listdir(directory)
-                  if n.startswith(BATCH_PREFIX) and n.endswith(".jsonl"))
+    return sorted(
+        os.path.join(directory, n)
+        for n in os.listdir(directory)
+        if n.startswith(BATCH_PREFIX) and n.endswith(".jsonl")
+    )
 
 
 def pending_events(store_dir: str) -> int:
@@ -222,8 +234,9 @@ def _take_outbox(directory: str) -> None:
         os.close(fd)
 
 
-def chunks(records: list[tuple[Event, str | None]], events: int = BATCH_EVENTS,
-           size: int = BATCH_BYTES) -> list[tuple[int, int]]:
+def chunks(
+    records: list[tuple[Event, str | None]], events: int = BATCH_EVENTS, size: int = BATCH_BYTES
+) -> list[tuple[int, int]]:
     """``(start, end)`` slices of ``records``: at most ``events`` each and ``size`` line bytes (≥ 1 record)."""
     out, start, used = [], 0, 0
     for index, (event, repository) in enumerate(records):
@@ -237,8 +250,14 @@ def chunks(records: list[tuple[Event, str | None]], events: int = BATCH_EVENTS,
     return out
 
 
-def _send_file(path: str, loki: LokiTarget, env: Mapping[str, str], backoff: tuple[float, ...],
-               sleep: Callable[[float], None], timeout: float) -> tuple[int, int, str | None]:
+def _send_file(
+    path: str,
+    loki: LokiTarget,
+    env: Mapping[str, str],
+    backoff: tuple[float, ...],
+    sleep: Callable[[float], None],
+    timeout: float,
+) -> tuple[int, int, str | None]:
     """Push one batch file in chunks; (sent, rejected, warning). The file goes once all is out."""
     records, _ = _read_records(path)
     sent = rejected = 0
@@ -290,9 +309,15 @@ def backoff_from(env: Mapping[str, str]) -> tuple[float, ...]:
         return BACKOFF_SECONDS
 
 
-def flush(store_dir: str, loki: LokiTarget, env: Mapping[str, str] | None = None, *,
-          backoff: tuple[float, ...] | None = None, timeout: float = TIMEOUT_SECONDS,
-          sleep: Callable[[float], None] = time.sleep) -> FlushResult:
+def flush(
+    store_dir: str,
+    loki: LokiTarget,
+    env: Mapping[str, str] | None = None,
+    *,
+    backoff: tuple[float, ...] | None = None,
+    timeout: float = TIMEOUT_SECONDS,
+    sleep: Callable[[float], None] = time.sleep,
+) -> FlushResult:
     """Push everything pending under ``store_dir``; returns at once if another flusher is running."""
     env = os.environ if env is None else env
     backoff = backoff_from(env) if backoff is None else backoff

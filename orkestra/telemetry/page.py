@@ -20,8 +20,14 @@ from orkestra.telemetry.events import Event
 from orkestra.telemetry.report import COMPLETIONS, Report, family_of
 
 TOOL_TYPES = ("builtin", "bash", "mcp", "skill", "agent")
-COLORS = {"builtin": "#4e79a7", "bash": "#f28e2b", "mcp": "#59a14f", "skill": "#b07aa1", "agent": "#e15759",
-          "other": "#9c9c9c"}
+COLORS = {
+    "builtin": "#4e79a7",
+    "bash": "#f28e2b",
+    "mcp": "#59a14f",
+    "skill": "#b07aa1",
+    "agent": "#e15759",
+    "other": "#9c9c9c",
+}
 BAR = "#4e79a7"
 FAIL = "#e15759"
 MAX_BARS = 15
@@ -35,8 +41,9 @@ def _ts(text: str) -> datetime:
 
 def timeline(events: list[Event], buckets: int = BUCKETS) -> tuple[list[str], dict[str, list[int]]]:
     """Tool events per tool type in ``buckets`` equal time slices: (slice start labels, counts per type)."""
-    tools = [e for e in events if "tool_type" in e.labels and e.name == "PreToolUse"] or \
-        [e for e in events if "tool_type" in e.labels]
+    tools = [e for e in events if "tool_type" in e.labels and e.name == "PreToolUse"] or [
+        e for e in events if "tool_type" in e.labels
+    ]
     counts = {kind: [0] * buckets for kind in TOOL_TYPES}
     if not tools:
         return [], counts
@@ -66,9 +73,18 @@ def slowest(events: list[Event], top: int = MAX_BARS) -> list[dict[str, Any]]:
             if not isinstance(value, (int, float)) and key in started:
                 value = (_ts(event.ts) - _ts(started[key].ts)).total_seconds() * 1000
             if isinstance(value, (int, float)):
-                durations[family_of({**(started[key].labels if key in started else {}), **event.labels})].append(value)
-    rows = [{"family": family, "calls": len(values), "median_ms": round(statistics.median(values), 1),
-             "max_ms": round(max(values), 1)} for family, values in durations.items()]
+                durations[
+                    family_of({**(started[key].labels if key in started else {}), **event.labels})
+                ].append(value)
+    rows = [
+        {
+            "family": family,
+            "calls": len(values),
+            "median_ms": round(statistics.median(values), 1),
+            "max_ms": round(max(values), 1),
+        }
+        for family, values in durations.items()
+    ]
     return sorted(rows, key=lambda r: (-r["median_ms"], r["family"]))[:top]
 
 
@@ -83,23 +99,31 @@ def _hbars(name: str, title: str, rows: list[tuple[str, float, str]], unit: str 
     width, label_w, row_h = 640, 200, 24
     height = row_h * len(rows) + 10
     top = max(value for _, value, _ in rows) or 1
-    parts = [(f'<svg data-chart="{name}" role="img" aria-label="{escape(title)}" viewBox="0 0 {width} {height}" '
-              f'width="100%" style="max-width:{width}px" xmlns="http://www.w3.org/2000/svg">')]
+    parts = [
+        (
+            f'<svg data-chart="{name}" role="img" aria-label="{escape(title)}" viewBox="0 0 {width} {height}" '
+            f'width="100%" style="max-width:{width}px" xmlns="http://www.w3.org/2000/svg">'
+        )
+    ]
     for i, (label, value, shown) in enumerate(rows):
         y = 5 + i * row_h
         bar = max((width - label_w - 190) * value / top, 1)
         color = FAIL if unit == "%" and value > 0 else BAR
-        parts.append(f'<text x="{label_w - 6}" y="{y + 16}" text-anchor="end" class="label">{escape(label[:32])}</text>'
-                     f'<rect x="{label_w}" y="{y + 3}" width="{bar:.1f}" height="{row_h - 6}" fill="{color}">'
-                     f"<title>{escape(label)}: {escape(shown)}</title></rect>"
-                     f'<text x="{label_w + bar + 6:.1f}" y="{y + 16}" class="value">{escape(shown)}</text>')
+        parts.append(
+            f'<text x="{label_w - 6}" y="{y + 16}" text-anchor="end" class="label">{escape(label[:32])}</text>'
+            f'<rect x="{label_w}" y="{y + 3}" width="{bar:.1f}" height="{row_h - 6}" fill="{color}">'
+            f"<title>{escape(label)}: {escape(shown)}</title></rect>"
+            f'<text x="{label_w + bar + 6:.1f}" y="{y + 16}" class="value">{escape(shown)}</text>'
+        )
     return "".join(parts) + "</svg>"
 
 
 def _empty(name: str, title: str) -> str:
-    return (f'<svg data-chart="{name}" data-empty="true" role="img" aria-label="{escape(title)}" viewBox="0 0 640 40" '
-            f'width="640" height="40" xmlns="http://www.w3.org/2000/svg"><text x="10" y="25" class="label">'
-            "nothing recorded in this range</text></svg>")
+    return (
+        f'<svg data-chart="{name}" data-empty="true" role="img" aria-label="{escape(title)}" viewBox="0 0 640 40" '
+        f'width="640" height="40" xmlns="http://www.w3.org/2000/svg"><text x="10" y="25" class="label">'
+        "nothing recorded in this range</text></svg>"
+    )
 
 
 def _stacked(name: str, title: str, labels: list[str], counts: dict[str, list[int]]) -> str:
@@ -111,11 +135,15 @@ def _stacked(name: str, title: str, labels: list[str], counts: dict[str, list[in
     top = max(totals) or 1
     slot = (width - left - 10) / len(labels)
     plot_h = height - bottom - 30
-    parts = [(f'<svg data-chart="{name}" role="img" aria-label="{escape(title)}" viewBox="0 0 {width} {height}" '
-              f'width="100%" xmlns="http://www.w3.org/2000/svg">'),
-             f'<line x1="{left}" y1="{height - bottom}" x2="{width - 10}" y2="{height - bottom}" stroke="#999"/>',
-             f'<text x="{left - 4}" y="{height - bottom - plot_h + 4}" text-anchor="end" class="value">{top}</text>',
-             f'<text x="{left - 4}" y="{height - bottom}" text-anchor="end" class="value">0</text>']
+    parts = [
+        (
+            f'<svg data-chart="{name}" role="img" aria-label="{escape(title)}" viewBox="0 0 {width} {height}" '
+            f'width="100%" xmlns="http://www.w3.org/2000/svg">'
+        ),
+        f'<line x1="{left}" y1="{height - bottom}" x2="{width - 10}" y2="{height - bottom}" stroke="#999"/>',
+        f'<text x="{left - 4}" y="{height - bottom - plot_h + 4}" text-anchor="end" class="value">{top}</text>',
+        f'<text x="{left - 4}" y="{height - bottom}" text-anchor="end" class="value">0</text>',
+    ]
     for i in range(len(labels)):
         y = height - bottom
         for kind in kinds:
@@ -123,16 +151,22 @@ def _stacked(name: str, title: str, labels: list[str], counts: dict[str, list[in
             if value:
                 h = plot_h * value / top
                 y -= h
-                parts.append(f'<rect x="{left + i * slot + 1:.1f}" y="{y:.1f}" width="{max(slot - 2, 1):.1f}" '
-                             f'height="{h:.1f}" fill="{COLORS.get(kind, COLORS["other"])}">'
-                             f"<title>{escape(labels[i])} {kind}: {value}</title></rect>")
+                parts.append(
+                    f'<rect x="{left + i * slot + 1:.1f}" y="{y:.1f}" width="{max(slot - 2, 1):.1f}" '
+                    f'height="{h:.1f}" fill="{COLORS.get(kind, COLORS["other"])}">'
+                    f"<title>{escape(labels[i])} {kind}: {value}</title></rect>"
+                )
         if i % max(len(labels) // 8, 1) == 0:
-            parts.append(f'<text x="{left + i * slot:.1f}" y="{height - bottom + 16}" class="value">'
-                         f"{escape(labels[i])}</text>")
+            parts.append(
+                f'<text x="{left + i * slot:.1f}" y="{height - bottom + 16}" class="value">'
+                f"{escape(labels[i])}</text>"
+            )
     for j, kind in enumerate(kinds):  # legend
         x = left + j * 110
-        parts.append(f'<rect x="{x}" y="{height - 14}" width="12" height="12" fill="{COLORS.get(kind, COLORS["other"])}"/>'
-                     f'<text x="{x + 16}" y="{height - 4}" class="label">{kind}</text>')
+        parts.append(
+            f'<rect x="{x}" y="{height - 14}" width="12" height="12" fill="{COLORS.get(kind, COLORS["other"])}"/>'
+            f'<text x="{x + 16}" y="{height - 4}" class="label">{kind}</text>'
+        )
     return "".join(parts) + "</svg>"
 
 
@@ -144,8 +178,10 @@ def _table(headers: list[str], rows: list[list[Any]]) -> str:
 
 def _section(title: str, chart: str, headers: list[str], rows: list[list[Any]], note: str = "") -> str:
     note_html = f'<p class="note">{escape(note)}</p>' if note else ""
-    return (f"<section><h2>{escape(title)}</h2>{note_html}{chart}"
-            f"<details><summary>table</summary>{_table(headers, rows)}</details></section>")
+    return (
+        f"<section><h2>{escape(title)}</h2>{note_html}{chart}"
+        f"<details><summary>table</summary>{_table(headers, rows)}</details></section>"
+    )
 
 
 STYLE = """
@@ -161,77 +197,142 @@ th{background:#f0f0f0}.note{color:#666;font-size:12px;margin:0 0 8px}summary{cur
 """
 
 
-def render_page(report: Report, events: list[Event], title: str = "Agent telemetry",
-                filters: dict[str, str | None] | None = None) -> str:
+def render_page(
+    report: Report,
+    events: list[Event],
+    title: str = "Agent telemetry",
+    filters: dict[str, str | None] | None = None,
+) -> str:
     """The whole HTML document for ``report`` (built from ``events``)."""
     labels, counts = timeline(events)
     shown = {k: v for k, v in (filters or {}).items() if v}
     scope = ", ".join(f"{k} {v}" for k, v in shown.items()) or "all events"
     span = f"{report.time_range['first'] or '–'} → {report.time_range['last'] or '–'}"
-    totals = "".join(f"<div><b>{value}</b>{escape(key.replace('_', ' '))}</div>" for key, value in report.totals.items())
+    totals = "".join(
+        f"<div><b>{value}</b>{escape(key.replace('_', ' '))}</div>" for key, value in report.totals.items()
+    )
     families = report.families
     slow = slowest(events)
     loops = report.loops
     over_time = _section(
-        "Events over time by tool type", _stacked("events-over-time", "Tool calls over time", labels, counts),
+        "Events over time by tool type",
+        _stacked("events-over-time", "Tool calls over time", labels, counts),
         ["slice", *[k for k in counts if any(counts[k])]],
-        [[label, *[counts[k][i] for k in counts if any(counts[k])]] for i, label in enumerate(labels)
-         if any(counts[k][i] for k in counts)],
-        "Tool calls (PreToolUse) per slice of the time range, stacked by tool type.")
+        [
+            [label, *[counts[k][i] for k in counts if any(counts[k])]]
+            for i, label in enumerate(labels)
+            if any(counts[k][i] for k in counts)
+        ],
+        "Tool calls (PreToolUse) per slice of the time range, stacked by tool type.",
+    )
     looping: Counter[str] = Counter()
     looped: Counter[str] = Counter()
     for lp in loops:
         looping[f"{lp.session_id} · {lp.family}"] += 1
         looped[f"{lp.session_id} · {lp.family}"] += lp.failures
     sections = [
-        _section("Failure rate per tool family",
-                 _hbars("failure-rate", "Failure rate per tool family",
-                        [(r["family"], r["failure_rate"] * 100, f"{r['failure_rate']:.0%} of {r['calls']}")
-                         for r in families], "%"),
-                 ["family", "type", "calls", "failures", "interrupted", "failure rate"],
-                 [[r["family"], r["tool_type"], r["calls"], r["failures"], r["interrupted"], f"{r['failure_rate']:.1%}"]
-                  for r in families]),
-        _section("MCP server share",
-                 _hbars("mcp-share", "MCP server share",
-                        [(r["server"], r["share"] * 100, f"{r['share']:.0%} ({r['calls']})") for r in report.mcp_servers]),
-                 ["server", "calls", "share"],
-                 [[r["server"], r["calls"], f"{r['share']:.1%}"] for r in report.mcp_servers]),
-        _section("Skills activated", _hbars("skills", "Skills activated",
-                                            [(k, v, str(v)) for k, v in report.skills.items()]),
-                 ["skill", "calls"], [[k, v] for k, v in report.skills.items()]),
-        _section("Subagent dispatches", _hbars("subagents", "Subagent dispatches",
-                                               [(k, v, str(v)) for k, v in report.subagents.items()]),
-                 ["subagent_type", "dispatches"], [[k, v] for k, v in report.subagents.items()]),
-        _section("Failure loops",
-                 _hbars("failure-loops", "Failure loops",
-                        [(key, looped[key], f"{n} loop{'s' * (n > 1)}, {looped[key]} failures")
-                         for key, n in sorted(looping.items(), key=lambda kv: (-looped[kv[0]], kv[0]))]),
-                 ["session", "family", "failures", "first", "last"],
-                 [[lp.session_id, lp.family, lp.failures, lp.first, lp.last] for lp in loops],
-                 "Runs of 3 or more consecutive failures of one tool family in one session "
-                 "(bars: failures inside loops, per session and family)."),
-        _section("Slowest tools",
-                 _hbars("slowest-tools", "Slowest tools (median)",
-                        [(r["family"], r["median_ms"], f"{r['median_ms']:.0f} ms median, {r['calls']} calls")
-                         for r in slow]),
-                 ["family", "calls", "median ms", "max ms"],
-                 [[r["family"], r["calls"], r["median_ms"], r["max_ms"]] for r in slow]),
+        _section(
+            "Failure rate per tool family",
+            _hbars(
+                "failure-rate",
+                "Failure rate per tool family",
+                [
+                    (r["family"], r["failure_rate"] * 100, f"{r['failure_rate']:.0%} of {r['calls']}")
+                    for r in families
+                ],
+                "%",
+            ),
+            ["family", "type", "calls", "failures", "interrupted", "failure rate"],
+            [
+                [
+                    r["family"],
+                    r["tool_type"],
+                    r["calls"],
+                    r["failures"],
+                    r["interrupted"],
+                    f"{r['failure_rate']:.1%}",
+                ]
+                for r in families
+            ],
+        ),
+        _section(
+            "MCP server share",
+            _hbars(
+                "mcp-share",
+                "MCP server share",
+                [
+                    (r["server"], r["share"] * 100, f"{r['share']:.0%} ({r['calls']})")
+                    for r in report.mcp_servers
+                ],
+            ),
+            ["server", "calls", "share"],
+            [[r["server"], r["calls"], f"{r['share']:.1%}"] for r in report.mcp_servers],
+        ),
+        _section(
+            "Skills activated",
+            _hbars("skills", "Skills activated", [(k, v, str(v)) for k, v in report.skills.items()]),
+            ["skill", "calls"],
+            [[k, v] for k, v in report.skills.items()],
+        ),
+        _section(
+            "Subagent dispatches",
+            _hbars("subagents", "Subagent dispatches", [(k, v, str(v)) for k, v in report.subagents.items()]),
+            ["subagent_type", "dispatches"],
+            [[k, v] for k, v in report.subagents.items()],
+        ),
+        _section(
+            "Failure loops",
+            _hbars(
+                "failure-loops",
+                "Failure loops",
+                [
+                    (key, looped[key], f"{n} loop{'s' * (n > 1)}, {looped[key]} failures")
+                    for key, n in sorted(looping.items(), key=lambda kv: (-looped[kv[0]], kv[0]))
+                ],
+            ),
+            ["session", "family", "failures", "first", "last"],
+            [[lp.session_id, lp.family, lp.failures, lp.first, lp.last] for lp in loops],
+            "Runs of 3 or more consecutive failures of one tool family in one session "
+            "(bars: failures inside loops, per session and family).",
+        ),
+        _section(
+            "Slowest tools",
+            _hbars(
+                "slowest-tools",
+                "Slowest tools (median)",
+                [
+                    (r["family"], r["median_ms"], f"{r['median_ms']:.0f} ms median, {r['calls']} calls")
+                    for r in slow
+                ],
+            ),
+            ["family", "calls", "median ms", "max ms"],
+            [[r["family"], r["calls"], r["median_ms"], r["max_ms"]] for r in slow],
+        ),
     ]
     latest = events[-MAX_ROWS:][::-1]
-    rows = [[e.ts[:19].replace("T", " "), e.name, e.labels.get("agent_tool", ""), e.labels.get("tool_type", ""),
-             family_of(e.labels) if "tool_type" in e.labels else "", e.labels.get("outcome", ""),
-             str(e.fields.get("session_id", ""))[:36]] for e in latest]
+    rows = [
+        [
+            e.ts[:19].replace("T", " "),
+            e.name,
+            e.labels.get("agent_tool", ""),
+            e.labels.get("tool_type", ""),
+            family_of(e.labels) if "tool_type" in e.labels else "",
+            e.labels.get("outcome", ""),
+            str(e.fields.get("session_id", ""))[:36],
+        ]
+        for e in latest
+    ]
     counts_by_event = Counter({k: v for k, v in report.events.items()})
     warnings = "".join(f"<li>{escape(w)}</li>" for w in report.warnings[:20])
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        f"<title>{escape(title)}</title><meta name=\"viewport\" content=\"width=device-width\">"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<title>{escape(title)}</title><meta name="viewport" content="width=device-width">'
         f"<style>{STYLE}</style></head><body>"
-        f"<header><h1>{escape(title)}</h1><p class=\"note\">{escape(scope)} · {escape(span)}</p></header>"
-        f"<section><div class=\"totals\">{totals}</div></section>"
-        f"{over_time}<div class=\"grid\">{''.join(sections)}</div>"
-        "<section id=\"events\"><h2>Events (table view)</h2>"
-        f"<p class=\"note\">Latest {len(latest)} of {len(events)} events, newest first. "
+        f'<header><h1>{escape(title)}</h1><p class="note">{escape(scope)} · {escape(span)}</p></header>'
+        f'<section><div class="totals">{totals}</div></section>'
+        f'{over_time}<div class="grid">{"".join(sections)}</div>'
+        '<section id="events"><h2>Events (table view)</h2>'
+        f'<p class="note">Latest {len(latest)} of {len(events)} events, newest first. '
         f"By event: {escape(', '.join(f'{k} {v}' for k, v in counts_by_event.most_common()))}</p>"
         f"{_table(['time (UTC)', 'event', 'agent', 'tool type', 'family', 'outcome', 'session'], rows)}</section>"
         + (f"<section><h2>Store warnings</h2><ul>{warnings}</ul></section>" if warnings else "")

@@ -78,11 +78,18 @@ def tool_calls(events: Iterable[Event]) -> list[ToolCall]:
     calls = []
     for (session, _), (first, completion) in merged.items():
         labels = {**first.labels, **(completion.labels if completion else {})}
-        calls.append(ToolCall(session_id=session, ts=first.ts, family=family_of(labels),
-                              tool_type=labels["tool_type"],
-                              outcome=labels["outcome"] if completion else "n/a",
-                              mcp_server=labels.get("mcp_server"), skill=labels.get("skill"),
-                              subagent_type=labels.get("subagent_type")))
+        calls.append(
+            ToolCall(
+                session_id=session,
+                ts=first.ts,
+                family=family_of(labels),
+                tool_type=labels["tool_type"],
+                outcome=labels["outcome"] if completion else "n/a",
+                mcp_server=labels.get("mcp_server"),
+                skill=labels.get("skill"),
+                subagent_type=labels.get("subagent_type"),
+            )
+        )
     return calls
 
 
@@ -105,8 +112,9 @@ def find_loops(calls: Iterable[ToolCall], threshold: int = LOOP_THRESHOLD) -> li
     def close(key: tuple[str, str]) -> None:
         run = runs.pop(key, [])
         if len(run) >= threshold:
-            loops.append(Loop(session_id=key[0], family=key[1], failures=len(run),
-                              first=run[0].ts, last=run[-1].ts))
+            loops.append(
+                Loop(session_id=key[0], family=key[1], failures=len(run), first=run[0].ts, last=run[-1].ts)
+            )
 
     for call in sorted(calls, key=lambda c: c.ts):
         key = (call.session_id, call.family)
@@ -129,8 +137,9 @@ def _subagents(events: list[Event], calls: list[ToolCall]) -> Counter[str]:
             dispatched[(session, agent)] = event.labels.get("subagent_type", "?")
     counts = Counter(dispatched.values())
     seen_sessions = {session for session, _ in dispatched}
-    counts.update(c.subagent_type or "?" for c in calls
-                  if c.tool_type == "agent" and c.session_id not in seen_sessions)
+    counts.update(
+        c.subagent_type or "?" for c in calls if c.tool_type == "agent" and c.session_id not in seen_sessions
+    )
     return counts
 
 
@@ -167,29 +176,43 @@ def _families(calls: list[ToolCall]) -> list[dict[str, Any]]:
     table = []
     for family, outcomes in rows.items():
         completed = outcomes.total() - outcomes["n/a"]
-        table.append({"family": family, "tool_type": kinds[family], "calls": outcomes.total(),
-                      "failures": outcomes["failure"], "interrupted": outcomes["interrupted"],
-                      "failure_rate": round(outcomes["failure"] / completed, 4) if completed else 0.0})
+        table.append(
+            {
+                "family": family,
+                "tool_type": kinds[family],
+                "calls": outcomes.total(),
+                "failures": outcomes["failure"],
+                "interrupted": outcomes["interrupted"],
+                "failure_rate": round(outcomes["failure"] / completed, 4) if completed else 0.0,
+            }
+        )
     return sorted(table, key=lambda r: (-r["failure_rate"], -r["failures"], -r["calls"], r["family"]))
 
 
 def _mcp_servers(calls: list[ToolCall]) -> list[dict[str, Any]]:
     counts = Counter(c.mcp_server or "?" for c in calls if c.tool_type == "mcp")
     total = counts.total()
-    return [{"server": server, "calls": n, "share": round(n / total, 4)}
-            for server, n in _sorted_counts(counts).items()]
+    return [
+        {"server": server, "calls": n, "share": round(n / total, 4)}
+        for server, n in _sorted_counts(counts).items()
+    ]
 
 
-def build_report(events: list[Event], warnings: list[str] | None = None,
-                 loop_threshold: int = LOOP_THRESHOLD) -> Report:
+def build_report(
+    events: list[Event], warnings: list[str] | None = None, loop_threshold: int = LOOP_THRESHOLD
+) -> Report:
     """Aggregate ``events`` (already filtered by time and session) into a Report."""
     calls = tool_calls(events)
     sessions = {e.fields.get("session_id") for e in events} - {None, ""}
     return Report(
         time_range={"first": events[0].ts if events else None, "last": events[-1].ts if events else None},
-        totals={"events": len(events), "sessions": len(sessions), "tool_calls": len(calls),
-                "failed_calls": sum(c.outcome == "failure" for c in calls),
-                "malformed": sum(e.name == MALFORMED for e in events)},
+        totals={
+            "events": len(events),
+            "sessions": len(sessions),
+            "tool_calls": len(calls),
+            "failed_calls": sum(c.outcome == "failure" for c in calls),
+            "malformed": sum(e.name == MALFORMED for e in events),
+        },
         events=_sorted_counts(Counter(e.name for e in events)),
         agent_tools=_sorted_counts(Counter(e.labels.get("agent_tool", "?") for e in events)),
         tool_mix=_sorted_counts(Counter(c.tool_type for c in calls)),
@@ -202,8 +225,13 @@ def build_report(events: list[Event], warnings: list[str] | None = None,
     )
 
 
-def project_events(root: str | os.PathLike[str], since: str | None = None, session: str | None = None,
-                   store_dir: str | None = None, now: datetime | None = None) -> tuple[str, list[Event], list[str]]:
+def project_events(
+    root: str | os.PathLike[str],
+    since: str | None = None,
+    session: str | None = None,
+    store_dir: str | None = None,
+    now: datetime | None = None,
+) -> tuple[str, list[Event], list[str]]:
     """(store directory, events, warnings) of the project's store (``telemetry.store_dir`` unless given)."""
     directory = resolve_store_dir(root, store_dir or load_settings(Path(root)).store_dir)
     loaded = load_events(directory, parse_since(since, now) if since else None, session)
@@ -216,8 +244,13 @@ def project_events(root: str | os.PathLike[str], since: str | None = None, sessi
     return directory, loaded.events, loaded.warnings
 
 
-def report_project(root: str | os.PathLike[str], since: str | None = None, session: str | None = None,
-                   store_dir: str | None = None, now: datetime | None = None) -> Report:
+def report_project(
+    root: str | os.PathLike[str],
+    since: str | None = None,
+    session: str | None = None,
+    store_dir: str | None = None,
+    now: datetime | None = None,
+) -> Report:
     """Read the project's store (``telemetry.store_dir`` unless given) and build its Report."""
     _, events, warnings = project_events(root, since, session, store_dir, now)
     return build_report(events, warnings)

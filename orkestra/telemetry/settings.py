@@ -90,7 +90,9 @@ def parse_settings(config: dict[str, Any] | None) -> TelemetrySettings:
     raw = dict(config or {})
     unknown = sorted(set(raw) - {"enabled", "store_dir", "otlp_endpoint", "events", "loki"})
     if unknown:
-        raise SettingsError(unknown[0], "unknown key (expected enabled, store_dir, otlp_endpoint, events, loki)")
+        raise SettingsError(
+            unknown[0], "unknown key (expected enabled, store_dir, otlp_endpoint, events, loki)"
+        )
     events = raw.get("events") or list(HANDLED_EVENTS)
     if not isinstance(events, list):
         raise SettingsError("events", "expected a list of hook event names")
@@ -119,7 +121,9 @@ def _parse_loki(raw: Any) -> LokiSettings | None:
         raise SettingsError("loki", "expected a mapping with an endpoint")
     unknown = sorted(set(raw) - {"endpoint", "credential_env", "tenant", "service_name"})
     if unknown:
-        raise SettingsError(f"loki.{unknown[0]}", "unknown key (expected endpoint, credential_env, tenant, service_name)")
+        raise SettingsError(
+            f"loki.{unknown[0]}", "unknown key (expected endpoint, credential_env, tenant, service_name)"
+        )
     endpoint = raw.get("endpoint")
     if not isinstance(endpoint, str) or not endpoint.startswith(("http://", "https://")):
         raise SettingsError("loki.endpoint", f"expected an http(s) URL, got {endpoint!r}")
@@ -127,10 +131,16 @@ def _parse_loki(raw: Any) -> LokiSettings | None:
         if key in raw and (not isinstance(raw[key], str) or not raw[key].strip()):
             raise SettingsError(f"loki.{key}", "expected a non-empty string")
     if "credential_env" in raw and not raw["credential_env"].replace("_", "").isalnum():
-        raise SettingsError("loki.credential_env", "expected an environment variable name (the secret stays there)")
+        raise SettingsError(
+            "loki.credential_env", "expected an environment variable name (the secret stays there)"
+        )
     defaults = LokiSettings(endpoint)
-    return LokiSettings(endpoint=endpoint, credential_env=raw.get("credential_env", defaults.credential_env),
-                        tenant=raw.get("tenant"), service_name=raw.get("service_name", defaults.service_name))
+    return LokiSettings(
+        endpoint=endpoint,
+        credential_env=raw.get("credential_env", defaults.credential_env),
+        tenant=raw.get("tenant"),
+        service_name=raw.get("service_name", defaults.service_name),
+    )
 
 
 def load_settings(root: Path) -> TelemetrySettings:
@@ -154,9 +164,11 @@ def hook_command(settings: TelemetrySettings) -> str:
     if settings.loki:
         defaults = LokiSettings(settings.loki.endpoint)
         words += ["--loki-endpoint", settings.loki.endpoint]
-        for flag, value, default in (("--loki-credential-env", settings.loki.credential_env, defaults.credential_env),
-                                     ("--loki-tenant", settings.loki.tenant, None),
-                                     ("--loki-service", settings.loki.service_name, defaults.service_name)):
+        for flag, value, default in (
+            ("--loki-credential-env", settings.loki.credential_env, defaults.credential_env),
+            ("--loki-tenant", settings.loki.tenant, None),
+            ("--loki-service", settings.loki.service_name, defaults.service_name),
+        ):
             if value and value != default:
                 words += [flag, value]
     return " ".join(shlex.quote(word) for word in words)
@@ -201,8 +213,9 @@ def _without_ours(groups: Any) -> list[Any]:
     return kept
 
 
-def merge_settings(existing: dict[str, Any] | None,
-                   config: TelemetrySettings | dict[str, Any] | None) -> dict[str, Any]:
+def merge_settings(
+    existing: dict[str, Any] | None, config: TelemetrySettings | dict[str, Any] | None
+) -> dict[str, Any]:
     """``existing`` settings with our hooks merged in; pure and idempotent.
 
     User entries are never removed or reordered: our handlers are dropped wherever they

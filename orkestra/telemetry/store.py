@@ -63,8 +63,11 @@ def encode_event(event: Event) -> bytes:
 
 
 def _scalars(fields: dict) -> dict:
-    return {k: v for k, v in fields.items() if isinstance(v, (int, float, bool)) or
-            (isinstance(v, str) and len(v) <= 200)}
+    return {
+        k: v
+        for k, v in fields.items()
+        if isinstance(v, (int, float, bool)) or (isinstance(v, str) and len(v) <= 200)
+    }
 
 
 def _dumps(event: Event) -> bytes:
@@ -89,8 +92,13 @@ def append_event(directory: str | os.PathLike[str], event: Event) -> str:
 
 def outbox_record(event: Event, repository: str | None) -> bytes:
     """One outbox line: the stored event and the repository name it was recorded in."""
-    return (b'{"repository":' + json.dumps(repository).encode() + b',"event":'
-            + encode_event(event).rstrip(b"\n") + b"}\n")
+    return (
+        b'{"repository":'
+        + json.dumps(repository).encode()
+        + b',"event":'
+        + encode_event(event).rstrip(b"\n")
+        + b"}\n"
+    )
 
 
 def flock(fd: int, mode: str) -> None:
@@ -142,9 +150,13 @@ def day_files(directory: str | os.PathLike[str], since: datetime | None = None) 
     if not os.path.isdir(directory):
         return []
     first_day = since.strftime("%Y-%m-%d") if since else ""
-    return sorted(os.path.join(directory, name) for name in os.listdir(directory)
-                  if name.startswith(FILE_PREFIX) and name.endswith(FILE_SUFFIX)
-                  and name[len(FILE_PREFIX):-len(FILE_SUFFIX)] >= first_day)
+    return sorted(
+        os.path.join(directory, name)
+        for name in os.listdir(directory)
+        if name.startswith(FILE_PREFIX)
+        and name.endswith(FILE_SUFFIX)
+        and name[len(FILE_PREFIX) : -len(FILE_SUFFIX)] >= first_day
+    )
 
 
 def _lines(paths: Iterable[str]) -> Iterator[tuple[str, int, str]]:
@@ -155,8 +167,9 @@ def _lines(paths: Iterable[str]) -> Iterator[tuple[str, int, str]]:
                     yield path, number, line
 
 
-def load_events(directory: str | os.PathLike[str], since: datetime | None = None,
-                session: str | None = None) -> Loaded:
+def load_events(
+    directory: str | os.PathLike[str], since: datetime | None = None, session: str | None = None
+) -> Loaded:
     """Every stored event at or after ``since`` (an aware UTC datetime), optionally of one session."""
     floor = since.strftime("%Y-%m-%dT%H:%M:%S") if since else ""
     events, warnings = [], []

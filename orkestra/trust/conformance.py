@@ -55,8 +55,12 @@ def split_skill(text: str) -> tuple[dict | None, str, int, str]:
                 data = parse_yaml("\n".join(lines[1:index]), "SKILL.md", line_offset=1).data
             except SourceError as exc:
                 problem = exc.diagnostic
-                return (None, "\n".join(lines[index + 1 :]), index + 2,
-                        f"frontmatter does not parse (line {problem.line}): {problem.message}")
+                return (
+                    None,
+                    "\n".join(lines[index + 1 :]),
+                    index + 2,
+                    f"frontmatter does not parse (line {problem.line}): {problem.message}",
+                )
             if not isinstance(data, dict):
                 return None, "\n".join(lines[index + 1 :]), index + 2, "frontmatter is not a mapping"
             return data, "\n".join(lines[index + 1 :]), index + 2, ""

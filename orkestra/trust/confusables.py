@@ -65,7 +65,14 @@ def scan_homoglyphs(text: str, file: str, base_line: int = 1) -> list[Finding]:
         fake = [c for c in word if not c.isascii() and ord(c) in table]
         if latin and fake:
             shown = ", ".join(f"{c!r} {unicodedata.name(c, '?').title()}" for c in dict.fromkeys(fake))
-            findings.append(Finding("injection.homoglyph", "medium", file, line_of(text, match.start(), base_line),
-                                    excerpt(line_text(text, match.start())),
-                                    f"word {word!r} mixes Latin letters with look-alikes ({shown})"))
+            findings.append(
+                Finding(
+                    "injection.homoglyph",
+                    "medium",
+                    file,
+                    line_of(text, match.start(), base_line),
+                    excerpt(line_text(text, match.start())),
+                    f"word {word!r} mixes Latin letters with look-alikes ({shown})",
+                )
+            )
     return findings

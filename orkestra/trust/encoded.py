@@ -77,8 +77,11 @@ def scan_encoded(text: str, file: str, base_line: int = 1, rescan: Rescan | None
                 continue  # a path such as docs/reference/architecture/overview/index
             if pattern is _WRAPPED:
                 blob = re.sub(r"[\s>]+", "", match.group(0))
-                if findings and findings[-1].line >= line_of(text, match.start(), base_line) and \
-                        findings[-1].severity == "high":
+                if (
+                    findings
+                    and findings[-1].line >= line_of(text, match.start(), base_line)
+                    and findings[-1].severity == "high"
+                ):
                     continue  # its first line alone already decoded to something dangerous
             else:
                 blob = match.group(0)

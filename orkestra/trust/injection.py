@@ -100,10 +100,12 @@ PHRASES: tuple[tuple[str, re.Pattern[str], str, re.Pattern[str]], ...] = (
             _I,
         ),
         "tells the model to drop its other instructions (paraphrased)",
-        re.compile(r"aside|(?:stop|quit|cease)\s+(?:follow|obey|apply|heed)|no\s+longer|(?:do\s+not|don'?t|never)\s+"
-                   r"(?:follow|obey|apply|heed)|you\s+(?:were|have\s+been|had\s+been|got|received)\s+(?:told|"
-                   r"instructed|given|taught)|throw\s+out|abandon|scrap|ditch|erase|wipe|nullify|cancel|revoke|"
-                   r"suspend|nothing\s+(?:in|from)|the\s+only\s+(?:instruction|rule|guidance|direction)"),
+        re.compile(
+            r"aside|(?:stop|quit|cease)\s+(?:follow|obey|apply|heed)|no\s+longer|(?:do\s+not|don'?t|never)\s+"
+            r"(?:follow|obey|apply|heed)|you\s+(?:were|have\s+been|had\s+been|got|received)\s+(?:told|"
+            r"instructed|given|taught)|throw\s+out|abandon|scrap|ditch|erase|wipe|nullify|cancel|revoke|"
+            r"suspend|nothing\s+(?:in|from)|the\s+only\s+(?:instruction|rule|guidance|direction)"
+        ),
     ),
     (
         "permissions",
@@ -229,9 +231,13 @@ _DISCLOSE = re.compile(
 # One pass that every phrase rule needs to match first: most segments fail it and cost one search.
 _ANY_HINT = re.compile(
     "|".join(
-        [*(hint.pattern for *_, hint in PHRASES), _SEND.pattern, r"~|\$\{?home|/root|/home/|/users/|/etc/",
-         r"\.env\b|api.?key|credential|secret|token|passw|private\s+key|ssh\s+key|environment|env\s+var|"
-         r"printenv|environ|process\.env|cookie"]
+        [
+            *(hint.pattern for *_, hint in PHRASES),
+            _SEND.pattern,
+            r"~|\$\{?home|/root|/home/|/users/|/etc/",
+            r"\.env\b|api.?key|credential|secret|token|passw|private\s+key|ssh\s+key|environment|env\s+var|"
+            r"printenv|environ|process\.env|cookie",
+        ]
     )
 )
 _MODEL = re.compile(r"\b(?:assistant|claude|AI|agent|model|LLM|copilot)\b", _I)
@@ -281,7 +287,9 @@ def scan_text(text: str, file: str) -> list[Finding]:
     visible = strip_invisible(text)
     clean = skeleton(visible)
     return (
-        scan_invisible(text, file) + scan_homoglyphs(visible, file) + scan_encoded_text(clean, file)
+        scan_invisible(text, file)
+        + scan_homoglyphs(visible, file)
+        + scan_encoded_text(clean, file)
         + _phrases(Segment("text", clean, 1), file, 0)
     )
 
@@ -295,7 +303,8 @@ def rescan_is_high(decoded: str) -> bool:
     """Whether text decoded from a blob holds an instruction or command the rules rate high."""
     clean = skeleton(strip_invisible(decoded))
     return any(f.severity == "high" for f in _phrases(Segment("text", clean, 1), "<decoded>", 0)) or any(
-        f.severity == "high" for f in audit_shell_script(clean, "<decoded>"))
+        f.severity == "high" for f in audit_shell_script(clean, "<decoded>")
+    )
 
 
 def _scan_segment(segment: Segment, file: str) -> list[Finding]:
@@ -364,8 +373,12 @@ def _phrases(segment: Segment, file: str, steps: int) -> list[Finding]:
         start, end = clause_bounds(text, match.start(), match.end())
         clause = text[start:end]
         if _CONVERSATION.search(clause) and (_SECRETS.search(clause) or SENSITIVE_PATH.search(clause)):
-            emit("exfiltration", match.start(), match.end(),
-                 "asks to copy secrets or the environment into the reply, where they leave the machine")
+            emit(
+                "exfiltration",
+                match.start(),
+                match.end(),
+                "asks to copy secrets or the environment into the reply, where they leave the machine",
+            )
             break
     for match in SENSITIVE_PATH.finditer(text):
         start, end = clause_bounds(text, match.start(), match.end())

@@ -116,7 +116,12 @@ class _Visitor(ast.NodeVisitor):
         if isinstance(node, ast.Subscript):
             key = self.built_str(node.slice)
             owner = node.value
-            if key is not None and isinstance(owner, ast.Call) and self.name_of(owner.func) == "vars" and owner.args:
+            if (
+                key is not None
+                and isinstance(owner, ast.Call)
+                and self.name_of(owner.func) == "vars"
+                and owner.args
+            ):
                 return f"{self.name_of(owner.args[0])}.{key}"
             if key is not None and isinstance(owner, ast.Attribute) and owner.attr == "__dict__":
                 return f"{self.name_of(owner.value)}.{key}"
@@ -341,8 +346,12 @@ class _Visitor(ast.NodeVisitor):
         if self.is_env_dump(node):
             self.add(node, "env-dump", "medium", "reads the whole environment")
         if callee in _PRINTS and any(self.secret_source(a) for a in node.args):
-            self.add(node, "exfiltration", "high",
-                     f"{callee} puts credentials or the environment into the output the model reads back")
+            self.add(
+                node,
+                "exfiltration",
+                "high",
+                f"{callee} puts credentials or the environment into the output the model reads back",
+            )
         self.check_files(node, callee)
         self.generic_visit(node)
 
@@ -375,8 +384,9 @@ class _Visitor(ast.NodeVisitor):
         elif callee in _SUBPROCESS and isinstance(command, (ast.List, ast.Tuple)):
             words = [self.constant_str(e) or "$ARG" for e in command.elts]
             source = self.lines[node.lineno - 1] if node.lineno <= len(self.lines) else ""
-            self.findings.extend(audit_argv(words, self.file, self.base_line + node.lineno - 1, source,
-                                            python=audit_python))
+            self.findings.extend(
+                audit_argv(words, self.file, self.base_line + node.lineno - 1, source, python=audit_python)
+            )
 
     def check_network(self, node: ast.Call, callee: str) -> None:
         sends = (

@@ -136,9 +136,10 @@ def _track_dirs(line: str, script: _Script) -> None:
         return
     name, value = match.group(1), match.group(2).strip("'\"")
     if _SELF.search(value) and ("dirname" in value or "%/*" in value):
-        suffix = _SELF_SUFFIX.search(value[_SELF.search(value).end():])
-        script.dirs[name] = posixpath.normpath(posixpath.join(_SKILL, script.location,
-                                                              (suffix.group(1) if suffix else "").lstrip("/")))
+        suffix = _SELF_SUFFIX.search(value[_SELF.search(value).end() :])
+        script.dirs[name] = posixpath.normpath(
+            posixpath.join(_SKILL, script.location, (suffix.group(1) if suffix else "").lstrip("/"))
+        )
         return
     derived = _VAR_PATH.match(value)
     if derived and derived.group(1) in script.dirs:
@@ -158,7 +159,7 @@ def _resolve(target: str, script: _Script) -> str:
         return target
     home = re.match(r"^(?:~|\$HOME|\$\{HOME\})(?=/|$)", target)
     if home:
-        full = posixpath.normpath("/<home>" + target[home.end():])
+        full = posixpath.normpath("/<home>" + target[home.end() :])
         return "/" if full == "/" else full.replace("/<home>", "~", 1) if full.startswith("/<home>") else full
     return posixpath.normpath(target) + ("/" if target.endswith("/") and not target.endswith("../") else "")
 
@@ -178,8 +179,9 @@ class _Line:
         )
 
 
-def audit_shell(text: str, file: str, base_line: int = 1, within: str | None = None,
-                python: PythonAuditor | None = None) -> list[Finding]:
+def audit_shell(
+    text: str, file: str, base_line: int = 1, within: str | None = None, python: PythonAuditor | None = None
+) -> list[Finding]:
     """Findings for a shell script (or a shell code block starting at ``base_line``).
 
     ``within``: the script's path inside its skill folder (default: guessed from ``file``), so
@@ -222,8 +224,9 @@ def _location(file: str, within: str | None) -> str:
     return parent if parent in {"scripts", "bin", "tools", "hooks"} else ""
 
 
-def audit_argv(words: list[str], file: str, line: int, raw: str,
-               python: PythonAuditor | None = None) -> list[Finding]:
+def audit_argv(
+    words: list[str], file: str, line: int, raw: str, python: PythonAuditor | None = None
+) -> list[Finding]:
     """Findings for one command given as an argument vector (e.g. ``subprocess.run([...])``)."""
     record = _Line(file, line, raw, _Script(python=python))
     _analyse_stage(words, [], record, piped_from=[], pipeline_has_network=False)
@@ -533,8 +536,11 @@ def _check_destructive(name: str, args: list[str], record: _Line) -> None:
         sub, rest = args[0], set(args[1:])
         refs = [a for a in args[1:] if not a.startswith("-")]
         if sub == "reset" and "--hard" in rest and refs and _FEATURE_REMOTE.fullmatch(refs[0]):
-            record.add("destructive", "medium", f"git reset --hard {refs[0]} discards local changes to match "
-                       "the pushed branch")
+            record.add(
+                "destructive",
+                "medium",
+                f"git reset --hard {refs[0]} discards local changes to match the pushed branch",
+            )
         elif sub == "reset" and "--hard" in rest:
             record.add("destructive", "high", "git reset --hard discards work")
         elif sub == "clean" and "f" in _flags(args[1:]):

@@ -70,50 +70,94 @@ def _sha_match(sha: str, shas: dict[str, CommitRef]) -> CommitRef | None:
     return None
 
 
-def collect(target: Target, names: tuple[str, ...], commits: tuple[CommitRef, ...], decisions: list[dict],
-            truths: list[dict], ledger: list[dict], notes: list[dict]) -> list[dict]:
+def collect(
+    target: Target,
+    names: tuple[str, ...],
+    commits: tuple[CommitRef, ...],
+    decisions: list[dict],
+    truths: list[dict],
+    ledger: list[dict],
+    notes: list[dict],
+) -> list[dict]:
     """Every result for ``target`` (pure): ranked, not yet cut."""
     by_sha = {c.sha: c for c in commits}
     mined: dict[str, list[str]] = {}  # decision id -> shas the ledger extracted into it
     for record in ledger:
-        if record.get("domain") == "decisions" and record.get("action") == "extract" and record.get("sha") in by_sha:
+        if (
+            record.get("domain") == "decisions"
+            and record.get("action") == "extract"
+            and record.get("sha") in by_sha
+        ):
             mined.setdefault(str(record.get("decision_id")), []).append(record["sha"])
     results = []
     for decision in decisions:
         files = [f for f in decision.get("files") or [] if covers(f, names)]
-        via = {c.sha for s in decision.get("source_commits") or [] if (c := _sha_match(s.get("sha", ""), by_sha))}
+        via = {
+            c.sha for s in decision.get("source_commits") or [] if (c := _sha_match(s.get("sha", ""), by_sha))
+        }
         via |= set(mined.get(decision["id"], []))
         if not files and not via:
             continue
         shaped = sorted((by_sha[s] for s in via), key=lambda c: c.date, reverse=True)
-        results.append({
-            "kind": "decision", "id": decision["id"], "citation": decision["id"], "title": decision["title"],
-            "status": decision["status"], "match": "direct" if files else "history", "date": decision_date(decision),
-            "matched_files": files, "commits": [c.to_dict() for c in shaped[:MAX_COMMITS_SHOWN]],
-            **_guidance(decision), "source": decision.get("path", ""),
-        })
+        results.append(
+            {
+                "kind": "decision",
+                "id": decision["id"],
+                "citation": decision["id"],
+                "title": decision["title"],
+                "status": decision["status"],
+                "match": "direct" if files else "history",
+                "date": decision_date(decision),
+                "matched_files": files,
+                "commits": [c.to_dict() for c in shaped[:MAX_COMMITS_SHOWN]],
+                **_guidance(decision),
+                "source": decision.get("path", ""),
+            }
+        )
     for truth in truths:
-        evidence = [e for e in truth.get("evidence") or [] if covers(e, names) or covers(_in_package(e, truth), names)]
+        evidence = [
+            e for e in truth.get("evidence") or [] if covers(e, names) or covers(_in_package(e, truth), names)
+        ]
         if not evidence:
             continue
-        symbol_hit = bool(target.symbol) and any(e.endswith("::" + target.symbol.rsplit(".", 1)[-1]) for e in evidence)
-        results.append({
-            "kind": "truth", "id": truth["id"], "citation": truth["id"], "title": truth["statement"],
-            "status": truth["status"], "match": "direct", "date": _date(truth.get("last_verified")),
-            "matched_evidence": evidence, "symbol_match": symbol_hit, **_guidance(truth),
-            "source": truth.get("path", ""),
-        })
+        symbol_hit = bool(target.symbol) and any(
+            e.endswith("::" + target.symbol.rsplit(".", 1)[-1]) for e in evidence
+        )
+        results.append(
+            {
+                "kind": "truth",
+                "id": truth["id"],
+                "citation": truth["id"],
+                "title": truth["statement"],
+                "status": truth["status"],
+                "match": "direct",
+                "date": _date(truth.get("last_verified")),
+                "matched_evidence": evidence,
+                "symbol_match": symbol_hit,
+                **_guidance(truth),
+                "source": truth.get("path", ""),
+            }
+        )
     for note in notes:
         ref = by_sha.get(note.get("sha", ""))
         if ref is None:
             continue
-        results.append({
-            "kind": "changelog", "id": ref.sha[:12], "citation": ref.sha[:12],
-            "title": note.get("summary") or ref.subject,
-            "status": "active", "match": "history", "date": _date(note.get("date")) or _date(ref.date),
-            "category": note.get("category"), "scope": note.get("scope"), "breaking": bool(note.get("breaking")),
-            "sha": ref.sha, "subject": ref.subject,
-        })
+        results.append(
+            {
+                "kind": "changelog",
+                "id": ref.sha[:12],
+                "citation": ref.sha[:12],
+                "title": note.get("summary") or ref.subject,
+                "status": "active",
+                "match": "history",
+                "date": _date(note.get("date")) or _date(ref.date),
+                "category": note.get("category"),
+                "scope": note.get("scope"),
+                "breaking": bool(note.get("breaking")),
+                "sha": ref.sha,
+                "subject": ref.subject,
+            }
+        )
     return rank(results)
 
 
@@ -122,8 +166,13 @@ def rank(results: list[dict]) -> list[dict]:
     and id (three stable sorts, last key first)."""
     ordered = sorted(results, key=lambda r: (KIND_RANK[r["kind"]], r["id"]))
     ordered.sort(key=lambda r: r["date"] or "", reverse=True)
-    ordered.sort(key=lambda r: (r["match"] != "direct", not r.get("symbol_match", False),
-                                STATUS_RANK.get(r["status"], 3)))
+    ordered.sort(
+        key=lambda r: (
+            r["match"] != "direct",
+            not r.get("symbol_match", False),
+            STATUS_RANK.get(r["status"], 3),
+        )
+    )
     return ordered
 
 
@@ -141,13 +190,23 @@ def bound(answer: dict, max_tokens: int) -> dict:
     kept = list(results)
     while kept and len(json.dumps({**answer, "results": kept})) > budget:
         kept.pop()
-    return {**answer, "results": kept, "truncated": True,
-            "truncation_note": f"{len(results) - len(kept)} more result(s) omitted to stay within {max_tokens} "
-                               "tokens; raise max_tokens or ask for a line range"}
+    return {
+        **answer,
+        "results": kept,
+        "truncated": True,
+        "truncation_note": f"{len(results) - len(kept)} more result(s) omitted to stay within {max_tokens} "
+        "tokens; raise max_tokens or ask for a line range",
+    }
 
 
-def why(root: str | Path | None, target: str, *, limit: int = DEFAULT_LIMIT, max_tokens: int = DEFAULT_TOKENS,
-        index_lookup: Callable | None | bool = True) -> dict[str, Any]:
+def why(
+    root: str | Path | None,
+    target: str,
+    *,
+    limit: int = DEFAULT_LIMIT,
+    max_tokens: int = DEFAULT_TOKENS,
+    index_lookup: Callable | None | bool = True,
+) -> dict[str, Any]:
     """Answer "why is this code like this" for ``target`` in the workspace at ``root``.
 
     :param index_lookup: True to resolve symbols through Maguyva's index when present, False never, or a
@@ -167,14 +226,27 @@ def why(root: str | Path | None, target: str, *, limit: int = DEFAULT_LIMIT, max
     commits = history.commits if history else ()
     sections = open_sections(root, ("decisions", "truths"))
     processed, release_notes = ledger_files(load_mining_paths(root))
-    results = collect(resolved, names, commits, sections["decisions"], sections["truths"],
-                      read_records(processed), read_records(release_notes))
+    results = collect(
+        resolved,
+        names,
+        commits,
+        sections["decisions"],
+        sections["truths"],
+        read_records(processed),
+        read_records(release_notes),
+    )
     notes = list(resolved.notes)
     if not git:
         notes.append("not a git repository: history joins (commits, changelog) skipped")
-    answer = {**resolved.to_dict(), "former_names": list(names[1:]), "count": len(results),
-              "results": results[:limit], "commits": [c.to_dict() for c in commits[:MAX_COMMITS_SHOWN]],
-              "commit_count": len(commits), "notes": notes}
+    answer = {
+        **resolved.to_dict(),
+        "former_names": list(names[1:]),
+        "count": len(results),
+        "results": results[:limit],
+        "commits": [c.to_dict() for c in commits[:MAX_COMMITS_SHOWN]],
+        "commit_count": len(commits),
+        "notes": notes,
+    }
     if len(results) > limit:
         answer["truncated"] = True
         answer["truncation_note"] = f"{len(results) - limit} more result(s) beyond limit {limit}"
@@ -197,16 +269,23 @@ def _known(root: Path, rel: str, git: bool) -> bool:
 def format_why(answer: dict) -> str:
     """The people-facing text of ``orkestra why --format table``."""
     where = answer["path"] + (f":{answer['lines'][0]}-{answer['lines'][1]}" if answer.get("lines") else "")
-    head = f"why {answer['target']}" + (f"  ({answer['symbol']} at {where})" if answer.get("symbol") else
-                                        f"  ({where})" if where != answer["target"] else "")
+    head = f"why {answer['target']}" + (
+        f"  ({answer['symbol']} at {where})"
+        if answer.get("symbol")
+        else f"  ({where})"
+        if where != answer["target"]
+        else ""
+    )
     lines = [head]
     if answer["former_names"]:
         lines.append(f"  formerly: {', '.join(answer['former_names'])}")
     if not answer["results"]:
         lines.append("  no decision, ground truth or changelog entry covers it")
     for r in answer["results"]:
-        lines.append(f"- {r['citation']} [{r['kind']}, {r['status']}, {r['match']}, {r['date'] or 'undated'}] "
-                     f"{' '.join(r['title'].split())[:160]}")
+        lines.append(
+            f"- {r['citation']} [{r['kind']}, {r['status']}, {r['match']}, {r['date'] or 'undated'}] "
+            f"{' '.join(r['title'].split())[:160]}"
+        )
         for word in ("do", "avoid"):
             for item in r.get(word, [])[:3]:
                 lines.append(f"    {word}: {item}")

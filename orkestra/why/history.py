@@ -42,8 +42,9 @@ def is_git_repo(root: Path) -> bool:
 
 def path_history(root: Path, path: str, start: int | None = None, end: int | None = None) -> PathHistory:
     """Commits that shaped ``path`` (following renames), or only lines ``start..end`` of it (``git log -L``)."""
-    out = _git(root, "log", f"--format={_FORMAT}", "--follow", "--name-only", "-z", f"-n{MAX_COMMITS}", "--",
-               path)
+    out = _git(
+        root, "log", f"--format={_FORMAT}", "--follow", "--name-only", "-z", f"-n{MAX_COMMITS}", "--", path
+    )
     commits, names = [], [path]
     for record in out.split("\x1e"):
         fields = [f.strip("\n") for f in record.split("\x00")]
@@ -54,8 +55,9 @@ def path_history(root: Path, path: str, start: int | None = None, end: int | Non
             if name and name not in names:
                 names.append(name)
     if start is not None:
-        out = _git(root, "log", f"--format={_FORMAT}", "-s", f"-n{MAX_COMMITS}",
-                   f"-L{start},{end or start}:{path}")
+        out = _git(
+            root, "log", f"--format={_FORMAT}", "-s", f"-n{MAX_COMMITS}", f"-L{start},{end or start}:{path}"
+        )
         commits = []
         for record in out.split("\x1e"):
             fields = record.split("\x00")
@@ -75,8 +77,9 @@ class Move:
 
 def moves(root: Path) -> dict[str, Move]:
     """Every path ever renamed or deleted, its latest such change, from one ``git log -M`` pass."""
-    out = _git(root, "log", "--format=%x1e%H%x00%cI", "-M", "--name-status", "--diff-filter=DR", "-z",
-               timeout=60)
+    out = _git(
+        root, "log", "--format=%x1e%H%x00%cI", "-M", "--name-status", "--diff-filter=DR", "-z", timeout=60
+    )
     found: dict[str, Move] = {}
     for record in out.split("\x1e"):
         fields = record.split("\x00")
@@ -122,8 +125,17 @@ class Change:
 
 def changes_since(root: Path, since: str) -> list[Change]:
     """Commits from day ``since`` (YYYY-MM-DD) on, newest first, with churn per file (one ``--numstat`` pass)."""
-    out = _git(root, "log", f"--since={since}T00:00:00", f"--format={_FORMAT}", "--numstat", "--no-renames", "-z",
-               "--no-merges", timeout=60)
+    out = _git(
+        root,
+        "log",
+        f"--since={since}T00:00:00",
+        f"--format={_FORMAT}",
+        "--numstat",
+        "--no-renames",
+        "-z",
+        "--no-merges",
+        timeout=60,
+    )
     changes = []
     for record in out.split("\x1e"):
         fields = record.split("\x00")

@@ -20,8 +20,13 @@ from collections.abc import Mapping, Sequence
 
 from orkestra.why.lookup import LOOKUP_NAME, covering, read_lookup
 
-FILE_TOOLS = {"Read": "file_path", "Edit": "file_path", "Write": "file_path", "MultiEdit": "file_path",
-              "NotebookEdit": "notebook_path"}
+FILE_TOOLS = {
+    "Read": "file_path",
+    "Edit": "file_path",
+    "Write": "file_path",
+    "MultiEdit": "file_path",
+    "NotebookEdit": "notebook_path",
+}
 MAX_RECORDS = 6
 MAX_CONTEXT = 2_000
 SEEN_DIR = "memory-hook"  # below the state dir: one file per session, the record ids already shown
@@ -86,8 +91,12 @@ def _remember(path: str | None, ids: list[str]) -> None:
         pass
 
 
-def guidance(payload: dict, env: Mapping[str, str], lookup_rel: str = ".claude/" + LOOKUP_NAME,
-             state_rel: str | None = None) -> dict | None:
+def guidance(
+    payload: dict,
+    env: Mapping[str, str],
+    lookup_rel: str = ".claude/" + LOOKUP_NAME,
+    state_rel: str | None = None,
+) -> dict | None:
     """The hook's JSON answer for one payload, or None to stay silent.
 
     With ``state_rel`` (the state dir), records already shown in this session (``session_id``) are named
@@ -112,8 +121,10 @@ def guidance(payload: dict, env: Mapping[str, str], lookup_rel: str = ".claude/"
     seen = _read_seen(seen_path)
     shown_before = [i for i in ids if i in seen]
     ids = [i for i in ids if i not in seen]
-    header = (f"Orkestra memory: {rel} is covered by {len(ids) + len(shown_before)} record(s); follow their "
-              f"guidance (`orkestra why {rel}` for the history).")
+    header = (
+        f"Orkestra memory: {rel} is covered by {len(ids) + len(shown_before)} record(s); follow their "
+        f"guidance (`orkestra why {rel}` for the history)."
+    )
     lines = [header]
     if shown_before:
         lines.append(f"- shown earlier this session: {', '.join(shown_before)}")
@@ -126,9 +137,12 @@ def guidance(payload: dict, env: Mapping[str, str], lookup_rel: str = ".claude/"
         lines.append(f"- and {len(ids) - MAX_RECORDS} more: {', '.join(ids[MAX_RECORDS:])}")
     text = "\n".join(lines)
     if len(text) > MAX_CONTEXT:
-        text = text[:MAX_CONTEXT - 1] + "…"
-    event = payload.get("hook_event_name") if payload.get("hook_event_name") in ("PreToolUse", "PostToolUse") \
+        text = text[: MAX_CONTEXT - 1] + "…"
+    event = (
+        payload.get("hook_event_name")
+        if payload.get("hook_event_name") in ("PreToolUse", "PostToolUse")
         else "PreToolUse"
+    )
     _remember(seen_path, ids[:MAX_RECORDS])
     return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
 
@@ -145,8 +159,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         del args[:2]
     try:
         payload = json.loads(sys.stdin.read(1 << 20) or "{}")
-        answer = guidance(payload, os.environ, options["--lookup"], options["--state"]) \
-            if isinstance(payload, dict) else None
+        answer = (
+            guidance(payload, os.environ, options["--lookup"], options["--state"])
+            if isinstance(payload, dict)
+            else None
+        )
     except Exception as exc:  # noqa: BLE001 - guidance must never break the agent's tool call
         sys.stderr.write(f"orkestra-why-hook: no guidance: {type(exc).__name__}: {exc}\n")
         return 0

@@ -36,7 +36,7 @@ def _entry_path(entry: str, package_dir: str = "") -> str:
 
 def _short(text: str) -> str:
     text = " ".join((text or "").split())
-    return text if len(text) <= MAX_TITLE else text[:MAX_TITLE - 1] + "…"
+    return text if len(text) <= MAX_TITLE else text[: MAX_TITLE - 1] + "…"
 
 
 def build_lookup(ws: Workspace) -> dict:
@@ -56,23 +56,33 @@ def build_lookup(ws: Workspace) -> dict:
     for decision in ws.decisions.values():
         if decision.status != "active":
             continue
-        records[decision.id] = {"kind": "decision", "status": decision.status, "title": _short(decision.title),
-                                "do": list(decision.agent_guidance.do[:MAX_GUIDANCE]),
-                                "avoid": list(decision.agent_guidance.avoid[:MAX_GUIDANCE])}
+        records[decision.id] = {
+            "kind": "decision",
+            "status": decision.status,
+            "title": _short(decision.title),
+            "do": list(decision.agent_guidance.do[:MAX_GUIDANCE]),
+            "avoid": list(decision.agent_guidance.avoid[:MAX_GUIDANCE]),
+        }
         for rel in decision.files:
             add(_entry_path(rel), decision.id)
     for registry, truth in ws.all_truths():
         if truth.status != "current":
             continue
-        records[truth.id] = {"kind": "truth", "status": truth.status, "title": _short(truth.statement),
-                             "do": list(truth.agent_guidance.do[:MAX_GUIDANCE]),
-                             "avoid": list(truth.agent_guidance.avoid[:MAX_GUIDANCE])}
+        records[truth.id] = {
+            "kind": "truth",
+            "status": truth.status,
+            "title": _short(truth.statement),
+            "do": list(truth.agent_guidance.do[:MAX_GUIDANCE]),
+            "avoid": list(truth.agent_guidance.avoid[:MAX_GUIDANCE]),
+        }
         for evidence in truth.evidence:
             add(_entry_path(evidence, registry.package_dir), truth.id)
-    return {"version": LOOKUP_VERSION,
-            "files": {k: sorted(v) for k, v in sorted(files.items())},
-            "folders": {k: sorted(v) for k, v in sorted(folders.items())},
-            "records": dict(sorted(records.items()))}
+    return {
+        "version": LOOKUP_VERSION,
+        "files": {k: sorted(v) for k, v in sorted(files.items())},
+        "folders": {k: sorted(v) for k, v in sorted(folders.items())},
+        "records": dict(sorted(records.items())),
+    }
 
 
 def lookup_text(ws: Workspace) -> str:

@@ -40,10 +40,20 @@ def _items(values: list[str] | None, name: str) -> list[str]:
     return [v for v in values if v]
 
 
-def propose_decision(root: str | Path | None, domain: str, title: str, summary: str, *, context: str = "",
-                     rationale: list[str] | None = None, do: list[str] | None = None,
-                     avoid: list[str] | None = None, files: list[str] | None = None,
-                     commits: list[str] | None = None, today: dt.date | None = None) -> dict[str, Any]:
+def propose_decision(
+    root: str | Path | None,
+    domain: str,
+    title: str,
+    summary: str,
+    *,
+    context: str = "",
+    rationale: list[str] | None = None,
+    do: list[str] | None = None,
+    avoid: list[str] | None = None,
+    files: list[str] | None = None,
+    commits: list[str] | None = None,
+    today: dt.date | None = None,
+) -> dict[str, Any]:
     """Write a ``proposed`` decision record; return its id, path and what a person does next."""
     import yaml
 
@@ -75,18 +85,35 @@ def propose_decision(root: str | Path | None, domain: str, title: str, summary: 
     decision_id = next_decision_id(ws, domain)
     code = decision_id.split("-")[1]
     domain_name = next(name for name, entry in ws.decision_registry.domains.items() if entry.code == code)
-    record = {"id": decision_id, "title": title, "domain": domain_name, "status": "proposed",
-              "created": (today or dt.date.today()).isoformat(), "summary": summary, "context": context,
-              "rationale": _items(rationale, "rationale"), "impact": {"positive": [], "negative": []},
-              "agent_guidance": {"do": _items(do, "do"), "avoid": _items(avoid, "avoid")},
-              "source_commits": sources, "files": sorted(set(rel_files)), "related": []}
-    header = "# Draft proposed through the orkestra MCP server (propose_decision); review it, then set status.\n"
+    record = {
+        "id": decision_id,
+        "title": title,
+        "domain": domain_name,
+        "status": "proposed",
+        "created": (today or dt.date.today()).isoformat(),
+        "summary": summary,
+        "context": context,
+        "rationale": _items(rationale, "rationale"),
+        "impact": {"positive": [], "negative": []},
+        "agent_guidance": {"do": _items(do, "do"), "avoid": _items(avoid, "avoid")},
+        "source_commits": sources,
+        "files": sorted(set(rel_files)),
+        "related": [],
+    }
+    header = (
+        "# Draft proposed through the orkestra MCP server (propose_decision); review it, then set status.\n"
+    )
     text = header + yaml.safe_dump(record, sort_keys=False, allow_unicode=True, width=100)
     rel = f"{ws.config.paths.decisions}/records/{decision_id}.yaml"
     _create_exclusive(root / rel, text)
-    return {"id": decision_id, "path": rel, "status": "proposed", "domain": domain_name,
-            "next": f"a person reviews {rel}, completes it and sets status: active; then `orkestra validate` "
-                    "and `orkestra sync`"}
+    return {
+        "id": decision_id,
+        "path": rel,
+        "status": "proposed",
+        "domain": domain_name,
+        "next": f"a person reviews {rel}, completes it and sets status: active; then `orkestra validate` "
+        "and `orkestra sync`",
+    }
 
 
 def _create_exclusive(target: Path, text: str) -> None:

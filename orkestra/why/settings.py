@@ -69,8 +69,12 @@ def _is_ours(hook: Any) -> bool:
     return command == HOOK_PROGRAM or command.startswith(HOOK_PROGRAM + " ")
 
 
-def merge_memory_hook(settings: dict[str, Any], config: dict[str, Any] | None, output_dir: str = ".claude",
-                      state_dir: str = ".orkestra") -> dict[str, Any]:
+def merge_memory_hook(
+    settings: dict[str, Any],
+    config: dict[str, Any] | None,
+    output_dir: str = ".claude",
+    state_dir: str = ".orkestra",
+) -> dict[str, Any]:
     """``settings`` with our group (re)placed at the end of its event, and removed from the other
     event and wherever else it was; nothing of ours is left when the hook is off."""
     wanted = hook_event(config)
@@ -91,7 +95,11 @@ def merge_memory_hook(settings: dict[str, Any], config: dict[str, Any] | None, o
                 group = {**group, "hooks": handlers}
             kept.append(group)
         if event == wanted:
-            handler = {"type": "command", "command": hook_command(output_dir, state_dir), "timeout": HOOK_TIMEOUT}
+            handler = {
+                "type": "command",
+                "command": hook_command(output_dir, state_dir),
+                "timeout": HOOK_TIMEOUT,
+            }
             kept.append({"matcher": MATCHER, "hooks": [handler]})
         if kept:
             hooks[event] = kept

@@ -34,8 +34,9 @@ REWRITE_MIN_LINES = 20
 LIVE_TRUTH = ("current", "tentative")
 LIVE_DECISION = ("active", "proposed")
 SHOWN_COMMITS = 5
-STALE_CODES = frozenset({"evidence", "decision-file", "evidence-symbol", "evidence-changed", "decision-rewritten",
-                         "outside-path"})
+STALE_CODES = frozenset(
+    {"evidence", "decision-file", "evidence-symbol", "evidence-changed", "decision-rewritten", "outside-path"}
+)
 
 
 def _is_url(text: str) -> bool:
@@ -95,15 +96,21 @@ class _Stale:
             return "no such file (not a git repository: renames cannot be followed); fix or remove the entry"
         current, move = self.moved(rel)
         if current:
-            return (f"git renamed it to {current!r} in {move.sha[:10]} ({move.date[:10]}); replace the entry "
-                    f"with {current!r} and re-verify the claim against it")
+            return (
+                f"git renamed it to {current!r} in {move.sha[:10]} ({move.date[:10]}); replace the entry "
+                f"with {current!r} and re-verify the claim against it"
+            )
         if move is not None:
-            return (f"it was deleted in {move.sha[:10]} ({move.date[:10]}); point the entry at the code that "
-                    "holds this now (`orkestra why` on its new home), or retire the record")
+            return (
+                f"it was deleted in {move.sha[:10]} ({move.date[:10]}); point the entry at the code that "
+                "holds this now (`orkestra why` on its new home), or retire the record"
+            )
         return "git history has no such path; fix the typo or remove the entry"
 
     def truths(self) -> None:
-        dates = [gt.last_verified for _, gt in self.ws.all_truths() if gt.last_verified and gt.status in LIVE_TRUTH]
+        dates = [
+            gt.last_verified for _, gt in self.ws.all_truths() if gt.last_verified and gt.status in LIVE_TRUTH
+        ]
         dates += [self._recorded(d) for d in self.ws.decisions.values() if d.status in LIVE_DECISION]
         self._since = min((d for d in dates if d), default=None)
         for registry, gt in self.ws.all_truths():
@@ -116,19 +123,29 @@ class _Stale:
                     continue
                 rel = self._resolve(path.strip(), registry.package_dir)
                 if rel is None:
-                    self.warn("truth", gt.id, ("evidence", index), f"evidence path {path.strip()!r} does not exist: "
-                              f"{self.missing(path.strip())}", "evidence")
+                    self.warn(
+                        "truth",
+                        gt.id,
+                        ("evidence", index),
+                        f"evidence path {path.strip()!r} does not exist: {self.missing(path.strip())}",
+                        "evidence",
+                    )
                     continue
                 if symbol and live:
                     self._symbol(gt.id, index, rel, symbol.strip())
                 if live and gt.last_verified:
                     changed = self.changes_after(gt.last_verified, rel)
                     if changed:
-                        self.warn("truth", gt.id, ("evidence", index),
-                                  f"evidence {rel!r} changed in {len(changed)} commit(s) after last_verified "
-                                  f"{gt.last_verified}: {_commits_text(changed)}. Re-read it (`git diff "
-                                  f"{changed[-1].sha[:10]}~1 -- {rel}`), confirm the statement still holds, then set "
-                                  f"last_verified to today, or deprecate {gt.id}", "evidence-changed")
+                        self.warn(
+                            "truth",
+                            gt.id,
+                            ("evidence", index),
+                            f"evidence {rel!r} changed in {len(changed)} commit(s) after last_verified "
+                            f"{gt.last_verified}: {_commits_text(changed)}. Re-read it (`git diff "
+                            f"{changed[-1].sha[:10]}~1 -- {rel}`), confirm the statement still holds, then set "
+                            f"last_verified to today, or deprecate {gt.id}",
+                            "evidence-changed",
+                        )
 
     def inside(self, rel: str) -> bool:
         """True for a path that stays in the repository and out of ``.git`` (symlinks resolved; folders
@@ -158,8 +175,14 @@ class _Stale:
     def outside(self, kind: str, key: str, loc: tuple, rel: str) -> bool:
         if self.inside(rel):
             return False
-        self.warn(kind, key, loc, f"{rel!r} leaves the repository (or enters .git); registry paths are "
-                  "repo-relative: fix the entry", "outside-path")
+        self.warn(
+            kind,
+            key,
+            loc,
+            f"{rel!r} leaves the repository (or enters .git); registry paths are "
+            "repo-relative: fix the entry",
+            "outside-path",
+        )
         return True
 
     def _symbol(self, key: str, index: int, rel: str, symbol: str) -> None:
@@ -173,10 +196,17 @@ class _Stale:
             elsewhere = ", ".join(f"{p}:{line}" for p, line, _, _ in rows[:3])
             fix = f"it is now defined at {elsewhere}; change the evidence to '{rows[0][0]}::{symbol}' and re-verify"
         else:
-            fix = (f"it was removed or renamed; find its successor (`orkestra code symbol {symbol.rsplit('.', 1)[-1]} "
-                   "--similar`), update the evidence and re-verify the statement, or deprecate the truth")
-        self.warn("truth", key, ("evidence", index), f"evidence symbol {symbol!r} is no longer in {rel} "
-                  f"(Maguyva index): {fix}", "evidence-symbol")
+            fix = (
+                f"it was removed or renamed; find its successor (`orkestra code symbol {symbol.rsplit('.', 1)[-1]} "
+                "--similar`), update the evidence and re-verify the statement, or deprecate the truth"
+            )
+        self.warn(
+            "truth",
+            key,
+            ("evidence", index),
+            f"evidence symbol {symbol!r} is no longer in {rel} (Maguyva index): {fix}",
+            "evidence-symbol",
+        )
 
     @staticmethod
     def _recorded(decision) -> str:
@@ -192,22 +222,32 @@ class _Stale:
                 if not rel or _is_url(rel) or self.outside("decision", key, ("files", index), rel):
                     continue
                 if not (self.root / rel).exists():
-                    self.warn("decision", key, ("files", index), f"decision file {rel!r} does not exist: "
-                              f"{self.missing(rel)}", "decision-file")
+                    self.warn(
+                        "decision",
+                        key,
+                        ("files", index),
+                        f"decision file {rel!r} does not exist: {self.missing(rel)}",
+                        "decision-file",
+                    )
                     continue
                 if decision.status not in LIVE_DECISION or not (self.root / rel).is_file():
                     continue
-                changed = [c for c in self.changes_after(recorded, rel)
-                           if not any(c.sha.startswith(s) for s in own)]
+                changed = [
+                    c for c in self.changes_after(recorded, rel) if not any(c.sha.startswith(s) for s in own)
+                ]
                 churn = sum(c.files[rel] for c in changed)
                 lines = _line_count(self.root / rel)
                 if changed and churn >= max(REWRITE_MIN_LINES, REWRITE_SHARE * lines):
-                    self.warn("decision", key, ("files", index),
-                              f"decision file {rel!r} was rewritten since the decision was recorded ({recorded}): "
-                              f"{churn} lines changed (file has {lines}) in {_commits_text(changed)}. Re-read "
-                              f"{key} against the code; if it still holds, add the commits with `orkestra mine "
-                              f"classify SHA --decision {key} --role supporting`, else supersede it",
-                              "decision-rewritten")
+                    self.warn(
+                        "decision",
+                        key,
+                        ("files", index),
+                        f"decision file {rel!r} was rewritten since the decision was recorded ({recorded}): "
+                        f"{churn} lines changed (file has {lines}) in {_commits_text(changed)}. Re-read "
+                        f"{key} against the code; if it still holds, add the commits with `orkestra mine "
+                        f"classify SHA --decision {key} --role supporting`, else supersede it",
+                        "decision-rewritten",
+                    )
 
 
 def _line_count(path: Path) -> int:

@@ -14,7 +14,9 @@ from orkestra.errors import OrkestraError
 
 LINE_RE = re.compile(r"^(?P<path>.+?):(?P<start>\d+)(?:-(?P<end>\d+))?$")
 MAX_TARGET = 1_000
-NO_INDEX_NOTE = "no Maguyva index: answered for the whole file (run `orkestra code index` to narrow it to the symbol)"
+NO_INDEX_NOTE = (
+    "no Maguyva index: answered for the whole file (run `orkestra code index` to narrow it to the symbol)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,19 +101,24 @@ def _symbol_target(raw: str, symbol: str, index_lookup, path: str | None) -> Tar
     found = index_lookup(symbol, path) if index_lookup else None
     if found is None:
         if path:
-            return Target(raw, path, "path", symbol=symbol,
-                          notes=(NO_INDEX_NOTE,))
-        raise OrkestraError(f"{raw!r} is not a path in this repository, and there is no Maguyva index to "
-                            "resolve it as a symbol (run `orkestra code index`, or pass a path)")
+            return Target(raw, path, "path", symbol=symbol, notes=(NO_INDEX_NOTE,))
+        raise OrkestraError(
+            f"{raw!r} is not a path in this repository, and there is no Maguyva index to "
+            "resolve it as a symbol (run `orkestra code index`, or pass a path)"
+        )
     if not found:
         where = f" in {path}" if path else ""
-        raise OrkestraError(f"{raw!r}: no symbol {symbol!r}{where} in the Maguyva index "
-                            "(`orkestra code symbol NAME --similar` lists close names)")
+        raise OrkestraError(
+            f"{raw!r}: no symbol {symbol!r}{where} in the Maguyva index "
+            "(`orkestra code symbol NAME --similar` lists close names)"
+        )
     first = found[0]
     notes = ()
     if len(found) > 1:
         others = ", ".join(f"{p}:{line}" for p, line, _, _ in found[1:4])
-        notes = (f"{len(found)} definitions; answered for the first ({first[0]}:{first[1]}); others: {others}",)
+        notes = (
+            f"{len(found)} definitions; answered for the first ({first[0]}:{first[1]}); others: {others}",
+        )
     return Target(raw, first[0], "symbol", first[1], first[2], first[3], notes)
 
 

@@ -20,10 +20,10 @@ ESSENTIAL_COMMANDS: tuple[tuple[str, str], ...] = (
     ("orkestra system status", "Is everything healthy? Counts of agents, skills and commands"),
     ("orkestra agents list", "Which specialists exist"),
     ("orkestra agents info NAME", "What a specialist does: domains, skills, tools"),
-    ("orkestra skills search \"X\"", "Find a skill before writing a procedure from scratch"),
-    ("orkestra registry decisions search \"X\"", "Find architectural decisions"),
-    ("orkestra registry truths search \"X\"", "Find ground truths (verified facts)"),
-    ("orkestra search \"X\" --summary", "Search every registry at once"),
+    ('orkestra skills search "X"', "Find a skill before writing a procedure from scratch"),
+    ('orkestra registry decisions search "X"', "Find architectural decisions"),
+    ('orkestra registry truths search "X"', "Find ground truths (verified facts)"),
+    ('orkestra search "X" --summary', "Search every registry at once"),
     ("orkestra validate", "Check the registries after editing them"),
 )
 
@@ -83,14 +83,21 @@ class SkillIndex:
 
     @classmethod
     def of(cls, ws: Workspace) -> "SkillIndex":
-        active = sorted((s for s in ws.skills.values() if s.metadata.status != "deprecated"), key=lambda s: s.name)
+        active = sorted(
+            (s for s in ws.skills.values() if s.metadata.status != "deprecated"), key=lambda s: s.name
+        )
         by_scope: dict[str, list[m.Skill]] = {}
         for skill in active:
             if skill.metadata.scope:
                 by_scope.setdefault(skill.metadata.scope, []).append(skill)
-        by_ref = {ref: skill for ref, skill in ws.skill_by_ref().items() if skill.metadata.status != "deprecated"}
-        return cls(by_ref, tuple(s for s in active if s.metadata.layer == "K0"),
-                   {scope: tuple(skills) for scope, skills in by_scope.items()})
+        by_ref = {
+            ref: skill for ref, skill in ws.skill_by_ref().items() if skill.metadata.status != "deprecated"
+        }
+        return cls(
+            by_ref,
+            tuple(s for s in active if s.metadata.layer == "K0"),
+            {scope: tuple(skills) for scope, skills in by_scope.items()},
+        )
 
 
 def resolve_skills(ws: Workspace, agent: m.Agent) -> list[ResolvedSkill]:
@@ -145,8 +152,9 @@ def _tool_guides(ws: Workspace, agent: m.Agent) -> tuple[ToolGuide, ...]:
 def decision_domains_for(ws: Workspace, agent: m.Agent) -> tuple[str, ...]:
     """Decision domains with active records that match one of the agent's domains (or its top level)."""
     wanted = {d for domain in agent.domains for d in (domain, domain.split("/")[0])}
-    active = ws.memo("active_decision_domains",
-                     lambda: {d.domain for d in ws.decisions.values() if d.status == "active"})
+    active = ws.memo(
+        "active_decision_domains", lambda: {d.domain for d in ws.decisions.values() if d.status == "active"}
+    )
     return tuple(sorted(wanted & active))
 
 
@@ -157,7 +165,9 @@ def _knowledge(ws: Workspace, agent: m.Agent) -> tuple[str, ...]:
     for domain in agent.domains:
         folder = by_name.get(domain)
         if folder is not None:
-            files.extend(folder.files[name] for name in ("patterns.md", "anti-patterns.md") if name in folder.files)
+            files.extend(
+                folder.files[name] for name in ("patterns.md", "anti-patterns.md") if name in folder.files
+            )
     return tuple(dict.fromkeys(files))
 
 
@@ -172,7 +182,9 @@ def compose_agent(ws: Workspace, agent: m.Agent) -> ComposedAgent:
     orchestrator = agent.orchestrator
     specialists = ()
     if orchestrator:
-        specialists = tuple(a for _, a in sorted(ws.agents.items()) if not a.orchestrator and a.status == "active")
+        specialists = tuple(
+            a for _, a in sorted(ws.agents.items()) if not a.orchestrator and a.status == "active"
+        )
     return ComposedAgent(
         agent=agent,
         identities=identities,

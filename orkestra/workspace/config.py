@@ -29,8 +29,15 @@ from orkestra.workspace.root import CONFIG_FILE, find_root
 if TYPE_CHECKING:
     from orkestra.workspace.source import Document
 
-__all__ = ["CONFIG_FILE", "OrkestraConfig", "Paths", "config_from_document", "find_root", "load_config",
-           "read_config"]
+__all__ = [
+    "CONFIG_FILE",
+    "OrkestraConfig",
+    "Paths",
+    "config_from_document",
+    "find_root",
+    "load_config",
+    "read_config",
+]
 
 
 class Strict(BaseModel):
@@ -64,7 +71,9 @@ def _telemetry(value: Any) -> TelemetrySettings:
     try:
         return parse_settings(value)
     except SettingsError as exc:
-        raise PydanticCustomError("telemetry", "{message}", {"message": exc.message, "key": exc.key}) from None
+        raise PydanticCustomError(
+            "telemetry", "{message}", {"message": exc.message, "key": exc.key}
+        ) from None
 
 
 def _memory(value: Any) -> dict[str, Any]:
@@ -76,8 +85,9 @@ def _memory(value: Any) -> dict[str, Any]:
         hook_event(value)
     except ValueError as exc:
         key, _, message = str(exc).partition(": ")
-        raise PydanticCustomError("memory", "{message}", {"message": message or key,
-                                                          "key": key.removeprefix("memory").lstrip(".")}) from None
+        raise PydanticCustomError(
+            "memory", "{message}", {"message": message or key, "key": key.removeprefix("memory").lstrip(".")}
+        ) from None
     return dict(value or {})
 
 
@@ -89,14 +99,17 @@ class OrkestraConfig(Strict):
     paths: Paths = Field(default_factory=Paths)
     # Runtimes sync renders for (docs/targets.md); claude is .claude/ + .mcp.json + CLAUDE.md.
     targets: list[Literal["claude", "agents-md", "agent-skills", "cursor", "copilot", "plugin"]] = Field(
-        default_factory=lambda: ["claude"])
+        default_factory=lambda: ["claude"]
+    )
     # AGENTS.md and copilot-instructions.md end with the agent roster and registry commands (when there
     # is an orchestrator); `orkestra import` turns this off so an imported AGENTS.md renders unchanged.
     agents_md_roster: bool = True
     # Typed by orkestra.mining, maguyva and orkestra.telemetry respectively.
     mining: MiningConfig = Field(default_factory=MiningConfig)
     maguyva: MaguyvaConfig = Field(default_factory=MaguyvaConfig)
-    telemetry: Annotated[TelemetrySettings, PlainValidator(_telemetry)] = Field(default_factory=TelemetrySettings)
+    telemetry: Annotated[TelemetrySettings, PlainValidator(_telemetry)] = Field(
+        default_factory=TelemetrySettings
+    )
     # Owned by orkestra.why.settings: {hook: true} renders the decision-guidance hook.
     memory: Annotated[dict[str, Any], PlainValidator(_memory)] = Field(default_factory=dict)
     # Files below these globs are never scanned for ground truths (vendored trees, fixtures).
@@ -114,8 +127,18 @@ def config_from_document(doc: Document) -> OrkestraConfig:
     data = doc.data if doc.data is not None else {}
     if not isinstance(data, dict):
         line, col = locate(doc, ())
-        raise WorkspaceError([Diagnostic(doc.path, line, col, "", "expected a mapping of sections, found "
-                                         f"{type(data).__name__}", code="schema")])
+        raise WorkspaceError(
+            [
+                Diagnostic(
+                    doc.path,
+                    line,
+                    col,
+                    "",
+                    f"expected a mapping of sections, found {type(data).__name__}",
+                    code="schema",
+                )
+            ]
+        )
     try:
         return OrkestraConfig.model_validate(data)
     except ValidationError as exc:

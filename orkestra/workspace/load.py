@@ -129,8 +129,9 @@ class Workspace:
         line, col = locate(origin.doc, origin.loc + tuple(loc))
         return origin.doc.path, line, col
 
-    def diagnostic(self, kind: str, key: str, loc: tuple, message: str, *,
-                   severity: Severity = "error", code: str = "") -> Diagnostic:
+    def diagnostic(
+        self, kind: str, key: str, loc: tuple, message: str, *, severity: Severity = "error", code: str = ""
+    ) -> Diagnostic:
         """A diagnostic located at a field of an entity."""
         path, line, col = self.where(kind, key, loc)
         origin = self.origins.get((kind, key))
@@ -171,20 +172,28 @@ class _Loader:
         ws.scopes = self._mapping_file(f"{reg}/scopes.yaml", m.ScopesFile, "scopes", "scope")
         tools = self._single(f"{reg}/tools.yaml", m.ToolsFile, "tools")
         ws.tools = tools or ws.tools
-        ws.commands = self._mapping_file(f"{reg}/commands.yaml", m.CommandsFile, "commands", "command",
-                                         required=False)
+        ws.commands = self._mapping_file(
+            f"{reg}/commands.yaml", m.CommandsFile, "commands", "command", required=False
+        )
         metadata = self._single(f"{reg}/metadata.yaml", m.MetadataFile, "metadata", required=False)
         ws.metadata = metadata or ws.metadata
         ws.skills = self._skills(f"{reg}/skills", ws.metadata)
         ws.truths = self._truths(paths.ground_truths_glob, config.exclude)
-        registry = self._single(f"{paths.decisions}/registry.yaml", m.DecisionRegistry, "decision_registry",
-                                required=False)
+        registry = self._single(
+            f"{paths.decisions}/registry.yaml", m.DecisionRegistry, "decision_registry", required=False
+        )
         ws.decision_registry = registry or ws.decision_registry
         ws.decisions = self._decisions(f"{paths.decisions}/records")
         ws.domains = self._domains(paths.domains)
         ws.instructions = self._instructions(f"{reg}/instructions")
-        for folder in (paths.registries, paths.templates, paths.ai_assets, paths.decisions, paths.domains,
-                       *(v.path for v in ws.metadata.vendor_roots if _plain_relative(v.path))):
+        for folder in (
+            paths.registries,
+            paths.templates,
+            paths.ai_assets,
+            paths.decisions,
+            paths.domains,
+            *(v.path for v in ws.metadata.vendor_roots if _plain_relative(v.path)),
+        ):
             self._report_links(tree_problems(self.root, folder, self.links))
         ws.diagnostics = self.diagnostics
         ws.origins = self.origins
@@ -199,8 +208,16 @@ class _Loader:
         for link, message in problems:
             if link not in self.reported_links:
                 self.reported_links.add(link)
-                self.diagnostics.append(Diagnostic(link, 1, 1, "", f"{message}; orkestra reads no source from "
-                                                   "outside the repository or from .git", code="symlink"))
+                self.diagnostics.append(
+                    Diagnostic(
+                        link,
+                        1,
+                        1,
+                        "",
+                        f"{message}; orkestra reads no source from outside the repository or from .git",
+                        code="symlink",
+                    )
+                )
         return bool(problems)
 
     def _escapes(self, rel: str) -> bool:
@@ -213,7 +230,9 @@ class _Loader:
             return None
         if not (self.root / rel).is_file():
             if required:
-                self.diagnostics.append(Diagnostic(rel, 1, 1, "", "required registry file is missing", code="missing"))
+                self.diagnostics.append(
+                    Diagnostic(rel, 1, 1, "", "required registry file is missing", code="missing")
+                )
             return None
         self.files.append(rel)
         try:
@@ -234,12 +253,27 @@ class _Loader:
             return data
         line, col = locate(doc, loc)
         found = "nothing" if data is None else type(data).__name__
-        self.diagnostics.append(Diagnostic(doc.path, line, col, ".".join(map(str, loc)),
-                                           f"expected a mapping of {what}, found {found}", code="schema"))
+        self.diagnostics.append(
+            Diagnostic(
+                doc.path,
+                line,
+                col,
+                ".".join(map(str, loc)),
+                f"expected a mapping of {what}, found {found}",
+                code="schema",
+            )
+        )
         return None
 
-    def _keyed(self, doc: Document, table: dict, loc: tuple, model: type[T], kind: str,
-               key_check: Callable[[str], str] | None = m._kebab) -> dict[str, T]:
+    def _keyed(
+        self,
+        doc: Document,
+        table: dict,
+        loc: tuple,
+        model: type[T],
+        kind: str,
+        key_check: Callable[[str], str] | None = m._kebab,
+    ) -> dict[str, T]:
         result: dict[str, T] = {}
         for key, value in table.items():
             key = str(key)
@@ -249,8 +283,9 @@ class _Loader:
                     key_check(key)
                 except ValueError as exc:
                     line, col = locate(doc, entry_loc)
-                    self.diagnostics.append(Diagnostic(doc.path, line, col, ".".join(map(str, entry_loc)),
-                                                       str(exc), code="name"))
+                    self.diagnostics.append(
+                        Diagnostic(doc.path, line, col, ".".join(map(str, entry_loc)), str(exc), code="name")
+                    )
                     continue
             parsed = self._validate(doc, model, value if value is not None else {}, entry_loc)
             if parsed is not None:
@@ -298,8 +333,9 @@ class _Loader:
         extra = sorted(set(data) - {top})
         for key in extra:
             line, col = locate(doc, (key,))
-            self.diagnostics.append(Diagnostic(doc.path, line, col, key, "unknown field (not part of the schema)",
-                                               code="schema"))
+            self.diagnostics.append(
+                Diagnostic(doc.path, line, col, key, "unknown field (not part of the schema)", code="schema")
+            )
         table = self._expect_mapping(doc, data.get(top, {}), (top,), kind + " definitions")
         if table is None:
             return {}
@@ -326,9 +362,16 @@ class _Loader:
             if agent.name in agents:
                 line, col = locate(doc, ("name",))
                 first = self.origins[("agent", agent.name)].doc.path
-                self.diagnostics.append(Diagnostic(rel, line, col, "name",
-                                                   f"duplicate agent name {agent.name!r} (also in {first})",
-                                                   code="duplicate"))
+                self.diagnostics.append(
+                    Diagnostic(
+                        rel,
+                        line,
+                        col,
+                        "name",
+                        f"duplicate agent name {agent.name!r} (also in {first})",
+                        code="duplicate",
+                    )
+                )
                 continue
             agents[agent.name] = agent
             self.origins[("agent", agent.name)] = Origin(doc, ())
@@ -345,9 +388,16 @@ class _Loader:
                 continue
             vendor = self.root / root.path
             if not vendor.is_dir():
-                self.diagnostics.append(Diagnostic(f"{self.registries}/metadata.yaml", 1, 1,
-                                                   "vendor_roots", f"vendor root {root.path!r} does not exist",
-                                                   code="missing"))
+                self.diagnostics.append(
+                    Diagnostic(
+                        f"{self.registries}/metadata.yaml",
+                        1,
+                        1,
+                        "vendor_roots",
+                        f"vendor root {root.path!r} does not exist",
+                        code="missing",
+                    )
+                )
                 continue
             for path in sorted(vendor.rglob("SKILL.md")):
                 self._skill(path, skills, provider=root.provider)
@@ -368,7 +418,9 @@ class _Loader:
             return not self._report_links([found] if (found := self.links.folder_problem(path)) else [])
         origin = self.origins.get(("metadata", ""))
         line, col = locate(origin.doc, ("vendor_roots", index, "path")) if origin else (1, 1)
-        self.diagnostics.append(Diagnostic(rel, line, col, f"vendor_roots.{index}.path", problem, code="path"))
+        self.diagnostics.append(
+            Diagnostic(rel, line, col, f"vendor_roots.{index}.path", problem, code="path")
+        )
         return False
 
     def _skill(self, path: Path, skills: dict[str, m.Skill], provider: str | None) -> None:
@@ -384,8 +436,16 @@ class _Loader:
         data = doc.data if doc.data is not None else {}
         if not isinstance(data, dict):
             line, col = locate(doc, ())
-            self.diagnostics.append(Diagnostic(rel, line, col, "", "frontmatter must be a mapping of fields, "
-                                               f"found {_kind(data)}", code="schema"))
+            self.diagnostics.append(
+                Diagnostic(
+                    rel,
+                    line,
+                    col,
+                    "",
+                    f"frontmatter must be a mapping of fields, found {_kind(data)}",
+                    code="schema",
+                )
+            )
             return
         if provider is not None:
             problems = _vendor_problems(data)
@@ -405,9 +465,16 @@ class _Loader:
             name = meta.name
             if Path(source_dir).name != meta.name:
                 line, col = locate(doc, ("metadata", "name"))
-                self.diagnostics.append(Diagnostic(rel, line, col, "metadata.name",
-                                                   f"name {meta.name!r} must equal its folder name "
-                                                   f"{Path(source_dir).name!r}", code="name"))
+                self.diagnostics.append(
+                    Diagnostic(
+                        rel,
+                        line,
+                        col,
+                        "metadata.name",
+                        f"name {meta.name!r} must equal its folder name {Path(source_dir).name!r}",
+                        code="name",
+                    )
+                )
                 return
         else:
             ref = f"vendor/{provider}/{meta.name}"
@@ -415,13 +482,28 @@ class _Loader:
         if name in skills:
             line, col = locate(doc, ("metadata", "name"))
             first = skills[name].source_dir
-            self.diagnostics.append(Diagnostic(rel, line, col, "metadata.name",
-                                               f"duplicate skill name {name!r} (also in {first})", code="duplicate"))
+            self.diagnostics.append(
+                Diagnostic(
+                    rel,
+                    line,
+                    col,
+                    "metadata.name",
+                    f"duplicate skill name {name!r} (also in {first})",
+                    code="duplicate",
+                )
+            )
             return
         if self._report_links(skill_asset_problems(self.root, source_dir, self.links)):
             return
-        skills[name] = m.Skill(ref=ref, name=name, metadata=meta, frontmatter=source.frontmatter, body=body,
-                               source_dir=source_dir, provider=provider)
+        skills[name] = m.Skill(
+            ref=ref,
+            name=name,
+            metadata=meta,
+            frontmatter=source.frontmatter,
+            body=body,
+            source_dir=source_dir,
+            provider=provider,
+        )
         self.origins[("skill", name)] = Origin(doc, ())
 
     def _instructions(self, rel_dir: str) -> dict[str, m.Instruction]:
@@ -435,7 +517,9 @@ class _Loader:
             self.files.append(rel)
             try:
                 text = read_text(self.root, rel, self.hashes)
-                doc, body = split_frontmatter(text, rel) if text.startswith("---") else (parse_yaml("", rel), text)
+                doc, body = (
+                    split_frontmatter(text, rel) if text.startswith("---") else (parse_yaml("", rel), text)
+                )
             except SourceError as exc:
                 self.diagnostics.append(exc.diagnostic)
                 continue
@@ -463,8 +547,16 @@ class _Loader:
             for index, truth in enumerate(parsed.statements):
                 if truth.id in seen or ("truth", truth.id) in self.origins:
                     line, col = locate(doc, ("statements", index, "id"))
-                    self.diagnostics.append(Diagnostic(rel, line, col, f"statements.{index}.id",
-                                                       f"duplicate ground-truth id {truth.id!r}", code="duplicate"))
+                    self.diagnostics.append(
+                        Diagnostic(
+                            rel,
+                            line,
+                            col,
+                            f"statements.{index}.id",
+                            f"duplicate ground-truth id {truth.id!r}",
+                            code="duplicate",
+                        )
+                    )
                     continue
                 seen[truth.id] = index
                 self.origins[("truth", truth.id)] = Origin(doc, ("statements", index))
@@ -482,14 +574,24 @@ class _Loader:
                 continue
             if decision.id in decisions:
                 line, col = locate(doc, ("id",))
-                self.diagnostics.append(Diagnostic(rel, line, col, "id", f"duplicate decision id {decision.id!r}",
-                                                   code="duplicate"))
+                self.diagnostics.append(
+                    Diagnostic(
+                        rel, line, col, "id", f"duplicate decision id {decision.id!r}", code="duplicate"
+                    )
+                )
                 continue
             if Path(rel).stem != decision.id:
                 line, col = locate(doc, ("id",))
-                self.diagnostics.append(Diagnostic(rel, line, col, "id",
-                                                   f"id {decision.id!r} must match the file name {Path(rel).stem!r}",
-                                                   code="name"))
+                self.diagnostics.append(
+                    Diagnostic(
+                        rel,
+                        line,
+                        col,
+                        "id",
+                        f"id {decision.id!r} must match the file name {Path(rel).stem!r}",
+                        code="name",
+                    )
+                )
             decisions[decision.id] = decision
             self.origins[("decision", decision.id)] = Origin(doc, ())
         return decisions
@@ -500,12 +602,20 @@ class _Loader:
             return []
         found = []
         for folder in sorted({p.parent for name in m.DOMAIN_FILES for p in base.rglob(name)}):
-            files = {name: (folder / name).relative_to(self.root).as_posix()
-                     for name in m.DOMAIN_FILES if (folder / name).is_file()}
+            files = {
+                name: (folder / name).relative_to(self.root).as_posix()
+                for name in m.DOMAIN_FILES
+                if (folder / name).is_file()
+            }
             files = {name: rel for name, rel in files.items() if not self._escapes(rel)}
             self.files.extend(files.values())
-            found.append(m.DomainKnowledge(name=folder.relative_to(base).as_posix(),
-                                           path=folder.relative_to(self.root).as_posix(), files=files))
+            found.append(
+                m.DomainKnowledge(
+                    name=folder.relative_to(base).as_posix(),
+                    path=folder.relative_to(self.root).as_posix(),
+                    files=files,
+                )
+            )
         return found
 
 
@@ -518,8 +628,9 @@ def _plain_relative(path: str) -> bool:
 
 
 def _kind(value: Any) -> str:
-    return {dict: "a mapping", list: "a list", str: "a string", type(None): "nothing"}.get(type(value),
-                                                                                          type(value).__name__)
+    return {dict: "a mapping", list: "a list", str: "a string", type(None): "nothing"}.get(
+        type(value), type(value).__name__
+    )
 
 
 _VENDOR_TEXT = ("name", "description", "license", "compatibility")
@@ -535,17 +646,26 @@ def _vendor_problems(data: dict) -> list[tuple[tuple[str, ...], str]]:
         if key in data and isinstance(data[key], (dict, list)):
             problems.append(((key,), f"must be text, found {_kind(data[key])}"))
     tools = data.get("allowed-tools")
-    if tools is not None and not (isinstance(tools, str) or
-                                  (isinstance(tools, list) and all(isinstance(t, str) for t in tools))):
-        problems.append((("allowed-tools",), f"must be a space-separated string or a list of tool names, "
-                                             f"found {_kind(tools)}"))
+    if tools is not None and not (
+        isinstance(tools, str) or (isinstance(tools, list) and all(isinstance(t, str) for t in tools))
+    ):
+        problems.append(
+            (
+                ("allowed-tools",),
+                f"must be a space-separated string or a list of tool names, found {_kind(tools)}",
+            )
+        )
     meta = data.get("metadata")
     if meta is not None and not isinstance(meta, dict):
         problems.append((("metadata",), f"must be a mapping of text values, found {_kind(meta)}"))
     elif isinstance(meta, dict):
         for key in _VENDOR_META_TEXT:
             if key in meta and isinstance(meta[key], (dict, list)):
-                hint = " (agentskills.io metadata values are strings: write tags as 'a,b')" if key == "tags" else ""
+                hint = (
+                    " (agentskills.io metadata values are strings: write tags as 'a,b')"
+                    if key == "tags"
+                    else ""
+                )
                 problems.append((("metadata", key), f"must be text, found {_kind(meta[key])}{hint}"))
     return problems
 
@@ -573,6 +693,8 @@ def _vendor_source(data: dict, provider: str) -> dict:
             "license": data.get("license"),
             "compatibility": data.get("compatibility"),
         },
-        "frontmatter": {"tags": list(meta.get("tags", "").split(",")) if meta.get("tags") else [],
-                        "allowed_tools": tools},
+        "frontmatter": {
+            "tags": list(meta.get("tags", "").split(",")) if meta.get("tags") else [],
+            "allowed_tools": tools,
+        },
     }

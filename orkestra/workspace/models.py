@@ -36,7 +36,9 @@ class Model(BaseModel):
 
 def _kebab(value: str) -> str:
     if not NAME_RE.match(value):
-        raise ValueError(f"{value!r} must be lowercase letters, digits and single hyphens (e.g. 'code-reviewer')")
+        raise ValueError(
+            f"{value!r} must be lowercase letters, digits and single hyphens (e.g. 'code-reviewer')"
+        )
     return value
 
 
@@ -117,8 +119,10 @@ class Agent(Model):
         if not self.prompt.strip():
             missing = [f for f in ("identity", "mindset", "style") if not getattr(self, f)]
             if missing:
-                raise ValueError(f"{', '.join(missing)} required (a composed agent needs identity, mindset and "
-                                 "style; an agent with its own `prompt` does not)")
+                raise ValueError(
+                    f"{', '.join(missing)} required (a composed agent needs identity, mindset and "
+                    "style; an agent with its own `prompt` does not)"
+                )
         return self
 
     @property

@@ -64,7 +64,9 @@ def _skip_dir(name: str, rel: str, exclude: list[str]) -> bool:
     return any(rel == glob[:-3] or fnmatch.fnmatch(rel, glob) for glob in exclude if glob.endswith("/**"))
 
 
-def walk_files(root: Path, rel_dir: str, exclude: tuple[str, ...] | list[str] = (), name: str = "*") -> list[str]:
+def walk_files(
+    root: Path, rel_dir: str, exclude: tuple[str, ...] | list[str] = (), name: str = "*"
+) -> list[str]:
     """Repo-relative POSIX paths of the files below ``rel_dir`` whose name matches ``name``, sorted.
 
     Hidden files and folders, node_modules and folders matching an ``exclude`` glob ending in
@@ -81,7 +83,7 @@ def walk_files(root: Path, rel_dir: str, exclude: tuple[str, ...] | list[str] = 
 def is_pruned(rel_dir: str, exclude: tuple[str, ...] | list[str] = ()) -> bool:
     """True if a walk from the root would skip ``rel_dir`` (or one of its parents)."""
     parts = [p for p in rel_dir.strip("/").split("/") if p not in ("", ".")]
-    return any(_skip_dir(name, "/".join(parts[:i + 1]), list(exclude)) for i, name in enumerate(parts))
+    return any(_skip_dir(name, "/".join(parts[: i + 1]), list(exclude)) for i, name in enumerate(parts))
 
 
 def match_glob(files: list[str], pattern: str, exclude: tuple[str, ...] | list[str] = ()) -> list[str]:
@@ -90,8 +92,12 @@ def match_glob(files: list[str], pattern: str, exclude: tuple[str, ...] | list[s
     base = pattern.rsplit("/", 1)[-1]
     if not any(c in base for c in "*?["):  # cheap pre-filter on the file name
         files = [rel for rel in files if rel == base or rel.endswith("/" + base)]
-    return [rel for rel in files if any(fnmatch.fnmatch(rel, p) for p in patterns)
-            and not any(fnmatch.fnmatch(rel, glob) for glob in exclude)]
+    return [
+        rel
+        for rel in files
+        if any(fnmatch.fnmatch(rel, p) for p in patterns)
+        and not any(fnmatch.fnmatch(rel, glob) for glob in exclude)
+    ]
 
 
 def glob_files(root: Path, pattern: str, exclude: list[str]) -> list[str]:

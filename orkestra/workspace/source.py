@@ -54,8 +54,10 @@ class _StringDatesLoader(_Loader):  # type: ignore[misc, valid-type]
 _StringDatesLoader.add_constructor("tag:yaml.org,2002:timestamp", yaml.SafeLoader.construct_yaml_str)
 
 _STR, _MAP, _SEQ = "tag:yaml.org,2002:str", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
-_SCALARS = {f"tag:yaml.org,2002:{t}": _StringDatesLoader.yaml_constructors[f"tag:yaml.org,2002:{t}"]
-            for t in ("int", "float", "bool", "null", "timestamp")}
+_SCALARS = {
+    f"tag:yaml.org,2002:{t}": _StringDatesLoader.yaml_constructors[f"tag:yaml.org,2002:{t}"]
+    for t in ("int", "float", "bool", "null", "timestamp")
+}
 
 
 class _Unsupported(Exception):
@@ -93,8 +95,11 @@ def check_nodes(root: yaml.Node) -> None:
             if depth[key] > MAX_DEPTH:
                 raise _Refused(f"YAML nested more than {MAX_DEPTH} levels deep; refusing", node.start_mark)
             if size[key] > MAX_EXPANDED_NODES:
-                raise _Refused(f"YAML aliases expand to more than {MAX_EXPANDED_NODES:,} nodes "
-                               "(an alias bomb?); refusing", node.start_mark)
+                raise _Refused(
+                    f"YAML aliases expand to more than {MAX_EXPANDED_NODES:,} nodes "
+                    "(an alias bomb?); refusing",
+                    node.start_mark,
+                )
             continue
         if key in size:
             continue
@@ -125,8 +130,11 @@ def _check_duplicates(node: yaml.MappingNode) -> None:
         ident = (key_node.tag, key_node.value)
         if ident in seen:
             first = seen[ident]
-            raise _Refused(f"duplicate key {key_node.value!r} (first defined on line {first.line + 1}); "
-                           "a second definition would silently replace the first", key_node.start_mark)
+            raise _Refused(
+                f"duplicate key {key_node.value!r} (first defined on line {first.line + 1}); "
+                "a second definition would silently replace the first",
+                key_node.start_mark,
+            )
         seen[ident] = key_node.start_mark
 
 
@@ -173,8 +181,9 @@ def _load(text: str) -> Any:
     (``check_nodes``) before anything is constructed.
     """
     if len(text) > MAX_YAML_BYTES:
-        raise _Refused(f"YAML document too large ({len(text):,} characters; the limit is {MAX_YAML_BYTES:,})",
-                       None)
+        raise _Refused(
+            f"YAML document too large ({len(text):,} characters; the limit is {MAX_YAML_BYTES:,})", None
+        )
     loader = _StringDatesLoader(text)
     try:
         node = loader.get_single_node()
@@ -197,16 +206,21 @@ def parse_yaml(text: str, rel: str, line_offset: int = 0) -> Document:
     try:
         data = _load(text)
     except _Refused as exc:
-        line, col = (exc.mark.line + 1 + line_offset, exc.mark.column + 1) if exc.mark else (1 + line_offset, 1)
+        line, col = (
+            (exc.mark.line + 1 + line_offset, exc.mark.column + 1) if exc.mark else (1 + line_offset, 1)
+        )
         raise SourceError(Diagnostic(rel, line, col, "", exc.message, code="yaml")) from None
     except RecursionError:
-        raise SourceError(Diagnostic(rel, 1 + line_offset, 1, "", "YAML nested too deeply; refusing",
-                                     code="yaml")) from None
+        raise SourceError(
+            Diagnostic(rel, 1 + line_offset, 1, "", "YAML nested too deeply; refusing", code="yaml")
+        ) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1 + line_offset, mark.column + 1) if mark else (1 + line_offset, 1)
         problem = exc.problem or exc.context or "invalid YAML"
-        raise SourceError(Diagnostic(rel, line, col, "", f"YAML syntax error: {problem}", code="yaml")) from exc
+        raise SourceError(
+            Diagnostic(rel, line, col, "", f"YAML syntax error: {problem}", code="yaml")
+        ) from exc
     except yaml.YAMLError as exc:
         raise SourceError(Diagnostic(rel, 1 + line_offset, 1, "", f"YAML error: {exc}", code="yaml")) from exc
     return Document(rel, data, text, line_offset)
@@ -243,21 +257,28 @@ def parse_text(data: bytes, rel: str) -> str:
     try:
         return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except UnicodeDecodeError as exc:
-        raise SourceError(Diagnostic(rel, 1, 1, "", f"not UTF-8 text: {exc.reason}", code="encoding")) from exc
+        raise SourceError(
+            Diagnostic(rel, 1, 1, "", f"not UTF-8 text: {exc.reason}", code="encoding")
+        ) from exc
 
 
 def split_frontmatter(text: str, rel: str) -> tuple[Document, str]:
     """Split ``---`` YAML frontmatter from a Markdown body; the frontmatter is parsed."""
     if not text.startswith("---"):
-        raise SourceError(Diagnostic(rel, 1, 1, "", "missing YAML frontmatter (file must start with '---')",
-                                     code="frontmatter"))
+        raise SourceError(
+            Diagnostic(
+                rel, 1, 1, "", "missing YAML frontmatter (file must start with '---')", code="frontmatter"
+            )
+        )
     lines = text.split("\n")
     for index in range(1, len(lines)):
         if lines[index].rstrip() == "---":
             front = "\n".join(lines[1:index])
-            body = "\n".join(lines[index + 1:])
+            body = "\n".join(lines[index + 1 :])
             return parse_yaml(front, rel, line_offset=1), body.lstrip("\n")
-    raise SourceError(Diagnostic(rel, 1, 1, "", "frontmatter is not closed by a '---' line", code="frontmatter"))
+    raise SourceError(
+        Diagnostic(rel, 1, 1, "", "frontmatter is not closed by a '---' line", code="frontmatter")
+    )
 
 
 # --- locations ------------------------------------------------------------------------------
@@ -294,7 +315,9 @@ def _child(node: yaml.Node, key: Any) -> tuple[yaml.Node | None, yaml.Node] | No
     return None
 
 
-def diagnostics_from_validation(doc: Document, exc: Any, base: Loc = (), code: str = "schema") -> list[Diagnostic]:
+def diagnostics_from_validation(
+    doc: Document, exc: Any, base: Loc = (), code: str = "schema"
+) -> list[Diagnostic]:
     """Pydantic ValidationError → one Diagnostic per error, each located in the file."""
     result = []
     for error in exc.errors(include_url=False):

@@ -29,8 +29,9 @@ COMMON_SECTIONS = ("When to use", "Success criteria", "Failure recovery")
 TYPE_SECTIONS = {"workflow": ("Steps",), "discipline": ("Rules",), "checklist": ("Checklist",)}
 
 
-def validate(ws: Workspace, today: dt.date | None = None, symbol_lookup=True,
-             stale: bool = True) -> list[Diagnostic]:
+def validate(
+    ws: Workspace, today: dt.date | None = None, symbol_lookup=True, stale: bool = True
+) -> list[Diagnostic]:
     """Every problem in the workspace: load diagnostics, cross-references, lifecycle, stale facts, warnings.
 
     ``symbol_lookup`` is passed to ``orkestra.why.stale.stale_facts`` (True: Maguyva's index when present);
@@ -61,8 +62,11 @@ def required_sections(skill_type: str) -> tuple[str, ...]:
 
 def missing_sections(body: str, skill_type: str) -> list[str]:
     """Headings ``## <title>`` the body lacks for its type (case-insensitive)."""
-    return [title for title in required_sections(skill_type)
-            if not re.search(rf"^##\s+{re.escape(title)}\b", body, re.MULTILINE | re.IGNORECASE)]
+    return [
+        title
+        for title in required_sections(skill_type)
+        if not re.search(rf"^##\s+{re.escape(title)}\b", body, re.MULTILINE | re.IGNORECASE)
+    ]
 
 
 class _Checker:
@@ -100,8 +104,10 @@ class _Checker:
             if PurePosixPath(value).is_absolute() or ".." in PurePosixPath(value).parts:
                 message = f"{value!r} leaves the workspace root; paths must be relative and stay inside it"
             elif has_git_part(value):
-                message = (f"{value!r} points into .git/; orkestra never reads sources from or writes "
-                           "output into a .git folder")
+                message = (
+                    f"{value!r} points into .git/; orkestra never reads sources from or writes "
+                    "output into a .git folder"
+                )
             elif problem is not None:
                 message = f"{value!r} goes through {problem[0]!r}: {problem[1]}"
             elif not (root / value).resolve().is_relative_to(root):
@@ -125,11 +131,21 @@ class _Checker:
                 note = f"; use {spec.replacement!r} instead" if spec.replacement else ""
                 self.warn(kind, key, loc, f"MCP tool {base!r} is deprecated{note}", "deprecated-tool")
             return
-        if parts[0] == "mcp" and len(parts) in (2, 3) and parts[1] in servers and parts[-1] in ("*", parts[1]):
+        if (
+            parts[0] == "mcp"
+            and len(parts) in (2, 3)
+            and parts[1] in servers
+            and parts[-1] in ("*", parts[1])
+        ):
             return  # mcp__server or mcp__server__*: every tool of a known server
         known = [*self.ws.tools.builtin, *self.mcp_tools]
-        self.error(kind, key, loc, f"unknown tool {tool!r}{_suggest(base, known)} "
-                   "(declare it in the tools registry)", "unknown-tool")
+        self.error(
+            kind,
+            key,
+            loc,
+            f"unknown tool {tool!r}{_suggest(base, known)} (declare it in the tools registry)",
+            "unknown-tool",
+        )
 
     # --- agents -----------------------------------------------------------------------------
 
@@ -137,13 +153,24 @@ class _Checker:
         ws = self.ws
         orchestrators = [name for name, agent in sorted(ws.agents.items()) if agent.orchestrator]
         for extra in orchestrators[1:]:
-            self.error("agent", extra, ("orchestrator",), f"a second orchestrator (first is "
-                       f"{orchestrators[0]!r}); flat orchestration allows exactly one", "orchestrator")
+            self.error(
+                "agent",
+                extra,
+                ("orchestrator",),
+                f"a second orchestrator (first is "
+                f"{orchestrators[0]!r}); flat orchestration allows exactly one",
+                "orchestrator",
+            )
         names = sorted(ws.agents)
         if len(names) > MAX_RELIABLE_AGENTS:
-            self.warn("agent", names[MAX_RELIABLE_AGENTS], ("name",),
-                      f"{len(names)} agents: Claude Code loads about {MAX_RELIABLE_AGENTS} custom agents "
-                      "reliably; merge or retire some", "agent-count")
+            self.warn(
+                "agent",
+                names[MAX_RELIABLE_AGENTS],
+                ("name",),
+                f"{len(names)} agents: Claude Code loads about {MAX_RELIABLE_AGENTS} custom agents "
+                "reliably; merge or retire some",
+                "agent-count",
+            )
         for name, agent in sorted(ws.agents.items()):
             self._agent(name, agent)
 
@@ -151,40 +178,80 @@ class _Checker:
         ws = self.ws
         for index, identity in enumerate(agent.identity):
             if identity not in ws.identities:
-                self.error("agent", name, ("identity", index),
-                           f"unknown identity {identity!r}{_suggest(identity, ws.identities)}", "unknown-ref")
+                self.error(
+                    "agent",
+                    name,
+                    ("identity", index),
+                    f"unknown identity {identity!r}{_suggest(identity, ws.identities)}",
+                    "unknown-ref",
+                )
         if agent.mindset and agent.mindset not in ws.mindsets:
-            self.error("agent", name, ("mindset",),
-                       f"unknown mindset {agent.mindset!r}{_suggest(agent.mindset, ws.mindsets)}", "unknown-ref")
+            self.error(
+                "agent",
+                name,
+                ("mindset",),
+                f"unknown mindset {agent.mindset!r}{_suggest(agent.mindset, ws.mindsets)}",
+                "unknown-ref",
+            )
         if agent.style and agent.style not in ws.styles:
-            self.error("agent", name, ("style",),
-                       f"unknown style {agent.style!r}{_suggest(agent.style, ws.styles)}", "unknown-ref")
+            self.error(
+                "agent",
+                name,
+                ("style",),
+                f"unknown style {agent.style!r}{_suggest(agent.style, ws.styles)}",
+                "unknown-ref",
+            )
         for index, scope in enumerate(agent.scopes):
             if scope not in ws.scopes:
-                self.error("agent", name, ("scopes", index),
-                           f"unknown scope {scope!r}{_suggest(scope, ws.scopes)}", "unknown-ref")
+                self.error(
+                    "agent",
+                    name,
+                    ("scopes", index),
+                    f"unknown scope {scope!r}{_suggest(scope, ws.scopes)}",
+                    "unknown-ref",
+                )
         refs = self.skill_refs
         for index, ref in enumerate(agent.skills):
             if ref not in refs:
-                self.error("agent", name, ("skills", index),
-                           f"unknown skill {ref!r}{_suggest(ref, refs)}", "unknown-ref")
+                self.error(
+                    "agent",
+                    name,
+                    ("skills", index),
+                    f"unknown skill {ref!r}{_suggest(ref, refs)}",
+                    "unknown-ref",
+                )
         for group in ("builtin", "mcp_tools"):
             for index, tool in enumerate(getattr(agent.tools, group)):
                 self._check_tool("agent", name, ("tools", group, index), tool)
                 if not agent.orchestrator and tool in DELEGATION_TOOLS:
                     report = self.warn if agent.is_verbatim else self.error  # imported: the team's choice
-                    report("agent", name, ("tools", group, index),
-                               f"specialists cannot delegate ({tool!r}): flat orchestration gives the "
-                               "delegation tools to the orchestrator only", "delegation")
+                    report(
+                        "agent",
+                        name,
+                        ("tools", group, index),
+                        f"specialists cannot delegate ({tool!r}): flat orchestration gives the "
+                        "delegation tools to the orchestrator only",
+                        "delegation",
+                    )
         for index, server in enumerate(agent.tool_guides):
             if server not in ws.tools.mcp_servers:
-                self.error("agent", name, ("tool_guides", index), f"unknown tool guide {server!r}"
-                           f"{_suggest(server, ws.tools.mcp_servers)} (guides come from mcp_servers)",
-                           "unknown-ref")
+                self.error(
+                    "agent",
+                    name,
+                    ("tool_guides", index),
+                    f"unknown tool guide {server!r}"
+                    f"{_suggest(server, ws.tools.mcp_servers)} (guides come from mcp_servers)",
+                    "unknown-ref",
+                )
         for index, rel in enumerate(agent.context_composition.domain_knowledge):
             if not (ws.root / rel).exists():
-                self.error("agent", name, ("context_composition", "domain_knowledge", index),
-                           f"context file {rel!r} does not exist", "missing-file")
+                self.error(
+                    "agent",
+                    name,
+                    ("context_composition", "domain_knowledge", index),
+                    f"context file {rel!r} does not exist",
+                    "missing-file",
+                )
 
     # --- skills -----------------------------------------------------------------------------
 
@@ -195,35 +262,62 @@ class _Checker:
     def _skill(self, name: str, skill: m.Skill) -> None:
         meta = skill.metadata
         if len(name) > NAME_MAX:
-            self.error("skill", name, ("metadata", "name"),
-                       f"rendered name {name!r} is longer than {NAME_MAX} characters", "name")
+            self.error(
+                "skill",
+                name,
+                ("metadata", "name"),
+                f"rendered name {name!r} is longer than {NAME_MAX} characters",
+                "name",
+            )
         if name in RESERVED_SKILL_NAMES:
             self.error("skill", name, ("metadata", "name"), f"{name!r} is reserved by Claude Code", "name")
         self._description("skill", name, ("metadata", "description"), meta.description)
         if meta.scope is not None and meta.scope not in self.ws.scopes:
-            self.error("skill", name, ("metadata", "scope"),
-                       f"unknown scope {meta.scope!r}{_suggest(meta.scope, self.ws.scopes)}", "unknown-ref")
+            self.error(
+                "skill",
+                name,
+                ("metadata", "scope"),
+                f"unknown scope {meta.scope!r}{_suggest(meta.scope, self.ws.scopes)}",
+                "unknown-ref",
+            )
         for index, tool in enumerate(skill.frontmatter.allowed_tools):
             self._check_tool("skill", name, ("frontmatter", "allowed_tools", index), tool)
         if meta.source == "imported":
-            self.warn("skill", name, ("metadata", "source"), "imported skill: type and tier were inferred; "
-                      "review them, then set source: core", "imported")
+            self.warn(
+                "skill",
+                name,
+                ("metadata", "source"),
+                "imported skill: type and tier were inferred; review them, then set source: core",
+                "imported",
+            )
         if meta.source == "core":
             missing = missing_sections(skill.body, meta.type)
             if missing:
                 listed = ", ".join(f"'## {title}'" for title in missing)
-                self.error("skill", name, ("metadata", "type"),
-                           f"{meta.type} skill body is missing section(s) {listed}", "sections")
+                self.error(
+                    "skill",
+                    name,
+                    ("metadata", "type"),
+                    f"{meta.type} skill body is missing section(s) {listed}",
+                    "sections",
+                )
 
     def _description(self, kind: str, key: str, loc: tuple, text: str) -> None:
         size = len(text)
         if size > SKILL_DESCRIPTION_MAX:
-            self.error(kind, key, loc, f"description is {size} characters; the Agent Skills limit is "
-                       f"{SKILL_DESCRIPTION_MAX}", "description")
+            self.error(
+                kind,
+                key,
+                loc,
+                f"description is {size} characters; the Agent Skills limit is {SKILL_DESCRIPTION_MAX}",
+                "description",
+            )
             return
         low, high = DESCRIPTION_RANGE
         if not low <= size <= high:
-            self.warn(kind, key, loc, f"description is {size} characters; aim for {low}-{high}", "description")
+            self.warn(
+                kind, key, loc, f"description is {size} characters; aim for {low}-{high}", "description"
+            )
         if TRIGGER not in text.lower():
             self.warn(kind, key, loc, "description has no trigger phrase ('Use when ...')", "trigger")
 
@@ -237,26 +331,46 @@ class _Checker:
         for name, scope in sorted(ws.scopes.items()):
             for index, ref in enumerate(scope.primary_skills):
                 if ref not in refs:
-                    where = (f"vendor skill {ref!r}" if ref.startswith("vendor/")
-                             else f"{registries}/skills/{ref}/SKILL.md")
-                    self.error("scope", name, ("primary_skills", index),
-                               f"skill file missing at its declared path: {where}{_suggest(ref, refs)}",
-                               "missing-file")
+                    where = (
+                        f"vendor skill {ref!r}"
+                        if ref.startswith("vendor/")
+                        else f"{registries}/skills/{ref}/SKILL.md"
+                    )
+                    self.error(
+                        "scope",
+                        name,
+                        ("primary_skills", index),
+                        f"skill file missing at its declared path: {where}{_suggest(ref, refs)}",
+                        "missing-file",
+                    )
             if scope.is_dormant and name not in declared:
-                self.warn("scope", name, (), f"dormant scope {name!r} is not declared by any agent", "dormant")
+                self.warn(
+                    "scope", name, (), f"dormant scope {name!r} is not declared by any agent", "dormant"
+                )
 
     # --- commands ---------------------------------------------------------------------------
 
     def _commands(self) -> None:
         for name, command in sorted(self.ws.commands.items()):
             if len(command.description) > LISTING_CUT:
-                self.warn("command", name, ("description",), f"description is {len(command.description)} "
-                          f"characters; Claude Code cuts the listing at {LISTING_CUT}", "description")
+                self.warn(
+                    "command",
+                    name,
+                    ("description",),
+                    f"description is {len(command.description)} "
+                    f"characters; Claude Code cuts the listing at {LISTING_CUT}",
+                    "description",
+                )
             for index, tool in enumerate(command.allowed_tools):
                 self._check_tool("command", name, ("allowed_tools", index), tool)
             if name in self.ws.skills:
-                self.warn("command", name, (), f"skill {name!r} has the same name and wins over this command",
-                          "shadowed")
+                self.warn(
+                    "command",
+                    name,
+                    (),
+                    f"skill {name!r} has the same name and wins over this command",
+                    "shadowed",
+                )
 
     # --- ground truths ----------------------------------------------------------------------
 
@@ -266,11 +380,22 @@ class _Checker:
         horizon = self.today - dt.timedelta(days=STALE_DAYS)
         for _, gt in ws.all_truths():
             if gt.superseded_by and gt.superseded_by not in ids:
-                self.error("truth", gt.id, ("superseded_by",), f"superseded_by {gt.superseded_by!r} points to "
-                           f"no ground truth{_suggest(gt.superseded_by, ids)}", "dangling")
+                self.error(
+                    "truth",
+                    gt.id,
+                    ("superseded_by",),
+                    f"superseded_by {gt.superseded_by!r} points to "
+                    f"no ground truth{_suggest(gt.superseded_by, ids)}",
+                    "dangling",
+                )
             if gt.last_verified and dt.date.fromisoformat(gt.last_verified) < horizon:
-                self.warn("truth", gt.id, ("last_verified",), f"last verified {gt.last_verified}, more than "
-                          f"{STALE_DAYS} days ago", "stale")
+                self.warn(
+                    "truth",
+                    gt.id,
+                    ("last_verified",),
+                    f"last verified {gt.last_verified}, more than {STALE_DAYS} days ago",
+                    "stale",
+                )
         # evidence paths, symbols and changes since last_verified: orkestra.why.stale (stale facts)
 
     # --- decisions --------------------------------------------------------------------------
@@ -281,19 +406,40 @@ class _Checker:
         for key, decision in sorted(ws.decisions.items()):
             domain = domains.get(decision.domain)
             if domain is None:
-                self.error("decision", key, ("domain",), f"unknown decision domain {decision.domain!r}"
-                           f"{_suggest(decision.domain, domains)} (add it to registry.yaml)", "unknown-ref")
+                self.error(
+                    "decision",
+                    key,
+                    ("domain",),
+                    f"unknown decision domain {decision.domain!r}"
+                    f"{_suggest(decision.domain, domains)} (add it to registry.yaml)",
+                    "unknown-ref",
+                )
             elif decision.id.split("-")[1] != domain.code:
-                self.error("decision", key, ("id",), f"id code {decision.id.split('-')[1]!r} does not match "
-                           f"domain {decision.domain!r} (code {domain.code!r})", "id")
+                self.error(
+                    "decision",
+                    key,
+                    ("id",),
+                    f"id code {decision.id.split('-')[1]!r} does not match "
+                    f"domain {decision.domain!r} (code {domain.code!r})",
+                    "id",
+                )
             if decision.superseded_by and decision.superseded_by not in ws.decisions:
-                self.error("decision", key, ("superseded_by",),
-                           f"superseded_by {decision.superseded_by!r} points to no decision", "dangling")
+                self.error(
+                    "decision",
+                    key,
+                    ("superseded_by",),
+                    f"superseded_by {decision.superseded_by!r} points to no decision",
+                    "dangling",
+                )
             for index, related in enumerate(decision.related):
                 if related not in ws.decisions:
-                    self.error("decision", key, ("related", index),
-                               f"related decision {related!r} does not exist{_suggest(related, ws.decisions)}",
-                               "dangling")
+                    self.error(
+                        "decision",
+                        key,
+                        ("related", index),
+                        f"related decision {related!r} does not exist{_suggest(related, ws.decisions)}",
+                        "dangling",
+                    )
 
     # --- domain knowledge -------------------------------------------------------------------
 
@@ -301,8 +447,17 @@ class _Checker:
         for folder in self.ws.domains:
             missing = [name for name in m.DOMAIN_FILES if name not in folder.files]
             if missing:
-                self.out.append(Diagnostic(folder.path, 1, 1, "", f"domain folder lacks {', '.join(missing)} "
-                                           "(four-file pattern)", severity="warning", code="domain-files"))
+                self.out.append(
+                    Diagnostic(
+                        folder.path,
+                        1,
+                        1,
+                        "",
+                        f"domain folder lacks {', '.join(missing)} (four-file pattern)",
+                        severity="warning",
+                        code="domain-files",
+                    )
+                )
 
 
 def check_workspace(root) -> list[Diagnostic]:

@@ -32,13 +32,21 @@ def dump_index(db: Path) -> dict[str, list[tuple]]:
     try:
         return {
             "files": sorted(con.execute("SELECT path, language, hash, flags FROM files")),
-            "symbols": sorted(con.execute(
-                "SELECT path, name, qualified_name, kind, line, end_line, col, signature, doc, "
-                "coalesce(parent, '') FROM symbols")),
-            "edges": sorted(con.execute(
-                "SELECT kind, src_path, src_line, coalesce(src_symbol, ''), coalesce(dst_path, ''), "
-                "coalesce(dst_line, 0), coalesce(dst_symbol, ''), name, resolution, reason FROM edges")),
-            "chunks": sorted(con.execute("SELECT path, start_line, end_line, coalesce(symbol, '') FROM chunks")),
+            "symbols": sorted(
+                con.execute(
+                    "SELECT path, name, qualified_name, kind, line, end_line, col, signature, doc, "
+                    "coalesce(parent, '') FROM symbols"
+                )
+            ),
+            "edges": sorted(
+                con.execute(
+                    "SELECT kind, src_path, src_line, coalesce(src_symbol, ''), coalesce(dst_path, ''), "
+                    "coalesce(dst_line, 0), coalesce(dst_symbol, ''), name, resolution, reason FROM edges"
+                )
+            ),
+            "chunks": sorted(
+                con.execute("SELECT path, start_line, end_line, coalesce(symbol, '') FROM chunks")
+            ),
         }
     finally:
         con.close()

@@ -18,7 +18,7 @@ from maguyva.index.pipeline import extract_tree, index_repository
 
 PYTHON = {
     "pkg/__init__.py": "",
-    "pkg/sqlfmt.py": '''
+    "pkg/sqlfmt.py": """
         def format(sql):
             return sql
 
@@ -27,13 +27,13 @@ PYTHON = {
 
         def group(tokens):
             return tokens
-        ''',
-    "pkg/keys.py": '''
+        """,
+    "pkg/keys.py": """
         class Key:
             def get(self):
                 return 1
-        ''',
-    "pkg/filters.py": '''
+        """,
+    "pkg/filters.py": """
         class StatementSplitter:
             def process(self, stream):
                 return stream
@@ -41,8 +41,8 @@ PYTHON = {
         class Other:
             def process(self, stream):
                 return stream
-        ''',
-    "pkg/use.py": '''
+        """,
+    "pkg/use.py": """
         import sys, os, re
         from pkg import sqlfmt
         from pkg.sqlfmt import format, split
@@ -78,8 +78,8 @@ PYTHON = {
             table = {"go": right}
             table["go"](2)
             return [split][0]("x")
-        ''',
-    "pkg/types_.py": '''
+        """,
+    "pkg/types_.py": """
         from pkg.filters import StatementSplitter
 
 
@@ -109,17 +109,17 @@ PYTHON = {
             splitter.process(1)
             with Car() as ctx:
                 ctx.drive()
-        ''',
+        """,
 }
 
 FLASK_SHAPE = {
     "app/__init__.py": "",
-    "app/sansio.py": '''
+    "app/sansio.py": """
         class App:
             def register_blueprint(self, blueprint):
                 return blueprint
-        ''',
-    "app/ctx.py": '''
+        """,
+    "app/ctx.py": """
         class _AppCtxGlobals:
             def get(self, name, default=None):
                 return default
@@ -130,8 +130,8 @@ FLASK_SHAPE = {
 
             def lookup(self):
                 return self.g.get("x")
-        ''',
-    "app/app.py": '''
+        """,
+    "app/app.py": """
         from contextvars import ContextVar
 
         from app.sansio import App
@@ -148,7 +148,7 @@ FLASK_SHAPE = {
 
             def setup(self, bp):
                 self.register_blueprint(bp)
-        ''',
+        """,
 }
 
 
@@ -197,17 +197,25 @@ def test_receivers_are_typed_by_constructors_annotations_returns_and_self_attrib
     assert _to(edges[("pkg/types_.py", 24, "run")]) == [("resolved", "pkg.types_.Engine.run")]  # -> "Engine"
     assert _to(edges[("pkg/types_.py", 24, "drive")]) == [("resolved", "pkg.types_.Car.drive")]  # -> Car
     assert _to(edges[("pkg/types_.py", 26, "run")]) == [("resolved", "pkg.types_.Engine.run")]  # unpacking
-    assert _to(edges[("pkg/types_.py", 27, "process")]) == [("resolved", "pkg.filters.StatementSplitter.process")]
+    assert _to(edges[("pkg/types_.py", 27, "process")]) == [
+        ("resolved", "pkg.filters.StatementSplitter.process")
+    ]
     assert _to(edges[("pkg/types_.py", 29, "drive")]) == [("resolved", "pkg.types_.Car.drive")]  # with … as
 
 
 def test_flask_shapes_give_get_only_its_real_callers_and_inherited_members_resolve(tmp_path):
     edges = _edges(tmp_path, FLASK_SHAPE)
-    callers = sorted((path, line) for (path, line, name), found in edges.items() if name == "get"
-                     for e in found if e.dst_symbol == "app.ctx._AppCtxGlobals.get")
+    callers = sorted(
+        (path, line)
+        for (path, line, name), found in edges.items()
+        if name == "get"
+        for e in found
+        if e.dst_symbol == "app.ctx._AppCtxGlobals.get"
+    )
     assert callers == [("app/ctx.py", 10)]  # self.g.get, not config.get / kwargs.get / _cv_app.get
     assert _to(edges[("app/app.py", 16, "register_blueprint")]) == [
-        ("resolved", "app.sansio.App.register_blueprint")]
+        ("resolved", "app.sansio.App.register_blueprint")
+    ]
 
 
 @pytest.fixture
@@ -225,7 +233,10 @@ def test_find_symbol_finds_a_member_on_a_base_and_says_where_it_came_from(flask_
     assert found["count"] == 1
     (symbol,) = found["symbols"]
     assert (symbol["qualified_name"], symbol["inherited_by"], symbol["inherited_from"]) == (
-        "app.sansio.App.register_blueprint", "app.app.Flask", "app.sansio.App")
+        "app.sansio.App.register_blueprint",
+        "app.app.Flask",
+        "app.sansio.App",
+    )
     assert api.find_symbol("Flask.no_such_member")["count"] == 0
 
 
@@ -238,7 +249,8 @@ def test_references_carry_their_resolution_and_possible_ones_only_when_asked(fla
     assert possible and all(r["resolution"] == "ambiguous" for r in possible)  # kwargs.get(…) and the like
     deps = api.analyze_dependencies("app.ctx.AppContext.lookup", direction="callees")
     assert [(e["symbol"], e["resolution"]) for e in deps["entries"] if e["relation"] == "callee"] == [
-        ("app.ctx._AppCtxGlobals.get", "resolved")]
+        ("app.ctx._AppCtxGlobals.get", "resolved")
+    ]
     callers = api.analyze_dependencies("Flask.register_blueprint", direction="callers")
     assert [(e["citation"], e["resolution"]) for e in callers["entries"]] == [("app/app.py:16", "resolved")]
 
@@ -249,16 +261,27 @@ def test_graph_export_streams_nodes_and_edges_as_json(flask_index):
     assert result.returncode == 0, result.stderr
     graph = json.loads(result.stdout)
     nodes = {n["name"]: n for n in graph["nodes"]}
-    assert nodes["app.ctx._AppCtxGlobals.get"] == {"name": "app.ctx._AppCtxGlobals.get", "kind": "method",
-                                                   "location": "app/ctx.py:2"}
+    assert nodes["app.ctx._AppCtxGlobals.get"] == {
+        "name": "app.ctx._AppCtxGlobals.get",
+        "kind": "method",
+        "location": "app/ctx.py:2",
+    }
     assert nodes["app.app"]["kind"] == "module"
-    assert {"kind": "calls", "resolution": "resolved", "source": "app.ctx.AppContext.lookup",
-            "target": "app.ctx._AppCtxGlobals.get", "site": "app/ctx.py:10",
-            "target_location": "app/ctx.py:2"} in graph["edges"]
+    assert {
+        "kind": "calls",
+        "resolution": "resolved",
+        "source": "app.ctx.AppContext.lookup",
+        "target": "app.ctx._AppCtxGlobals.get",
+        "site": "app/ctx.py:10",
+        "target_location": "app/ctx.py:2",
+    } in graph["edges"]
     assert all(e["resolution"] in ("resolved", "inferred") for e in graph["edges"])
-    wide = run_cli("code", "graph", "--include-unresolved", "--kind", "calls", "--store", str(store), str(repo),
-                   cwd=repo)
-    assert any(e["resolution"] == "ambiguous" and e["target"] is None for e in json.loads(wide.stdout)["edges"])
+    wide = run_cli(
+        "code", "graph", "--include-unresolved", "--kind", "calls", "--store", str(store), str(repo), cwd=repo
+    )
+    assert any(
+        e["resolution"] == "ambiguous" and e["target"] is None for e in json.loads(wide.stdout)["edges"]
+    )
 
 
 def test_graph_export_without_an_index_fails_with_a_clear_message(tmp_path):
@@ -268,7 +291,7 @@ def test_graph_export_without_an_index_fails_with_a_clear_message(tmp_path):
 
 
 JS = {
-    "web/models.js": '''
+    "web/models.js": """
         export class Engine {
           run() { return 1; }
         }
@@ -276,9 +299,9 @@ JS = {
           constructor() { this.engine = new Engine(); }
           drive() { this.engine.run(); return this.engine; }
         }
-        ''',
+        """,
     "web/util.js": "function format(x) { return x; }\nmodule.exports = { format };\n",
-    "web/app.js": '''
+    "web/app.js": """
         import { Car } from "./models.js";
         const util = require("./util.js");
         const registry = { start(car) { return car.drive(); } };
@@ -290,7 +313,7 @@ JS = {
           text.format();
           return util.format(text);
         }
-        ''',
+        """,
 }
 
 
@@ -304,10 +327,13 @@ def test_javascript_follows_this_new_imports_require_and_object_literals(tmp_pat
 
 
 def test_commonjs_exports_assignments_define_what_require_callers_reach(tmp_path):
-    edges = _edges(tmp_path, {
-        "lib/util.js": "exports.slug = function (t) { return t; };\nmodule.exports.shout = (t) => t.toUpperCase();\n",
-        "app.js": 'const u = require("./lib/util.js");\nfunction main() { u.slug("a"); return u.shout("b"); }\n',
-    })
+    edges = _edges(
+        tmp_path,
+        {
+            "lib/util.js": "exports.slug = function (t) { return t; };\nmodule.exports.shout = (t) => t.toUpperCase();\n",
+            "app.js": 'const u = require("./lib/util.js");\nfunction main() { u.slug("a"); return u.shout("b"); }\n',
+        },
+    )
     assert _to(edges[("app.js", 2, "slug")]) == [("resolved", "lib.util.slug")]
     assert _to(edges[("app.js", 2, "shout")]) == [("resolved", "lib.util.shout")]
     assert _to(edges[("lib/util.js", 2, "toUpperCase")]) == [("external", None)]

@@ -19,8 +19,9 @@ def flask(tmp_path_factory):
     if not (MIRROR / "HEAD").exists():
         pytest.skip(f"no flask mirror at {MIRROR}")
     root = tmp_path_factory.mktemp("flask")
-    archive = subprocess.run(["git", "--git-dir", str(MIRROR), "archive", "HEAD", "src"], check=True,
-                             capture_output=True).stdout
+    archive = subprocess.run(
+        ["git", "--git-dir", str(MIRROR), "archive", "HEAD", "src"], check=True, capture_output=True
+    ).stdout
     subprocess.run(["tar", "-x", "-C", str(root)], input=archive, check=True)
     index_repository(root, root / "index.db")
     api = Maguyva.open(root, str(root / "index.db"))
@@ -43,7 +44,8 @@ def test_appctxglobals_get_has_only_real_callers(flask):
 def test_flask_register_blueprint_resolves_to_the_base_class_method(flask):
     found = flask.find_symbol("Flask.register_blueprint")
     assert [(s["qualified_name"], s["inherited_by"]) for s in found["symbols"]] == [
-        ("flask.sansio.app.App.register_blueprint", "flask.app.Flask")]
+        ("flask.sansio.app.App.register_blueprint", "flask.app.Flask")
+    ]
     deps = flask.analyze_dependencies("Flask.register_blueprint", direction="callees")
     assert deps["resolved"] == ["src/flask/sansio/app.py:567"]
 

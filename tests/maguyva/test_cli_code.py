@@ -7,9 +7,11 @@ import json
 from conftest import run_cli
 from index_helpers import commit_all, write_tree
 
-PROJECT = {"app/main.py": "from app.util import helper\n\n\ndef main():\n    return helper()\n",
-           "app/util.py": "def helper():\n    return 1\n",
-           "README.md": "# App\n"}
+PROJECT = {
+    "app/main.py": "from app.util import helper\n\n\ndef main():\n    return helper()\n",
+    "app/util.py": "def helper():\n    return 1\n",
+    "README.md": "# App\n",
+}
 
 
 def test_index_prints_a_json_summary_and_status_reads_it_back(git_repo):
@@ -42,8 +44,10 @@ def test_dry_run_previews_and_creates_no_store(git_repo):
     done = run_cli("code", "index", "--dry-run", cwd=git_repo)
     assert done.returncode == 0, done.stderr
     plan = json.loads(done.stdout)
-    assert (plan["languages"], plan["skipped"]) == ({"markdown": 1, "python": 2},
-                                                    [{"path": "blob.bin", "reason": "binary"}])
+    assert (plan["languages"], plan["skipped"]) == (
+        {"markdown": 1, "python": 2},
+        [{"path": "blob.bin", "reason": "binary"}],
+    )
     assert not (git_repo / ".git" / "maguyva").exists()
 
 
@@ -53,8 +57,9 @@ def test_the_maguyva_script_offers_the_same_commands_with_an_explicit_store(git_
     done = run_cli("index", "--store", str(store), "--format", "table", cwd=git_repo, program="maguyva")
     assert done.returncode == 0, done.stderr
     assert "python" in done.stdout and store.exists()
-    status = json.loads(run_cli("status", cwd=git_repo, program="maguyva",
-                                env={"MAGUYVA_STORE": str(store)}).stdout)
+    status = json.loads(
+        run_cli("status", cwd=git_repo, program="maguyva", env={"MAGUYVA_STORE": str(store)}).stdout
+    )
     assert status["store"] == str(store)
 
 

@@ -15,16 +15,23 @@ WAL_BYTES = 2_000_000  # the write transaction is under way once the WAL has gro
 
 
 def _corpus(root):
-    body = "".join(f"def f{i}(x):\n    return g{i}(x) + {i}\n\n\ndef g{i}(y):\n    return y * {i}\n\n\n"
-                   for i in range(40))
-    write_tree(root, {f"pkg{n % 30}/mod{n}.py": f"from pkg0.mod0 import f0\n\n\n{body}" for n in range(FILES)})
+    body = "".join(
+        f"def f{i}(x):\n    return g{i}(x) + {i}\n\n\ndef g{i}(y):\n    return y * {i}\n\n\n"
+        for i in range(40)
+    )
+    write_tree(
+        root, {f"pkg{n % 30}/mod{n}.py": f"from pkg0.mod0 import f0\n\n\n{body}" for n in range(FILES)}
+    )
 
 
 def test_the_index_survives_a_sigkill_mid_run_and_the_next_run_completes(git_repo):
     _corpus(git_repo)
     db = git_repo / ".git" / "maguyva" / "index.db"
-    run = subprocess.Popen([sys.executable, "-m", "orkestra", "code", "index", str(git_repo)],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    run = subprocess.Popen(
+        [sys.executable, "-m", "orkestra", "code", "index", str(git_repo)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     wal = db.parent / "index.db-wal"
     while run.poll() is None and not (wal.exists() and wal.stat().st_size > WAL_BYTES):
         time.sleep(0.01)
@@ -35,8 +42,9 @@ def test_the_index_survives_a_sigkill_mid_run_and_the_next_run_completes(git_rep
     assert con.execute("SELECT count(*) FROM files").fetchone() == (0,)
     con.close()
 
-    done = subprocess.run([sys.executable, "-m", "orkestra", "code", "index", str(git_repo)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "orkestra", "code", "index", str(git_repo)], capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
     con = sqlite3.connect(db)
     try:

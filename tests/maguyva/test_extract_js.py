@@ -6,7 +6,7 @@ import textwrap
 
 from maguyva.index.extract import extract_source
 
-JS = textwrap.dedent('''\
+JS = textwrap.dedent("""\
     import api, { fetchUser as load, save } from "./api";
     import * as util from "../util";
     const { Router } = require("express");
@@ -24,9 +24,9 @@ JS = textwrap.dedent('''\
 
     export const MAX_CARDS = 3;
     const makeCard = (x) => new Card(x);
-    ''').encode()
+    """).encode()
 
-TS = textwrap.dedent('''\
+TS = textwrap.dedent("""\
     import type { User } from "./models";
 
     export interface Repo<T> extends Store { find(id: string): T }
@@ -37,7 +37,7 @@ TS = textwrap.dedent('''\
       find(id: Id): User { return this.cache.get(id); }
     }
     namespace Admin { export function reset(): void {} }
-    ''').encode()
+    """).encode()
 
 
 def test_javascript_definitions_and_jsdoc():
@@ -87,16 +87,22 @@ def test_typescript_interfaces_types_enums_namespaces_and_type_references():
     ]
     refs = extraction.references
     assert sorted({(r.kind, r.name) for r in refs if r.kind in ("inherit", "import")}) == [
-        ("import", "User"), ("inherit", "Repo"), ("inherit", "Store")]
+        ("import", "User"),
+        ("inherit", "Repo"),
+        ("inherit", "Store"),
+    ]
     assert {r.name for r in refs if r.kind == "type"} >= {"User", "Id", "Map", "T"}
 
 
 def test_tsx_uses_the_typescript_query():
-    source = b'import { Card } from "./card";\nexport function App(): JSX.Element { return <Card id={1} />; }\n'
+    source = (
+        b'import { Card } from "./card";\nexport function App(): JSX.Element { return <Card id={1} />; }\n'
+    )
     extraction = extract_source("ui/App.tsx", "tsx", source)
     assert [(s.kind, s.name) for s in extraction.symbols] == [("function", "App")]
     assert [(r.kind, r.name, r.module) for r in extraction.references if r.kind == "import"] == [
-        ("import", "Card", "./card")]
+        ("import", "Card", "./card")
+    ]
 
 
 def test_markdown_headings_are_symbols_qualified_by_their_parent_headings():
@@ -109,4 +115,8 @@ def test_markdown_headings_are_symbols_qualified_by_their_parent_headings():
         ("docs.guide.Guide.Use", 13, 15, "Call it."),
     ]
     assert [(c.start_line, c.end_line, c.kind) for c in extraction.chunks] == [
-        (1, 4, "section"), (5, 8, "section"), (9, 12, "section"), (13, 15, "section")]
+        (1, 4, "section"),
+        (5, 8, "section"),
+        (9, 12, "section"),
+        (13, 15, "section"),
+    ]

@@ -58,7 +58,10 @@ def test_definitions_carry_kind_qualified_name_span_signature_and_doc():
     account = symbols["bank.accounts.Account"]
     assert (account.signature, account.doc, account.parent) == ("class Account(Base):", "An account.", None)
     method = symbols["bank.accounts.Account.format"]
-    assert (method.signature, method.parent) == ("def format(self, value: Value) -> str:", "bank.accounts.Account")
+    assert (method.signature, method.parent) == (
+        "def format(self, value: Value) -> str:",
+        "bank.accounts.Account",
+    )
 
 
 def test_references_carry_kind_qualifier_scope_and_import_parts():
@@ -69,8 +72,11 @@ def test_references_carry_kind_qualifier_scope_and_import_parts():
         Reference("bank/accounts.py", "helper", "import", 3, 0, "", None, ".models", "h"),
         Reference("bank/accounts.py", "util", "import", 4, 0, "", None, "."),
     ]
-    assert [(r.kind, r.name, r.qualifier, r.scope, r.line) for r in refs
-            if r.kind != "import" and r.kind not in FACT_KINDS] == [
+    assert [
+        (r.kind, r.name, r.qualifier, r.scope, r.line)
+        for r in refs
+        if r.kind != "import" and r.kind not in FACT_KINDS
+    ] == [
         ("inherit", "Base", "", "bank.accounts.Account", 10),
         ("call", "property", "", "bank.accounts.Account", 17),
         ("type", "str", "", "bank.accounts.Account.name", 18),

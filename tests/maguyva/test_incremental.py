@@ -10,7 +10,7 @@ BEFORE = {
     "pkg/__init__.py": "",
     "pkg/a.py": "class Base:\n    def run(self):\n        return helper()\n\n\ndef helper():\n    return 1\n",
     "pkg/b.py": "from pkg.a import helper, Base\n\n\nclass Child(Base):\n    def go(self):\n"
-                "        self.run()\n        self.stop()\n        return helper()\n",
+    "        self.run()\n        self.stop()\n        return helper()\n",
     "pkg/c.py": "def main():\n    return widget()\n",
     "pkg/deep.py": "class Deep:\n    def deep(self):\n        return 1\n",
     "pkg/mid.py": "class Mid:\n    pass\n",
@@ -23,11 +23,16 @@ BEFORE = {
 
 def _edit(repo):
     # shift lines, rename helper, define stop and the previously undefined widget
-    write_tree(repo, {"pkg/a.py": "# moved down\n\n\nclass Base:\n    def run(self):\n        return helper2()\n\n"
-                                  "    def stop(self):\n        return 0\n\n\ndef helper2():\n    return 1\n\n\n"
-                                  "def widget():\n    return 2\n",
-                      "pkg/mid.py": "from pkg.deep import Deep\n\n\nclass Mid(Deep):\n    pass\n",
-                      "pkg/extra.py": "from pkg.a import Base\n\n\nclass Extra(Base):\n    pass\n"})
+    write_tree(
+        repo,
+        {
+            "pkg/a.py": "# moved down\n\n\nclass Base:\n    def run(self):\n        return helper2()\n\n"
+            "    def stop(self):\n        return 0\n\n\ndef helper2():\n    return 1\n\n\n"
+            "def widget():\n    return 2\n",
+            "pkg/mid.py": "from pkg.deep import Deep\n\n\nclass Mid(Deep):\n    pass\n",
+            "pkg/extra.py": "from pkg.a import Base\n\n\nclass Extra(Base):\n    pass\n",
+        },
+    )
     (repo / "pkg/b.py").rename(repo / "pkg/b2.py")
     (repo / "docs/readme.md").unlink()
 
@@ -45,7 +50,12 @@ def test_edits_adds_renames_and_deletes_give_the_same_index_as_a_clean_run(git_r
     _edit(git_repo)
     summary = index_repository(git_repo, store)
     assert (summary.mode, summary.added, summary.changed, summary.deleted, summary.renamed) == (
-        "incremental", 2, 2, 2, 1)
+        "incremental",
+        2,
+        2,
+        2,
+        1,
+    )
     assert dump_index(store) == _clean(git_repo, tmp_path)
 
 
@@ -87,11 +97,11 @@ def test_a_one_file_edit_re_extracts_only_that_file(git_repo, tmp_path):
 SIBLING_BASES = {  # the shape of the stdlib's test/test_importlib/fixtures.py (issue #14 item 13)
     "pkg/__init__.py": "",
     "pkg/a_user.py": "from pkg.fixtures import DistInfoPkg\n\n\nclass UsesIt(DistInfoPkg):\n"
-                     "    def setUp(self):\n        super().setUp()\n",
+    "    def setUp(self):\n        super().setUp()\n",
     "pkg/fixtures.py": "class Fixtures:\n    def setUp(self):\n        pass\n\n\n"
-                       "class SiteDir(Fixtures):\n    def setUp(self):\n        super().setUp()\n\n\n"
-                       "class OnSysPath(Fixtures):\n    def setUp(self):\n        super().setUp()\n\n\n"
-                       "class DistInfoPkg(OnSysPath, SiteDir):\n    pass\n",
+    "class SiteDir(Fixtures):\n    def setUp(self):\n        super().setUp()\n\n\n"
+    "class OnSysPath(Fixtures):\n    def setUp(self):\n        super().setUp()\n\n\n"
+    "class DistInfoPkg(OnSysPath, SiteDir):\n    pass\n",
 }
 
 
@@ -114,11 +124,16 @@ def test_a_class_reached_through_a_sibling_base_keeps_its_own_bases(git_repo, tm
 
 def test_a_changed_return_value_reaches_the_files_that_call_through_it(git_repo, tmp_path):
     # c.py's edge depends on b.py's return statement, not on any name b.py defines
-    write_tree(git_repo, {"pkg/__init__.py": "",
-                          "pkg/a.py": "class A:\n    def m(self):\n        return 1\n\n\n"
-                                      "class B:\n    def m(self):\n        return 2\n",
-                          "pkg/b.py": "from pkg.a import A, B\n\n\ndef make():\n    return A()\n",
-                          "pkg/c.py": "from pkg.b import make\n\n\ndef use():\n    return make().m()\n"})
+    write_tree(
+        git_repo,
+        {
+            "pkg/__init__.py": "",
+            "pkg/a.py": "class A:\n    def m(self):\n        return 1\n\n\n"
+            "class B:\n    def m(self):\n        return 2\n",
+            "pkg/b.py": "from pkg.a import A, B\n\n\ndef make():\n    return A()\n",
+            "pkg/c.py": "from pkg.b import make\n\n\ndef use():\n    return make().m()\n",
+        },
+    )
     store = tmp_path / "inc.db"
     index_repository(git_repo, store)
     write_tree(git_repo, {"pkg/b.py": "from pkg.a import A, B\n\n\ndef make():\n    return B()\n"})

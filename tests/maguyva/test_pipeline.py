@@ -29,9 +29,11 @@ def test_the_default_store_lives_in_the_git_dir_and_the_summary_counts_the_work(
     assert summary.store == str(git_repo / ".git" / "maguyva" / "index.db")
     assert (summary.mode, summary.files, summary.added, summary.skipped) == ("full", 6, 6, 0)
     assert summary.commit == git(git_repo, "rev-parse", "HEAD").strip()
-    assert summary.languages == {"python": {"files": 4, "symbols": 5, "edges": 6},
-                                 "markdown": {"files": 1, "symbols": 2, "edges": 0},
-                                 "text": {"files": 1, "symbols": 0, "edges": 0}}
+    assert summary.languages == {
+        "python": {"files": 4, "symbols": 5, "edges": 6},
+        "markdown": {"files": 1, "symbols": 2, "edges": 0},
+        "text": {"files": 1, "symbols": 0, "edges": 0},
+    }
 
 
 def test_markdown_and_plain_text_are_searchable_and_paths_keep_their_flags(git_repo):
@@ -39,7 +41,9 @@ def test_markdown_and_plain_text_are_searchable_and_paths_keep_their_flags(git_r
     index_repository(git_repo)
     store = open_store(git_repo / ".git" / "maguyva" / "index.db")
     try:
-        assert [s.qualified_name for s in store.find_symbols("Context")] == ["docs.adr.0001-use-sqlite.Use SQLite.Context"]
+        assert [s.qualified_name for s in store.find_symbols("Context")] == [
+            "docs.adr.0001-use-sqlite.Use SQLite.Context"
+        ]
         assert [(s.path, s.line) for s in store.search_literal("lives in the git dir")] == [("notes.txt", 1)]
         assert [h.path for h in store.search_bm25("embedded")] == ["docs/adr/0001-use-sqlite.md"]
         assert store.file_record("vendor/lib.py").flags == ("vendor",)
@@ -96,7 +100,11 @@ def test_the_dry_run_previews_languages_flags_and_skips_and_writes_nothing(git_r
     write_tree(git_repo, {**PROJECT, "logo.png": b"\x89PNG\x00"})
     plan = plan_index(git_repo)
     assert (plan.languages, plan.flagged, plan.skipped, plan.added) == (
-        {"markdown": 1, "python": 4, "text": 1}, {"vendor": 1}, [{"path": "logo.png", "reason": "binary"}], 6)
+        {"markdown": 1, "python": 4, "text": 1},
+        {"vendor": 1},
+        [{"path": "logo.png", "reason": "binary"}],
+        6,
+    )
     assert not (git_repo / ".git" / "maguyva").exists()
 
 
@@ -109,7 +117,11 @@ def test_status_reports_the_snapshot_and_work_not_in_the_map(git_repo):
     (git_repo / "notes.txt").unlink()
     status = index_status(git_repo)
     assert status.uncommitted_at_index == ["core/new.py"]
-    assert status.not_in_map == {"added": ["core/later.py"], "changed": ["core/a.py"], "deleted": ["notes.txt"]}
+    assert status.not_in_map == {
+        "added": ["core/later.py"],
+        "changed": ["core/a.py"],
+        "deleted": ["notes.txt"],
+    }
     assert (status.stale, status.totals["files"]) == (True, 7)
 
 

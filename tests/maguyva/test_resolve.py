@@ -9,7 +9,7 @@ from maguyva.index.resolve import is_fact
 
 PROJECT = {
     "shop/__init__.py": "from .models import Order\n",
-    "shop/models.py": '''
+    "shop/models.py": """
         class Base:
             def save(self):
                 return validate(self)
@@ -24,8 +24,8 @@ PROJECT = {
 
         def compute():
             return 1
-        ''',
-    "shop/api.py": '''
+        """,
+    "shop/api.py": """
         import shop.models as m
         from shop import Order
         from .models import compute as calc
@@ -46,7 +46,7 @@ PROJECT = {
         def report():
             print(missing_name())
             return helper()
-        ''',
+        """,
     "tools/helpers.py": "def helper():\n    return 1\n",
     "tools/a/util.py": "def helper():\n    return 2\n",
     "tools/b/util.py": "def helper():\n    return 3\n",
@@ -74,7 +74,10 @@ def test_every_reference_becomes_exactly_one_edge(tmp_path):
 def test_imports_resolve_to_the_module_file_or_the_imported_definition(tmp_path):
     _, edges = _edges(tmp_path)
     assert _to(edges[("shop/api.py", 1, "shop.models")]) == ("resolved", "shop/models.py:1")
-    assert _to(edges[("shop/api.py", 2, "Order")]) == ("resolved", "shop/models.py:8")  # via the package re-export
+    assert _to(edges[("shop/api.py", 2, "Order")]) == (
+        "resolved",
+        "shop/models.py:8",
+    )  # via the package re-export
     assert _to(edges[("shop/api.py", 3, "compute")]) == ("resolved", "shop/models.py:13")
     assert _to(edges[("shop/api.py", 4, "models")]) == ("resolved", "shop/models.py:1")
     assert edges[("shop/api.py", 4, "models")].dst_symbol == "shop.models"
@@ -103,19 +106,27 @@ def test_a_unique_name_resolves_repo_wide_and_the_same_directory_breaks_ties(tmp
 
 def test_unresolvable_references_are_kept_as_external_or_ambiguous_with_a_reason(tmp_path):
     _, edges = _edges(tmp_path)
-    assert _to(edges[("shop/api.py", 19, "print")]) == ("external", "no definition of 'print' in the repository")
+    assert _to(edges[("shop/api.py", 19, "print")]) == (
+        "external",
+        "no definition of 'print' in the repository",
+    )
     assert _to(edges[("shop/api.py", 20, "helper")]) == (
-        "ambiguous", "3 candidates: tools/a/util.py:1, tools/b/util.py:1, tools/helpers.py:1")
+        "ambiguous",
+        "3 candidates: tools/a/util.py:1, tools/b/util.py:1, tools/helpers.py:1",
+    )
 
 
 def test_javascript_relative_imports_resolve_across_extensions_and_index_files(tmp_path):
-    write_tree(tmp_path, {
-        "web/lib/index.ts": "export function format(x: number): string { return String(x); }\n",
-        "web/app.js": 'import { format } from "./lib";\nimport * as lib from "./lib/index.js";\n'
-                      'export function main() { return format(1) + lib.format(2); }\n'
-                      'import Shop from "./shop";\nimport other from "./shop";\n',
-        "web/shop.js": "export default class Shop {}\n",
-    })
+    write_tree(
+        tmp_path,
+        {
+            "web/lib/index.ts": "export function format(x: number): string { return String(x); }\n",
+            "web/app.js": 'import { format } from "./lib";\nimport * as lib from "./lib/index.js";\n'
+            "export function main() { return format(1) + lib.format(2); }\n"
+            'import Shop from "./shop";\nimport other from "./shop";\n',
+            "web/shop.js": "export default class Shop {}\n",
+        },
+    )
     _, edges = extract_tree(tmp_path)
     found = {(e.src_line, e.name): _to(e) for e in edges if e.src_path == "web/app.js"}
     assert found == {
@@ -125,15 +136,21 @@ def test_javascript_relative_imports_resolve_across_extensions_and_index_files(t
         (4, "./shop"): ("resolved", "web/shop.js:1"),  # default import: the same-named definition
         (5, "./shop"): ("resolved", "web/shop.js:1"),  # ... or else the module
     }
-    default, fallback = sorted((e for e in edges if e.src_path == "web/app.js" and e.src_line > 3),
-                               key=lambda e: e.src_line)
+    default, fallback = sorted(
+        (e for e in edges if e.src_path == "web/app.js" and e.src_line > 3), key=lambda e: e.src_line
+    )
     assert (default.dst_symbol, fallback.dst_symbol) == ("web.shop.Shop", "web.shop")
 
 
 def test_inheritance_cycles_and_self_referring_bases_terminate(tmp_path):
-    write_tree(tmp_path, {"loop.py": "class A(B):\n    def f(self):\n        return self.g()\n\n\nclass B(A):\n    pass\n\n\n"
-                                     "class C:\n    def make(self):\n        class D(self.Base):\n            pass\n"
-                                     "        return D\n"})
+    write_tree(
+        tmp_path,
+        {
+            "loop.py": "class A(B):\n    def f(self):\n        return self.g()\n\n\nclass B(A):\n    pass\n\n\n"
+            "class C:\n    def make(self):\n        class D(self.Base):\n            pass\n"
+            "        return D\n"
+        },
+    )
     _, edges = extract_tree(tmp_path)
     found = {(e.src_line, e.name): _to(e) for e in edges}
     assert found[(3, "g")] == ("external", "no member 'g' on A or its in-repo bases")

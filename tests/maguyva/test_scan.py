@@ -15,17 +15,31 @@ def _paths(root):
 
 
 def test_nested_gitignore_info_exclude_and_maguyvaignore_are_all_honoured(git_repo):
-    write_tree(git_repo, {
-        ".gitignore": "*.log\nbuild/\n",
-        "app/.gitignore": "local_*.py\n!local_keep.py\n",
-        ".maguyvaignore": "docs/drafts/\n",
-        "app/main.py": "x = 1\n", "app/local_secret.py": "x = 2\n", "app/local_keep.py": "x = 3\n",
-        "run.log": "log\n", "build/out.py": "x = 4\n", "docs/drafts/a.md": "# a\n", "docs/b.md": "# b\n",
-        "private.txt": "p\n",
-    })
+    write_tree(
+        git_repo,
+        {
+            ".gitignore": "*.log\nbuild/\n",
+            "app/.gitignore": "local_*.py\n!local_keep.py\n",
+            ".maguyvaignore": "docs/drafts/\n",
+            "app/main.py": "x = 1\n",
+            "app/local_secret.py": "x = 2\n",
+            "app/local_keep.py": "x = 3\n",
+            "run.log": "log\n",
+            "build/out.py": "x = 4\n",
+            "docs/drafts/a.md": "# a\n",
+            "docs/b.md": "# b\n",
+            "private.txt": "p\n",
+        },
+    )
     (git_repo / ".git" / "info" / "exclude").write_text("private.txt\n")
-    assert _paths(git_repo) == [".gitignore", ".maguyvaignore", "app/.gitignore", "app/local_keep.py",
-                                "app/main.py", "docs/b.md"]
+    assert _paths(git_repo) == [
+        ".gitignore",
+        ".maguyvaignore",
+        "app/.gitignore",
+        "app/local_keep.py",
+        "app/main.py",
+        "docs/b.md",
+    ]
 
 
 def test_binary_and_oversized_files_are_skipped_with_reasons(tmp_path):
@@ -33,14 +47,21 @@ def test_binary_and_oversized_files_are_skipped_with_reasons(tmp_path):
     result = scan_repository(tmp_path, max_bytes=1000)
     assert [f.record.path for f in result.files] == ["ok.py"]
     assert {s.path: s.reason for s in result.skipped} == {
-        "big.py": "too large (2400 bytes > 1000)", "img.png": "binary"}
+        "big.py": "too large (2400 bytes > 1000)",
+        "img.png": "binary",
+    }
 
 
 def test_language_comes_from_extension_file_name_or_shebang():
-    assert [detect_language("a/b.py"), detect_language("x.tsx"), detect_language("Dockerfile"),
-            detect_language("bin/tool", b"#!/usr/bin/env python3\nprint()\n"),
-            detect_language("bin/run", b"#!/bin/bash\n"), detect_language("notes"), detect_language("x.weird")] \
-        == ["python", "tsx", "dockerfile", "python", "bash", None, None]
+    assert [
+        detect_language("a/b.py"),
+        detect_language("x.tsx"),
+        detect_language("Dockerfile"),
+        detect_language("bin/tool", b"#!/usr/bin/env python3\nprint()\n"),
+        detect_language("bin/run", b"#!/bin/bash\n"),
+        detect_language("notes"),
+        detect_language("x.weird"),
+    ] == ["python", "tsx", "dockerfile", "python", "bash", None, None]
 
 
 def test_paths_are_flagged_vendor_build_generated_archive_and_test():
@@ -66,4 +87,7 @@ def test_an_unchanged_size_and_mtime_reuse_the_previous_hash_without_reading(tmp
     known = {"a.py": (first.record.size, first.mtime_ns, "previous-hash")}
     assert scan_repository(tmp_path, known=known).files[0].record.content_hash == "previous-hash"
     (tmp_path / "a.py").write_text("x = 22\n")
-    assert scan_repository(tmp_path, known=known).files[0].record.content_hash == hashlib.sha1(b"x = 22\n").hexdigest()
+    assert (
+        scan_repository(tmp_path, known=known).files[0].record.content_hash
+        == hashlib.sha1(b"x = 22\n").hexdigest()
+    )

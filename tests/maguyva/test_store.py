@@ -14,13 +14,13 @@ from maguyva.store.base import Centrality, Snapshot, Span
 from maguyva.store.schema import SCHEMA_VERSION
 
 SOURCE = (
-    'class UserService:\n'
+    "class UserService:\n"
     '    """Looks users up."""\n'
-    '    def getUserName(self, user_id):\n'
+    "    def getUserName(self, user_id):\n"
     '        raise KeyError("no such user_id here")\n'
-    '\n'
-    'def get_user_names():\n'
-    '    return [UserService().getUserName(1)]\n'
+    "\n"
+    "def get_user_names():\n"
+    "    return [UserService().getUserName(1)]\n"
 )
 
 
@@ -29,15 +29,42 @@ def store(tmp_path):
     store = open_store(tmp_path / "index.db")
     extraction = extract_source("svc/users.py", "python", SOURCE.encode())
     with store.transaction():
-        store.put_file(FileRecord("svc/users.py", "python", len(SOURCE), "h1", ("test",)), 7, extraction, SOURCE)
-        store.replace_edges(["svc/users.py"], [
-            Edge("calls", "svc/users.py", 7, "svc.users.get_user_names", "svc/users.py", 3,
-                 "svc.users.UserService.getUserName", "getUserName"),
-            Edge("calls", "svc/users.py", 4, "svc.users.UserService.getUserName", None, None, None, "KeyError",
-                 "external", "no definition of 'KeyError' in the repository"),
-        ])
-        store.set_centrality([Centrality("svc/users.py", "svc.users.UserService.getUserName", 0.6, 1, 0),
-                              Centrality("svc/users.py", None, 1.0, 0, 0)])
+        store.put_file(
+            FileRecord("svc/users.py", "python", len(SOURCE), "h1", ("test",)), 7, extraction, SOURCE
+        )
+        store.replace_edges(
+            ["svc/users.py"],
+            [
+                Edge(
+                    "calls",
+                    "svc/users.py",
+                    7,
+                    "svc.users.get_user_names",
+                    "svc/users.py",
+                    3,
+                    "svc.users.UserService.getUserName",
+                    "getUserName",
+                ),
+                Edge(
+                    "calls",
+                    "svc/users.py",
+                    4,
+                    "svc.users.UserService.getUserName",
+                    None,
+                    None,
+                    None,
+                    "KeyError",
+                    "external",
+                    "no definition of 'KeyError' in the repository",
+                ),
+            ],
+        )
+        store.set_centrality(
+            [
+                Centrality("svc/users.py", "svc.users.UserService.getUserName", 0.6, 1, 0),
+                Centrality("svc/users.py", None, 1.0, 0, 0),
+            ]
+        )
         store.add_snapshot(Snapshot("abc123", "2026-01-01T00:00:00+00:00", ("svc/users.py",)))
     yield store
     store.close()
@@ -50,15 +77,29 @@ def test_the_database_uses_wal_and_passes_integrity_check(store, tmp_path):
 
 
 def test_symbols_are_found_by_exact_or_prefix_name_qualified_name_and_kind(store):
-    assert [s.qualified_name for s in store.find_symbols("getUserName")] == ["svc.users.UserService.getUserName"]
+    assert [s.qualified_name for s in store.find_symbols("getUserName")] == [
+        "svc.users.UserService.getUserName"
+    ]
     assert [s.name for s in store.find_symbols("get", prefix=True)] == ["getUserName", "get_user_names"]
     assert [s.name for s in store.find_symbols("get", prefix=True, kind="function")] == ["get_user_names"]
     assert [s.name for s in store.find_symbols("svc.users.UserService", qualified=True, prefix=True)] == [
-        "UserService", "getUserName"]
+        "UserService",
+        "getUserName",
+    ]
     assert store.find_symbols("getuser") == []  # exact means exact
     service = store.find_symbols("UserService")[0]
-    assert service == Symbol("svc/users.py", "UserService", "svc.users.UserService", "class", 1, 4, 0,
-                             "class UserService:", "Looks users up.", None)
+    assert service == Symbol(
+        "svc/users.py",
+        "UserService",
+        "svc.users.UserService",
+        "class",
+        1,
+        4,
+        0,
+        "class UserService:",
+        "Looks users up.",
+        None,
+    )
 
 
 def test_structural_queries_filter_by_kind_name_glob_signature_and_path(store):
@@ -71,13 +112,16 @@ def test_edges_are_listed_in_and_out_of_symbols_and_files(store):
     (into,) = store.edges_in(symbol="svc.users.UserService.getUserName")
     assert (into.src_path, into.src_line, into.src_symbol) == ("svc/users.py", 7, "svc.users.get_user_names")
     assert [e.name for e in store.edges_out("svc/users.py")] == ["KeyError", "getUserName"]
-    assert [e.resolution for e in store.edges_out("svc/users.py", "svc.users.UserService.getUserName")] == ["external"]
+    assert [e.resolution for e in store.edges_out("svc/users.py", "svc.users.UserService.getUserName")] == [
+        "external"
+    ]
     assert [e.name for e in store.all_edges()] == ["getUserName"]
 
 
 def test_literal_search_returns_path_line_spans_for_substrings(store):
     assert store.search_literal('KeyError("no such') == [
-        Span("svc/users.py", 4, 4, '        raise KeyError("no such user_id here")')]
+        Span("svc/users.py", 4, 4, '        raise KeyError("no such user_id here")')
+    ]
     assert [s.line for s in store.search_literal("user_id")] == [3, 4]  # "_" is not a wildcard
     assert store.search_literal("DROP TABLE") == []
 
@@ -85,17 +129,23 @@ def test_literal_search_returns_path_line_spans_for_substrings(store):
 def test_bm25_search_matches_split_identifiers_and_docstrings(store):
     hits = store.search_bm25("name")  # appears only inside the camelCase identifier getUserName
     assert sorted((h.path, h.line, h.end_line, h.symbol) for h in hits) == [
-        ("svc/users.py", 3, 5, "svc.users.UserService.getUserName"), ("svc/users.py", 6, 7, "svc.users.get_user_names")]
+        ("svc/users.py", 3, 5, "svc.users.UserService.getUserName"),
+        ("svc/users.py", 6, 7, "svc.users.get_user_names"),
+    ]
     assert {h.symbol for h in store.search_bm25("looks")} == {"svc.users.UserService"}
 
 
 def test_file_text_record_snapshot_centrality_and_language_stats(store):
     assert store.file_text("svc/users.py") == SOURCE
-    assert store.file_record("svc/users.py") == FileRecord("svc/users.py", "python", len(SOURCE), "h1", ("test",))
+    assert store.file_record("svc/users.py") == FileRecord(
+        "svc/users.py", "python", len(SOURCE), "h1", ("test",)
+    )
     assert store.snapshot() == Snapshot("abc123", "2026-01-01T00:00:00+00:00", ("svc/users.py",))
     assert store.centrality("svc/users.py").pagerank == 1.0
     assert [c.symbol for c in store.top_central()] == ["svc.users.UserService.getUserName"]
-    assert [(s.language, s.files, s.symbols, s.edges) for s in store.language_stats()] == [("python", 1, 3, 1)]
+    assert [(s.language, s.files, s.symbols, s.edges) for s in store.language_stats()] == [
+        ("python", 1, 3, 1)
+    ]
     assert store.file_states() == {"svc/users.py": (len(SOURCE), 7, "h1")}
 
 
@@ -104,8 +154,10 @@ def test_deleting_a_file_removes_its_rows_from_every_table(store):
         store.delete_file("svc/users.py")
         store.replace_edges(["svc/users.py"], [])
         store.set_centrality([])
-    counts = [store.db.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-              for t in ("files", "symbols", "refs", "chunks", "chunks_fts", "files_text", "edges", "centrality")]
+    counts = [
+        store.db.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+        for t in ("files", "symbols", "refs", "chunks", "chunks_fts", "files_text", "edges", "centrality")
+    ]
     assert counts == [0] * 8
     assert store.search_literal("KeyError") == []
 

@@ -16,8 +16,10 @@ from conftest import git
 
 def write_corpus(root: Path, files: int, functions: int = 40, prefix: str = "mod") -> None:
     """``files`` Python modules in 30 packages, each defining ``2 * functions`` functions."""
-    body = "".join(f"def f{i}(x):\n    return g{i}(x) + {i}\n\n\ndef g{i}(y):\n    return y * {i}\n\n\n"
-                   for i in range(functions))
+    body = "".join(
+        f"def f{i}(x):\n    return g{i}(x) + {i}\n\n\ndef g{i}(y):\n    return y * {i}\n\n\n"
+        for i in range(functions)
+    )
     for n in range(files):
         path = root / f"pkg{n % 30}" / f"{prefix}{n}.py"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -30,8 +32,14 @@ def commit_all(repo: Path) -> None:
 
 
 def cli(*args: str, cwd: Path, env: dict | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "orkestra", *args], cwd=cwd, capture_output=True, text=True,
-                          env={**os.environ, **(env or {})}, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "orkestra", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=timeout,
+    )
 
 
 def cli_json(*args: str, cwd: Path, env: dict | None = None) -> dict:

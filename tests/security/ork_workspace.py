@@ -37,5 +37,8 @@ def errors(root: Path) -> list[dict]:
 
 def files(folder: Path) -> dict[str, bytes]:
     """Every regular file below ``folder`` (symlinks not followed) → bytes."""
-    return {p.relative_to(folder).as_posix(): p.read_bytes()
-            for p in sorted(folder.rglob("*")) if p.is_file() and not p.is_symlink()}
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and not p.is_symlink()
+    }

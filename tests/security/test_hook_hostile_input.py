@@ -70,8 +70,13 @@ def test_unreadable_payload_is_stored_as_malformed_not_lost(name, git_repo):
 
 def test_codex_argv_with_undecodable_bytes_is_stored_as_malformed(git_repo):
     # Python decodes argv with surrogateescape: a bad byte arrives as a lone surrogate.
-    result = subprocess.run([HOOK.encode(), b"codex-notify", b'{"type":"agent-turn-complete","x":"\xff"}'],
-                            capture_output=True, cwd=git_repo, timeout=60, check=False)
+    result = subprocess.run(
+        [HOOK.encode(), b"codex-notify", b'{"type":"agent-turn-complete","x":"\xff"}'],
+        capture_output=True,
+        cwd=git_repo,
+        timeout=60,
+        check=False,
+    )
     assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
     [event] = stored(git_repo)
     assert (event.name, event.labels["agent_tool"]) == ("malformed", "codex-cli")
@@ -90,8 +95,12 @@ def test_encode_event_never_recurses_without_bound():
 
 
 def test_huge_strings_are_capped_in_labels_and_fields(git_repo):
-    payload = {"hook_event_name": "PreToolUse", "session_id": "s" * 200_000, "tool_name": "mcp__" + "x" * 100_000,
-               "tool_input": {"command": "y" * 300_000, "k" * 50_000: 1}}
+    payload = {
+        "hook_event_name": "PreToolUse",
+        "session_id": "s" * 200_000,
+        "tool_name": "mcp__" + "x" * 100_000,
+        "tool_input": {"command": "y" * 300_000, "k" * 50_000: 1},
+    }
     recorded = record_hook(json.dumps(payload), env={}, cwd=str(git_repo), ts=TS)
     [event] = stored(git_repo)
     assert event == recorded.event
@@ -134,13 +143,19 @@ def test_the_time_budget_holds_whatever_the_input(git_repo):
     for name, (data, _) in sorted(HOSTILE.items()):
         text = data.decode("utf-8", "replace")
         benign = json.dumps({"hook_event_name": "Stop", "session_id": "s1", "note": "w " * (len(text) // 2)})
-        floor = (_best_of(2, lambda benign=benign: record_hook(benign, store_dir=store, env={}, cwd=str(git_repo)))
-                 + _best_of(2, lambda text=text: _parse_floor(text)))
+        floor = _best_of(
+            2, lambda benign=benign: record_hook(benign, store_dir=store, env={}, cwd=str(git_repo))
+        ) + _best_of(2, lambda text=text: _parse_floor(text))
         cost = _best_of(2, lambda data=data: record_hook(data, store_dir=store, env={}, cwd=str(git_repo)))
         assert cost < 5 * floor + 0.005, (name, cost, floor)
-    for hostile in ({"session_id": "S" * 200_000}, {"tool_input": {"token": "A" * 40_000, "cmd": "b" * 40_000}}):
+    for hostile in (
+        {"session_id": "S" * 200_000},
+        {"tool_input": {"token": "A" * 40_000, "cmd": "b" * 40_000}},
+    ):
         text = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", **hostile})
         benign = json.dumps({"hook_event_name": "Stop", "note": "w " * (len(text) // 2)})
-        floor = _best_of(2, lambda benign=benign: record_hook(benign, store_dir=store, env={}, cwd=str(git_repo)))
+        floor = _best_of(
+            2, lambda benign=benign: record_hook(benign, store_dir=store, env={}, cwd=str(git_repo))
+        )
         cost = _best_of(2, lambda text=text: record_hook(text, store_dir=store, env={}, cwd=str(git_repo)))
         assert cost < 10 * floor + 0.005, (sorted(hostile), cost, floor)

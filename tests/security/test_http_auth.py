@@ -31,9 +31,27 @@ def _serve(project, *args: str, key: str | None = None) -> tuple[subprocess.Pope
     env = {k: v for k, v in os.environ.items() if k != "MAGUYVA_API_KEY"}
     if key is not None:
         env["MAGUYVA_API_KEY"] = key
-    process = subprocess.Popen([sys.executable, "-m", "orkestra", "code", "serve", "--http", "--port", str(port),
-                                "--repo", str(root), "--store", str(store), *args],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "orkestra",
+            "code",
+            "serve",
+            "--http",
+            "--port",
+            str(port),
+            "--repo",
+            str(root),
+            "--store",
+            str(store),
+            *args,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     return process, port
 
 
@@ -51,8 +69,16 @@ def _status(port: int, token: str | None) -> int:
     headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
     if token is not None:
         headers["Authorization"] = f"Bearer {token}"
-    body = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-            "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+    }
     return httpx.post(f"http://127.0.0.1:{port}/mcp", json=body, headers=headers, timeout=10).status_code
 
 
@@ -65,7 +91,9 @@ def _session(port: int, token: str | None, calls: list[tuple[str, dict]]) -> lis
 
     async def go():
         async with httpx2.AsyncClient(headers=headers, timeout=30) as http:
-            async with Client(streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http)) as client:
+            async with Client(
+                streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http)
+            ) as client:
                 return [await client.call_tool(name, args) for name, args in calls]
 
     return anyio.run(go)
@@ -118,10 +146,13 @@ def test_a_configured_key_is_required_for_every_request(project):
     process, port = _serve(project, key=KEY)
     try:
         assert wait_for_port(port, process), _stop(process)
-        assert [_status(port, token) for token in (None, "wrong", KEY[:-1], KEY + "x", "mgv_x_y")] == [401] * 5
+        assert [_status(port, token) for token in (None, "wrong", KEY[:-1], KEY + "x", "mgv_x_y")] == [
+            401
+        ] * 5
         assert _status(port, KEY) == 200
-        got, refreshed = _session(port, KEY, [("get_file", {"path": "shop/checkout.py", "end_line": 3}),
-                                              ("refresh_index", {})])
+        got, refreshed = _session(
+            port, KEY, [("get_file", {"path": "shop/checkout.py", "end_line": 3}), ("refresh_index", {})]
+        )
         assert got.structured_content["path"] == "shop/checkout.py"
         assert not refreshed.is_error
         with pytest.raises(Exception):

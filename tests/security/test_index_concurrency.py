@@ -64,8 +64,12 @@ def test_readers_keep_answering_while_full_and_incremental_runs_write(git_repo):
         writing.set()
         for args in (["--full"], [], ["--full"]):
             (git_repo / "pkg2" / "mod2.py").write_text(f"def changed_{time.time_ns()}():\n    return 1\n")
-            run = subprocess.run([sys.executable, "-m", "orkestra", "code", "index", *args, str(git_repo)],
-                                 capture_output=True, text=True, timeout=600)
+            run = subprocess.run(
+                [sys.executable, "-m", "orkestra", "code", "index", *args, str(git_repo)],
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
             assert run.returncode == 0, run.stderr
     finally:
         done.set()

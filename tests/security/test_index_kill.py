@@ -35,8 +35,11 @@ def _serving(root: Path, db: Path) -> int:
 
 def _kill(root: Path, db: Path, after: float | None) -> int | None:
     """Start `code index --full`; kill -9 it ``after`` seconds in (None: once its WAL is 1 MB). Its exit code."""
-    run = subprocess.Popen([sys.executable, "-m", "orkestra", "code", "index", "--full", str(root)],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    run = subprocess.Popen(
+        [sys.executable, "-m", "orkestra", "code", "index", "--full", str(root)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     wal = db.parent / "index.db-wal"
     started = time.monotonic()
     if after is None:
@@ -90,8 +93,14 @@ def _writer_holds_the_lock(conninfo: str) -> bool:
     from maguyva.store.postgres.store import _WRITE_LOCK
 
     with psycopg.connect(conninfo, autocommit=True) as conn:
-        return conn.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted "
-                            "AND objsubid = 2 AND classid::bigint = %s", (_WRITE_LOCK,)).fetchone()[0] > 0
+        return (
+            conn.execute(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted "
+                "AND objsubid = 2 AND classid::bigint = %s",
+                (_WRITE_LOCK,),
+            ).fetchone()[0]
+            > 0
+        )
 
 
 @pytest.mark.postgres
@@ -103,8 +112,11 @@ def test_a_killed_full_rebuild_of_a_postgres_store_leaves_the_previous_rows(git_
     write_corpus(git_repo, NEW)
     rng = random.Random(11)
     for _ in range(2):
-        run = subprocess.Popen([sys.executable, "-m", "orkestra", "code", "index", "--full", str(git_repo),
-                                "--store", store], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        run = subprocess.Popen(
+            [sys.executable, "-m", "orkestra", "code", "index", "--full", str(git_repo), "--store", store],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         while run.poll() is None and not _writer_holds_the_lock(postgres_url):  # the rebuild is writing
             time.sleep(0.01)
         time.sleep(rng.uniform(0, 0.5))
@@ -124,8 +136,11 @@ def test_a_killed_first_run_leaves_no_index_rather_than_an_empty_one(git_repo):
     write_corpus(git_repo, OLD)
     commit_all(git_repo)
     db = git_repo / ".git" / "maguyva" / "index.db"
-    run = subprocess.Popen([sys.executable, "-m", "orkestra", "code", "index", str(git_repo)],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    run = subprocess.Popen(
+        [sys.executable, "-m", "orkestra", "code", "index", str(git_repo)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     while run.poll() is None and not db.exists():
         time.sleep(0.005)
     time.sleep(0.2)

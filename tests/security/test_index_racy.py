@@ -58,8 +58,10 @@ def test_an_edit_in_the_same_timestamp_tick_as_the_index_is_seen(git_repo, tmp_p
     monkeypatch.setattr(scan, "stat_stamp", lambda stat: stat.st_mtime_ns)
     repo, store = _repo(git_repo), tmp_path / "index.db"
     index_repository(repo, store, full=True, workers=1)
-    assert {f.record.path: f.mtime_ns for f in scan.scan_repository(repo).files} == {"pkg/mod.py": 0,
-                                                                                     "pkg/other.py": 0}
+    assert {f.record.path: f.mtime_ns for f in scan.scan_repository(repo).files} == {
+        "pkg/mod.py": 0,
+        "pkg/other.py": 0,
+    }
     _check(repo, store)
 
 

@@ -8,8 +8,14 @@ import pytest
 
 from ork_workspace import cli, workspace
 
-LISTINGS = [("agents", "list"), ("skills", "list"), ("decisions", "list"), ("truths", "list"),
-            ("agents", "search", "security"), ("search", "security")]
+LISTINGS = [
+    ("agents", "list"),
+    ("skills", "list"),
+    ("decisions", "list"),
+    ("truths", "list"),
+    ("agents", "search", "security"),
+    ("search", "security"),
+]
 
 
 def test_a_broken_agent_yaml_is_named_on_stderr_and_the_listing_fails(tmp_path):

@@ -58,8 +58,12 @@ def test_classify_and_commit_refuse_a_sha_planted_in_the_index(git_repo, tmp_pat
     with pytest.raises(WorkspaceError, match="not a commit of this repository"):
         classify_commit(paths, FAKE, changelog="fixed")
     batch = tmp_path / "batch.jsonl"
-    batch.write_text("".join(json.dumps({"sha": s, "domain": "changelog", "action": "skip", "reason": "x"}) + "\n"
-                             for s in (shas[0], FAKE)))
+    batch.write_text(
+        "".join(
+            json.dumps({"sha": s, "domain": "changelog", "action": "skip", "reason": "x"}) + "\n"
+            for s in (shas[0], FAKE)
+        )
+    )
     with pytest.raises(WorkspaceError, match=r"batch.jsonl:2:1: sha: .*not a commit of this repository"):
         commit_classifications(paths, batch)
     assert not (paths.ledger_dir / "commits_processed.jsonl").exists()  # all or nothing

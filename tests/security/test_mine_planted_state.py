@@ -30,5 +30,9 @@ def test_a_planted_head_is_never_passed_to_git_and_forces_a_rebuild(git_repo, tm
     result = sync_index(paths)
     assert (result.mode, result.total_commits) == ("full", 3)
     assert "rewritten" in result.reason
-    assert [c["subject"] for c in load_index(paths).values()] == ["feat: change 1", "feat: change 2", "fix: three"]
+    assert [c["subject"] for c in load_index(paths).values()] == [
+        "feat: change 1",
+        "feat: change 2",
+        "fix: three",
+    ]
     assert not out.exists()

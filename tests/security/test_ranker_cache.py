@@ -30,15 +30,20 @@ def test_a_pickled_or_damaged_ranker_cache_is_rebuilt_not_loaded(git_repo):
         place = cache_path(api.store_location)
         assert place.is_file()
         with open(place, "wb") as out:  # an object array only loads through pickle
-            np.savez(out, key=np.array([Boom()], dtype=object), paths=np.array([pickle.dumps(Boom())], dtype=object))
+            np.savez(
+                out,
+                key=np.array([Boom()], dtype=object),
+                paths=np.array([pickle.dumps(Boom())], dtype=object),
+            )
         index = load_file_index(api.store, api.store_location)
         assert index.paths == ["app.py"]
         place.write_bytes(b"\x93NUMPY garbage")
         assert load_file_index(api.store, api.store_location).paths == ["app.py"]
         fresh = Maguyva.open(git_repo)
         fresh.embedding_settings = None
-        assert [r["citation"] for r in fresh.intelligent_search("how is the card charged")["results"]] == \
-            [r["citation"] for r in before]
+        assert [r["citation"] for r in fresh.intelligent_search("how is the card charged")["results"]] == [
+            r["citation"] for r in before
+        ]
         fresh.close()
     finally:
         api.close()

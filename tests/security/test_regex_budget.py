@@ -40,9 +40,11 @@ def test_hostile_patterns_answer_and_the_next_call_is_not_slowed(indexed):
     from mcp.client.stdio import stdio_client
 
     root, store = indexed
-    params = StdioServerParameters(command=sys.executable, args=["-m", "orkestra", "code", "serve", "--repo",
-                                                                 str(root), "--store", str(store)],
-                                   env={**os.environ})
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "orkestra", "code", "serve", "--repo", str(root), "--store", str(store)],
+        env={**os.environ},
+    )
 
     async def timed(session, tool, args):
         started = time.perf_counter()
@@ -57,8 +59,12 @@ def test_hostile_patterns_answer_and_the_next_call_is_not_slowed(indexed):
             for _ in range(3):
                 await timed(session, "search_text", {"pattern": "need.e", "regex": True})
                 baseline.append((await timed(session, "find_symbol", {"symbol_name": "target_function"}))[1])
-            benign = min([(await timed(session, "search_text", {"pattern": "a+!", "regex": True}))[1]
-                          for _ in range(3)])
+            benign = min(
+                [
+                    (await timed(session, "search_text", {"pattern": "a+!", "regex": True}))[1]
+                    for _ in range(3)
+                ]
+            )
             hostile, after = [], []
             for pattern in HOSTILE:
                 result, seconds = await timed(session, "search_text", {"pattern": pattern, "regex": True})

@@ -43,7 +43,8 @@ def change_inputs(root: Path) -> None:
     (root / "registries/agents/bio-analyst.yaml").unlink()
     source = (root / "registries/agents/architecture-advisor.yaml").read_text()
     (root / "registries/agents/design-advisor.yaml").write_text(
-        source.replace("name: architecture-advisor", "name: design-advisor"))
+        source.replace("name: architecture-advisor", "name: design-advisor")
+    )
 
 
 @pytest.fixture
@@ -67,18 +68,23 @@ def _trial(tmp_path: Path, pristine: Path, name: str) -> Path:
     return root
 
 
-@pytest.mark.parametrize("method, limit, expected", [
-    ("stage", 1, "old"),      # killed after staging the journal only
-    ("stage", 4, "old"),      # killed half-way through writing temp files
-    ("commit", 2, "new"),     # killed right after the journal said "commit"
-    ("commit", 5, "new"),     # killed with three outputs renamed, the rest pending
-])
-def test_a_crash_at_each_phase_is_rolled_back_or_completed_by_the_next_check(tmp_path, states, method, limit,
-                                                                              expected):
+@pytest.mark.parametrize(
+    "method, limit, expected",
+    [
+        ("stage", 1, "old"),  # killed after staging the journal only
+        ("stage", 4, "old"),  # killed half-way through writing temp files
+        ("commit", 2, "new"),  # killed right after the journal said "commit"
+        ("commit", 5, "new"),  # killed with three outputs renamed, the rest pending
+    ],
+)
+def test_a_crash_at_each_phase_is_rolled_back_or_completed_by_the_next_check(
+    tmp_path, states, method, limit, expected
+):
     pristine, old, new = states
     root = _trial(tmp_path, pristine, f"{method}-{limit}")
-    crashed = subprocess.run([sys.executable, "-c", CRASH, method, str(limit), str(root)], capture_output=True,
-                             check=False)
+    crashed = subprocess.run(
+        [sys.executable, "-c", CRASH, method, str(limit), str(root)], capture_output=True, check=False
+    )
     assert crashed.returncode == 137
     if method == "commit" and limit > 2:
         assert outputs(root) not in (old, new)  # the kill left a mix on disk ...
@@ -99,8 +105,12 @@ def test_kill_9_at_random_moments_ends_old_or_new_without_debris(tmp_path, state
     rng = random.Random(14)
     for trial in range(3):
         root = _trial(tmp_path, pristine, f"kill-{trial}")
-        proc = subprocess.Popen([sys.executable, "-m", "orkestra", "sync"], cwd=root,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "orkestra", "sync"],
+            cwd=root,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             proc.wait(timeout=rng.uniform(0.4, 1.0) * duration)
         except subprocess.TimeoutExpired:
@@ -134,4 +144,5 @@ def test_an_owned_output_replaced_by_a_directory_is_a_clear_error(tmp_path, stat
     assert ".claude/agents/orchestrator.md" in result.stderr and "directory" in result.stderr
     assert (target / "notes.txt").read_text() == "mine"
     assert outputs(root) == {k: v for k, v in old.items() if k != ".claude/agents/orchestrator.md"} | {
-        ".claude/agents/orchestrator.md/notes.txt": b"mine"}
+        ".claude/agents/orchestrator.md/notes.txt": b"mine"
+    }

@@ -17,14 +17,17 @@ def _set_path(root, key: str, value: str) -> None:
     config.write_text(config.read_text() + f"paths:\n  {key}: {value}\n")
 
 
-@pytest.mark.parametrize("key, value", [
-    ("mcp_config", "./.git/hooks/pre-commit"),
-    ("output", "./.git/claude"),
-    ("output", "packages/search/.git/claude"),     # a nested repository, at any depth
-    ("decisions_digest", ".GIT/hooks/post-merge"),  # case-insensitive filesystems
-    ("state", ".git/orkestra"),
-    ("output", "hooks-link/x"),                      # through an in-tree symlink into .git
-])
+@pytest.mark.parametrize(
+    "key, value",
+    [
+        ("mcp_config", "./.git/hooks/pre-commit"),
+        ("output", "./.git/claude"),
+        ("output", "packages/search/.git/claude"),  # a nested repository, at any depth
+        ("decisions_digest", ".GIT/hooks/post-merge"),  # case-insensitive filesystems
+        ("state", ".git/orkestra"),
+        ("output", "hooks-link/x"),  # through an in-tree symlink into .git
+    ],
+)
 def test_paths_into_git_are_located_validation_errors(tmp_path, key, value):
     root = workspace(tmp_path)
     (root / "hooks-link").symlink_to(".git/hooks")
@@ -55,13 +58,16 @@ def test_a_manifest_entry_outside_the_outputs_prunes_nothing(tmp_path, force):
     (root / "src").mkdir()
     (root / "src/keep.py").write_text("x = 1\n")
     assert cli(root, "sync").returncode == 0
-    _hostile_manifest(root, {
-        "pyproject.toml": _sha(root / "pyproject.toml"),
-        ".claude/../src/keep.py": _sha(root / "src/keep.py"),
-        ".git/config": _sha(root / ".git/config"),
-        "/etc/hostname": "0" * 64,
-        "src/keep.py": "0" * 64,  # wrong hash, and --force
-    })
+    _hostile_manifest(
+        root,
+        {
+            "pyproject.toml": _sha(root / "pyproject.toml"),
+            ".claude/../src/keep.py": _sha(root / "src/keep.py"),
+            ".git/config": _sha(root / ".git/config"),
+            "/etc/hostname": "0" * 64,
+            "src/keep.py": "0" * 64,  # wrong hash, and --force
+        },
+    )
     result = cli(root, "sync", *(["--force"] if force else []))
     assert result.returncode == 0, result.stderr
     assert (root / "pyproject.toml").is_file() and (root / "src/keep.py").is_file()

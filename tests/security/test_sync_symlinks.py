@@ -25,13 +25,16 @@ def test_committed_symlink_into_git_hooks_never_gets_a_hook_written(tmp_path):
     assert not (root / ".git/hooks/plan.sh").exists()
 
 
-@pytest.mark.parametrize("link, target", [
-    (".claude", ".git"),                                  # the whole output folder
-    (".claude", "../outside"),                            # ... or leading out of the tree
-    (".claude/agents", "../.git/info"),                   # a folder in the middle
-    (".mcp.json", ".git/hooks/pre-commit"),               # the final file itself
-    (".claude/agents/orchestrator.md", "../../../outside/victim.txt"),
-])
+@pytest.mark.parametrize(
+    "link, target",
+    [
+        (".claude", ".git"),  # the whole output folder
+        (".claude", "../outside"),  # ... or leading out of the tree
+        (".claude/agents", "../.git/info"),  # a folder in the middle
+        (".mcp.json", ".git/hooks/pre-commit"),  # the final file itself
+        (".claude/agents/orchestrator.md", "../../../outside/victim.txt"),
+    ],
+)
 def test_no_component_of_an_output_may_be_a_symlink(tmp_path, link, target):
     root = workspace(tmp_path)
     outside = tmp_path / "outside"
@@ -88,7 +91,9 @@ def _assert_refused(root: Path, link_rel: str) -> None:
     assert result.returncode == 1
     assert link_rel in result.stderr
     rendered = files(root / ".claude") if (root / ".claude").exists() else {}
-    assert not any(b"PRIVATE KEY" in data or b"secret" in data.split(b"\n", 1)[-1][:6] for data in rendered.values())
+    assert not any(
+        b"PRIVATE KEY" in data or b"secret" in data.split(b"\n", 1)[-1][:6] for data in rendered.values()
+    )
 
 
 def test_symlinked_references_folder_outside_is_a_validation_error_naming_the_link(tmp_path):
@@ -173,8 +178,14 @@ def test_the_catalog_cache_never_writes_through_a_symlink_or_outside(tmp_path, s
     assert list(outside.iterdir()) == [] and files(root / ".git") == before
 
 
-@pytest.mark.parametrize("link", ["registries/skills/domains/evil", "vendor/acme-skills/evil",
-                                  "ai_assets/reference/decisions/records/DEC-XX-001.yaml"])
+@pytest.mark.parametrize(
+    "link",
+    [
+        "registries/skills/domains/evil",
+        "vendor/acme-skills/evil",
+        "ai_assets/reference/decisions/records/DEC-XX-001.yaml",
+    ],
+)
 def test_any_symlink_out_of_a_source_folder_is_an_error_even_where_nothing_reads_it(tmp_path, link):
     root = workspace(tmp_path)
     evil = tmp_path / "evil"

@@ -15,13 +15,13 @@ ESCAPES = [
     "{{ cycler.__init__.__globals__.os.system('touch PWNED') }}",
     "{{ self._TemplateReference__context.cycler.__init__.__globals__.os.popen('touch PWNED').read() }}",
     "{{ lipsum.__globals__['os'].system('touch PWNED') }}",
-    "{% set x = [] %}{{ x.append(1) }}",           # immutable: no mutation of lists ...
-    "{% set d = {} %}{{ d.update({'a': 1}) }}",    # ... or dicts
+    "{% set x = [] %}{{ x.append(1) }}",  # immutable: no mutation of lists ...
+    "{% set d = {} %}{{ d.update({'a': 1}) }}",  # ... or dicts
     "{{ name.__len__() }}",
-    "{{ range(10 ** 9) | list | length }}",         # the sandbox caps range()
-    "{{ 'x' * 10 ** 10 }}",                         # and our caps on string/list repetition
-    "{{ 2 ** 100000000 }}",                         # and on powers ...
-    "{{ ((((9 ** 9) ** 9) ** 9) ** 9) ** 9 }}",     # ... however they are chained
+    "{{ range(10 ** 9) | list | length }}",  # the sandbox caps range()
+    "{{ 'x' * 10 ** 10 }}",  # and our caps on string/list repetition
+    "{{ 2 ** 100000000 }}",  # and on powers ...
+    "{{ ((((9 ** 9) ** 9) ** 9) ** 9) ** 9 }}",  # ... however they are chained
 ]
 
 
@@ -42,7 +42,8 @@ def test_sync_with_a_hostile_workspace_template_fails_cleanly_and_runs_nothing(t
     root = workspace(tmp_path)
     (root / "templates").mkdir()
     (root / "templates/agent.md.j2").write_text(
-        "---\n{{ cycler.__init__.__globals__.os.system('touch ' ~ 'PWNED') }}\n---\n")
+        "---\n{{ cycler.__init__.__globals__.os.system('touch ' ~ 'PWNED') }}\n---\n"
+    )
     result = cli(root, "sync")
     assert result.returncode == 1
     assert "templates/agent.md.j2:2:" in result.stderr and "Traceback" not in result.stderr
@@ -61,8 +62,9 @@ def test_a_template_that_never_finishes_is_stopped_with_a_located_error(tmp_path
     monkeypatch.setattr(environment, "TEMPLATE_SECONDS", 0.5)
     folder = tmp_path / "templates"
     folder.mkdir()
-    (folder / "agent.md.j2").write_text("start\n{% for a in range(100000) %}{% for b in range(100000) %}"
-                                        "{% endfor %}{% endfor %}\n")
+    (folder / "agent.md.j2").write_text(
+        "start\n{% for a in range(100000) %}{% for b in range(100000) %}{% endfor %}{% endfor %}\n"
+    )
     pending = signal.setitimer(signal.ITIMER_REAL, 0)  # pytest-timeout's alarm; the budget yields to it
     try:
         with pytest.raises(OrkestraError) as info:

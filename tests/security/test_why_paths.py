@@ -52,8 +52,11 @@ def test_registry_paths_leaving_the_repository_are_reported_never_probed(tmp_pat
     git(repo, "init", "-q", "-b", "main")
     make_memory_repo(repo)
     truths = repo / "ai_assets/reference/ground_truths.yaml"
-    truths.write_text(truths.read_text().replace("evidence: [src/shop/notes.py]",
-                                                 "evidence: [../../../etc/passwd, /etc/hostname, .git/config]"))
+    truths.write_text(
+        truths.read_text().replace(
+            "evidence: [src/shop/notes.py]", "evidence: [../../../etc/passwd, /etc/hostname, .git/config]"
+        )
+    )
     ws = Workspace.load(repo)
     found = [d for d in stale_facts(ws, symbol_lookup=False) if d.field.startswith("statements.1.evidence")]
     assert [d.code for d in found] == ["outside-path"] * 3
@@ -62,17 +65,39 @@ def test_registry_paths_leaving_the_repository_are_reported_never_probed(tmp_pat
 
 
 def _hook(payload: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "orkestra.why.hook"], check=False, input=payload, cwd=cwd,
-                          capture_output=True, text=True, timeout=30,
-                          env={"PATH": os.environ["PATH"], "PYTHONPATH": str(REPO)})
+    return subprocess.run(
+        [sys.executable, "-m", "orkestra.why.hook"],
+        check=False,
+        input=payload,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={"PATH": os.environ["PATH"], "PYTHONPATH": str(REPO)},
+    )
 
 
 def test_hook_stays_silent_and_fast_on_hostile_payloads(shop, tmp_path):
     (shop / ".claude" / "orkestra").mkdir(parents=True, exist_ok=True)
     lookup = shop / ".claude" / "orkestra" / "memory.json"
-    lookup.write_text(json.dumps({"version": 1, "files": {"../outside.py": ["DEC-X"], "src/shop/pricing.py": ["DEC-X"]},
-                                  "folders": {}, "records": {"DEC-X": {"kind": "decision", "status": "active",
-                                                                       "title": "t" * 50_000, "do": [], "avoid": []}}}))
+    lookup.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "files": {"../outside.py": ["DEC-X"], "src/shop/pricing.py": ["DEC-X"]},
+                "folders": {},
+                "records": {
+                    "DEC-X": {
+                        "kind": "decision",
+                        "status": "active",
+                        "title": "t" * 50_000,
+                        "do": [],
+                        "avoid": [],
+                    }
+                },
+            }
+        )
+    )
     (tmp_path / "outside.py").write_text("x\n")
     escape = shop / "src" / "escape.py"
     escape.symlink_to(tmp_path / "outside.py")
@@ -90,8 +115,12 @@ def test_hook_stays_silent_and_fast_on_hostile_payloads(shop, tmp_path):
             result = _hook(payload, shop)
             assert result.returncode == 0 and result.stdout == "", payload[:80]
             assert time.perf_counter() - start < 20
-        covered = _hook(json.dumps({"tool_name": "Edit", "cwd": str(shop),
-                                    "tool_input": {"file_path": "src/shop/pricing.py"}}), shop)
+        covered = _hook(
+            json.dumps(
+                {"tool_name": "Edit", "cwd": str(shop), "tool_input": {"file_path": "src/shop/pricing.py"}}
+            ),
+            shop,
+        )
         context = json.loads(covered.stdout)["hookSpecificOutput"]["additionalContext"]
         assert len(context) <= 2_000  # a huge record title is cut, never passed through whole
     finally:
@@ -108,8 +137,14 @@ def test_a_proposed_draft_cannot_smuggle_fields_or_an_active_status(tmp_path):
     repo.mkdir()
     git(repo, "init", "-q", "-b", "main")
     make_memory_repo(repo)
-    result = propose_decision(repo, "PR", "Title\nstatus: active", "summary\nstatus: active\nid: DEC-PR-001",
-                              do=["x\n- injected"], files=["src/shop/pricing.py"])
+    result = propose_decision(
+        repo,
+        "PR",
+        "Title\nstatus: active",
+        "summary\nstatus: active\nid: DEC-PR-001",
+        do=["x\n- injected"],
+        files=["src/shop/pricing.py"],
+    )
     record = yaml.safe_load((repo / result["path"]).read_text())
     assert (record["id"], record["status"]) == ("DEC-PR-004", "proposed")
     assert record["title"] == "Title status: active"  # one line; the YAML dumper quotes the rest

@@ -47,11 +47,23 @@ class VoyageStub:
                 data = []
                 for i, text in enumerate(body["input"]):
                     bits = np.packbits(float_vector(text, dims) > 0)
-                    data.append({"object": "embedding", "index": i,
-                                 "embedding": base64.b64encode(bits.tobytes()).decode()})
+                    data.append(
+                        {
+                            "object": "embedding",
+                            "index": i,
+                            "embedding": base64.b64encode(bits.tobytes()).decode(),
+                        }
+                    )
                 tokens = sum(len(t.split()) for t in body["input"])
-                self._send(200, {"object": "list", "data": data, "model": body["model"],
-                                 "usage": {"total_tokens": tokens}})
+                self._send(
+                    200,
+                    {
+                        "object": "list",
+                        "data": data,
+                        "model": body["model"],
+                        "usage": {"total_tokens": tokens},
+                    },
+                )
 
             def _send(self, status: int, payload: dict) -> None:
                 raw = json.dumps(payload).encode()

@@ -19,7 +19,9 @@ def write_skill(folder: Path, skill_type: str, sections: list[str]) -> Path:
 
 
 def test_complete_workflow_skill_passes_silently(tmp_path):
-    skill = write_skill(tmp_path, "workflow", ["When to use", "Steps", "Success criteria", "Failure recovery"])
+    skill = write_skill(
+        tmp_path, "workflow", ["When to use", "Steps", "Success criteria", "Failure recovery"]
+    )
     assert (run(skill).returncode, run(skill).stdout) == (0, "")
 
 

@@ -26,8 +26,11 @@ def missing(path: Path) -> list[str]:
     kind = skill_type(parts[0])
     body = parts[1]
     wanted = COMMON + BY_TYPE.get(kind, ())
-    return [title for title in wanted
-            if not re.search(rf"^##\s+{re.escape(title)}\b", body, re.MULTILINE | re.IGNORECASE)]
+    return [
+        title
+        for title in wanted
+        if not re.search(rf"^##\s+{re.escape(title)}\b", body, re.MULTILINE | re.IGNORECASE)
+    ]
 
 
 def main(paths: list[str]) -> int:
