@@ -37,9 +37,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_sync import generate  # noqa: E402  (the shared blog-scale generator)
+from bench_sync import generate  # the shared blog-scale generator
 
-from orkestra.inspect import api, finder  # noqa: E402
+from orkestra.inspect import api, finder
 
 QUERIES = [
     "database",

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_index import REPO, copy_stdlib, git  # noqa: E402
+from bench_index import REPO, copy_stdlib, git
 
 ALLOWED = {"index.db", "index.db-wal", "index.db-shm"}
 EXTRA = "zz_kill_bench_extra.py"

@@ -40,9 +40,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_sync import generate  # noqa: E402
+from bench_sync import generate
 
-from orkestra.render.inputs import PACKAGED_TEMPLATES  # noqa: E402
+from orkestra.render.inputs import PACKAGED_TEMPLATES
 
 JOURNAL_NAME = (
     "sync-journal.json"  # orkestra.render.journal.JOURNAL_NAME (literal: runs against older versions too)

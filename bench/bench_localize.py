@@ -250,10 +250,8 @@ def main() -> None:
         if row["instance_id"] in done:
             results.append(done[row["instance_id"]])
             continue
-        if (
-            args.summary_only
-            or args.indexed_only
-            and read_marker(args.index_cache / row["instance_id"] / "done.json") is None
+        if args.summary_only or (
+            args.indexed_only and read_marker(args.index_cache / row["instance_id"] / "done.json") is None
         ):
             skipped += 1
             continue

@@ -18,7 +18,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from maguyva.embed.hamming import HammingIndex, brute_force  # noqa: E402
+from maguyva.embed.hamming import HammingIndex, brute_force
 
 
 def main() -> None:

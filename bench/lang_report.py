@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Annotated, Iterable, List, Literal, Optional
+from typing import Annotated, Literal
 
 import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -415,7 +416,7 @@ def lang_report(
 
 def command(
     language: Annotated[
-        Optional[List[str]], typer.Option("--language", "-l", help="Score only this language (repeatable).")
+        list[str] | None, typer.Option("--language", "-l", help="Score only this language (repeatable).")
     ] = None,
     write_manifest: Annotated[
         bool, typer.Option("--write-manifest", help="Record the scores as the new baseline in the manifest.")

@@ -13,8 +13,9 @@ the capped safe YAML load of :mod:`maguyva.config_file`, and reports a bad value
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal, Mapping, Optional
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt, ValidationError
 
@@ -29,15 +30,15 @@ class EmbeddingsConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     backend: Literal["voyage", "local", "none"] = "none"
-    model: Optional[str] = None
-    dims: Optional[PositiveInt] = None
-    base_url: Optional[str] = None
-    api_key_env: Optional[str] = None
-    batch_size: Optional[PositiveInt] = None
-    max_batch_tokens: Optional[PositiveInt] = None
-    max_retries: Optional[int] = Field(default=None, ge=0)
-    backoff_seconds: Optional[float] = Field(default=None, ge=0)
-    price_per_million_tokens: Optional[PositiveFloat] = None
+    model: str | None = None
+    dims: PositiveInt | None = None
+    base_url: str | None = None
+    api_key_env: str | None = None
+    batch_size: PositiveInt | None = None
+    max_batch_tokens: PositiveInt | None = None
+    max_retries: int | None = Field(default=None, ge=0)
+    backoff_seconds: float | None = Field(default=None, ge=0)
+    price_per_million_tokens: PositiveFloat | None = None
 
     def settings_mapping(self) -> dict[str, Any]:
         """The fields the file sets (an explicit ``null`` included), for ``EmbeddingSettings.from_config``."""
@@ -49,8 +50,8 @@ class MaguyvaConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    store: Optional[str] = None  # a SQLite path (relative to the repository) or a postgresql:// URL
-    embeddings: Optional[EmbeddingsConfig] = None
+    store: str | None = None  # a SQLite path (relative to the repository) or a postgresql:// URL
+    embeddings: EmbeddingsConfig | None = None
 
 
 def load_maguyva_config(repo_root: Path | str) -> MaguyvaConfig:

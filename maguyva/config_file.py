@@ -10,8 +10,9 @@ refusal is a :class:`~maguyva.errors.ConfigError` naming the file and line. No p
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from maguyva.errors import ConfigError
 

@@ -13,7 +13,8 @@ their ``reason``). Written a file at a time, so a large repository never sits in
 from __future__ import annotations
 
 import json
-from typing import IO, Iterable
+from collections.abc import Iterable
+from typing import IO
 
 from maguyva.index.extract import module_name
 from maguyva.index.resolve import LINKED

@@ -26,8 +26,8 @@ class IndexReport:
 
     root: str
     store: str
-    snapshot: "Snapshot | None"
-    languages: "tuple[LanguageStats, ...]"
+    snapshot: Snapshot | None
+    languages: tuple[LanguageStats, ...]
     added: tuple[str, ...]
     changed: tuple[str, ...]
     deleted: tuple[str, ...]
@@ -79,7 +79,7 @@ class IndexReport:
 
 
 def read_status(
-    store: "Store",
+    store: Store,
     root: Path | str,
     location: str,
     *,

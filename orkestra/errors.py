@@ -7,8 +7,9 @@ Every problem the user can fix names the file, line, column and field it comes f
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Iterable, Literal
+from typing import Literal
 
 Severity = Literal["error", "warning"]
 

@@ -106,7 +106,7 @@ def _pyproject(text: str) -> dict:
 def _package_json(text: str) -> dict:
     data = json.loads(text)
     if not isinstance(data, dict):
-        raise ValueError("package.json is not an object")  # noqa: TRY004 - read_manifest skips ValueError
+        raise ValueError("package.json is not an object")  # not TypeError: read_manifest skips ValueError
     author = data.get("author")
     author = author.get("name") if isinstance(author, dict) else author
     return {**data, "authors": [author] if author else []}

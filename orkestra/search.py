@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
 
 # Field weights per kind. Truths follow SPEC §2.6 (id 6, statement 5, rationale 4, tags 3, evidence 2).
 WEIGHTS: dict[str, dict[str, float]] = {
@@ -95,7 +95,7 @@ class SearchIndex:
     lowered: list[dict[str, str]] = field(default_factory=list)
 
     @classmethod
-    def build(cls, entries: Iterable[Entry]) -> "SearchIndex":
+    def build(cls, entries: Iterable[Entry]) -> SearchIndex:
         index = cls(entries=list(entries))
         for number, entry in enumerate(index.entries):
             weights = WEIGHTS[entry.kind]

@@ -11,9 +11,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from filelock import FileLock
-
 from conftest import REPO
+from filelock import FileLock
 
 NPM_CACHE = REPO / ".cache" / "npm"
 CLAUDE_CODE = "@anthropic-ai/claude-code"

@@ -52,7 +52,7 @@ class TempPostgres:
         if result.returncode != 0:
             raise RuntimeError(f"{args[0]} failed: {result.stderr.strip() or result.stdout.strip()}")
 
-    def start(self) -> "TempPostgres":
+    def start(self) -> TempPostgres:
         if self._as_postgres:
             shutil.chown(self.base, "postgres", "postgres")
         self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8")

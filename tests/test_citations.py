@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
-
 from conftest import REPO
+
 from maguyva.api import Maguyva
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from conftest import REPO
+
 from orkestra.workspace import Workspace
 from orkestra.workspace.compose import compose_agent, resolve_skills
 

@@ -8,8 +8,8 @@ import os
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, git
+
 from maguyva.config import MaguyvaConfig
 from orkestra.atomic import atomic_file, create_new, write_atomic
 from orkestra.errors import WorkspaceError

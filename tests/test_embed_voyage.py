@@ -7,10 +7,11 @@ import pytest
 
 pytest.importorskip("voyageai", reason="the voyage extra is not installed")
 
-from maguyva.embed.base import EmbeddingError, EmbeddingSettings, make_embedder  # noqa: E402
-from maguyva.embed.cache import EmbeddingCache, embed_cached  # noqa: E402
-from maguyva.embed.hamming import pack_signs  # noqa: E402
-from stubs.voyage_stub import GOOD_KEY, VoyageStub, float_vector  # noqa: E402
+from stubs.voyage_stub import GOOD_KEY, VoyageStub, float_vector
+
+from maguyva.embed.base import EmbeddingError, EmbeddingSettings, make_embedder
+from maguyva.embed.cache import EmbeddingCache, embed_cached
+from maguyva.embed.hamming import pack_signs
 
 
 @pytest.fixture

@@ -14,9 +14,9 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO
 from npm_tools import CLAUDE_CODE, npm_bin
+
 from orkestra.render.sync import sync
 
 pytestmark = pytest.mark.external

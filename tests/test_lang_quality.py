@@ -8,18 +8,20 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 import yaml
 from conftest import REPO
+
 from maguyva.models import Edge, FileExtraction, Symbol
 
+# the gate is a repository tool under bench/, not in the package
 sys.path.insert(0, str(REPO / "bench"))
-from lang_report import (  # noqa: E402  (the gate is a repository tool under bench/, not in the package)
+from lang_report import (
     Expected,
     Manifest,
     ManifestEntry,
+    Score,
     classify,
     compare,
     lang_report,
@@ -27,7 +29,6 @@ from lang_report import (  # noqa: E402  (the gate is a repository tool under be
     read_manifest,
     regressions,
     status_of,
-    Score,
 )
 
 FIXTURES = REPO / "tests" / "fixtures" / "languages"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 
 from conftest import REPO
+
 from orkestra.workspace import Workspace
 
 RICH = REPO / "tests/fixtures/workspaces/rich"

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from conftest import REPO, run_cli
 
 BASE = REPO / "tests/fixtures/workspaces/rich"

@@ -6,8 +6,8 @@ import json
 import tomllib
 
 import pytest
-
 from conftest import run_cli
+
 from orkestra.mcp_config import ServerSpec, client_config
 
 

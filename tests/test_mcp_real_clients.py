@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from maguyva_project import index_project, make_project
 from npm_tools import CLAUDE_CODE, INSPECTOR, npm_bin
 

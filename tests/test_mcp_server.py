@@ -12,11 +12,11 @@ from pathlib import Path
 
 import anyio
 import pytest
+from maguyva_project import index_project, make_project
 from mcp import Client
 
 from maguyva.api import Maguyva
 from maguyva.server.app import Repository, build_server
-from maguyva_project import index_project, make_project
 
 TOOLS = {
     "intelligent_search",
@@ -206,12 +206,11 @@ def test_stdio_subprocess_session(project):
     )
 
     async def go():
-        async with stdio_client(params) as (read, write):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                tools = await session.list_tools()
-                found = await session.call_tool("find_symbol", {"symbol_name": "cart_total"})
-                return tools, found
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            tools = await session.list_tools()
+            found = await session.call_tool("find_symbol", {"symbol_name": "cart_total"})
+            return tools, found
 
     tools, found = anyio.run(go)
     assert {t.name for t in tools.tools} == TOOLS

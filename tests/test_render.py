@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from conftest import REPO
+
 from orkestra.errors import OrkestraError
 from orkestra.render.outputs import render_outputs
 from orkestra.render.sync import sync

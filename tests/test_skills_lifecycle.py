@@ -7,8 +7,8 @@ from pathlib import Path
 from conftest import run_cli
 from skills_helpers import make_workspace, skill_source
 
-from orkestra.workspace.lifecycle import check_lifecycle
 from orkestra.workspace import Workspace
+from orkestra.workspace.lifecycle import check_lifecycle
 
 
 def messages(root: Path) -> list[tuple[str, str, str]]:

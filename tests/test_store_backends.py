@@ -9,8 +9,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from conftest import git
+from maguyva_project import make_project
+
 from maguyva.api import Maguyva
 from maguyva.embed.hamming import HammingIndex
 from maguyva.errors import StoreError
@@ -18,7 +19,6 @@ from maguyva.index.pipeline import index_repository
 from maguyva.store import open_store
 from maguyva.store.location import store_path
 from maguyva.store.postgres.location import PostgresLocation
-from maguyva_project import make_project
 
 QUERIES = (
     "def apply_discount",

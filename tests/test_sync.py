@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, run_cli
+
 from orkestra.render.state import sync_status
 from orkestra.workspace import Workspace
 

@@ -13,12 +13,12 @@ from pathlib import Path
 import anyio
 import httpx
 import pytest
-
 from conftest import git, run_cli
+from maguyva_project import make_project
+
 from maguyva.errors import MaguyvaError
 from maguyva.index.pipeline import index_repository
 from maguyva.workspace import TeamWorkspace
-from maguyva_project import make_project
 
 pytestmark = pytest.mark.postgres
 RUN = uuid.uuid4().hex[:6]  # workspaces of this run, should $MAGUYVA_TEST_PG name a long-lived server

@@ -25,7 +25,7 @@ def collector():
     received: list[tuple[str, str, bytes]] = []
 
     class Handler(http.server.BaseHTTPRequestHandler):
-        def do_POST(self):  # noqa: N802 - http.server names it
+        def do_POST(self):  # http.server's name for it
             body = self.rfile.read(int(self.headers["Content-Length"]))
             received.append((self.path, self.headers["Content-Type"], body))
             self.send_response(200)

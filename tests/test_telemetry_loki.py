@@ -169,7 +169,7 @@ def test_pushed_events_come_back_with_the_schema_labels(server, git_repo):
     assert labels["repository"] == git_repo.name
     assert line["tool_name"] == "mcp__maguyva__find_symbol" and "session_id" not in line
     indexed = set(get_json(f"{server.url}/loki/api/v1/labels")["data"])
-    assert SCHEMA <= indexed and not indexed & {"session_id", "tool_name", "repository", "bash_cli", "skill"}
+    assert indexed >= SCHEMA and not indexed & {"session_id", "tool_name", "repository", "bash_cli", "skill"}
     # the seeds' own queries, verbatim but for the service name
     bash = query(server, "query_range", f'{{service_name="{name}"}} | json | bash_cli="git"')
     assert [json.loads(line)["tool_name"] for _, line in entries(bash)] == ["Bash"]

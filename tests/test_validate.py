@@ -8,8 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, run_cli
+
 from orkestra.workspace import Workspace
 from orkestra.workspace.validate import validate
 

@@ -7,7 +7,8 @@ modality only ever stores and compares bits.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Mapping, Protocol, Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:  # annotations only: `code grep` and friends must not pay numpy's import
     import numpy as np

@@ -10,9 +10,9 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -62,7 +62,7 @@ class EmbeddingCache:
     def close(self) -> None:
         self._db.close()
 
-    def __enter__(self) -> "EmbeddingCache":
+    def __enter__(self) -> EmbeddingCache:
         return self
 
     def __exit__(self, *exc: object) -> None:

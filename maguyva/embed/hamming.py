@@ -43,7 +43,7 @@ class HammingIndex:
     nbytes: int  # packed bytes per vector before padding
 
     @classmethod
-    def build(cls, ids: np.ndarray | list[int], packed: np.ndarray) -> "HammingIndex":
+    def build(cls, ids: np.ndarray | list[int], packed: np.ndarray) -> HammingIndex:
         packed = np.asarray(packed, dtype=np.uint8)
         if packed.ndim != 2:
             raise ValueError("packed vectors must be a 2-D uint8 array")

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
-from maguyva.embed.settings import EmbeddingSettings, estimate_tokens
 from maguyva.embed.cache import EmbeddingCache, content_hash, embed_cached
+from maguyva.embed.settings import EmbeddingSettings, estimate_tokens
 from maguyva.embed.units import build_units
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ class Estimate:
         return asdict(self)
 
 
-def _pending_units(store: "Store", key: str):
+def _pending_units(store: Store, key: str):
     rows = store.chunks_without_vectors(key)
     paths = sorted({r.path for r in rows})
     file_lines = {p: (store.file_text(p) or "").splitlines() for p in paths}
@@ -52,7 +53,7 @@ def _pending_units(store: "Store", key: str):
 
 
 def estimate(
-    store: "Store", settings: EmbeddingSettings, cache: EmbeddingCache, embedder: "Embedder | None" = None
+    store: Store, settings: EmbeddingSettings, cache: EmbeddingCache, embedder: Embedder | None = None
 ) -> Estimate:
     """What ``embed_index`` would send, and (for Voyage) what it would cost — nothing is spent."""
     key = model_key(settings)
@@ -68,8 +69,8 @@ def estimate(
 
 
 def embed_index(
-    store: "Store",
-    embedder: "Embedder",
+    store: Store,
+    embedder: Embedder,
     cache: EmbeddingCache,
     progress: Callable[[int, int], None] | None = None,
 ) -> EmbedSummary:
@@ -104,7 +105,7 @@ class _KeyOnly:
         return self.settings.dims
 
 
-def embedding_status(store: "Store", settings: EmbeddingSettings) -> dict:
+def embedding_status(store: Store, settings: EmbeddingSettings) -> dict:
     """Backend, model and coverage of the index's vectors, for ``code status`` and ``index_status``."""
     if settings.backend == "none":
         return {"backend": "none", "model": None, "dims": 0, "vectors": 0, "chunks": None, "coverage": None}

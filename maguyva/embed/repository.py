@@ -6,9 +6,10 @@ vectors are cached apart from the index (``maguyva.embed.cache``), so nothing is
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING
 
 from maguyva.embed.settings import EmbeddingError, EmbeddingSettings, settings_for
 
@@ -32,7 +33,7 @@ def chosen_settings(root: Path, backend: str | None = None) -> EmbeddingSettings
 @contextmanager
 def _opened(
     repo: Path | str, store: str | None, backend: str | None
-) -> Iterator[tuple["Store", EmbeddingSettings, "EmbeddingCache"]]:
+) -> Iterator[tuple[Store, EmbeddingSettings, EmbeddingCache]]:
     from maguyva.embed.cache import EmbeddingCache, default_cache_path
     from maguyva.store import open_store
     from maguyva.store.location import repository_root, store_path
@@ -49,7 +50,7 @@ def _opened(
 
 def estimate_repository(
     repo: Path | str = ".", store: str | None = None, *, backend: str | None = None
-) -> "Estimate":
+) -> Estimate:
     """Chunks, cached vectors, tokens and cost of embedding the index; embeds nothing."""
     from maguyva.embed.pipeline import estimate
 
@@ -63,7 +64,7 @@ def embed_repository(
     *,
     backend: str | None = None,
     progress: Callable[[int, int], None] | None = None,
-) -> "EmbedSummary":
+) -> EmbedSummary:
     """Give every chunk of the index a binary-quantised vector (cache hits are free)."""
     from maguyva.embed.base import make_embedder
     from maguyva.embed.pipeline import embed_index

@@ -7,8 +7,9 @@ so the two never import each other.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from maguyva.errors import MaguyvaError
 
@@ -37,7 +38,7 @@ class EmbeddingSettings:
     @classmethod
     def from_config(
         cls, raw: Mapping[str, Any] | None, environ: Mapping[str, str] = os.environ
-    ) -> "EmbeddingSettings":
+    ) -> EmbeddingSettings:
         data = dict(raw or {})
         if environ.get("MAGUYVA_EMBEDDINGS"):
             data["backend"] = environ["MAGUYVA_EMBEDDINGS"]
@@ -62,9 +63,7 @@ def estimate_tokens(texts: Sequence[str]) -> int:
     return sum(max(1, round(len(t) / 3.5)) for t in texts)
 
 
-def settings_for(
-    root: "os.PathLike[str] | str", environ: Mapping[str, str] = os.environ
-) -> EmbeddingSettings:
+def settings_for(root: os.PathLike[str] | str, environ: Mapping[str, str] = os.environ) -> EmbeddingSettings:
     """The embedding settings of the repository at ``root`` (``maguyva.embeddings`` in orkestra.yaml)."""
     from maguyva.config_file import declares_section
 

@@ -8,8 +8,8 @@ signature and overlap the previous window by a few lines — the only place over
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 MAX_CHARS = 2_000  # ≈ 512 code tokens; longer units are cut (the model would truncate anyway)
 OVERLAP_LINES = 5

@@ -8,7 +8,7 @@ and 5xx; 401/400 become clear errors.
 from __future__ import annotations
 
 import time
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 

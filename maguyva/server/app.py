@@ -6,8 +6,9 @@ readers), so concurrent HTTP clients never share a cursor.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from maguyva.api import Maguyva
 from maguyva.server.build import INSTRUCTIONS, PerThread, build_server

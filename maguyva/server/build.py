@@ -7,7 +7,8 @@ import it without importing each other.
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable, Generic, TypeVar
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 

@@ -9,12 +9,12 @@ raised, never returned as strings.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any, Callable, Iterator, Literal
-
-from pydantic import Field
+from typing import Annotated, Any, Literal
 
 from mcp.types import CallToolResult, TextContent
+from pydantic import Field
 
 from maguyva.answers import (
     DEFAULT_TOKENS,

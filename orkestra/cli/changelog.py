@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -16,7 +16,7 @@ app = group("Render CHANGELOG.md files from the changelog ledger.")
 @app.command("render")
 def render(
     package: Annotated[
-        Optional[str], typer.Option("--package", help="Package dir name or path; 'root'.")
+        str | None, typer.Option("--package", help="Package dir name or path; 'root'.")
     ] = None,
     every: Annotated[bool, typer.Option("--all", help="Every package and the repository root.")] = False,
     check: Annotated[

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -95,14 +95,14 @@ def candidates(
     limit: Annotated[int, typer.Option("--limit", min=1, help="At most this many commits.")] = 50,
     full: Annotated[bool, typer.Option("--full", help="Include body, footers, files and stats.")] = False,
     domain: Annotated[
-        Optional[str], typer.Option("--domain", help="Only commits affecting this domain.")
+        str | None, typer.Option("--domain", help="Only commits affecting this domain.")
     ] = None,
-    ledger: Annotated[Optional[Ledger], typer.Option("--ledger", help="Only commits pending in it.")] = None,
+    ledger: Annotated[Ledger | None, typer.Option("--ledger", help="Only commits pending in it.")] = None,
     suggest: Annotated[
         bool, typer.Option("--suggest", help="Print suggested classifications (JSONL).")
     ] = False,
     for_ledger: Annotated[
-        Optional[Ledger],
+        Ledger | None,
         typer.Option(
             "--for",
             help="decisions: rank by the three-question test (hard to make, costly to change, "
@@ -154,17 +154,17 @@ def candidates(
 def classify(
     sha: Annotated[str, typer.Argument(help="Commit sha (full or unique prefix).")],
     changelog: Annotated[
-        Optional[Category], typer.Option("--changelog", help="Release in this category.")
+        Category | None, typer.Option("--changelog", help="Release in this category.")
     ] = None,
     summary: Annotated[
-        Optional[str], typer.Option("--summary", help="Changelog text (default: subject).")
+        str | None, typer.Option("--summary", help="Changelog text (default: subject).")
     ] = None,
-    decision: Annotated[Optional[str], typer.Option("--decision", help="Link to this decision id.")] = None,
+    decision: Annotated[str | None, typer.Option("--decision", help="Link to this decision id.")] = None,
     role: Annotated[str, typer.Option("--role", help="primary or supporting (with --decision).")] = "primary",
     skip: Annotated[bool, typer.Option("--skip", help="Mark processed without an entry.")] = False,
-    reason: Annotated[Optional[str], typer.Option("--reason", help="Why it is skipped.")] = None,
+    reason: Annotated[str | None, typer.Option("--reason", help="Why it is skipped.")] = None,
     only: Annotated[
-        Optional[Ledger], typer.Option("--only", help="With --skip: one ledger (default both).")
+        Ledger | None, typer.Option("--only", help="With --skip: one ledger (default both).")
     ] = None,
     correct: Annotated[bool, typer.Option("--correct", help="Replace an earlier classification.")] = False,
     repo: GitRepoOption = None,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated, List, Optional
+from typing import Annotated
 
 import typer
 
@@ -23,7 +23,7 @@ def command(
     query: Annotated[str, typer.Argument(metavar="QUERY", help="Words; an exact id or name ranks first.")],
     summary: Annotated[bool, typer.Option("--summary", help="Only the number of hits per kind.")] = False,
     limit: LimitOption = None,
-    kind: Annotated[Optional[List[Kind]], typer.Option("--kind", help="Only this kind (repeatable).")] = None,
+    kind: Annotated[list[Kind] | None, typer.Option("--kind", help="Only this kind (repeatable).")] = None,
     repo: RepoOption = None,
     fmt: FormatOption = None,
 ) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -22,7 +22,7 @@ def mount(app: typer.Typer) -> None:
 
 def audit(
     paths: Annotated[
-        Optional[list[str]],
+        list[str] | None,
         typer.Argument(metavar="PATH...", help="Skill folders, SKILL.md files or trees of skills."),
     ] = None,
     all_skills: Annotated[
@@ -102,7 +102,7 @@ def ingest(
         str, typer.Option("--scope", help="Scope the skill registers under (must exist in scopes.yaml).")
     ],
     provider: Annotated[
-        Optional[str], typer.Option("--provider", help="Vendor name: marks the skill source: vendor.")
+        str | None, typer.Option("--provider", help="Vendor name: marks the skill source: vendor.")
     ] = None,
     accept_risk: Annotated[
         bool, typer.Option("--accept-risk", help="Ingest even with high audit findings.")

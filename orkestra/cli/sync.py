@@ -51,7 +51,7 @@ def command(
     run(action)
 
 
-def _text(report: "SyncReport", planned: bool) -> list[str]:
+def _text(report: SyncReport, planned: bool) -> list[str]:
     plan = report.plan
     lines = [
         f"{c.action:<7} {c.path}  ({c.reason}{'; from ' + ', '.join(c.sources) if c.sources else ''})"

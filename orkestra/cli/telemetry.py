@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -21,9 +21,9 @@ STORE_DIR = typer.Option(None, "--store-dir", help="Store directory (default fro
 
 @app.command("report")
 def report(
-    since: Optional[str] = SINCE,
-    session: Optional[str] = SESSION,
-    store_dir: Optional[str] = STORE_DIR,
+    since: str | None = SINCE,
+    session: str | None = SESSION,
+    store_dir: str | None = STORE_DIR,
     repo: RepoOption = None,
     fmt: FormatOption = None,
 ) -> None:
@@ -56,15 +56,15 @@ def dashboard(
     grafana: bool = typer.Option(
         False, "--grafana", help="Write the provisionable Grafana dashboard JSON (Loki queries) instead."
     ),
-    output: Optional[str] = typer.Option(
+    output: str | None = typer.Option(
         None,
         "--output",
         "-o",
         help="File to write (default <store>/dashboard.html or <store>/grafana-dashboard.json).",
     ),
-    since: Optional[str] = SINCE,
-    session: Optional[str] = SESSION,
-    store_dir: Optional[str] = STORE_DIR,
+    since: str | None = SINCE,
+    session: str | None = SESSION,
+    store_dir: str | None = STORE_DIR,
     repo: RepoOption = None,
 ) -> None:
     """Write the local dashboard page, or a Grafana dashboard.
@@ -130,7 +130,7 @@ def dashboard(
 
 @app.command("flush")
 def flush(
-    store_dir: Optional[str] = STORE_DIR,
+    store_dir: str | None = STORE_DIR,
     repo: RepoOption = None,
     fmt: FormatOption = None,
 ) -> None:

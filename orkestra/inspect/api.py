@@ -6,8 +6,9 @@ import), otherwise from a fresh ``Workspace.load`` whose result is cached for ne
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from orkestra.inspect import views
 from orkestra.inspect.cache import SectionCache

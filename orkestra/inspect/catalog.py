@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from orkestra.workspace import Workspace
 
 
-def build_catalog(ws: "Workspace") -> dict[str, Any]:
+def build_catalog(ws: Workspace) -> dict[str, Any]:
     """Every section of the catalog for ``ws``."""
     from orkestra.workspace.compose import resolve_skills
 
@@ -49,7 +49,7 @@ def build_catalog(ws: "Workspace") -> dict[str, Any]:
     }
 
 
-def status_counts(ws: "Workspace") -> dict[str, int]:
+def status_counts(ws: Workspace) -> dict[str, int]:
     """Level-1 counts (SPEC §5)."""
     vendor = sum(1 for s in ws.skills.values() if s.provider is not None)
     return {
@@ -65,7 +65,7 @@ def status_counts(ws: "Workspace") -> dict[str, int]:
     }
 
 
-def registry_health(ws: "Workspace") -> dict[str, Any]:
+def registry_health(ws: Workspace) -> dict[str, Any]:
     """Validation counts and whether ``.claude/`` is in sync with the registries."""
     from orkestra.render.state import sync_status
     from orkestra.workspace.validate import validate
@@ -99,13 +99,13 @@ def registry_health(ws: "Workspace") -> dict[str, Any]:
 # --- records --------------------------------------------------------------------------------
 
 
-def _source(ws: "Workspace", kind: str, key: str) -> str:
+def _source(ws: Workspace, kind: str, key: str) -> str:
     """The file an entity was loaded from (no line: locating would re-parse the file)."""
     origin = ws.origins.get((kind, key))
     return origin.doc.path if origin else ""
 
 
-def _agent(ws: "Workspace", agent, resolved) -> dict[str, Any]:
+def _agent(ws: Workspace, agent, resolved) -> dict[str, Any]:
     def primitive(table: dict, name: str) -> dict[str, str]:
         entry = table.get(name)
         return {"name": name, "description": entry.description if entry else ""}
@@ -143,7 +143,7 @@ def _agent(ws: "Workspace", agent, resolved) -> dict[str, Any]:
     }
 
 
-def _scopes_of(ws: "Workspace", skill, primary_of: dict[str, set[str]]) -> list[str]:
+def _scopes_of(ws: Workspace, skill, primary_of: dict[str, set[str]]) -> list[str]:
     """Scopes a skill belongs to: those listing it as primary, and the scope it registers under."""
     own = {skill.metadata.scope} if skill.metadata.scope in ws.scopes else set()
     return sorted(primary_of.get(skill.ref, set()) | primary_of.get(skill.name, set()) | own)
@@ -177,7 +177,7 @@ def _decision_order(decision) -> tuple:
     return (decision.created, decision.id)
 
 
-def _decision(ws: "Workspace", decision) -> dict[str, Any]:
+def _decision(ws: Workspace, decision) -> dict[str, Any]:
     return {**decision.model_dump(mode="json"), "path": _source(ws, "decision", decision.id)}
 
 

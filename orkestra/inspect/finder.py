@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import partial
-from typing import Any, Iterable
+from typing import Any
 
 from orkestra.inspect.views import DECISION_ROW, SKILL_ROW, TRUTH_ROW, agent_row, pick, truths_matching
 from orkestra.search import KINDS, Entry, SearchIndex

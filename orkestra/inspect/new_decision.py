@@ -36,7 +36,7 @@ def decision_skeleton(decision_id: str, domain: str, created: _dt.date) -> str:
 
 
 def create_decision(
-    ws: "Workspace", domain: str, dry_run: bool, today: _dt.date | None = None
+    ws: Workspace, domain: str, dry_run: bool, today: _dt.date | None = None
 ) -> dict[str, Any]:
     """Pick the next free id in ``domain`` (name or code); unless ``dry_run``, write its skeleton record."""
     from orkestra.mining.decisions import next_decision_id

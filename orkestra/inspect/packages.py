@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 import os
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from orkestra.inspect.cache import project_dirs
 

@@ -6,7 +6,8 @@ whose shape is documented in docs/cli.md. Unknown ids raise NotFoundError with c
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 AGENT_ROW = ("name", "category", "model", "description", "scopes", "domains")
 SKILL_ROW = ("name", "tier", "type", "source", "scope", "description")

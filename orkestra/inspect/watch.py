@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from orkestra.workspace import Workspace
 
 
-def catalog_watch(ws: "Workspace", cache_folder: str) -> Watch:
+def catalog_watch(ws: Workspace, cache_folder: str) -> Watch:
     """The watch list of a catalog built from ``ws``; ``cache_folder`` itself is left out."""
     from orkestra.render.inputs import PACKAGE_DIR, PACKAGED_TEMPLATES, SHAPING_MODULES
     from orkestra.render.manifest import manifest_path, read_manifest

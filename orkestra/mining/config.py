@@ -113,7 +113,7 @@ def load_mining_paths(root: Path) -> MiningPaths:
     return mining_paths(root, load_config(root))
 
 
-def mining_paths(root: Path, orkestra_config: "OrkestraConfig") -> MiningPaths:
+def mining_paths(root: Path, orkestra_config: OrkestraConfig) -> MiningPaths:
     """Mining's paths from an already loaded config (``mining.decisions_dir`` defaults to
     ``paths.decisions``)."""
     config = orkestra_config.mining

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 DECISION_ID_RE = re.compile(r"^DEC-(?P<code>[A-Z]{2,4})-(?P<number>\d{3,})$")
 
 
-def next_decision_id(ws: "Workspace", domain: str) -> str:
+def next_decision_id(ws: Workspace, domain: str) -> str:
     """The next free id of ``domain`` (a domain name like ``pipeline`` or its code ``PL``): ``DEC-PL-143``."""
     codes = {name: entry.code for name, entry in ws.decision_registry.domains.items()}
     code = codes.get(domain) or (domain if domain in codes.values() else None)
@@ -46,7 +46,7 @@ class DecisionCatalog:
     ids: frozenset[str]
 
     @classmethod
-    def read(cls, decisions_dir: Path) -> "DecisionCatalog":
+    def read(cls, decisions_dir: Path) -> DecisionCatalog:
         from orkestra.workspace.source import read_yaml
 
         registry = decisions_dir / "registry.yaml"

@@ -62,7 +62,7 @@ class SignalExtractor:
     _paths: dict[str, PathSignals] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
-    def build(cls, config: MiningConfig, packages: list[str]) -> "SignalExtractor":
+    def build(cls, config: MiningConfig, packages: list[str]) -> SignalExtractor:
         domains = tuple(
             (name, _glob_re(rule.paths), frozenset(s.lower() for s in rule.scopes))
             for name, rule in sorted(config.domains.items())

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 import orkestra
 from orkestra.workspace.root import CONFIG_FILE

@@ -15,8 +15,8 @@ from orkestra.errors import OrkestraError
 from orkestra.render import context as ctx
 from orkestra.render.environment import template_loader
 from orkestra.render.inputs import skill_assets
-from orkestra.workspace.links import Containment
 from orkestra.workspace.compose import compose_agent
+from orkestra.workspace.links import Containment
 from orkestra.workspace.load import Workspace
 
 

@@ -97,7 +97,7 @@ def may_prune(ws: Workspace, rel: str) -> bool:
     )
 
 
-def build_plan(ws: Workspace, force: bool = False, manifest: Manifest | None | object = _UNREAD) -> Plan:
+def build_plan(ws: Workspace, force: bool = False, manifest: Manifest | object | None = _UNREAD) -> Plan:
     """Everything a sync would do; rendering is skipped when inputs and outputs are both unchanged.
 
     ``manifest``: the last sync's manifest when the caller already read it (None: there is none)."""
@@ -119,9 +119,8 @@ def _disk_sha(tree: SafeTree, rel: str) -> str | None:
 
 
 def _plan(ws: Workspace, tree: SafeTree, old: Manifest, digest: str, manifest_rel: str, force: bool) -> Plan:
-    from orkestra.render.outputs import render_outputs  # jinja2 is imported only when rendering
-
     from orkestra.importer import read_adoptions  # files `orkestra import` verified round-trip
+    from orkestra.render.outputs import render_outputs  # jinja2 is imported only when rendering
 
     adoptable = read_adoptions(ws.root, ws.config)
     changes: list[FileChange] = []

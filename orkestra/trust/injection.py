@@ -257,13 +257,45 @@ _COMMAND_WORDS = re.compile(
     + r")\s.*)$",
     re.M,
 )
-_SHELL_LANGS = frozenset("sh bash shell zsh console shell-session ksh fish".split()) | {""}
+_SHELL_LANGS = frozenset(["sh", "bash", "shell", "zsh", "console", "shell-session", "ksh", "fish"]) | {""}
 # Phrases inside code of these languages are data (a pattern list, a fixture): one level lower.
 _CODE_LANGS = frozenset(
-    "python py js javascript ts typescript json yaml yml toml regex go rust ruby java".split()
+    [
+        "python",
+        "py",
+        "js",
+        "javascript",
+        "ts",
+        "typescript",
+        "json",
+        "yaml",
+        "yml",
+        "toml",
+        "regex",
+        "go",
+        "rust",
+        "ruby",
+        "java",
+    ]
 )
 _REGEX_LANGS = frozenset(
-    "powershell ps1 pwsh js javascript ts typescript node ruby rb perl php bat cmd batch".split()
+    [
+        "powershell",
+        "ps1",
+        "pwsh",
+        "js",
+        "javascript",
+        "ts",
+        "typescript",
+        "node",
+        "ruby",
+        "rb",
+        "perl",
+        "php",
+        "bat",
+        "cmd",
+        "batch",
+    ]
 )
 _LABEL_STEPS = {"": 0, "example": 1, "counter": 2}
 

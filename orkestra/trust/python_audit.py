@@ -389,8 +389,8 @@ class _Visitor(ast.NodeVisitor):
             )
 
     def check_network(self, node: ast.Call, callee: str) -> None:
-        sends = (
-            callee in _SEND or callee.endswith((".sendall", ".send")) and "socket" in self.aliases.values()
+        sends = callee in _SEND or (
+            callee.endswith((".sendall", ".send")) and "socket" in self.aliases.values()
         )
         fetches = callee in _FETCH
         if callee in {"urllib.request.urlopen", "urllib.request.Request"} and len(node.args) < 2:

@@ -155,7 +155,7 @@ def _resolve(target: str, script: _Script) -> str:
     if match and match.group(1) in script.dirs:
         full = posixpath.normpath(script.dirs[match.group(1)] + match.group(2))
         return full.replace(_SKILL, "<skill>", 1) if (full + "/").startswith(_SKILL + "/") else full
-    if ".." not in target or target.startswith("$") and not target.startswith(("$HOME", "${HOME}")):
+    if ".." not in target or (target.startswith("$") and not target.startswith(("$HOME", "${HOME}"))):
         return target
     home = re.match(r"^(?:~|\$HOME|\$\{HOME\})(?=/|$)", target)
     if home:
@@ -313,7 +313,7 @@ def _redirects(stage: list[str], record: _Line) -> tuple[list[str], list[str], s
         token = stage[index]
         target = stage[index + 1] if index + 1 < len(stage) else ""
         if token in _WRITE_REDIRECTS or token in {">&", "<", "<<<"}:
-            if token in _WRITE_REDIRECTS or token == ">&" and not target.isdigit():
+            if token in _WRITE_REDIRECTS or (token == ">&" and not target.isdigit()):
                 writes.append(target)
             elif token in {"<", "<<<"} and SENSITIVE_PATH.search(target):
                 record.add("credential-access", "high", f"reads credential file {target}")
@@ -391,7 +391,7 @@ def _analyse_stage(
         )
     if any("/dev/tcp/" in w or "/dev/udp/" in w for w in words + writes):
         record.add("network", "high", "opens a network socket through /dev/tcp (reverse shell pattern)")
-    if name in {"env", "printenv"} and not args or name in {"export", "set"} and args in ([], ["-p"]):
+    if (name in {"env", "printenv"} and not args) or (name in {"export", "set"} and args in ([], ["-p"])):
         exfil = pipeline_has_network or bool(writes)
         record.add(
             "env-dump",

@@ -10,8 +10,54 @@ from dataclasses import dataclass
 
 _WORD = re.compile(r"[a-z0-9]+")
 STOPWORDS = frozenset(
-    "a an and are as at be by for from has have how in is it its of on or that the this to use used uses using "
-    "when with you your skill skills what which who will can should into over about after before via".split()
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "for",
+        "from",
+        "has",
+        "have",
+        "how",
+        "in",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "that",
+        "the",
+        "this",
+        "to",
+        "use",
+        "used",
+        "uses",
+        "using",
+        "when",
+        "with",
+        "you",
+        "your",
+        "skill",
+        "skills",
+        "what",
+        "which",
+        "who",
+        "will",
+        "can",
+        "should",
+        "into",
+        "over",
+        "about",
+        "after",
+        "before",
+        "via",
+    ]
 )
 OVERLAP_THRESHOLD = 0.5  # at or above: the candidate duplicates an existing skill
 

@@ -205,7 +205,7 @@ def why(
     *,
     limit: int = DEFAULT_LIMIT,
     max_tokens: int = DEFAULT_TOKENS,
-    index_lookup: Callable | None | bool = True,
+    index_lookup: Callable | bool | None = True,
 ) -> dict[str, Any]:
     """Answer "why is this code like this" for ``target`` in the workspace at ``root``.
 

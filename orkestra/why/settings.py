@@ -37,13 +37,13 @@ def hook_event(config: dict[str, Any] | None) -> str | None:
     if config is None:
         return None
     if not isinstance(config, dict):
-        raise ValueError("memory: expected a mapping")  # noqa: TRY004 - callers catch ValueError
+        raise ValueError("memory: expected a mapping")  # not TypeError: callers catch ValueError
     unknown = sorted(set(config) - {"hook", "event"})
     if unknown:
         raise ValueError(f"memory.{unknown[0]}: unknown key (expected hook, event)")
     value = config.get("hook", False)
     if not isinstance(value, bool):
-        raise ValueError("memory.hook: expected true or false")  # noqa: TRY004
+        raise ValueError("memory.hook: expected true or false")
     event = config.get("event", EVENT)
     if event not in EVENTS:
         raise ValueError(f"memory.event: expected one of {', '.join(EVENTS)}, got {event!r}")

@@ -50,7 +50,7 @@ def _commits_text(changes: list[Change]) -> str:
 
 
 class _Stale:
-    def __init__(self, ws: Workspace, symbol_lookup: Callable | None | bool):
+    def __init__(self, ws: Workspace, symbol_lookup: Callable | bool | None):
         self.ws, self.root = ws, ws.root
         self.git = is_git_repo(ws.root)
         self.out: list[Diagnostic] = []
@@ -258,7 +258,7 @@ def _line_count(path: Path) -> int:
         return 0
 
 
-def stale_facts(ws: Workspace, symbol_lookup: Callable | None | bool = True) -> list[Diagnostic]:
+def stale_facts(ws: Workspace, symbol_lookup: Callable | bool | None = True) -> list[Diagnostic]:
     """Warnings for every stale fact of ``ws`` (see the module docstring).
 
     :param symbol_lookup: True for Maguyva's index when present, None/False to skip symbol checks, or a

@@ -82,7 +82,7 @@ class SkillIndex:
     by_scope: dict[str, tuple[m.Skill, ...]]  # registered scope -> skills, by name
 
     @classmethod
-    def of(cls, ws: Workspace) -> "SkillIndex":
+    def of(cls, ws: Workspace) -> SkillIndex:
         active = sorted(
             (s for s in ws.skills.values() if s.metadata.status != "deprecated"), key=lambda s: s.name
         )

@@ -8,13 +8,14 @@ Cross-reference checks (unknown mindset, dangling superseded_by, …) live in va
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from orkestra.errors import Diagnostic, NoWorkspaceError, OrkestraError, Severity, WorkspaceError
+from orkestra.errors import Diagnostic, NoWorkspaceError, Severity, WorkspaceError
 from orkestra.memory import paused_gc
 from orkestra.workspace import models as m
 from orkestra.workspace.config import CONFIG_FILE, OrkestraConfig, config_from_document
@@ -87,7 +88,7 @@ class Workspace:
     # --- construction -----------------------------------------------------------------------
 
     @classmethod
-    def load(cls, root: str | os.PathLike[str]) -> "Workspace":
+    def load(cls, root: str | os.PathLike[str]) -> Workspace:
         """Load the workspace rooted at ``root`` (the directory holding ``orkestra.yaml``)."""
         root_path = Path(root).resolve()
         if not (root_path / CONFIG_FILE).is_file():

@@ -115,7 +115,7 @@ class Agent(Model):
         return _kebab(value)
 
     @model_validator(mode="after")
-    def _persona_or_prompt(self) -> "Agent":
+    def _persona_or_prompt(self) -> Agent:
         if not self.prompt.strip():
             missing = [f for f in ("identity", "mindset", "style") if not getattr(self, f)]
             if missing:

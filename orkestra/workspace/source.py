@@ -8,9 +8,10 @@ a clean workspace pays nothing for locations.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import yaml
 
@@ -196,7 +197,7 @@ def _load(text: str) -> Any:
         node = yaml.compose(text, Loader=_StringDatesLoader)
         if node is not None:
             check_nodes(node)
-        return yaml.load(text, Loader=_StringDatesLoader)  # noqa: S506 - a safe loader, on checked nodes
+        return yaml.load(text, Loader=_StringDatesLoader)  # a safe loader, on checked nodes
     finally:
         loader.dispose()
 

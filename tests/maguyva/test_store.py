@@ -163,10 +163,9 @@ def test_deleting_a_file_removes_its_rows_from_every_table(store):
 
 
 def test_a_failed_transaction_leaves_the_store_unchanged(store):
-    with pytest.raises(RuntimeError):
-        with store.transaction():
-            store.delete_file("svc/users.py")
-            raise RuntimeError("crash")
+    with pytest.raises(RuntimeError), store.transaction():
+        store.delete_file("svc/users.py")
+        raise RuntimeError("crash")
     assert store.file_text("svc/users.py") == SOURCE
 
 

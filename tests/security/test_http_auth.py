@@ -90,11 +90,11 @@ def _session(port: int, token: str | None, calls: list[tuple[str, dict]]) -> lis
     headers = {"Authorization": f"Bearer {token}"} if token else {}
 
     async def go():
-        async with httpx2.AsyncClient(headers=headers, timeout=30) as http:
-            async with Client(
-                streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http)
-            ) as client:
-                return [await client.call_tool(name, args) for name, args in calls]
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=30) as http,
+            Client(streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http)) as client,
+        ):
+            return [await client.call_tool(name, args) for name, args in calls]
 
     return anyio.run(go)
 

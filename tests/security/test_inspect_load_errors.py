@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from ork_workspace import cli, workspace
 
 LISTINGS = [

@@ -12,12 +12,11 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO
 from ork_workspace import cli, workspace
 
 sys.path.insert(0, str(REPO / "bench"))
-from bench_kill_sync import debris, outputs  # noqa: E402
+from bench_kill_sync import debris, outputs
 
 CRASH = """
 import os, sys

@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, run_cli
+
 from orkestra.errors import WorkspaceError
 from orkestra.render.noop import unchanged_by_stat
 from orkestra.render.sync import sync

@@ -6,7 +6,6 @@ import hashlib
 import json
 
 import pytest
-
 from ork_workspace import cli, errors, files, workspace
 
 MANIFEST = ".claude/.orkestra-manifest.json"

@@ -6,8 +6,8 @@ import os
 from pathlib import Path
 
 import pytest
-
 from ork_workspace import RENDERED_SKILL, SKILL, cli, errors, files, workspace
+
 from orkestra.render.guard import SafeTree, UnsafePath
 
 

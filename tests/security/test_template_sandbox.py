@@ -5,8 +5,8 @@ from __future__ import annotations
 import signal
 
 import pytest
-
 from ork_workspace import cli, workspace
+
 from orkestra.errors import OrkestraError
 from orkestra.render.environment import template_loader
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from ork_workspace import cli, errors, workspace
 
 VENDOR = "vendor/acme-skills/deploy-preview/SKILL.md"

@@ -8,8 +8,8 @@ import sys
 import time
 
 import pytest
-
 from ork_workspace import workspace
+
 from orkestra.workspace.source import SourceError, parse_yaml
 
 LAUGHS = "\n".join(

@@ -34,7 +34,7 @@ class VoyageStub:
             def log_message(self, *args):  # keep test output clean
                 pass
 
-            def do_POST(self):  # noqa: N802 - http.server API
+            def do_POST(self):  # http.server's name for it
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 stub.requests.append({"path": self.path, "auth": self.headers.get("Authorization"), **body})
                 if self.headers.get("Authorization") != f"Bearer {GOOD_KEY}":
@@ -77,7 +77,7 @@ class VoyageStub:
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
         self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
-    def __enter__(self) -> "VoyageStub":
+    def __enter__(self) -> VoyageStub:
         self._thread.start()
         return self
 
