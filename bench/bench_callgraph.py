@@ -35,9 +35,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from maguyva.export import write_graph
-from maguyva.index.pipeline import index_repository
-from maguyva.store import open_store
+from maguyva.export import write_graph  # noqa: E402 - after the sys.path line
+from maguyva.index.pipeline import index_repository  # noqa: E402 - after the sys.path line
+from maguyva.store import open_store  # noqa: E402 - after the sys.path line
 
 
 def gold_edges(case: Path) -> set[tuple[str, str]]:

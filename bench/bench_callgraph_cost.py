@@ -26,7 +26,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "bench"))
 
-from bench_index import COLD, copy_stdlib
+from bench_index import COLD, copy_stdlib  # noqa: E402 - after the sys.path line
 
 
 def cold(code_root: Path, corpus: Path, store: Path) -> dict:

@@ -81,7 +81,7 @@ def timed_run_cpu(args: list[str], cwd: Path) -> tuple[float, float]:
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def emit(**fields) -> None:

@@ -117,7 +117,7 @@ def main() -> None:
         )[0]
         emit("mine_sync_full_cli", stats=False, commits=n, wall_s=round(cli, 3), commits_per_s=round(n / cli))
         for stats in (False, True):  # stats are sticky: the no-stats run must come first
-            times = timed(lambda: sync_index(paths, stats=stats, full=True), args.repeat)
+            times = timed(lambda stats=stats: sync_index(paths, stats=stats, full=True), args.repeat)
             emit(
                 "mine_sync_full",
                 stats=stats,

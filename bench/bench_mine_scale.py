@@ -115,7 +115,7 @@ def file_paths(rng: random.Random) -> dict[str, list[str]]:
                 f"_{rng.randrange(30)}" if rng.random() < 0.7 else ""
             )
             names.add(f"packages/{pkg}/{folder}/{stem}{rng.choice(EXTS)}")
-        paths[pkg] = sorted(names) + [f"packages/{pkg}/pyproject.toml", f"packages/{pkg}/package.json"]
+        paths[pkg] = [*sorted(names), f"packages/{pkg}/pyproject.toml", f"packages/{pkg}/package.json"]
     return paths
 
 

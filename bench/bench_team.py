@@ -106,18 +106,20 @@ def bench_http(url: str, token: str, clients: int, calls: int) -> None:
     errors: list[str] = []
 
     async def client(number: int) -> None:
-        async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=120) as http:
-            async with Client(streamable_http_client(url, http_client=http)) as session:
-                for call in range(calls):
-                    query = QUERIES[(number + call) % len(QUERIES)]
-                    started = time.perf_counter()
-                    try:
-                        result = await session.call_tool("intelligent_search", {"query": query, "limit": 10})
-                        if result.is_error or not result.structured_content["results"]:
-                            errors.append(query)
-                    except Exception as exc:  # counted, reported below
-                        errors.append(repr(exc))
-                    latencies.append((time.perf_counter() - started) * 1000)
+        async with (
+            httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=120) as http,
+            Client(streamable_http_client(url, http_client=http)) as session,
+        ):
+            for call in range(calls):
+                query = QUERIES[(number + call) % len(QUERIES)]
+                started = time.perf_counter()
+                try:
+                    result = await session.call_tool("intelligent_search", {"query": query, "limit": 10})
+                    if result.is_error or not result.structured_content["results"]:
+                        errors.append(query)
+                except Exception as exc:  # noqa: BLE001 - counted, reported below
+                    errors.append(repr(exc))
+                latencies.append((time.perf_counter() - started) * 1000)
 
     async def main() -> None:
         async with anyio.create_task_group() as group:

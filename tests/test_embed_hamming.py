@@ -15,7 +15,7 @@ def test_ranking_equals_brute_force_on_the_same_sign_bits(n, dims):
     packed = pack_signs(vectors)
     assert packed.shape == (n, dims // 8)
     index = HammingIndex.build(np.arange(n), packed)
-    for q in range(3):
+    for _ in range(3):
         query = pack_signs(rng.standard_normal(dims))[0]
         assert index.search(query, 10) == brute_force(packed, query, 10)
 

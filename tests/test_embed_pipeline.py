@@ -41,7 +41,7 @@ def test_every_chunk_gets_a_vector_and_a_second_run_has_nothing_to_do(indexed, e
         second = embed_index(store, embedder, cache)
     assert first.chunks > 5 and first.embedded == first.chunks and first.coverage == 1.0
     assert (second.chunks, second.embedded) == (0, 0)
-    ids, packed = store.load_vectors(model_key(embedder))
+    _ids, packed = store.load_vectors(model_key(embedder))
     assert packed.shape == (first.chunks, 48)
     store.close()
 

@@ -85,7 +85,7 @@ def test_claude_code_shows_the_server_connected(project, tmp_path):
     listed = subprocess.run(
         [str(claude), "mcp", "list"], cwd=root, env=env, capture_output=True, text=True, timeout=180
     )
-    line = next((l for l in listed.stdout.splitlines() if l.startswith("maguyva:")), "")
+    line = next((row for row in listed.stdout.splitlines() if row.startswith("maguyva:")), "")
     assert "Connected" in line, listed.stdout[-800:] + listed.stderr[-800:]
 
 
@@ -164,5 +164,5 @@ def test_claude_code_shows_the_orkestra_server_connected(memory_workspace, tmp_p
     listed = subprocess.run(
         [str(claude), "mcp", "list"], cwd=root, env=env, capture_output=True, text=True, timeout=180
     )
-    line = next((l for l in listed.stdout.splitlines() if l.startswith("orkestra:")), "")
+    line = next((row for row in listed.stdout.splitlines() if row.startswith("orkestra:")), "")
     assert "Connected" in line, listed.stdout[-800:] + listed.stderr[-800:]

@@ -224,7 +224,7 @@ def test_decision_update_changes_only_source_commits_and_files(repo):
 
 
 def test_batch_diagnostics_name_the_file_line_even_after_blank_lines(repo, tmp_path):
-    root, shas = repo
+    root, _shas = repo
     batch = tmp_path / "batch.jsonl"
     batch.write_text(
         "\n\n" + json.dumps({"sha": "1234567", "domain": "changelog", "action": "skip", "reason": "x"}) + "\n"

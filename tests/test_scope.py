@@ -61,7 +61,7 @@ def test_rankings_are_fused_by_rank_whatever_each_store_scores(scoped):
 def test_a_scope_refuses_names_outside_it_and_a_refresh_it_cannot_do(scoped):
     with pytest.raises(MaguyvaError, match="no repository 'vault' in scope 'local'"):
         scoped.search_text("x", path_prefix="vault:")
-    with pytest.raises(MaguyvaError, match="in several repositories|no file"):
+    with pytest.raises(MaguyvaError, match=r"in several repositories|no file"):
         scoped.get_file("README.md")
     with pytest.raises(MaguyvaError, match="refresh each repository"):
         scoped.refresh_index()

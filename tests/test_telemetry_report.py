@@ -141,30 +141,35 @@ def test_a_success_or_interrupt_ends_a_failure_run_but_other_families_do_not():
 
 def test_subagents_fall_back_to_agent_calls_without_subagent_events_and_codex_is_counted():
     report = build_report(
-        events(
-            {
-                "session_id": "a",
-                "hook_event_name": "PreToolUse",
-                "tool_name": "Task",
-                "tool_input": {"subagent_type": "Explore"},
-                "tool_use_id": "t1",
-            },
-            {"session_id": "b", "hook_event_name": "SubagentStart", "agent_id": "x", "agent_type": "Plan"},
-            {"session_id": "b", "hook_event_name": "SubagentStop", "agent_id": "x", "agent_type": "Plan"},
-            {
-                "session_id": "b",
-                "hook_event_name": "PostToolUse",
-                "tool_name": "Agent",
-                "tool_input": {"subagent_type": "Plan"},
-                "tool_use_id": "t2",
-            },
-        )
-        + [
+        [
+            *events(
+                {
+                    "session_id": "a",
+                    "hook_event_name": "PreToolUse",
+                    "tool_name": "Task",
+                    "tool_input": {"subagent_type": "Explore"},
+                    "tool_use_id": "t1",
+                },
+                {
+                    "session_id": "b",
+                    "hook_event_name": "SubagentStart",
+                    "agent_id": "x",
+                    "agent_type": "Plan",
+                },
+                {"session_id": "b", "hook_event_name": "SubagentStop", "agent_id": "x", "agent_type": "Plan"},
+                {
+                    "session_id": "b",
+                    "hook_event_name": "PostToolUse",
+                    "tool_name": "Agent",
+                    "tool_input": {"subagent_type": "Plan"},
+                    "tool_use_id": "t2",
+                },
+            ),
             parse_payload(
                 '{"type": "agent-turn-complete", "thread-id": "c"}',
                 "2026-03-01T00:01:00.000000Z",
                 agent_tool="codex-cli",
-            )
+            ),
         ]
     )
     assert report.subagents == {"Explore": 1, "Plan": 1}

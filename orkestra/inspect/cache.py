@@ -28,12 +28,12 @@ import re
 import time
 from pathlib import Path
 
+from orkestra.workspace.root import CONFIG_FILE, raw_config  # raw_config: no pydantic on a cache hit
+
 TYPE_CHECKING = False  # typing and dataclasses cost more to import than a no-op sync's whole check
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
     from typing import Any
-
-from orkestra.workspace.root import CONFIG_FILE, raw_config  # raw_config: no pydantic on a cache hit
 
 CACHE_VERSION = 2  # 2: ctime and inode in every fingerprint entry
 RACY_SLACK_NS = 50_000_000

@@ -176,7 +176,7 @@ def record_classifications(
             continue
         resolved.append((number, item, found))
     real = _in_repository(paths, [c["sha"] for _, _, c in resolved])
-    for number, item, found in resolved:
+    for number, _item, found in resolved:
         if found["sha"] not in real:
             problems.append(
                 Diagnostic(

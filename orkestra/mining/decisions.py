@@ -111,7 +111,7 @@ def _updated_record(text: str, commit: dict, source: dict) -> str:
     data = load_yaml(text) or {}
     commits = [c for c in data.get("source_commits") or [] if c.get("sha") != source["sha"]]
     files = sorted(set(data.get("files") or []) | set(commit["files_changed"]))
-    text = _replace_block(text, "source_commits", _dump({"source_commits": commits + [source]}))
+    text = _replace_block(text, "source_commits", _dump({"source_commits": [*commits, source]}))
     return _replace_block(text, "files", _dump({"files": files}))
 
 

@@ -172,7 +172,7 @@ def pending_batches(store_dir: str) -> list[str]:
 
 def pending_events(store_dir: str) -> int:
     """Events waiting to be pushed (outbox plus batch files)."""
-    paths = pending_batches(store_dir) + [os.path.join(outbox_dir(store_dir), OUTBOX)]
+    paths = [*pending_batches(store_dir), os.path.join(outbox_dir(store_dir), OUTBOX)]
     total = 0
     for path in paths:
         if os.path.exists(path):

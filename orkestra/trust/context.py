@@ -196,7 +196,7 @@ def is_mention(text: str, start: int, end: int) -> bool:
     opening = _ITEM_MARKERS.sub("", lead.lstrip(), count=1)
     if _OPENING_NEGATION.match(opening) and not _BREAKER.search(opening):
         return True
-    if _is_quoted(text, start, end) and _DISCUSSION.search(text[clause_start:clause_end]):
+    if _is_quoted(text, start, end) and _DISCUSSION.search(text[clause_start:clause_end]):  # noqa: SIM103 - one reason an if, like those above
         return True
     return False
 

@@ -69,7 +69,7 @@ class IngestResult:
             steps = [f"dormant scope {scope!r}: the skill loads only for agents that declare it in `scopes`"]
         else:
             steps = [f"add {self.ref!r} to scopes.{scope}.primary_skills to load it for agents of that scope"]
-        return steps + ["orkestra validate", "orkestra sync"]
+        return [*steps, "orkestra validate", "orkestra sync"]
 
     def to_dict(self) -> dict:
         return {

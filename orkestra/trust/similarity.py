@@ -89,7 +89,7 @@ def rank_similar(
     candidate: list[str], corpus: dict[tuple[str, str], list[str]], limit: int = 5
 ) -> list[Similar]:
     """Existing skills (keyed by (name, ref)) most similar to ``candidate``, best first."""
-    documents = list(corpus.values()) + [candidate]
+    documents = [*corpus.values(), candidate]
     frequency = Counter(word for doc in documents for word in set(doc))
     total = len(documents)
 

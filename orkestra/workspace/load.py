@@ -278,7 +278,7 @@ class _Loader:
         result: dict[str, T] = {}
         for key, value in table.items():
             key = str(key)
-            entry_loc = loc + (key,)
+            entry_loc = (*loc, key)
             if key_check is not None:
                 try:
                     key_check(key)

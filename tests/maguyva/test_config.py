@@ -72,5 +72,5 @@ def test_store_location_reports_a_bad_section_as_a_config_error(git_repo):
     from maguyva.store.location import store_path
 
     write(git_repo, "maguyva:\n  store: [not, a, path]\n")
-    with pytest.raises(ConfigError, match="maguyva.store"):
+    with pytest.raises(ConfigError, match=r"maguyva\.store"):
         store_path(git_repo)

@@ -34,7 +34,7 @@ def test_why_refuses_a_symlink_leading_out_of_the_repository(shop, tmp_path):
     try:
         with pytest.raises(OrkestraError, match="symlink leading out"):
             why(shop, "src/leak.py", index_lookup=False)
-        with pytest.raises(OrkestraError, match="inside .git"):
+        with pytest.raises(OrkestraError, match=r"inside \.git"):
             why(shop, ".git/HEAD", index_lookup=False)
         with pytest.raises(OrkestraError, match="at most 1,000 characters"):
             why(shop, "a" * 5_000, index_lookup=False)
@@ -149,7 +149,7 @@ def test_a_proposed_draft_cannot_smuggle_fields_or_an_active_status(tmp_path):
     assert (record["id"], record["status"]) == ("DEC-PR-004", "proposed")
     assert record["title"] == "Title status: active"  # one line; the YAML dumper quotes the rest
     assert record["agent_guidance"]["do"] == ["x\n- injected"]
-    with pytest.raises(OrkestraError, match="inside .git"):
+    with pytest.raises(OrkestraError, match=r"inside \.git"):
         propose_decision(repo, "PR", "t", "s", files=[".git/config"])
     with pytest.raises(OrkestraError, match="at most 30 items"):
         propose_decision(repo, "PR", "t", "s", do=["x"] * 31)

@@ -104,7 +104,7 @@ def test_duplicate_identity_key_is_a_located_error(tmp_path):
     first = next(i for i, line in enumerate(lines) if line.startswith("  ") and not line.startswith("   "))
     key = lines[first].strip().split(":")[0]
     path.write_text(
-        "\n".join(lines + [f"  {key}:", "    description: Impostor", "    prompt: Obey me."]) + "\n"
+        "\n".join([*lines, f"  {key}:", "    description: Impostor", "    prompt: Obey me."]) + "\n"
     )
     result, _ = _cli(root, "validate")
     assert result.returncode == 1
