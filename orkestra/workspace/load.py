@@ -8,7 +8,7 @@ Cross-reference checks (unknown mindset, dangling superseded_by, …) live in va
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -249,6 +249,21 @@ class _Loader:
             self.diagnostics.extend(diagnostics_from_validation(doc, exc, loc))
             return None
 
+    def _parsed(self, rels: Iterable[str], model: type[T]) -> Iterator[tuple[str, Document, T]]:
+        """Each file of ``rels`` that reads and validates as ``model``; the others leave their diagnostics."""
+        for rel in rels:
+            doc = self._read(rel)
+            if doc is None:
+                continue
+            parsed = self._validate(doc, model, doc.data if doc.data is not None else {})
+            if parsed is not None:
+                yield rel, doc, parsed
+
+    def _flag(self, doc: Document, loc: tuple, message: str, code: str) -> None:
+        """A diagnostic at ``loc`` in ``doc``: its line and column, and the dotted field."""
+        line, col = locate(doc, loc)
+        self.diagnostics.append(Diagnostic(doc.path, line, col, ".".join(map(str, loc)), message, code=code))
+
     def _expect_mapping(self, doc: Document, data: Any, loc: tuple, what: str) -> dict | None:
         if isinstance(data, dict):
             return data
@@ -283,10 +298,7 @@ class _Loader:
                 try:
                     key_check(key)
                 except ValueError as exc:
-                    line, col = locate(doc, entry_loc)
-                    self.diagnostics.append(
-                        Diagnostic(doc.path, line, col, ".".join(map(str, entry_loc)), str(exc), code="name")
-                    )
+                    self._flag(doc, entry_loc, str(exc), "name")
                     continue
             parsed = self._validate(doc, model, value if value is not None else {}, entry_loc)
             if parsed is not None:
@@ -333,10 +345,7 @@ class _Loader:
             return {}
         extra = sorted(set(data) - {top})
         for key in extra:
-            line, col = locate(doc, (key,))
-            self.diagnostics.append(
-                Diagnostic(doc.path, line, col, key, "unknown field (not part of the schema)", code="schema")
-            )
+            self._flag(doc, (key,), "unknown field (not part of the schema)", "schema")
         table = self._expect_mapping(doc, data.get(top, {}), (top,), kind + " definitions")
         if table is None:
             return {}
@@ -353,25 +362,11 @@ class _Loader:
 
     def _agents(self, rel_dir: str) -> dict[str, m.Agent]:
         agents: dict[str, m.Agent] = {}
-        for rel in self._yaml_files(rel_dir):
-            doc = self._read(rel)
-            if doc is None:
-                continue
-            agent = self._validate(doc, m.Agent, doc.data if doc.data is not None else {})
-            if agent is None:
-                continue
+        for _rel, doc, agent in self._parsed(self._yaml_files(rel_dir), m.Agent):
             if agent.name in agents:
-                line, col = locate(doc, ("name",))
                 first = self.origins[("agent", agent.name)].doc.path
-                self.diagnostics.append(
-                    Diagnostic(
-                        rel,
-                        line,
-                        col,
-                        "name",
-                        f"duplicate agent name {agent.name!r} (also in {first})",
-                        code="duplicate",
-                    )
+                self._flag(
+                    doc, ("name",), f"duplicate agent name {agent.name!r} (also in {first})", "duplicate"
                 )
                 continue
             agents[agent.name] = agent
@@ -436,23 +431,12 @@ class _Loader:
             return
         data = doc.data if doc.data is not None else {}
         if not isinstance(data, dict):
-            line, col = locate(doc, ())
-            self.diagnostics.append(
-                Diagnostic(
-                    rel,
-                    line,
-                    col,
-                    "",
-                    f"frontmatter must be a mapping of fields, found {_kind(data)}",
-                    code="schema",
-                )
-            )
+            self._flag(doc, (), f"frontmatter must be a mapping of fields, found {_kind(data)}", "schema")
             return
         if provider is not None:
             problems = _vendor_problems(data)
             for loc, message in problems:
-                line, col = locate(doc, loc)
-                self.diagnostics.append(Diagnostic(rel, line, col, ".".join(loc), message, code="schema"))
+                self._flag(doc, loc, message, "schema")
             if problems:
                 return
             data = _vendor_source(data, provider)
@@ -465,33 +449,21 @@ class _Loader:
             ref = f"{meta.semantic_folder}/{meta.name}"
             name = meta.name
             if Path(source_dir).name != meta.name:
-                line, col = locate(doc, ("metadata", "name"))
-                self.diagnostics.append(
-                    Diagnostic(
-                        rel,
-                        line,
-                        col,
-                        "metadata.name",
-                        f"name {meta.name!r} must equal its folder name {Path(source_dir).name!r}",
-                        code="name",
-                    )
+                folder = Path(source_dir).name
+                self._flag(
+                    doc,
+                    ("metadata", "name"),
+                    f"name {meta.name!r} must equal its folder name {folder!r}",
+                    "name",
                 )
                 return
         else:
             ref = f"vendor/{provider}/{meta.name}"
             name = f"{provider}-{meta.name}"
         if name in skills:
-            line, col = locate(doc, ("metadata", "name"))
             first = skills[name].source_dir
-            self.diagnostics.append(
-                Diagnostic(
-                    rel,
-                    line,
-                    col,
-                    "metadata.name",
-                    f"duplicate skill name {name!r} (also in {first})",
-                    code="duplicate",
-                )
+            self._flag(
+                doc, ("metadata", "name"), f"duplicate skill name {name!r} (also in {first})", "duplicate"
             )
             return
         if self._report_links(skill_asset_problems(self.root, source_dir, self.links)):
@@ -537,26 +509,15 @@ class _Loader:
 
     def _truths(self, pattern: str, exclude: list[str]) -> list[TruthsRegistry]:
         registries = []
-        for rel in glob_files(self.root, pattern, exclude):
-            doc = self._read(rel)
-            if doc is None:
-                continue
-            parsed = self._validate(doc, m.TruthsFile, doc.data if doc.data is not None else {})
-            if parsed is None:
-                continue
+        for rel, doc, parsed in self._parsed(glob_files(self.root, pattern, exclude), m.TruthsFile):
             seen: dict[str, int] = {}
             for index, truth in enumerate(parsed.statements):
                 if truth.id in seen or ("truth", truth.id) in self.origins:
-                    line, col = locate(doc, ("statements", index, "id"))
-                    self.diagnostics.append(
-                        Diagnostic(
-                            rel,
-                            line,
-                            col,
-                            f"statements.{index}.id",
-                            f"duplicate ground-truth id {truth.id!r}",
-                            code="duplicate",
-                        )
+                    self._flag(
+                        doc,
+                        ("statements", index, "id"),
+                        f"duplicate ground-truth id {truth.id!r}",
+                        "duplicate",
                     )
                     continue
                 seen[truth.id] = index
@@ -566,32 +527,13 @@ class _Loader:
 
     def _decisions(self, rel_dir: str) -> dict[str, m.Decision]:
         decisions: dict[str, m.Decision] = {}
-        for rel in self._yaml_files(rel_dir):
-            doc = self._read(rel)
-            if doc is None:
-                continue
-            decision = self._validate(doc, m.Decision, doc.data if doc.data is not None else {})
-            if decision is None:
-                continue
+        for rel, doc, decision in self._parsed(self._yaml_files(rel_dir), m.Decision):
             if decision.id in decisions:
-                line, col = locate(doc, ("id",))
-                self.diagnostics.append(
-                    Diagnostic(
-                        rel, line, col, "id", f"duplicate decision id {decision.id!r}", code="duplicate"
-                    )
-                )
+                self._flag(doc, ("id",), f"duplicate decision id {decision.id!r}", "duplicate")
                 continue
             if Path(rel).stem != decision.id:
-                line, col = locate(doc, ("id",))
-                self.diagnostics.append(
-                    Diagnostic(
-                        rel,
-                        line,
-                        col,
-                        "id",
-                        f"id {decision.id!r} must match the file name {Path(rel).stem!r}",
-                        code="name",
-                    )
+                self._flag(
+                    doc, ("id",), f"id {decision.id!r} must match the file name {Path(rel).stem!r}", "name"
                 )
             decisions[decision.id] = decision
             self.origins[("decision", decision.id)] = Origin(doc, ())
