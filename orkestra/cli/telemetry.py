@@ -172,6 +172,7 @@ def flush(
 
 def _print(result: Report, fmt: Format | None) -> None:
     from orkestra.cli.output import emit_json, emit_table, emit_text
+    from orkestra.telemetry.report import FAMILY_COLUMNS, SERVER_COLUMNS, family_rows, server_rows
 
     chosen = pick_format(fmt, Format.table)
     if chosen is Format.json:
@@ -183,26 +184,8 @@ def _print(result: Report, fmt: Format | None) -> None:
     totals = {**result.totals, **{f"time_{k}": v for k, v in result.time_range.items()}}
     emit_table("Totals", ["metric", "value"], list(totals.items()))
     emit_table("Tool calls by type", ["tool_type", "calls"], list(result.tool_mix.items()))
-    emit_table(
-        "Tool families (worst first)",
-        ["family", "type", "calls", "failures", "interrupted", "failure rate"],
-        [
-            [
-                r["family"],
-                r["tool_type"],
-                r["calls"],
-                r["failures"],
-                r["interrupted"],
-                f"{r['failure_rate']:.1%}",
-            ]
-            for r in result.families
-        ],
-    )
-    emit_table(
-        "MCP servers",
-        ["server", "calls", "share"],
-        [[r["server"], r["calls"], f"{r['share']:.1%}"] for r in result.mcp_servers],
-    )
+    emit_table("Tool families (worst first)", FAMILY_COLUMNS, family_rows(result.families))
+    emit_table("MCP servers", SERVER_COLUMNS, server_rows(result.mcp_servers))
     emit_table("Skills activated", ["skill", "calls"], list(result.skills.items()))
     emit_table("Subagents dispatched", ["subagent_type", "dispatches"], list(result.subagents.items()))
     emit_table(

@@ -17,7 +17,15 @@ from html import escape
 from typing import Any
 
 from orkestra.telemetry.events import Event
-from orkestra.telemetry.report import COMPLETIONS, Report, family_of
+from orkestra.telemetry.report import (
+    COMPLETIONS,
+    FAMILY_COLUMNS,
+    SERVER_COLUMNS,
+    Report,
+    family_of,
+    family_rows,
+    server_rows,
+)
 
 TOOL_TYPES = ("builtin", "bash", "mcp", "skill", "agent")
 COLORS = {
@@ -242,18 +250,8 @@ def render_page(
                 ],
                 "%",
             ),
-            ["family", "type", "calls", "failures", "interrupted", "failure rate"],
-            [
-                [
-                    r["family"],
-                    r["tool_type"],
-                    r["calls"],
-                    r["failures"],
-                    r["interrupted"],
-                    f"{r['failure_rate']:.1%}",
-                ]
-                for r in families
-            ],
+            FAMILY_COLUMNS,
+            family_rows(families),
         ),
         _section(
             "MCP server share",
@@ -265,8 +263,8 @@ def render_page(
                     for r in report.mcp_servers
                 ],
             ),
-            ["server", "calls", "share"],
-            [[r["server"], r["calls"], f"{r['share']:.1%}"] for r in report.mcp_servers],
+            SERVER_COLUMNS,
+            server_rows(report.mcp_servers),
         ),
         _section(
             "Skills activated",

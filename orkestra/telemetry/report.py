@@ -198,6 +198,23 @@ def _mcp_servers(calls: list[ToolCall]) -> list[dict[str, Any]]:
     ]
 
 
+FAMILY_COLUMNS = ["family", "type", "calls", "failures", "interrupted", "failure rate"]
+SERVER_COLUMNS = ["server", "calls", "share"]
+
+
+def family_rows(families: list[dict[str, Any]]) -> list[list]:
+    """``Report.families`` as table rows under FAMILY_COLUMNS (the CLI table and the HTML page)."""
+    return [
+        [r["family"], r["tool_type"], r["calls"], r["failures"], r["interrupted"], f"{r['failure_rate']:.1%}"]
+        for r in families
+    ]
+
+
+def server_rows(servers: list[dict[str, Any]]) -> list[list]:
+    """``Report.mcp_servers`` as table rows under SERVER_COLUMNS."""
+    return [[r["server"], r["calls"], f"{r['share']:.1%}"] for r in servers]
+
+
 def build_report(
     events: list[Event], warnings: list[str] | None = None, loop_threshold: int = LOOP_THRESHOLD
 ) -> Report:
