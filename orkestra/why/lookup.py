@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # the hook imports this module: stdlib json only at run time
     from pathlib import Path
 
     from orkestra.workspace.load import Workspace
+    from orkestra.workspace.models import AgentGuidance
 
 LOOKUP_VERSION = 1
 LOOKUP_NAME = "orkestra/memory.json"
@@ -39,6 +40,16 @@ def _short(text: str) -> str:
     return text if len(text) <= MAX_TITLE else text[: MAX_TITLE - 1] + "…"
 
 
+def _record(kind: str, status: str, title: str, guidance: AgentGuidance) -> dict:
+    return {
+        "kind": kind,
+        "status": status,
+        "title": _short(title),
+        "do": list(guidance.do[:MAX_GUIDANCE]),
+        "avoid": list(guidance.avoid[:MAX_GUIDANCE]),
+    }
+
+
 def build_lookup(ws: Workspace) -> dict:
     """The lookup table of ``ws`` (pure but for ``is_dir`` checks on folder-like entries)."""
     files: dict[str, set[str]] = {}
@@ -56,25 +67,13 @@ def build_lookup(ws: Workspace) -> dict:
     for decision in ws.decisions.values():
         if decision.status != "active":
             continue
-        records[decision.id] = {
-            "kind": "decision",
-            "status": decision.status,
-            "title": _short(decision.title),
-            "do": list(decision.agent_guidance.do[:MAX_GUIDANCE]),
-            "avoid": list(decision.agent_guidance.avoid[:MAX_GUIDANCE]),
-        }
+        records[decision.id] = _record("decision", decision.status, decision.title, decision.agent_guidance)
         for rel in decision.files:
             add(_entry_path(rel), decision.id)
     for registry, truth in ws.all_truths():
         if truth.status != "current":
             continue
-        records[truth.id] = {
-            "kind": "truth",
-            "status": truth.status,
-            "title": _short(truth.statement),
-            "do": list(truth.agent_guidance.do[:MAX_GUIDANCE]),
-            "avoid": list(truth.agent_guidance.avoid[:MAX_GUIDANCE]),
-        }
+        records[truth.id] = _record("truth", truth.status, truth.statement, truth.agent_guidance)
         for evidence in truth.evidence:
             add(_entry_path(evidence, registry.package_dir), truth.id)
     return {
