@@ -16,7 +16,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import tempfile
 import threading
@@ -25,6 +24,8 @@ import urllib.parse
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+
+from local_http import free_port
 
 CONFIG = """
 auth_enabled: false
@@ -42,12 +43,6 @@ schema_config:
 limits_config: {{allow_structured_metadata: true, reject_old_samples: false, volume_enabled: true}}
 analytics: {{reporting_enabled: false}}
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def real_loki_binary() -> tuple[str | None, str]:

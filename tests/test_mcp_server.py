@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import anyio
 import pytest
+from local_http import free_port, wait_for_port
 from maguyva_project import index_project, make_project
 from mcp import Client
 
@@ -188,12 +187,6 @@ def test_index_status_reports_files_changed_since_the_snapshot(tmp_path):
         api.close()
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def test_stdio_subprocess_session(project):
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
@@ -219,7 +212,7 @@ def test_stdio_subprocess_session(project):
 
 def test_http_subprocess_session(project):
     root, store = project
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen(
         [
             sys.executable,
@@ -239,12 +232,7 @@ def test_http_subprocess_session(project):
         stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            with socket.socket() as sock:
-                if sock.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.1)
+        assert wait_for_port(port, process, 30), f"nothing listens on {port} (exit code {process.poll()})"
 
         async def go():
             async with Client(f"http://127.0.0.1:{port}/mcp") as client:

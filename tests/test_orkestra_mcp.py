@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import anyio
 import pytest
 from conftest import git
+from local_http import free_port, wait_for_port
 from mcp import Client
 from memory_repo import make_memory_repo, mine_rules
 
@@ -126,12 +125,6 @@ def test_propose_decision_writes_a_draft_only(tmp_path):
     )  # no partial record left by the refused calls
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def test_stdio_subprocess_session(shop):
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
@@ -153,19 +146,14 @@ def test_stdio_subprocess_session(shop):
 
 def test_http_subprocess_session(shop):
     repo, _ = shop
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "orkestra", "serve", "--http", "--port", str(port), "--root", str(repo)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            with socket.socket() as sock:
-                if sock.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.1)
+        assert wait_for_port(port, process, 30), f"nothing listens on {port} (exit code {process.poll()})"
 
         async def go():
             async with Client(f"http://127.0.0.1:{port}/mcp") as client:

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
-import anyio
-import httpx
 import pytest
 from conftest import git, run_cli
+from local_http import free_port, initialize_status, mcp_calls, wait_for_port
 from maguyva_project import make_project
 
 from maguyva.errors import MaguyvaError
@@ -219,48 +216,10 @@ def test_keys_are_created_listed_revoked_and_only_their_hash_is_stored(team, pos
     assert sqlite.returncode == 2 and "PostgreSQL" in sqlite.stderr
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _key(store: str, name: str, cwd: Path) -> dict:
     done = run_cli("code", "keys", "create", name, "--store", store, cwd=cwd)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
-
-
-def _status(url: str, token: str | None) -> int:
-    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-    if token is not None:
-        headers["Authorization"] = f"Bearer {token}"
-    body = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "t", "version": "1"},
-        },
-    }
-    return httpx.post(url, json=body, headers=headers, timeout=10).status_code
-
-
-def _calls(url: str, token: str, calls: list[tuple[str, dict]]) -> list:
-    import httpx2
-    from mcp import Client
-    from mcp.client.streamable_http import streamable_http_client
-
-    async def go():
-        async with (
-            httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=30) as http,
-            Client(streamable_http_client(url, http_client=http)) as client,
-        ):
-            return [await client.call_tool(name, args) for name, args in calls]
-
-    return anyio.run(go)
 
 
 def test_http_server_answers_only_live_keys_of_its_own_workspace(team):
@@ -268,7 +227,7 @@ def test_http_server_answers_only_live_keys_of_its_own_workspace(team):
     rival_key = _key(team["rival"], "rival-ci", team["base"])
     revoked_key = _key(team["acme"], "old", team["base"])
     run_cli("code", "keys", "revoke", revoked_key["id"], "--store", team["acme"], cwd=team["base"])
-    port = _free_port()
+    port = free_port()
     server = subprocess.Popen(
         [
             sys.executable,
@@ -288,20 +247,15 @@ def test_http_server_answers_only_live_keys_of_its_own_workspace(team):
     )
     url = f"http://127.0.0.1:{port}/mcp"
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and server.poll() is None:
-            with socket.socket() as sock:
-                if sock.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.2)
+        wait_for_port(port, server)
         assert server.poll() is None, server.stderr.read().decode()
         forged = acme_key["token"][:-4] + "AAAA"
         assert [
-            _status(url, token)
+            initialize_status(url, token)
             for token in (None, "mgv__", "not-a-key", forged, rival_key["token"], revoked_key["token"])
         ] == [401] * 6
-        assert _status(url, acme_key["token"]) == 200
-        search, crafted_repo, crafted_path, dropped, status = _calls(
+        assert initialize_status(url, acme_key["token"]) == 200
+        search, crafted_repo, crafted_path, dropped, status = mcp_calls(
             url,
             acme_key["token"],
             [
@@ -319,7 +273,7 @@ def test_http_server_answers_only_live_keys_of_its_own_workspace(team):
         assert not dropped.is_error and dropped.structured_content["count"] == 0
         assert {r["repo"] for r in status.structured_content["repositories"]} == {"shop", "billing"}
         run_cli("code", "keys", "revoke", acme_key["id"], "--store", team["acme"], cwd=team["base"])
-        assert _status(url, acme_key["token"]) == 401  # revocation takes effect on the next request
+        assert initialize_status(url, acme_key["token"]) == 401  # revocation takes effect on the next request
     finally:
         server.terminate()
         server.wait(timeout=10)

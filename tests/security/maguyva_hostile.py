@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from conftest import git
@@ -54,20 +52,3 @@ def file_count(db: Path) -> int:
         return con.execute("SELECT count(*) FROM files").fetchone()[0]
     finally:
         con.close()
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_for_port(port: int, process: subprocess.Popen, seconds: float = 60) -> bool:
-    """True once something listens on loopback ``port``; False if ``process`` exits first or time runs out."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and process.poll() is None:
-        with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                return True
-        time.sleep(0.1)
-    return False

@@ -7,10 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import anyio
-import httpx
 import pytest
-from maguyva_hostile import free_port, wait_for_port
+from local_http import free_port, initialize_status, mcp_calls, wait_for_port
 from maguyva_project import index_project, make_project
 
 KEY = "local-test-key-0123456789abcdef"
@@ -65,40 +63,6 @@ def _stop(process: subprocess.Popen) -> str:
         return process.communicate()[1]
 
 
-def _status(port: int, token: str | None) -> int:
-    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-    if token is not None:
-        headers["Authorization"] = f"Bearer {token}"
-    body = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "t", "version": "1"},
-        },
-    }
-    return httpx.post(f"http://127.0.0.1:{port}/mcp", json=body, headers=headers, timeout=10).status_code
-
-
-def _session(port: int, token: str | None, calls: list[tuple[str, dict]]) -> list:
-    import httpx2
-    from mcp import Client
-    from mcp.client.streamable_http import streamable_http_client
-
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-
-    async def go():
-        async with (
-            httpx2.AsyncClient(headers=headers, timeout=30) as http,
-            Client(streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http)) as client,
-        ):
-            return [await client.call_tool(name, args) for name, args in calls]
-
-    return anyio.run(go)
-
-
 def _listening_addresses(port: int) -> set[str]:
     """Local addresses listening on ``port`` (from /proc/net/tcp and tcp6)."""
     found = set()
@@ -135,7 +99,9 @@ def test_no_auth_on_a_public_bind_warns_on_start_and_serves(project):
     process, port = _serve(project, "--host", "0.0.0.0", "--no-auth")
     try:
         assert wait_for_port(port, process), _stop(process)
-        (found,) = _session(port, None, [("find_symbol", {"symbol_name": "cart_total"})])
+        (found,) = mcp_calls(
+            f"http://127.0.0.1:{port}/mcp", None, [("find_symbol", {"symbol_name": "cart_total"})]
+        )
         assert found.structured_content["count"] == 1
     finally:
         stderr = _stop(process)
@@ -146,17 +112,20 @@ def test_a_configured_key_is_required_for_every_request(project):
     process, port = _serve(project, key=KEY)
     try:
         assert wait_for_port(port, process), _stop(process)
-        assert [_status(port, token) for token in (None, "wrong", KEY[:-1], KEY + "x", "mgv_x_y")] == [
-            401
-        ] * 5
-        assert _status(port, KEY) == 200
-        got, refreshed = _session(
-            port, KEY, [("get_file", {"path": "shop/checkout.py", "end_line": 3}), ("refresh_index", {})]
+        assert [
+            initialize_status(f"http://127.0.0.1:{port}/mcp", token)
+            for token in (None, "wrong", KEY[:-1], KEY + "x", "mgv_x_y")
+        ] == [401] * 5
+        assert initialize_status(f"http://127.0.0.1:{port}/mcp", KEY) == 200
+        got, refreshed = mcp_calls(
+            f"http://127.0.0.1:{port}/mcp",
+            KEY,
+            [("get_file", {"path": "shop/checkout.py", "end_line": 3}), ("refresh_index", {})],
         )
         assert got.structured_content["path"] == "shop/checkout.py"
         assert not refreshed.is_error
         with pytest.raises(Exception):  # noqa: B017 - a 401 surfaces as whatever the MCP client's transport raises
-            _session(port, None, [("get_file", {"path": "shop/checkout.py"})])
+            mcp_calls(f"http://127.0.0.1:{port}/mcp", None, [("get_file", {"path": "shop/checkout.py"})])
     finally:
         _stop(process)
 
