@@ -27,6 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_mine import ENV  # the fixed git identity (bench/ is on sys.path: the script's folder)
+
 from orkestra.mining.git import log_args
 
 PACKAGES = ["core", "api", "web", "cli", "auth", "billing", "search", "worker", "sdk", "docs-site"]
@@ -94,14 +96,6 @@ ROOT_FILES = [
     "terraform/main.tf",
     ".pre-commit-config.yaml",
 ]
-ENV = {
-    **os.environ,
-    "GIT_AUTHOR_NAME": "Bench",
-    "GIT_AUTHOR_EMAIL": "b@example.com",
-    "GIT_COMMITTER_NAME": "Bench",
-    "GIT_COMMITTER_EMAIL": "b@example.com",
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
 
 
 def file_paths(rng: random.Random) -> dict[str, list[str]]:
