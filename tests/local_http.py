@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 import subprocess
+import sys
 import time
 
 import anyio
@@ -61,3 +62,17 @@ def mcp_calls(url: str, token: str | None, calls: list[tuple[str, dict]]) -> lis
             return [await client.call_tool(name, args) for name, args in calls]
 
     return anyio.run(go)
+
+
+def serve_http(
+    port: int, *args: str, cwd=None, env: dict | None = None, text: bool = False
+) -> subprocess.Popen:
+    """``orkestra code serve --http --port PORT ARGS…`` as a real subprocess (stderr piped, for the failure)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "orkestra", "code", "serve", "--http", "--port", str(port), *args],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=text,
+    )

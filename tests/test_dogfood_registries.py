@@ -10,6 +10,7 @@ from collections import Counter
 
 import pytest
 from conftest import REPO, run_cli
+from test_mcp_server import TOOLS as MAGUYVA_TOOLS
 
 from orkestra.workspace import Workspace
 from orkestra.workspace.compose import DELEGATION_TOOLS, resolve_skills
@@ -18,19 +19,6 @@ from orkestra.workspace.validate import validate
 # The day the ground truths were last verified; validation is pinned to it so the
 # "stale last_verified" warning (180 days) cannot make this suite fail with the calendar.
 VERIFIED_ON = dt.date(2026, 11, 30)
-MAGUYVA_TOOLS = {
-    "intelligent_search",
-    "find_symbol",
-    "find_references",
-    "analyze_dependencies",
-    "get_file",
-    "search_text",
-    "search_structure",
-    "repo_overview",
-    "gather_task_context",
-    "index_status",
-    "refresh_index",
-}
 SKILL_SCRIPTS = REPO / "registries" / "skills" / "project"
 
 
@@ -141,7 +129,7 @@ def test_every_skill_is_loaded_by_at_least_one_agent(ws):
 
 def test_tools_registry_declares_the_eleven_maguyva_tools_over_stdio(ws):
     server = ws.tools.mcp_servers["maguyva"]
-    assert set(server.tools) == MAGUYVA_TOOLS
+    assert set(server.tools) == MAGUYVA_TOOLS  # the eleven tools test_mcp_server.py lists
     # the server is pinned to the project Claude Code opened, wherever it starts the process
     assert (server.transport.type, server.transport.command, server.transport.args) == (
         "stdio",

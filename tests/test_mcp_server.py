@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import anyio
 import pytest
-from local_http import free_port, wait_for_port
+from local_http import free_port, serve_http, wait_for_port
 from maguyva_project import index_project, make_project
 from mcp import Client
 
@@ -213,24 +212,7 @@ def test_stdio_subprocess_session(project):
 def test_http_subprocess_session(project):
     root, store = project
     port = free_port()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "orkestra",
-            "code",
-            "serve",
-            "--http",
-            "--port",
-            str(port),
-            "--repo",
-            str(root),
-            "--store",
-            str(store),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    process = serve_http(port, "--repo", str(root), "--store", str(store))
     try:
         assert wait_for_port(port, process, 30), f"nothing listens on {port} (exit code {process.poll()})"
 

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import uuid
 from pathlib import Path
 
 import pytest
 from conftest import git, run_cli
-from local_http import free_port, initialize_status, mcp_calls, wait_for_port
+from local_http import free_port, initialize_status, mcp_calls, serve_http, wait_for_port
 from maguyva_project import make_project
 
 from maguyva.errors import MaguyvaError
@@ -228,23 +226,7 @@ def test_http_server_answers_only_live_keys_of_its_own_workspace(team):
     revoked_key = _key(team["acme"], "old", team["base"])
     run_cli("code", "keys", "revoke", revoked_key["id"], "--store", team["acme"], cwd=team["base"])
     port = free_port()
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "orkestra",
-            "code",
-            "serve",
-            "--http",
-            "--port",
-            str(port),
-            "--store",
-            team["acme"],
-        ],
-        cwd=team["base"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    server = serve_http(port, "--store", team["acme"], cwd=team["base"])
     url = f"http://127.0.0.1:{port}/mcp"
     try:
         wait_for_port(port, server)

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from local_http import free_port, initialize_status, mcp_calls, wait_for_port
+from local_http import free_port, initialize_status, mcp_calls, serve_http, wait_for_port
 from maguyva_project import index_project, make_project
 
 KEY = "local-test-key-0123456789abcdef"
@@ -29,27 +28,7 @@ def _serve(project, *args: str, key: str | None = None) -> tuple[subprocess.Pope
     env = {k: v for k, v in os.environ.items() if k != "MAGUYVA_API_KEY"}
     if key is not None:
         env["MAGUYVA_API_KEY"] = key
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "orkestra",
-            "code",
-            "serve",
-            "--http",
-            "--port",
-            str(port),
-            "--repo",
-            str(root),
-            "--store",
-            str(store),
-            *args,
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
+    process = serve_http(port, "--repo", str(root), "--store", str(store), *args, env=env, text=True)
     return process, port
 
 
