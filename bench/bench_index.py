@@ -51,8 +51,9 @@ def copy_repo(source: Path, target: Path) -> Path:
 
 def copy_stdlib(target: Path) -> Path:
     stdlib = Path(sysconfig.get_paths()["stdlib"])
-    shutil.copytree(stdlib, target, ignore=shutil.ignore_patterns("site-packages", "__pycache__", "*.pyc"),
-                    symlinks=True)
+    shutil.copytree(
+        stdlib, target, ignore=shutil.ignore_patterns("site-packages", "__pycache__", "*.pyc"), symlinks=True
+    )
     git(target, "init", "-q")
     return target
 
@@ -86,22 +87,37 @@ def line_count(root: Path, store: Path) -> int:
 
 
 def cold(name: str, root: Path, store: Path, sha: str) -> dict:
-    out = subprocess.run([sys.executable, "-c", COLD, str(root), str(store)], check=True, capture_output=True,
-                         text=True, cwd=REPO)
+    out = subprocess.run(
+        [sys.executable, "-c", COLD, str(root), str(store)],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
     result = json.loads(out.stdout.strip().splitlines()[-1])
     size = sum(p.stat().st_size for p in store.parent.glob(store.name + "*"))
     lines = line_count(root, store)
-    return {"name": f"cold_index/{name}", "corpus_sha": sha, "n": result["files"],
-            "files_per_s": round(result["files"] / result["seconds"], 1),
-            "lines_per_s": round(lines / result["seconds"]), "seconds": round(result["seconds"], 2),
-            "lines": lines, "symbols": result["symbols"], "edges": result["edges"],
-            "peak_rss_mb": round(result["peak_rss_mb"]), "db_mb": round(size / 1e6, 1)}
+    return {
+        "name": f"cold_index/{name}",
+        "corpus_sha": sha,
+        "n": result["files"],
+        "files_per_s": round(result["files"] / result["seconds"], 1),
+        "lines_per_s": round(lines / result["seconds"]),
+        "seconds": round(result["seconds"], 2),
+        "lines": lines,
+        "symbols": result["symbols"],
+        "edges": result["edges"],
+        "peak_rss_mb": round(result["peak_rss_mb"]),
+        "db_mb": round(size / 1e6, 1),
+    }
 
 
 def updates(name: str, root: Path, store: Path, count: int, sha: str) -> dict:
     from maguyva.index.pipeline import index_repository
 
-    python_files = sorted((p for p in root.rglob("*.py") if ".git" not in p.parts), key=lambda p: p.stat().st_size)
+    python_files = sorted(
+        (p for p in root.rglob("*.py") if ".git" not in p.parts), key=lambda p: p.stat().st_size
+    )
     target = python_files[len(python_files) // 2]  # a median-sized file
     original = target.read_bytes()
     timings = []
@@ -116,9 +132,14 @@ def updates(name: str, root: Path, store: Path, count: int, sha: str) -> dict:
         target.write_bytes(original)
         index_repository(root, store)
     timings.sort()
-    return {"name": f"one_file_update/{name}", "corpus_sha": sha, "n": count, "file": str(target.relative_to(root)),
-            "p50_ms": round(statistics.median(timings) * 1000, 1),
-            "p95_ms": round(timings[max(0, int(len(timings) * 0.95) - 1)] * 1000, 1)}
+    return {
+        "name": f"one_file_update/{name}",
+        "corpus_sha": sha,
+        "n": count,
+        "file": str(target.relative_to(root)),
+        "p50_ms": round(statistics.median(timings) * 1000, 1),
+        "p95_ms": round(timings[max(0, int(len(timings) * 0.95) - 1)] * 1000, 1),
+    }
 
 
 def pagerank_compare(name: str, store: Path, sha: str) -> dict:
@@ -130,7 +151,9 @@ def pagerank_compare(name: str, store: Path, sha: str) -> dict:
     from maguyva.store import open_store
 
     db = open_store(store)
-    links = Counter(((e.src_path, e.src_symbol or ""), (e.dst_path, e.dst_symbol or "")) for e in db.all_edges())
+    links = Counter(
+        ((e.src_path, e.src_symbol or ""), (e.dst_path, e.dst_symbol or "")) for e in db.all_edges()
+    )
     db.close()
     pagerank(Counter({("a", "b"): 1}))  # import numpy outside the timing
     start = time.perf_counter()
@@ -140,9 +163,14 @@ def pagerank_compare(name: str, store: Path, sha: str) -> dict:
     graph.add_weighted_edges_from((s, d, w) for (s, d), w in links.items())
     theirs = nx.pagerank(graph, weight="weight")
     end = time.perf_counter()
-    return {"name": f"pagerank/{name}", "corpus_sha": sha, "n": len(ours), "numpy_ms": round((mid - start) * 1000, 1),
-            "networkx_ms": round((end - mid) * 1000, 1),
-            "max_abs_diff": max(abs(ours[k] - theirs[k]) for k in ours) if ours else 0.0}
+    return {
+        "name": f"pagerank/{name}",
+        "corpus_sha": sha,
+        "n": len(ours),
+        "numpy_ms": round((mid - start) * 1000, 1),
+        "networkx_ms": round((end - mid) * 1000, 1),
+        "max_abs_diff": max(abs(ours[k] - theirs[k]) for k in ours) if ours else 0.0,
+    }
 
 
 def main() -> None:
@@ -150,15 +178,20 @@ def main() -> None:
     parser.add_argument("--repo", type=Path, default=REPO)
     parser.add_argument("--updates", type=int, default=20)
     parser.add_argument("--skip-stdlib", action="store_true")
-    parser.add_argument("--files", type=int, default=0, help="also a cold run over a corpus of at least N files")
+    parser.add_argument(
+        "--files", type=int, default=0, help="also a cold run over a corpus of at least N files"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench_index_") as tmp:
         corpora = [("repo", copy_repo(args.repo.resolve(), Path(tmp) / "repo"))]
         if not args.skip_stdlib:
             corpora.append(("stdlib", copy_stdlib(Path(tmp) / "stdlib")))
         for name, root in corpora:
-            sha = (git(args.repo, "rev-parse", "--short", "HEAD").strip() if name == "repo"
-                   else f"python-{sys.version.split()[0]}")
+            sha = (
+                git(args.repo, "rev-parse", "--short", "HEAD").strip()
+                if name == "repo"
+                else f"python-{sys.version.split()[0]}"
+            )
             store = Path(tmp) / f"{name}.db"
             print(json.dumps(cold(name, root, store, sha)), flush=True)
             print(json.dumps(updates(name, root, store, args.updates, sha)), flush=True)
@@ -166,7 +199,10 @@ def main() -> None:
         if args.files:
             root = copy_large(Path(tmp) / "large", args.files)
             sha = f"python-{sys.version.split()[0]}+site-packages"
-            print(json.dumps(cold(f"stdlib+site-packages/{args.files}", root, Path(tmp) / "large.db", sha)), flush=True)
+            print(
+                json.dumps(cold(f"stdlib+site-packages/{args.files}", root, Path(tmp) / "large.db", sha)),
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_index import copy_stdlib, git  # noqa: E402
+from bench_index import copy_stdlib, git
 
 REPO = Path(__file__).resolve().parent.parent
 SVELTE_MIRROR = Path("/work/.mirror/sveltejs+svelte/repo")
@@ -41,15 +41,20 @@ def cpu():
     own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 """
-COLD = CPU + """
+COLD = (
+    CPU
+    + """
 import json, sys, time
 from maguyva.index.pipeline import index_repository
 start = time.perf_counter()
 index_repository(sys.argv[1], sys.argv[2], full=True)
 print(json.dumps({"seconds": time.perf_counter() - start, "cpu": cpu()}))
 """
+)
 
-PARSE = CPU + """
+PARSE = (
+    CPU
+    + """
 import json, multiprocessing, sys, time
 from pathlib import Path
 start = time.perf_counter()
@@ -72,11 +77,18 @@ with multiprocessing.get_context("fork").Pool(worker_count()) as pool:
     parsed = sum(pool.imap_unordered(parse, jobs))
 print(json.dumps({"seconds": time.perf_counter() - start, "cpu": cpu(), "files": parsed, "workers": worker_count()}))
 """
+)
 
 
 def in_fresh_process(script: str, *args: str) -> dict:
-    out = subprocess.run([sys.executable, "-c", script, *args], check=True, capture_output=True, text=True,
-                         cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)})
+    out = subprocess.run(
+        [sys.executable, "-c", script, *args],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -102,15 +114,37 @@ def cold(name: str, root: Path, store: Path) -> None:
     parse2 = in_fresh_process(PARSE, str(root))
     floor = min(parse["seconds"], parse2["seconds"])
     floor_cpu = min(parse["cpu"], parse2["cpu"])
-    print(json.dumps({"name": f"cold_index/{name}", "seconds": round(index["seconds"], 2),
-                      "floor": "tree-sitter parse, same processes", "floor_seconds": round(floor, 2),
-                      "workers": parse["workers"], "parsed_files": parse["files"],
-                      "ratio": round(index["seconds"] / floor, 2), "cpu_s": round(index["cpu"], 2),
-                      "floor_cpu_s": round(floor_cpu, 2), "cpu_ratio": round(index["cpu"] / floor_cpu, 2),
-                      "target": "<= 2.5"}), flush=True)
+    print(
+        json.dumps(
+            {
+                "name": f"cold_index/{name}",
+                "seconds": round(index["seconds"], 2),
+                "floor": "tree-sitter parse, same processes",
+                "floor_seconds": round(floor, 2),
+                "workers": parse["workers"],
+                "parsed_files": parse["files"],
+                "ratio": round(index["seconds"] / floor, 2),
+                "cpu_s": round(index["cpu"], 2),
+                "floor_cpu_s": round(floor_cpu, 2),
+                "cpu_ratio": round(index["cpu"] / floor_cpu, 2),
+                "target": "<= 2.5",
+            }
+        ),
+        flush=True,
+    )
     size, source = db_bytes(store), source_bytes(store)
-    print(json.dumps({"name": f"db_size/{name}", "db_mb": round(size / 1e6, 1), "source_mb": round(source / 1e6, 1),
-                      "ratio": round(size / source, 2), "target": "<= 3"}), flush=True)
+    print(
+        json.dumps(
+            {
+                "name": f"db_size/{name}",
+                "db_mb": round(size / 1e6, 1),
+                "source_mb": round(source / 1e6, 1),
+                "ratio": round(size / source, 2),
+                "target": "<= 3",
+            }
+        ),
+        flush=True,
+    )
 
 
 def literal_search(name: str, store: Path, queries: int = 50) -> None:
@@ -119,8 +153,12 @@ def literal_search(name: str, store: Path, queries: int = 50) -> None:
 
     db = open_store(store, readonly=True)
     try:
-        names = [n for (n,) in db.db.execute(
-            "SELECT name FROM symbols WHERE length(name) >= 10 GROUP BY name HAVING count(DISTINCT path) <= 2")]
+        names = [
+            n
+            for (n,) in db.db.execute(
+                "SELECT name FROM symbols WHERE length(name) >= 10 GROUP BY name HAVING count(DISTINCT path) <= 2"
+            )
+        ]
         random.Random(17).shuffle(names)
         literal(db, "warm up")
         timings, hits = [], 0
@@ -132,10 +170,19 @@ def literal_search(name: str, store: Path, queries: int = 50) -> None:
     finally:
         db.close()
     timings.sort()
-    print(json.dumps({"name": f"literal_search/{name}", "n": len(timings), "found": hits,
-                      "p50_ms": round(statistics.median(timings) * 1000, 2),
-                      "p95_ms": round(timings[max(0, int(len(timings) * 0.95) - 1)] * 1000, 2),
-                      "target": "p50 <= 10 ms"}), flush=True)
+    print(
+        json.dumps(
+            {
+                "name": f"literal_search/{name}",
+                "n": len(timings),
+                "found": hits,
+                "p50_ms": round(statistics.median(timings) * 1000, 2),
+                "p95_ms": round(timings[max(0, int(len(timings) * 0.95) - 1)] * 1000, 2),
+                "target": "p50 <= 10 ms",
+            }
+        ),
+        flush=True,
+    )
 
 
 def no_change(name: str, root: Path, store: Path, repeat: int) -> None:
@@ -152,23 +199,46 @@ def no_change(name: str, root: Path, store: Path, repeat: int) -> None:
         ours.append(time.perf_counter() - start)
         assert summary.added == summary.changed == summary.deleted == 0, summary
     ours_s, floor_s = statistics.median(ours), statistics.median(floor)
-    print(json.dumps({"name": f"no_change_check/{name}", "files": summary.files, "n": repeat,
-                      "median_ms": round(ours_s * 1000, 1), "floor": "git status --porcelain",
-                      "floor_ms": round(floor_s * 1000, 1), "ratio": round(ours_s / floor_s, 2),
-                      "target": "<= 2"}), flush=True)
+    print(
+        json.dumps(
+            {
+                "name": f"no_change_check/{name}",
+                "files": summary.files,
+                "n": repeat,
+                "median_ms": round(ours_s * 1000, 1),
+                "floor": "git status --porcelain",
+                "floor_ms": round(floor_s * 1000, 1),
+                "ratio": round(ours_s / floor_s, 2),
+                "target": "<= 2",
+            }
+        ),
+        flush=True,
+    )
 
 
 def one_file_update(name: str, root: Path, store: Path, count: int) -> None:
     from maguyva.index.pipeline import index_repository
 
     suffixes = (".py",) if name == "stdlib" else (".js", ".ts")
-    candidates = sorted((p for p in root.rglob("*") if p.suffix in suffixes and ".git" not in p.parts
-                         and "node_modules" not in p.parts and p.is_file() and not p.is_symlink()),
-                        key=lambda p: (p.stat().st_size, str(p)))
+    candidates = sorted(
+        (
+            p
+            for p in root.rglob("*")
+            if p.suffix in suffixes
+            and ".git" not in p.parts
+            and "node_modules" not in p.parts
+            and p.is_file()
+            and not p.is_symlink()
+        ),
+        key=lambda p: (p.stat().st_size, str(p)),
+    )
     target = candidates[len(candidates) // 2]
     original = target.read_bytes()
-    added = "\n\ndef bench_added_{i}():\n    return {i}\n" if name == "stdlib" else \
-        "\n\nexport function bench_added_{i}() {{ return {i}; }}\n"
+    added = (
+        "\n\ndef bench_added_{i}():\n    return {i}\n"
+        if name == "stdlib"
+        else "\n\nexport function bench_added_{i}() {{ return {i}; }}\n"
+    )
     timings = []
     try:
         for i in range(count):
@@ -181,10 +251,19 @@ def one_file_update(name: str, root: Path, store: Path, count: int) -> None:
         target.write_bytes(original)
         index_repository(root, store)
     timings.sort()
-    print(json.dumps({"name": f"one_file_update/{name}", "n": count, "file": str(target.relative_to(root)),
-                      "p50_ms": round(statistics.median(timings) * 1000, 1),
-                      "p95_ms": round(timings[max(0, int(len(timings) * 0.95) - 1)] * 1000, 1),
-                      "target": "p95 <= 250 ms"}), flush=True)
+    print(
+        json.dumps(
+            {
+                "name": f"one_file_update/{name}",
+                "n": count,
+                "file": str(target.relative_to(root)),
+                "p50_ms": round(statistics.median(timings) * 1000, 1),
+                "p95_ms": round(timings[max(0, int(len(timings) * 0.95) - 1)] * 1000, 1),
+                "target": "p95 <= 250 ms",
+            }
+        ),
+        flush=True,
+    )
 
 
 def svelte_tree(target: Path, mirror: Path) -> Path:
@@ -193,7 +272,9 @@ def svelte_tree(target: Path, mirror: Path) -> Path:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--corpus", default="stdlib,svelte")
     parser.add_argument("--svelte-mirror", type=Path, default=SVELTE_MIRROR)
     parser.add_argument("--updates", type=int, default=20)
@@ -206,7 +287,9 @@ def main() -> None:
             if name == "stdlib":
                 root = copy_stdlib(scratch / "stdlib")
                 git(root, "add", "-A")
-                git(root, "-c", "user.name=bench", "-c", "user.email=bench@invalid", "commit", "-qm", "corpus")
+                git(
+                    root, "-c", "user.name=bench", "-c", "user.email=bench@invalid", "commit", "-qm", "corpus"
+                )
             elif name == "svelte":
                 root = svelte_tree(scratch / "svelte", args.svelte_mirror)
             else:

@@ -103,7 +103,7 @@ class Reference(Hit):
     target: str
     resolution: str
     possible: bool | MISSING = MISSING
-    reason: str | None | MISSING = MISSING
+    reason: str | MISSING | None = MISSING
 
 
 class DependencyEntry(Answer):
@@ -115,17 +115,17 @@ class DependencyEntry(Answer):
     path: str | MISSING = MISSING
     line: int | MISSING = MISSING
     end_line: int | MISSING = MISSING
-    symbol: str | None | MISSING = MISSING
-    kind: str | None | MISSING = MISSING
+    symbol: str | MISSING | None = MISSING
+    kind: str | MISSING | None = MISSING
     snippet: str | MISSING = MISSING
     score: float | MISSING = MISSING
     modality: str | MISSING = MISSING
     name: str | MISSING = MISSING
     resolution: str | MISSING = MISSING
     possible: bool | MISSING = MISSING
-    reason: str | None | MISSING = MISSING
+    reason: str | MISSING | None = MISSING
     depth: int | MISSING = MISSING
-    via: str | None | MISSING = MISSING
+    via: str | MISSING | None = MISSING
 
 
 class Line(Answer):
@@ -309,7 +309,7 @@ class OverviewAnswer(RepoOverview):
     hub_files: list[HubFile] | MISSING = MISSING
     hub_symbols: list[HubSymbol] | MISSING = MISSING
     entry_points: list[str] | MISSING = MISSING
-    snapshot: Snapshot | None | MISSING = MISSING
+    snapshot: Snapshot | MISSING | None = MISSING
     workspace: str | MISSING = MISSING
     repositories: list[RepoOverview] | MISSING = MISSING
 
@@ -336,7 +336,7 @@ class RepoStatus(Answer):
     languages: list[LanguageCount]
     store: str
     repo: str | MISSING = MISSING
-    embeddings: Embeddings | None | MISSING = MISSING
+    embeddings: Embeddings | MISSING | None = MISSING
     not_in_map: list[ChangedFile] | MISSING = MISSING
     not_in_map_count: int | MISSING = MISSING
     uncommitted: list[str] | MISSING = MISSING
@@ -345,7 +345,7 @@ class RepoStatus(Answer):
 class StatusAnswer(RepoStatus):
     """One repository's index status, or a workspace's (one status per repository)."""
 
-    snapshot: Snapshot | None | MISSING = MISSING
+    snapshot: Snapshot | MISSING | None = MISSING
     languages: list[LanguageCount] | MISSING = MISSING
     store: str | MISSING = MISSING
     workspace: str | MISSING = MISSING

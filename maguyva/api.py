@@ -7,26 +7,39 @@ bounded in size (default ≈ 8k tokens, hard cap 25k) and say so when they were 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from maguyva.answer_json import DEFAULT_TOKENS, MAX_TOKENS, bound, bound_json, estimate_tokens, hit_dict
 from maguyva.errors import MaguyvaError
 from maguyva.files import confine
 from maguyva.retrieve import structure
 from maguyva.retrieve.hits import Hit
-from maguyva.store.lines import split_lines
 from maguyva.store.base import Store
 from maguyva.store.batch import SymbolsOf
+from maguyva.store.lines import split_lines
 
 # Start-up: the answer models (pydantic) and the retrievers of ranked search are imported by the
 # methods that use them, so `maguyva grep` / `maguyva symbol` (``search_text_json`` /
 # ``find_symbol_json``) load neither; tests/test_cli_imports.py checks the import set.
 if TYPE_CHECKING:  # the file ranker needs numpy: imported on the first ranked question, not by grep/symbol
-    from maguyva.answers import (ContextAnswer, DependenciesAnswer, FileAnswer, OverviewAnswer, Place,
-                                 ReferencesAnswer, RefreshAnswer, SearchAnswer, SearchResult, StatusAnswer,
-                                 StructureAnswer, SymbolAnswer, TextAnswer)
+    from maguyva.answers import (
+        ContextAnswer,
+        DependenciesAnswer,
+        FileAnswer,
+        OverviewAnswer,
+        Place,
+        ReferencesAnswer,
+        RefreshAnswer,
+        SearchAnswer,
+        SearchResult,
+        StatusAnswer,
+        StructureAnswer,
+        SymbolAnswer,
+        TextAnswer,
+    )
     from maguyva.models import FileRecord
     from maguyva.retrieve.bm25f import FileIndex
     from maguyva.retrieve.hits import FusedHit
@@ -61,13 +74,12 @@ class Maguyva:
     # ---- construction ------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, root: str | os.PathLike[str], store: str | None = None, *, readonly: bool = True) -> "Maguyva":
-        from maguyva.store import open_store
-        from maguyva.store.location import store_path
-
+    def open(
+        cls, root: str | os.PathLike[str], store: str | None = None, *, readonly: bool = True
+    ) -> Maguyva:
         from maguyva.embed.base import settings_for
-
-        from maguyva.store.location import repository_root
+        from maguyva.store import open_store
+        from maguyva.store.location import repository_root, store_path
 
         root_path = repository_root(root, store)  # the git top level when started in a subdirectory
         location = store_path(root_path, store)
@@ -143,9 +155,16 @@ class Maguyva:
 
     # ---- search ------------------------------------------------------------------------------
 
-    def intelligent_search(self, query: str, *, limit: int = 10, preset: str = "default",
-                           modalities: Sequence[str] | None = None, path_prefix: str | None = None,
-                           max_tokens: int = DEFAULT_TOKENS) -> SearchAnswer:
+    def intelligent_search(
+        self,
+        query: str,
+        *,
+        limit: int = 10,
+        preset: str = "default",
+        modalities: Sequence[str] | None = None,
+        path_prefix: str | None = None,
+        max_tokens: int = DEFAULT_TOKENS,
+    ) -> SearchAnswer:
         """Classify the question, run the retrievers its intent calls for, rank files, cite.
 
         ``limit`` counts files: each result is a file's best place, with more places of the same
@@ -162,35 +181,54 @@ class Maguyva:
         parsed = parse_query(query)
         intent = classify(query)
         terms = extract_terms(query) if not parsed.is_task else []
-        route = plan_route(intent, preset=preset, available=self.available_modalities(), modalities=modalities)
+        route = plan_route(
+            intent, preset=preset, available=self.available_modalities(), modalities=modalities
+        )
         notes = list(route.notes)
         depth = max(limit * 3, 20)
         # a task text goes to the file ranker: text, structure and graph would only re-find the ranker's
         # files, but embeddings (when the index has them) add what the words miss
-        asked = ([m for m in route.weights if m == "semantic"] if parsed.is_task and not modalities
-                 else list(route.weights))
+        asked = (
+            [m for m in route.weights if m == "semantic"]
+            if parsed.is_task and not modalities
+            else list(route.weights)
+        )
         ranked = {m: self._retrieve(m, intent.name, query, terms, depth, path_prefix) for m in asked}
         self._prefetch_centrality((h.path, h.symbol) for hits in ranked.values() for h in hits)
         if modalities:
             strategy = route.strategy
-            fused = (direct(ranked[next(iter(route.weights))], demoted=self._demoted, limit=limit)
-                     if strategy == "direct" else
-                     fuse(ranked, route, centrality=lambda h: self._centrality(h.path, h.symbol),
-                          demoted=self._demoted, limit=limit))
+            fused = (
+                direct(ranked[next(iter(route.weights))], demoted=self._demoted, limit=limit)
+                if strategy == "direct"
+                else fuse(
+                    ranked,
+                    route,
+                    centrality=lambda h: self._centrality(h.path, h.symbol),
+                    demoted=self._demoted,
+                    limit=limit,
+                )
+            )
             results = [self._fused_dict(f) for f in fused]
         elif route.strategy == "direct" and ranked.get(next(iter(route.weights))):
             strategy = "direct"
-            results = [self._fused_dict(f) for f in direct(ranked[next(iter(route.weights))], demoted=self._demoted,
-                                                            limit=limit)]
+            results = [
+                self._fused_dict(f)
+                for f in direct(ranked[next(iter(route.weights))], demoted=self._demoted, limit=limit)
+            ]
         else:
             if route.strategy == "direct":
-                notes.append(f"{next(iter(route.weights))} found nothing for the fast path; fell back to the "
-                             f"file ranker")
+                notes.append(
+                    f"{next(iter(route.weights))} found nothing for the fast path; fell back to the "
+                    f"file ranker"
+                )
             strategy = "ranked"
             results = self._ranked(parsed, intent.name, ranked, route.weights, path_prefix, limit)
         if not results:
-            notes.append("nothing matched" + (f" under {path_prefix!r}" if path_prefix else "")
-                         + "; try search_text for a literal, or find_symbol with find_similar=true")
+            notes.append(
+                "nothing matched"
+                + (f" under {path_prefix!r}" if path_prefix else "")
+                + "; try search_text for a literal, or find_symbol with find_similar=true"
+            )
         if "semantic" not in route.weights and self._semantic_problem:
             notes.append(f"semantic: {self._semantic_problem}")
         answer = {
@@ -206,8 +244,15 @@ class Maguyva:
         }
         return bound(SearchAnswer.model_validate(answer), "results", max_tokens)
 
-    def _ranked(self, parsed: ParsedQuery, intent: str, ranked: dict[str, list[Hit]], weights: dict[str, float],
-                path_prefix: str | None, limit: int) -> list[dict]:
+    def _ranked(
+        self,
+        parsed: ParsedQuery,
+        intent: str,
+        ranked: dict[str, list[Hit]],
+        weights: dict[str, float],
+        path_prefix: str | None,
+        limit: int,
+    ) -> list[dict]:
         """The file ranker (``maguyva.retrieve.rank``) with the routed retrievers as one of its signals."""
         from maguyva.retrieve.rank import query_terms, rank_files
 
@@ -216,30 +261,68 @@ class Maguyva:
             from maguyva.retrieve.query import parse as parse_query
 
             parsed = parse_query(without_prompts(parsed.text, self._issue_prompts()))
-        scores, named = rank_files(self.store, self._file_index(), parsed, kinds=self._file_kind,
-                                   centrality=self._file_centrality, retrievers=ranked,
-                                   retriever_weights=weights, path_prefix=path_prefix, limit=limit)
+        scores, named = rank_files(
+            self.store,
+            self._file_index(),
+            parsed,
+            kinds=self._file_kind,
+            centrality=self._file_centrality,
+            retrievers=ranked,
+            retriever_weights=weights,
+            path_prefix=path_prefix,
+            limit=limit,
+        )
         places = {h.path: h for hits in ranked.values() for h in reversed(hits)}
         words = query_terms(parsed)
         store = SymbolsOf(self.store, [f.path for f in scores])  # every result file's symbols in one read
-        return [self._file_result(store, f, named.get(f.path, []), places.get(f.path), parsed, words)
-                for f in scores]
+        return [
+            self._file_result(store, f, named.get(f.path, []), places.get(f.path), parsed, words)
+            for f in scores
+        ]
 
-    def _file_result(self, store: Any, scored: FileScore, named: list, found: Hit | None, parsed: ParsedQuery,
-                     words: dict[str, float]) -> dict:
+    def _file_result(
+        self,
+        store: Any,
+        scored: FileScore,
+        named: list,
+        found: Hit | None,
+        parsed: ParsedQuery,
+        words: dict[str, float],
+    ) -> dict:
         from maguyva.retrieve.places import best_places
 
         index = self._file_index()
         position = index.position.get(scored.path)
         expected = index.symbol_count(position) if position is not None else None
-        chosen = best_places(store, scored.path, named, found, parsed, words,
-                             matched=index.symbol_order(scored.path), expected=expected)
+        chosen = best_places(
+            store,
+            scored.path,
+            named,
+            found,
+            parsed,
+            words,
+            matched=index.symbol_order(scored.path),
+            expected=expected,
+        )
         first, more = chosen[0], chosen[1:]
-        return hit_dict(first, score=round(scored.score, 6), found_by=sorted(scored.signals),
-                        signals=scored.signals, demoted=scored.demotion is not None,
-                        **({"demoted_as": scored.demotion} if scored.demotion else {}),
-                        more=[{"citation": h.citation, "line": h.line, "end_line": h.end_line, "symbol": h.symbol,
-                               "kind": h.kind} for h in more])
+        return hit_dict(
+            first,
+            score=round(scored.score, 6),
+            found_by=sorted(scored.signals),
+            signals=scored.signals,
+            demoted=scored.demotion is not None,
+            **({"demoted_as": scored.demotion} if scored.demotion else {}),
+            more=[
+                {
+                    "citation": h.citation,
+                    "line": h.line,
+                    "end_line": h.end_line,
+                    "symbol": h.symbol,
+                    "kind": h.kind,
+                }
+                for h in more
+            ],
+        )
 
     def _issue_prompts(self) -> frozenset[str]:
         if self._prompts is None:
@@ -269,15 +352,29 @@ class Maguyva:
             from maguyva.retrieve.rank import file_kind
 
             record = self._record(path)
-            self._kinds[path] = file_kind(path, record.flags if record else (), record.language if record else None)
+            self._kinds[path] = file_kind(
+                path, record.flags if record else (), record.language if record else None
+            )
         return self._kinds[path]
 
     def _fused_dict(self, fused: FusedHit) -> dict:
-        return hit_dict(fused.hit, score=round(fused.score, 6), found_by=sorted(fused.ranks),
-                        boost=round(fused.boost, 3), demoted=fused.demoted)
+        return hit_dict(
+            fused.hit,
+            score=round(fused.score, 6),
+            found_by=sorted(fused.ranks),
+            boost=round(fused.boost, 3),
+            demoted=fused.demoted,
+        )
 
-    def _retrieve(self, modality: str, intent: str, query: str, terms: list[str], depth: int,
-                  path_prefix: str | None = None) -> list[Hit]:
+    def _retrieve(
+        self,
+        modality: str,
+        intent: str,
+        query: str,
+        terms: list[str],
+        depth: int,
+        path_prefix: str | None = None,
+    ) -> list[Hit]:
         """One retriever's hits, restricted to ``path_prefix`` inside the retriever (asked deeper so it fills)."""
         from maguyva.retrieve import graph, text
 
@@ -285,8 +382,14 @@ class Maguyva:
         if modality == "text":
             hits = text.search(self.store, query, terms, limit=ask)
         elif modality == "structure":
-            hits = structure.search(self.store, terms, query, limit=ask, centrality=self._centrality,
-                                    prefetch=self._prefetch_centrality)
+            hits = structure.search(
+                self.store,
+                terms,
+                query,
+                limit=ask,
+                centrality=self._centrality,
+                prefetch=self._prefetch_centrality,
+            )
         elif modality == "graph":
             hits = graph.search(self.store, intent, terms, limit=ask)
         else:
@@ -299,16 +402,33 @@ class Maguyva:
 
     # ---- symbols -----------------------------------------------------------------------------
 
-    def find_symbol(self, symbol_name: str, *, kind: str | None = None, find_similar: bool = False,
-                    exact_match: bool = False, limit: int = 20) -> SymbolAnswer:
+    def find_symbol(
+        self,
+        symbol_name: str,
+        *,
+        kind: str | None = None,
+        find_similar: bool = False,
+        exact_match: bool = False,
+        limit: int = 20,
+    ) -> SymbolAnswer:
         """Exact by default: a missing name gives an empty list unless ``find_similar`` (never with exact_match)."""
         from maguyva.answers import SymbolAnswer
 
-        return SymbolAnswer.model_validate(self.find_symbol_json(symbol_name, kind=kind, find_similar=find_similar,
-                                                                 exact_match=exact_match, limit=limit))
+        return SymbolAnswer.model_validate(
+            self.find_symbol_json(
+                symbol_name, kind=kind, find_similar=find_similar, exact_match=exact_match, limit=limit
+            )
+        )
 
-    def find_symbol_json(self, symbol_name: str, *, kind: str | None = None, find_similar: bool = False,
-                         exact_match: bool = False, limit: int = 20) -> dict:
+    def find_symbol_json(
+        self,
+        symbol_name: str,
+        *,
+        kind: str | None = None,
+        find_similar: bool = False,
+        exact_match: bool = False,
+        limit: int = 20,
+    ) -> dict:
         """``find_symbol``'s answer as its JSON, without building the model (the CLI's fast path)."""
         found = structure.find(self.store, symbol_name, kind=kind, limit=limit)
         if exact_match:
@@ -317,22 +437,42 @@ class Maguyva:
         if not found and find_similar and not exact_match:
             found = structure.similar(self.store, symbol_name, kind=kind, limit=limit)
             fuzzy = bool(found)
-        symbols = [hit_dict(structure.symbol_hit(s, 1.0), qualified_name=s.qualified_name, signature=s.signature,
-                            doc=s.doc) for s in found]
+        symbols = [
+            hit_dict(
+                structure.symbol_hit(s, 1.0),
+                qualified_name=s.qualified_name,
+                signature=s.signature,
+                doc=s.doc,
+            )
+            for s in found
+        ]
         if found and not fuzzy and "." in symbol_name:
             from maguyva.retrieve import inherited
 
-            origin = {(m.path, m.qualified_name): cls for m, cls in inherited.find(self.store, symbol_name, kind=kind)}
+            origin = {
+                (m.path, m.qualified_name): cls
+                for m, cls in inherited.find(self.store, symbol_name, kind=kind)
+            }
             for entry in symbols:
                 cls = origin.get((entry["path"], entry["qualified_name"]))
                 if cls is not None:  # asked on a subclass, defined on a base
                     entry["inherited_by"] = cls.qualified_name
                     entry["inherited_from"] = entry["qualified_name"].rsplit(".", 1)[0]
-        return {"symbol_name": symbol_name, "match": "similar" if fuzzy else "exact", "count": len(symbols),
-                "symbols": symbols}
+        return {
+            "symbol_name": symbol_name,
+            "match": "similar" if fuzzy else "exact",
+            "count": len(symbols),
+            "symbols": symbols,
+        }
 
-    def find_references(self, symbol_name: str, *, limit: int = 50, include_possible: bool = False,
-                        max_tokens: int = DEFAULT_TOKENS) -> ReferencesAnswer:
+    def find_references(
+        self,
+        symbol_name: str,
+        *,
+        limit: int = 50,
+        include_possible: bool = False,
+        max_tokens: int = DEFAULT_TOKENS,
+    ) -> ReferencesAnswer:
         """Every in-repo reference to a symbol (calls, imports, inheritance, type uses), at the use site.
 
         Each carries its ``resolution`` (resolved, inferred); ``include_possible`` adds the calls of
@@ -343,16 +483,28 @@ class Maguyva:
         targets = graph.resolve_targets(self.store, symbol_name)
         refs = []
         for target in targets:
-            refs += [_edge_hit(e, target=target.symbol or target.path)
-                     for e in graph.incoming(self.store, target, limit, possible=include_possible)]
-        answer = {"symbol_name": symbol_name,
-                  "definitions": [f"{t.path}:{t.line}" for t in targets],
-                  "count": len(refs), "references": refs[:limit]}
+            refs += [
+                _edge_hit(e, target=target.symbol or target.path)
+                for e in graph.incoming(self.store, target, limit, possible=include_possible)
+            ]
+        answer = {
+            "symbol_name": symbol_name,
+            "definitions": [f"{t.path}:{t.line}" for t in targets],
+            "count": len(refs),
+            "references": refs[:limit],
+        }
         return bound(ReferencesAnswer.model_validate(answer), "references", max_tokens)
 
-    def analyze_dependencies(self, target: str, *, direction: str = "both", depth: int = 2,
-                             limit: int = 100, include_ambiguous: bool = False,
-                             max_tokens: int = DEFAULT_TOKENS) -> DependenciesAnswer:
+    def analyze_dependencies(
+        self,
+        target: str,
+        *,
+        direction: str = "both",
+        depth: int = 2,
+        limit: int = 100,
+        include_ambiguous: bool = False,
+        max_tokens: int = DEFAULT_TOKENS,
+    ) -> DependenciesAnswer:
         """Callers, callees, or the impact (blast radius to ``depth``) of a path or a symbol.
 
         Callers and callees carry their ``resolution``; ``include_ambiguous`` adds possible callers
@@ -364,28 +516,52 @@ class Maguyva:
             raise MaguyvaError(f"unknown direction {direction!r} (callers, callees, both, impact)")
         targets = graph.resolve_targets(self.store, target)
         if not targets:
-            raise MaguyvaError(f"{target!r} is neither an indexed path nor a known symbol; "
-                               f"try find_symbol with find_similar=true")
-        answer: dict[str, Any] = {"target": target, "resolved": [f"{t.path}:{t.line}" for t in targets],
-                                  "direction": direction}
+            raise MaguyvaError(
+                f"{target!r} is neither an indexed path nor a known symbol; "
+                f"try find_symbol with find_similar=true"
+            )
+        answer: dict[str, Any] = {
+            "target": target,
+            "resolved": [f"{t.path}:{t.line}" for t in targets],
+            "direction": direction,
+        }
         entries: list[dict] = []
         for node in targets:
             if direction in ("callers", "both"):
-                entries += [_edge_hit(e, relation="caller")
-                            for e in graph.incoming(self.store, node, limit, possible=include_ambiguous)]
+                entries += [
+                    _edge_hit(e, relation="caller")
+                    for e in graph.incoming(self.store, node, limit, possible=include_ambiguous)
+                ]
             if direction in ("callees", "both"):
-                entries += [hit_dict(h, relation="callee", resolution=e.resolution)
-                            for h, e in graph.callee_edges(self.store, node, limit)]
-                entries += [{"relation": "ambiguous" if e.resolution == "ambiguous" else "external", "name": e.name,
-                             "kind": e.kind, "citation": f"{e.src_path}:{e.src_line}", "resolution": e.resolution,
-                             "reason": e.reason}
-                            for e in graph.external_callees(self.store, node)[:limit]
-                            if include_ambiguous or e.resolution != "ambiguous"]
+                entries += [
+                    hit_dict(h, relation="callee", resolution=e.resolution)
+                    for h, e in graph.callee_edges(self.store, node, limit)
+                ]
+                entries += [
+                    {
+                        "relation": "ambiguous" if e.resolution == "ambiguous" else "external",
+                        "name": e.name,
+                        "kind": e.kind,
+                        "citation": f"{e.src_path}:{e.src_line}",
+                        "resolution": e.resolution,
+                        "reason": e.reason,
+                    }
+                    for e in graph.external_callees(self.store, node)[:limit]
+                    if include_ambiguous or e.resolution != "ambiguous"
+                ]
             if direction == "impact":
                 for item in graph.impact(self.store, node, depth=depth, limit=limit):
-                    entries.append({"relation": "impacted", "citation": f"{item.path}:{item.line}",
-                                    "path": item.path, "line": item.line, "symbol": item.symbol,
-                                    "depth": item.depth, "via": item.via})
+                    entries.append(
+                        {
+                            "relation": "impacted",
+                            "citation": f"{item.path}:{item.line}",
+                            "path": item.path,
+                            "line": item.line,
+                            "symbol": item.symbol,
+                            "depth": item.depth,
+                            "via": item.via,
+                        }
+                    )
         if direction == "impact":
             answer["files_affected"] = len({e["path"] for e in entries})
         answer["count"] = len(entries)
@@ -394,8 +570,15 @@ class Maguyva:
 
     # ---- files and text ----------------------------------------------------------------------
 
-    def get_file(self, path: str, *, start_line: int | None = None, end_line: int | None = None,
-                 include_metadata: bool = False, max_tokens: int = DEFAULT_TOKENS) -> FileAnswer:
+    def get_file(
+        self,
+        path: str,
+        *,
+        start_line: int | None = None,
+        end_line: int | None = None,
+        include_metadata: bool = False,
+        max_tokens: int = DEFAULT_TOKENS,
+    ) -> FileAnswer:
         """A file's lines (optionally a range), numbered; confined to the repository."""
         from maguyva.answers import FileAnswer
 
@@ -406,8 +589,14 @@ class Maguyva:
         if first > last and lines:
             raise MaguyvaError(f"line range {first}-{last} is outside {relative} (1-{len(lines)})")
         numbered = [{"line": n, "text": lines[n - 1]} for n in range(first, last + 1)]
-        answer: dict[str, Any] = {"path": relative, "citation": f"{relative}:{first}", "start_line": first,
-                                  "end_line": last, "total_lines": len(lines), "lines": numbered}
+        answer: dict[str, Any] = {
+            "path": relative,
+            "citation": f"{relative}:{first}",
+            "start_line": first,
+            "end_line": last,
+            "total_lines": len(lines),
+            "lines": numbered,
+        }
         if include_metadata:
             record = self.store.file_record(relative)
             answer["metadata"] = {
@@ -415,11 +604,15 @@ class Maguyva:
                 "flags": list(record.flags) if record else [],
                 "indexed": record is not None,
                 "stale": bool(record) and on_disk is not None and record.content_hash != _sha1(on_disk),
-                "symbols": [hit_dict(structure.symbol_hit(s, 1.0)) for s in self.store.symbols_in(relative)][:100],
+                "symbols": [hit_dict(structure.symbol_hit(s, 1.0)) for s in self.store.symbols_in(relative)][
+                    :100
+                ],
             }
         bounded = bound(FileAnswer.model_validate(answer), "lines", max_tokens)
         if bounded.truncated is True:
-            bounded = bounded.model_copy(update={"end_line": bounded.lines[-1].line if bounded.lines else first})
+            bounded = bounded.model_copy(
+                update={"end_line": bounded.lines[-1].line if bounded.lines else first}
+            )
         return bounded
 
     def _file_content(self, path: str, *, ranged: bool) -> tuple[str, str, Path | None]:
@@ -435,17 +628,40 @@ class Maguyva:
             raise MaguyvaError(f"no file {relative!r} in the repository")
         return relative, content, None
 
-    def search_text(self, pattern: str, *, regex: bool = False, case_sensitive: bool = False,
-                    path_prefix: str | None = None, limit: int = 50, max_tokens: int = DEFAULT_TOKENS) -> TextAnswer:
+    def search_text(
+        self,
+        pattern: str,
+        *,
+        regex: bool = False,
+        case_sensitive: bool = False,
+        path_prefix: str | None = None,
+        limit: int = 50,
+        max_tokens: int = DEFAULT_TOKENS,
+    ) -> TextAnswer:
         """Literal (trigram index) or regex search; one hit per matching line."""
         from maguyva.answers import TextAnswer
 
-        return TextAnswer.model_validate(self.search_text_json(pattern, regex=regex, case_sensitive=case_sensitive,
-                                                               path_prefix=path_prefix, limit=limit,
-                                                               max_tokens=max_tokens))
+        return TextAnswer.model_validate(
+            self.search_text_json(
+                pattern,
+                regex=regex,
+                case_sensitive=case_sensitive,
+                path_prefix=path_prefix,
+                limit=limit,
+                max_tokens=max_tokens,
+            )
+        )
 
-    def search_text_json(self, pattern: str, *, regex: bool = False, case_sensitive: bool = False,
-                         path_prefix: str | None = None, limit: int = 50, max_tokens: int = DEFAULT_TOKENS) -> dict:
+    def search_text_json(
+        self,
+        pattern: str,
+        *,
+        regex: bool = False,
+        case_sensitive: bool = False,
+        path_prefix: str | None = None,
+        limit: int = 50,
+        max_tokens: int = DEFAULT_TOKENS,
+    ) -> dict:
         """``search_text``'s answer as its JSON, without building the model (the CLI's fast path)."""
         from maguyva.retrieve import text
 
@@ -459,23 +675,36 @@ class Maguyva:
                 hits = [h for h in hits if pattern in h.snippet]
         if path_prefix:
             hits = [h for h in hits if h.path.startswith(path_prefix)]
-        answer = {**({"truncated": True, "truncation_note": stopped} if stopped else {}),
-                  "pattern": pattern, "regex": regex, "count": len(hits[:limit]),
-                  "results": [hit_dict(h) for h in hits[:limit]]}
+        answer = {
+            **({"truncated": True, "truncation_note": stopped} if stopped else {}),
+            "pattern": pattern,
+            "regex": regex,
+            "count": len(hits[:limit]),
+            "results": [hit_dict(h) for h in hits[:limit]],
+        }
         return bound_json(answer, "results", max_tokens)
 
-    def search_structure(self, *, kind: str | None = None, name: str | None = None,
-                         signature_contains: str | None = None, path_prefix: str | None = None,
-                         limit: int = 50) -> StructureAnswer:
+    def search_structure(
+        self,
+        *,
+        kind: str | None = None,
+        name: str | None = None,
+        signature_contains: str | None = None,
+        path_prefix: str | None = None,
+        limit: int = 50,
+    ) -> StructureAnswer:
         """Definitions filtered by kind, name (glob, e.g. ``parse_*``) and signature text."""
         from maguyva.answers import StructureAnswer
 
         if not (kind or name or signature_contains):
             raise MaguyvaError("give at least one of kind, name, signature_contains")
-        symbols = self.store.query_symbols(kind=kind, name_glob=name, signature_like=signature_contains,
-                                           path_prefix=path_prefix, limit=limit)
-        return StructureAnswer(count=len(symbols), results=[hit_dict(structure.symbol_hit(s, 1.0), signature=s.signature)
-                                                            for s in symbols])
+        symbols = self.store.query_symbols(
+            kind=kind, name_glob=name, signature_like=signature_contains, path_prefix=path_prefix, limit=limit
+        )
+        return StructureAnswer(
+            count=len(symbols),
+            results=[hit_dict(structure.symbol_hit(s, 1.0), signature=s.signature) for s in symbols],
+        )
 
     # ---- repository context ------------------------------------------------------------------
 
@@ -489,27 +718,57 @@ class Maguyva:
         for path in paths:
             top = path.split("/", 1)[0] if "/" in path else "."
             layout[top] = layout.get(top, 0) + 1
-        entry_names = ("__main__.py", "main.py", "cli.py", "app.py", "server.py", "index.js", "main.go",
-                       "main.rs", "Main.java", "Program.cs", "setup.py", "pyproject.toml", "package.json")
+        entry_names = (
+            "__main__.py",
+            "main.py",
+            "cli.py",
+            "app.py",
+            "server.py",
+            "index.js",
+            "main.go",
+            "main.rs",
+            "Main.java",
+            "Program.cs",
+            "setup.py",
+            "pyproject.toml",
+            "package.json",
+        )
         entries = [p for p in paths if p.rsplit("/", 1)[-1] in entry_names][:20]
         top_files = self.store.top_central(hubs, files=True)
         top_symbols = self.store.top_central(hubs)
         defined = self.store.symbols_in_paths(c.path for c in top_symbols)
         snapshot = self.store.snapshot()
-        return OverviewAnswer.model_validate({
-            "root": str(self.root),
-            "files": len(paths),
-            "languages": [s.as_row() for s in stats],
-            "layout": [{"dir": d, "files": n} for d, n in sorted(layout.items(), key=lambda kv: (-kv[1], kv[0]))],
-            "hub_files": [{"citation": f"{c.path}:1", "path": c.path, "pagerank": round(c.pagerank, 6),
-                           "in_degree": c.in_degree} for c in top_files],
-            "hub_symbols": [{"symbol": c.symbol, "path": c.path, "pagerank": round(c.pagerank, 6),
-                             "in_degree": c.in_degree,
-                             "citation": _symbol_citation(defined[c.path], c.path, c.symbol)}
-                            for c in top_symbols],
-            "entry_points": entries,
-            "snapshot": snapshot.as_dict() if snapshot else None,
-        })
+        return OverviewAnswer.model_validate(
+            {
+                "root": str(self.root),
+                "files": len(paths),
+                "languages": [s.as_row() for s in stats],
+                "layout": [
+                    {"dir": d, "files": n} for d, n in sorted(layout.items(), key=lambda kv: (-kv[1], kv[0]))
+                ],
+                "hub_files": [
+                    {
+                        "citation": f"{c.path}:1",
+                        "path": c.path,
+                        "pagerank": round(c.pagerank, 6),
+                        "in_degree": c.in_degree,
+                    }
+                    for c in top_files
+                ],
+                "hub_symbols": [
+                    {
+                        "symbol": c.symbol,
+                        "path": c.path,
+                        "pagerank": round(c.pagerank, 6),
+                        "in_degree": c.in_degree,
+                        "citation": _symbol_citation(defined[c.path], c.path, c.symbol),
+                    }
+                    for c in top_symbols
+                ],
+                "entry_points": entries,
+                "snapshot": snapshot.as_dict() if snapshot else None,
+            }
+        )
 
     def gather_task_context(self, task: str, *, token_budget: int = 4_000) -> ContextAnswer:
         """Ranked, cited snippets for a task description, packed into ``token_budget`` tokens."""
@@ -525,8 +784,14 @@ class Maguyva:
         self._prefetch_texts(found.results)
         for rank, (result, place) in enumerate(places):
             body = self._place_text(result, place)
-            item = {"citation": place.citation, "symbol": place.symbol, "kind": place.kind, "score": result.score,
-                    "text": body, **({"repo": result.repo} if "repo" in result else {})}
+            item = {
+                "citation": place.citation,
+                "symbol": place.symbol,
+                "kind": place.kind,
+                "score": result.score,
+                "text": body,
+                **({"repo": result.repo} if "repo" in result else {}),
+            }
             cost = estimate_tokens(item)
             if used + cost > budget:
                 short = {**item, "text": "\n".join(body.splitlines()[:8])}
@@ -538,8 +803,14 @@ class Maguyva:
             snippets.append(item)
             used += cost
         self._prefetch_texts([])
-        return ContextAnswer(task=task, intent=found.intent, token_budget=budget, tokens_used=used, snippets=snippets,
-                             omitted=skipped)
+        return ContextAnswer(
+            task=task,
+            intent=found.intent,
+            token_budget=budget,
+            tokens_used=used,
+            snippets=snippets,
+            omitted=skipped,
+        )
 
     def _prefetch_texts(self, results: Sequence[SearchResult]) -> None:
         """Read the texts of ``results``' files in one store call, for ``_span_text`` (none: forget them)."""
@@ -562,7 +833,9 @@ class Maguyva:
         from maguyva.index.git import uncommitted_paths
         from maguyva.status import read_status
 
-        report = read_status(self.store, self.root, self.store_location, embedding_settings=self.embedding_settings)
+        report = read_status(
+            self.store, self.root, self.store_location, embedding_settings=self.embedding_settings
+        )
         return StatusAnswer.model_validate(report.tool_dict(uncommitted_paths(self.root)))
 
     def refresh_index(self) -> RefreshAnswer:
@@ -578,8 +851,16 @@ class Maguyva:
 
 def _edge_hit(edge: Any, **extra: Any) -> dict:
     """A reference site (the edge's source) with the edge's resolution; ambiguous ones are ``possible``."""
-    hit = Hit(edge.src_path, edge.src_line, edge.src_line, edge.src_symbol, edge.kind, f"{edge.kind} {edge.name}",
-              1.0, "graph")
+    hit = Hit(
+        edge.src_path,
+        edge.src_line,
+        edge.src_line,
+        edge.src_symbol,
+        edge.kind,
+        f"{edge.kind} {edge.name}",
+        1.0,
+        "graph",
+    )
     row = hit_dict(hit, **extra, resolution=edge.resolution)
     if edge.resolution == "ambiguous":
         row["possible"] = True
@@ -592,7 +873,6 @@ def _symbol_citation(defined: Sequence[Any], path: str, symbol: str | None) -> s
         if s.qualified_name == symbol:
             return f"{path}:{s.line}"
     return f"{path}:1"
-
 
 
 def _sha1(path: Path) -> str:

@@ -7,7 +7,7 @@ into the process exit code.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 
 class MaguyvaError(Exception):

@@ -9,8 +9,20 @@ from dataclasses import dataclass, field
 
 # Definition kinds every language maps onto (queries capture ``@def.<kind>``).
 DEF_KINDS = (
-    "function", "method", "class", "interface", "struct", "enum", "trait", "module",
-    "namespace", "type", "constant", "variable", "field", "heading",
+    "function",
+    "method",
+    "class",
+    "interface",
+    "struct",
+    "enum",
+    "trait",
+    "module",
+    "namespace",
+    "type",
+    "constant",
+    "variable",
+    "field",
+    "heading",
 )
 # Reference kinds (queries capture ``@ref.<kind>``) and the edge kinds they become.
 REF_KINDS = ("call", "import", "inherit", "type")
@@ -59,7 +71,9 @@ class Reference:
     qualifier: str = ""  # receiver / module prefix as written ("os.path", "self", "pkg")
     scope: str | None = None  # qualified name of the enclosing definition (the edge's source)
     module: str = ""  # for imports: the module/path string as written ("./util", "a.b")
-    alias: str = ""  # for imports: the local name bound by "as"/"import x from" ("np" in "import numpy as np")
+    alias: str = (
+        ""  # for imports: the local name bound by "as"/"import x from" ("np" in "import numpy as np")
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from maguyva.workspace import TeamWorkspace
 
 
-def open_api(root: str | Path, store: str | None = None) -> "Maguyva | TeamWorkspace":
+def open_api(root: str | Path, store: str | None = None) -> Maguyva | TeamWorkspace:
     """``Maguyva.open``, or a ``TeamWorkspace`` when the store names a whole workspace (``repo=*``)."""
     if _may_name_a_workspace(Path(root).resolve(), store):
         from maguyva.store.location import store_path

@@ -53,9 +53,14 @@ class HostedMaguyva(Maguyva):
 
     def index_status(self) -> StatusAnswer:
         snapshot = self.store.snapshot()
-        return StatusAnswer.model_validate({"repo": self.repo, "store": self.store_location,
+        return StatusAnswer.model_validate(
+            {
+                "repo": self.repo,
+                "store": self.store_location,
                 "snapshot": snapshot.as_dict() if snapshot else None,
-                "languages": [s.as_row() for s in self.store.language_stats()]})
+                "languages": [s.as_row() for s in self.store.language_stats()],
+            }
+        )
 
     def refresh_index(self) -> RefreshAnswer:
         raise MaguyvaError(REFRESH_HINT)
@@ -64,7 +69,9 @@ class HostedMaguyva(Maguyva):
 class WorkspaceScope(Scope):
     """The repositories of one PostgreSQL workspace, all read through one connection, keyed by repository id."""
 
-    def __init__(self, location: PostgresLocation | str, embedder: Any = None, embedding_settings: Any = None):
+    def __init__(
+        self, location: PostgresLocation | str, embedder: Any = None, embedding_settings: Any = None
+    ):
         from maguyva.store.postgres import catalog
 
         self.location = PostgresLocation.parse(location)
@@ -73,8 +80,10 @@ class WorkspaceScope(Scope):
         self.conn = catalog.connect(self.location.conninfo, create=False)
         if not self.refresh():
             self.close()
-            raise MaguyvaError(f"workspace {self.name!r} has no indexed repositories "
-                               f"(run `orkestra code index --store URL` in CI first)")
+            raise MaguyvaError(
+                f"workspace {self.name!r} has no indexed repositories "
+                f"(run `orkestra code index --store URL` in CI first)"
+            )
 
     def refresh(self) -> dict[str, Maguyva]:
         """Pick up repositories indexed since the last call (CI may publish a new one at any time)."""
@@ -85,8 +94,14 @@ class WorkspaceScope(Scope):
             if name not in self.repos:
                 place = self.location.for_repo(name)
                 store = PostgresStore(place, readonly=True, conn=self.conn)
-                self.repos[name] = HostedMaguyva(Path(name), store, str(place), embedder=self.embedder,
-                                                 embedding_settings=self.embedding_settings, repo=name)
+                self.repos[name] = HostedMaguyva(
+                    Path(name),
+                    store,
+                    str(place),
+                    embedder=self.embedder,
+                    embedding_settings=self.embedding_settings,
+                    repo=name,
+                )
         return self.repos
 
     def refresh_index(self) -> RefreshAnswer:
@@ -101,7 +116,9 @@ class TeamWorkspace(ScopedMaguyva):
 
     scope: WorkspaceScope
 
-    def __init__(self, location: PostgresLocation | str, embedder: Any = None, embedding_settings: Any = None):
+    def __init__(
+        self, location: PostgresLocation | str, embedder: Any = None, embedding_settings: Any = None
+    ):
         super().__init__(WorkspaceScope(location, embedder, embedding_settings))
 
     @property

@@ -57,8 +57,15 @@ _PATHS = {
 }
 
 
-def server_spec(client: str, server: str = SERVER_NAME, *, url: str | None = None,
-                key_env: str = DEFAULT_KEY_ENV, repo: str | None = None, cwd: str | None = None) -> ServerSpec:
+def server_spec(
+    client: str,
+    server: str = SERVER_NAME,
+    *,
+    url: str | None = None,
+    key_env: str = DEFAULT_KEY_ENV,
+    repo: str | None = None,
+    cwd: str | None = None,
+) -> ServerSpec:
     """The bundled ``server`` as ``client`` should launch it. Clients without a project-dir variable
     (codex, windsurf) get the repository pinned: ``repo``, else ``cwd``. Raises ``UsageError``
     (exit 2) with close matches for an unknown client or server."""

@@ -30,8 +30,13 @@ sys.stderr.write(json.dumps({"code": code, "heavy": heavy}) + "\\n")
 
 
 def run_in_process(*argv: str, heavy: tuple[str, ...] = HEAVY, cwd=None) -> dict:
-    result = subprocess.run([sys.executable, "-c", RUNNER, json.dumps(heavy), *argv], capture_output=True,
-                            text=True, check=True, cwd=cwd)
+    result = subprocess.run(
+        [sys.executable, "-c", RUNNER, json.dumps(heavy), *argv],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=cwd,
+    )
     return json.loads(result.stderr.strip().splitlines()[-1])
 
 
@@ -44,10 +49,26 @@ def test_inspection_commands_import_no_heavy_module_cold_or_cached(tmp_path, com
 
 
 # what grep and symbol on one repository's index never need: the answer models, the ranking, the team code
-NOT_FOR_GREP = ("numpy", "pydantic", "jinja2", "rich", "git", "mcp", "maguyva.answers", "maguyva.scope",
-                "maguyva.workspace", "maguyva.retrieve.rank", "maguyva.retrieve.fuse", "maguyva.retrieve.intent",
-                "maguyva.retrieve.query", "maguyva.retrieve.graph", "maguyva.retrieve.bm25f",
-                "maguyva.cli.index", "maguyva.cli.team", "maguyva.cli.embed")  # and no other command's module
+NOT_FOR_GREP = (
+    "numpy",
+    "pydantic",
+    "jinja2",
+    "rich",
+    "git",
+    "mcp",
+    "maguyva.answers",
+    "maguyva.scope",
+    "maguyva.workspace",
+    "maguyva.retrieve.rank",
+    "maguyva.retrieve.fuse",
+    "maguyva.retrieve.intent",
+    "maguyva.retrieve.query",
+    "maguyva.retrieve.graph",
+    "maguyva.retrieve.bm25f",
+    "maguyva.cli.index",
+    "maguyva.cli.team",
+    "maguyva.cli.embed",
+)  # and no other command's module
 
 MAGUYVA_RUNNER = """
 import json, sys
@@ -62,8 +83,10 @@ sys.stderr.write(json.dumps({"code": code, "heavy": heavy}) + "\\n")
 """
 
 
-@pytest.mark.parametrize("command", [("grep", "greet"), ("symbol", "greet"), ("grep", "--regex", "gr[e]+t"),
-                                     ("symbol", "--similar", "gret")])
+@pytest.mark.parametrize(
+    "command",
+    [("grep", "greet"), ("symbol", "greet"), ("grep", "--regex", "gr[e]+t"), ("symbol", "--similar", "gret")],
+)
 def test_code_grep_and_symbol_import_no_answer_model_nor_ranking(git_repo, command):
     (git_repo / "pkg").mkdir()
     (git_repo / "pkg" / "hello.py").write_text("def greet(name):\n    return 'hi ' + name\n")
@@ -73,8 +96,13 @@ def test_code_grep_and_symbol_import_no_answer_model_nor_ranking(git_repo, comma
     heavy = NOT_FOR_GREP + (() if "--regex" in command else ("re2",))  # RE2 only for a regex
     probe = run_in_process("code", *command, heavy=heavy, cwd=git_repo)
     assert probe == {"code": 0, "heavy": []}
-    result = subprocess.run([sys.executable, "-c", MAGUYVA_RUNNER, json.dumps(heavy), *command],
-                            capture_output=True, text=True, check=True, cwd=git_repo)
+    result = subprocess.run(
+        [sys.executable, "-c", MAGUYVA_RUNNER, json.dumps(heavy), *command],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=git_repo,
+    )
     assert json.loads(result.stderr.strip().splitlines()[-1]) == {"code": 0, "heavy": []}
     assert "greet" in result.stdout  # it answered: the JSON of the hit
 
@@ -92,8 +120,12 @@ def test_root_help_imports_no_command_module_and_matches_the_full_tree():
     modules = tuple(sorted({module for module, _ in ENTRIES.values()}))
     for argv in (("--help",), ()):
         assert run_in_process(*argv, heavy=modules)["heavy"] == []
-    lazy, eager = (subprocess.run([sys.executable, "-c", HELP_RUNNER, flag], capture_output=True, text=True,
-                                  check=True).stdout for flag in ("lazy", "eager"))
+    lazy, eager = (
+        subprocess.run(
+            [sys.executable, "-c", HELP_RUNNER, flag], capture_output=True, text=True, check=True
+        ).stdout
+        for flag in ("lazy", "eager")
+    )
     assert "mine       Mine git history" in lazy
     assert lazy == eager  # SUMMARIES must say what each module's own help says
 

@@ -61,8 +61,10 @@ def test_prompts_leave_the_issue_and_what_the_reporter_wrote_after_them_stays():
 
 
 def test_a_github_link_to_a_file_is_read_as_that_path():
-    text = ("Broken output, see ![shot](https://user-images.githubusercontent.com/3/4.png)."
-            "\nThe bug is in https://github.com/acme/widgets/blob/0a1b2c/src/widgets/render.py#L40 I think.")
+    text = (
+        "Broken output, see ![shot](https://user-images.githubusercontent.com/3/4.png)."
+        "\nThe bug is in https://github.com/acme/widgets/blob/0a1b2c/src/widgets/render.py#L40 I think."
+    )
     assert linked_paths(text) == ["src/widgets/render.py"]
     parsed = parse(text + "\nmore words so that this is a task text with several lines\nand another")
     assert "src/widgets/render.py" in parsed.paths
@@ -74,11 +76,11 @@ def test_the_repository_template_is_read_from_the_index_and_stripped_before_rank
         ".github/ISSUE_TEMPLATE/bug_report.md": MARKDOWN_TEMPLATE,
         "pkg/__init__.py": "",
         "pkg/signature.py": '"""Render a signature."""\n\n\ndef render_signature(args):\n'
-                            '    """Positional only arguments keep their default value."""\n    return args\n',
+        '    """Positional only arguments keep their default value."""\n    return args\n',
         # a hub whose words are the template's: "clear", "concise", "description", "version"
         "pkg/app.py": '"""Application."""\n\n\ndef describe(version):\n'
-                      '    """A clear and concise description of the version of the environment."""\n'
-                      '    return f"clear concise description {version} environment os python"\n',
+        '    """A clear and concise description of the version of the environment."""\n'
+        '    return f"clear concise description {version} environment os python"\n',
     }
     api = open_indexed(tmp_path / "repo", files)
     try:

@@ -120,8 +120,10 @@ def test_a_task_text_uses_embeddings_as_a_ranker_signal_when_the_index_has_them(
 
     api = open_indexed(tmp_path / "repo", FILES)
     try:
-        query = ("gaussian elimination pivots the wrong row\n\nWith two unknowns the pivot is always the first "
-                 "row, so the elimination returns the same value for every name.\nSeen on version 2.")
+        query = (
+            "gaussian elimination pivots the wrong row\n\nWith two unknowns the pivot is always the first "
+            "row, so the elimination returns the same value for every name.\nSeen on version 2."
+        )
         plain = api.intelligent_search(query)
         assert plain["modalities_used"] == [] or "semantic" not in plain["modalities_used"]
         api.embedder = HashEmbedder()
@@ -131,6 +133,6 @@ def test_a_task_text_uses_embeddings_as_a_ranker_signal_when_the_index_has_them(
         assert answer["fusion_strategy"] == "ranked" and "semantic" in answer["modalities_used"]
         engine = next(r for r in answer["results"] if r["path"] == "lib/engine.py")
         assert engine["signals"]["retrievers"] > 0  # the semantic hit feeds the ranker
-        assert [r["path"] for r in answer["results"]][0] == "lib/engine.py"
+        assert answer["results"][0]["path"] == "lib/engine.py"
     finally:
         api.close()

@@ -21,12 +21,15 @@ def test_one_span_per_line_in_order_and_the_limit_holds():
 
 def test_unicode_case_folding_that_changes_length_still_finds_the_line():
     content = "header\nİstanbul office\n"  # "İ".lower() is two code points
-    assert [s.line for s in matching_lines("f", content, "istanbul", 5)] == [2] or \
-        [s.line for s in matching_lines("f", content, "i̇stanbul", 5)] == [2]
+    assert [s.line for s in matching_lines("f", content, "istanbul", 5)] == [2] or [
+        s.line for s in matching_lines("f", content, "i̇stanbul", 5)
+    ] == [2]
 
 
 def test_the_gram_expression_ands_distinct_byte_trigrams_and_needs_three_bytes():
     assert gram_query("ab") is None and gram_query("é") is None
     assert gram_query("aé") == "61c3a9"  # three bytes of UTF-8
-    assert gram_query('Say "hi"') == "736179 AND 617920 AND 792022 AND 202268 AND 226869 AND 686922"  # lower-cased
+    assert (
+        gram_query('Say "hi"') == "736179 AND 617920 AND 792022 AND 202268 AND 226869 AND 686922"
+    )  # lower-cased
     assert gram_query("aaaa") == "616161"  # each trigram once

@@ -11,7 +11,8 @@ from __future__ import annotations
 import functools
 import importlib
 import os
-from typing import Annotated, Optional, Sequence
+from collections.abc import Sequence
+from typing import Annotated
 
 import typer
 
@@ -89,9 +90,8 @@ def _version(value: bool) -> None:
 
 def _root(
     version: Annotated[
-        Optional[bool],
+        bool | None,
         typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
     ] = None,
 ) -> None:
     """Maguyva: index the repository's code and query it."""
-

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -18,7 +18,7 @@ def embed(
         bool, typer.Option("--estimate", help="Print chunks, tokens and cost; embed nothing.")
     ] = False,
     backend: Annotated[
-        Optional[str],
+        str | None,
         typer.Option(
             "--backend", help="voyage or local (default: maguyva.embeddings.backend in orkestra.yaml)."
         ),

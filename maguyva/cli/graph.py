@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from enum import Enum
-from typing import Annotated, List, Optional
+from typing import Annotated
 
 import typer
 
@@ -22,7 +22,7 @@ def graph(
     store: StoreOption = None,
     fmt: Annotated[GraphFormat, typer.Option("--format", help="json (the only format).")] = GraphFormat.json,
     kind: Annotated[
-        Optional[List[str]],
+        list[str] | None,
         typer.Option(
             "--kind", help="Edge kinds to write (repeatable): calls (default), imports, inherits, references."
         ),
@@ -35,7 +35,7 @@ def graph(
         ),
     ] = False,
     output: Annotated[
-        Optional[str], typer.Option("--output", "-o", help="Write to this file instead of stdout.")
+        str | None, typer.Option("--output", "-o", help="Write to this file instead of stdout.")
     ] = None,
 ) -> None:
     """Export the call graph as JSON: nodes, then edges.

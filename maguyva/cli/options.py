@@ -9,7 +9,7 @@ alias of ``--format json``). Without ``--format``, a terminal gets ``table`` (li
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from typer.core import TyperCommand
@@ -25,13 +25,13 @@ RepoOption = Annotated[
     str, typer.Option("--repo", metavar="PATH", help="Repository root (default: the current directory).")
 ]
 PathAlias = Annotated[
-    Optional[str],
+    str | None,
     typer.Argument(
         metavar="PATH", hidden=True, show_default=False, help="Same as --repo (kept for old scripts)."
     ),
 ]
 StoreOption = Annotated[
-    Optional[str],
+    str | None,
     typer.Option(
         "--store",
         help="Index: a SQLite path or postgresql://…?workspace=W&repo=R (default: $MAGUYVA_STORE, "
@@ -39,7 +39,7 @@ StoreOption = Annotated[
     ),
 ]
 FormatOption = Annotated[
-    Optional[Format],
+    Format | None,
     typer.Option(
         "--format",
         show_default=False,
@@ -48,7 +48,7 @@ FormatOption = Annotated[
 ]
 
 
-def repo_of(repo: str, path: Optional[str]) -> str:
+def repo_of(repo: str, path: str | None) -> str:
     """The repository a command works on: the hidden positional PATH wins over the --repo default."""
     return path if path is not None else repo
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Callable, NoReturn, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
 
 import typer
 
@@ -102,7 +103,7 @@ def _fit(widths: list[int], columns: Sequence[str], room: int, last_min: int = 1
     """Shrink the fixed columns until the last one gets ``last_min``: the middle ones first, down to
     their headers, and the citation last, never below :data:`MIN_CITATION`; the last takes the rest."""
     last = len(widths) - 1
-    order = [i for i in range(last) if columns[i] != CITATION][::-1] + [columns.index(CITATION)]
+    order = [*[i for i in range(last) if columns[i] != CITATION][::-1], columns.index(CITATION)]
     for i in order:
         excess = sum(widths[:last]) + last_min - room
         if excess <= 0:

@@ -7,7 +7,8 @@ so never import pydantic or the ranking code; they start about as fast as typer 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Callable, List, Optional
+from collections.abc import Callable
+from typing import Annotated, Any
 
 import typer
 
@@ -20,7 +21,7 @@ NameArgument = Annotated[str, typer.Argument(help="Symbol name or qualified name
 
 def _answer(
     repo: str,
-    store: Optional[str],
+    store: str | None,
     call: Callable[[Any], Any],
     fmt,
     rows: str | None = None,
@@ -49,12 +50,12 @@ def search(
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=200, help="Show at most N hits.")] = 10,
     preset: Annotated[str, typer.Option("--preset", help="quick, default or thorough.")] = "default",
     modality: Annotated[
-        Optional[List[str]],
+        list[str] | None,
         typer.Option(
             "--modality", help="Only these retrievers (repeatable): semantic, text, structure, graph."
         ),
     ] = None,
-    path_prefix: Annotated[Optional[str], typer.Option("--path", help="Only hits under this path.")] = None,
+    path_prefix: Annotated[str | None, typer.Option("--path", help="Only hits under this path.")] = None,
     repo: RepoOption = ".",
     store: StoreOption = None,
     fmt: FormatOption = None,
@@ -82,7 +83,7 @@ def search(
 def symbol(
     name: NameArgument,
     kind: Annotated[
-        Optional[str], typer.Option("--kind", help="Only this kind (function, class, method, …).")
+        str | None, typer.Option("--kind", help="Only this kind (function, class, method, …).")
     ] = None,
     similar: Annotated[bool, typer.Option("--similar", help="Opt in to fuzzy matches.")] = False,
     exact: Annotated[bool, typer.Option("--exact", help="Strict matching, no fallbacks.")] = False,
@@ -198,10 +199,10 @@ def grep(
 
 def structure(
     kind: Annotated[
-        Optional[str], typer.Option("--kind", help="Only this kind (function, class, method, …).")
+        str | None, typer.Option("--kind", help="Only this kind (function, class, method, …).")
     ] = None,
-    name: Annotated[Optional[str], typer.Option("--name", help="Name glob, e.g. 'test_*'.")] = None,
-    signature: Annotated[Optional[str], typer.Option("--signature", help="Text in the signature.")] = None,
+    name: Annotated[str | None, typer.Option("--name", help="Name glob, e.g. 'test_*'.")] = None,
+    signature: Annotated[str | None, typer.Option("--signature", help="Text in the signature.")] = None,
     repo: RepoOption = ".",
     store: StoreOption = None,
     fmt: FormatOption = None,
@@ -223,8 +224,8 @@ def structure(
 
 def file(
     path: Annotated[str, typer.Argument(help="Repo-relative path.")],
-    start: Annotated[Optional[int], typer.Option("--start", min=1, help="First line to show.")] = None,
-    end: Annotated[Optional[int], typer.Option("--end", min=1, help="Last line to show.")] = None,
+    start: Annotated[int | None, typer.Option("--start", min=1, help="First line to show.")] = None,
+    end: Annotated[int | None, typer.Option("--end", min=1, help="Last line to show.")] = None,
     metadata: Annotated[bool, typer.Option("--metadata", help="Add language, size and symbols.")] = False,
     repo: RepoOption = ".",
     store: StoreOption = None,

@@ -6,7 +6,7 @@ URL's ``workspace=`` parameter.
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -14,15 +14,13 @@ from maguyva.cli.options import AliasedCommand, FormatOption
 from maguyva.cli.output import emit_table, plain, run, show, show_report
 
 TeamStoreOption = Annotated[
-    Optional[str],
+    str | None,
     typer.Option(
         "--store",
         help="Team store: postgresql://…?workspace=W (default: $MAGUYVA_STORE, maguyva.store in orkestra.yaml).",
     ),
 ]
-WorkspaceOption = Annotated[
-    Optional[str], typer.Option("--workspace", help="Workspace (default: the URL's).")
-]
+WorkspaceOption = Annotated[str | None, typer.Option("--workspace", help="Workspace (default: the URL's).")]
 KEY_COLUMNS = ("id", "workspace", "name", "created_at", "revoked_at")
 
 keys = typer.Typer(

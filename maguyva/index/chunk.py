@@ -13,8 +13,9 @@ from functools import lru_cache
 from maguyva.models import Chunk, Symbol
 
 WINDOW = 60  # lines per chunk when no definition boundary splits the text
-BOUNDARY_KINDS = frozenset({"function", "method", "class", "interface", "struct", "enum", "trait",
-                            "module", "namespace", "heading"})
+BOUNDARY_KINDS = frozenset(
+    {"function", "method", "class", "interface", "struct", "enum", "trait", "module", "namespace", "heading"}
+)
 
 
 def chunk_text(path: str, text: str, kind: str = "text") -> tuple[Chunk, ...]:
@@ -45,7 +46,7 @@ def chunk_code(path: str, text: str, symbols: tuple[Symbol, ...]) -> tuple[Chunk
 def _windows(path: str, lines: list[str], start: int, end: int, symbol: str | None, kind: str):
     for first in range(start, end + 1, WINDOW):
         last = min(first + WINDOW - 1, end)
-        body = "\n".join(lines[first - 1:last])
+        body = "\n".join(lines[first - 1 : last])
         if body.strip():
             yield Chunk(path=path, start_line=first, end_line=last, text=body, symbol=symbol, kind=kind)
 

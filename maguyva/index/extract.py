@@ -28,7 +28,9 @@ from maguyva.index.parse import DEFAULT_BUDGET_MS, parse_source
 from maguyva.models import DEF_KINDS, FACT_KINDS, REF_KINDS, FileExtraction, Reference, Symbol
 
 CLASS_LIKE = frozenset({"class", "interface", "struct", "trait", "enum"})
-_VALUE_KINDS = frozenset({"variable", "constant", "field"})  # definitions that are no scope of their own value
+_VALUE_KINDS = frozenset(
+    {"variable", "constant", "field"}
+)  # definitions that are no scope of their own value
 SIGNATURE_MAX = 200
 _SPACE = re.compile(r"\s+")
 _WORD = re.compile(r"[^\W\d][\w$]*")
@@ -91,8 +93,12 @@ def extract_file(path: str, language: str, source: bytes, tree) -> FileExtractio
                     raw_refs[key] = (sub, len(captures), {**captures, "_node": node, "name": name_node})
     symbols, spans = _build_symbols(path, language, source, sorted(defs.values(), key=_order))
     found = sorted(raw_refs.values(), key=lambda item: item[2]["_node"].start_byte)
-    scopes = _innermost_scopes(spans, [(caps["_node"].start_byte, caps["_node"].end_byte) for _, _, caps in found])
-    references = [_build_reference(path, sub, caps, scope, source) for (sub, _, caps), scope in zip(found, scopes)]
+    scopes = _innermost_scopes(
+        spans, [(caps["_node"].start_byte, caps["_node"].end_byte) for _, _, caps in found]
+    )
+    references = [
+        _build_reference(path, sub, caps, scope, source) for (sub, _, caps), scope in zip(found, scopes)
+    ]
     if fact_nodes:
         defined = {s.name for s in symbols}
         for (sub, _, caps), ref in zip(found, references):  # a call's arguments matter only for our callees
@@ -102,12 +108,21 @@ def extract_file(path: str, language: str, source: bytes, tree) -> FileExtractio
         references += _facts(path, language, source, fact_nodes, spans, symbols, references)
     references = tuple(sorted(references, key=lambda r: (r.line, r.col, r.kind, r.name)))
     text = source.decode("utf-8", errors="replace")
-    return FileExtraction(path=path, language=language, symbols=symbols, references=references,
-                          chunks=chunk_code(path, text, symbols), errors=_syntax_errors(path, tree))
+    return FileExtraction(
+        path=path,
+        language=language,
+        symbols=symbols,
+        references=references,
+        chunks=chunk_code(path, text, symbols),
+        errors=_syntax_errors(path, tree),
+    )
 
 
-_MAIN_CAPTURES = ({f"def.{kind}" for kind in DEF_KINDS} | {f"ref.{kind}" for kind in REF_KINDS}
-                  | {f"fact.{kind}" for kind in FACT_KINDS})
+_MAIN_CAPTURES = (
+    {f"def.{kind}" for kind in DEF_KINDS}
+    | {f"ref.{kind}" for kind in REF_KINDS}
+    | {f"fact.{kind}" for kind in FACT_KINDS}
+)
 
 
 def _facts(path: str, language: str, source: bytes, nodes: dict, spans, symbols, refs) -> list[Reference]:
@@ -124,8 +139,11 @@ def _facts(path: str, language: str, source: bytes, nodes: dict, spans, symbols,
     scoping = [span for span, symbol in zip(spans, symbols) if symbol.kind not in _VALUE_KINDS]
     scopes = _innermost_scopes(scoping, [(start, end) for (_, start, end), _ in ordered])
     defined = frozenset(s.name for s in symbols)
-    rows = [(kind, scope, row) for ((kind, _, _), node), scope in zip(ordered, scopes)
-            for row in hook(kind, node, source, defined)]
+    rows = [
+        (kind, scope, row)
+        for ((kind, _, _), node), scope in zip(ordered, scopes)
+        for row in hook(kind, node, source, defined)
+    ]
     used = {r.name for r in refs if r.kind == "call" and not r.qualifier}
     used.update(_WORD.findall(" ".join(r.qualifier for r in refs if r.kind == "call")))
     used.update(_WORD.findall(" ".join(f"{row[1]} {row[3]}" for _, _, row in rows)))
@@ -133,13 +151,17 @@ def _facts(path: str, language: str, source: bytes, nodes: dict, spans, symbols,
     called = {r.name for r in refs if r.kind == "call" and not r.qualifier}
     called.update(s.name for s in symbols if s.parent is None)
     called.update(r.alias or r.name.split(".", 1)[0] for r in refs if r.kind == "import")
-    passed = \
-        {row[0] for kind, _, row in rows if kind == "arg"}
+    passed = {row[0] for kind, _, row in rows if kind == "arg"}
     found: list[Reference] = []
     for kind, scope, (name, qualifier, module, alias, anchor) in rows:
         if kind == "iterate" and qualifier.startswith("["):
             continue  # a literal container's iteration calls no repository code
-        if kind in ("bind", "param") and "." not in name and scope is not None and kinds.get(scope) not in CLASS_LIKE:
+        if (
+            kind in ("bind", "param")
+            and "." not in name
+            and scope is not None
+            and kinds.get(scope) not in CLASS_LIKE
+        ):
             if name not in used:
                 continue
             if kind == "param" and name in ("self", "cls") and module == "0" and kinds.get(scope) == "method":
@@ -147,9 +169,19 @@ def _facts(path: str, language: str, source: bytes, nodes: dict, spans, symbols,
             weak = not alias and (not qualifier or qualifier == "?" or qualifier.startswith("'"))
             if weak and name not in called and (kind == "bind" or scope.rsplit(".", 1)[-1] not in passed):
                 continue
-        found.append(Reference(path=path, name=name, kind=kind, line=anchor.start_point[0] + 1,
-                               col=anchor.start_point[1], qualifier=qualifier, scope=scope,
-                               module=module, alias=alias))
+        found.append(
+            Reference(
+                path=path,
+                name=name,
+                kind=kind,
+                line=anchor.start_point[0] + 1,
+                col=anchor.start_point[1],
+                qualifier=qualifier,
+                scope=scope,
+                module=module,
+                alias=alias,
+            )
+        )
     return found
 
 
@@ -177,16 +209,27 @@ def _build_symbols(path: str, language: str, source: bytes, defs: list[_Def]):
             stack.pop()
         parent = stack[-1] if stack else None
         kind = found.kind
-        if kind == "function" and (is_method(node) if is_method else parent is not None and parent[3] in CLASS_LIKE):
+        if kind == "function" and (
+            is_method(node) if is_method else parent is not None and parent[3] in CLASS_LIKE
+        ):
             kind = "method"
         name = _text(found.name_node, source).strip()
         outer = parent[2] if parent else _owner(hooks(language), node, prefix)
         qualified = f"{outer or prefix}.{name}" if (outer or prefix) else name
-        symbols.append(Symbol(
-            path=path, name=name, qualified_name=qualified, kind=kind,
-            line=node.start_point[0] + 1, end_line=_end_line(node), col=node.start_point[1],
-            signature=_signature(node, source), doc=_doc(found.doc_nodes, source),
-            parent=outer))
+        symbols.append(
+            Symbol(
+                path=path,
+                name=name,
+                qualified_name=qualified,
+                kind=kind,
+                line=node.start_point[0] + 1,
+                end_line=_end_line(node),
+                col=node.start_point[1],
+                signature=_signature(node, source),
+                doc=_doc(found.doc_nodes, source),
+                parent=outer,
+            )
+        )
         stack.append((node.start_byte, node.end_byte, qualified, kind))
         spans.append((node.start_byte, node.end_byte, qualified))
     return tuple(symbols), spans
@@ -211,15 +254,26 @@ def _build_reference(path: str, kind: str, captures: dict, scope: str | None, so
     node = captures["_node"]
     name_node = captures["name"]
     modules = captures.get("module")  # several nodes (Scala's a . b . c path) → the span they cover
-    module = _clean_module(source[modules[0].start_byte:modules[-1].end_byte].decode(
-        "utf-8", errors="replace")) if modules else ""
+    module = (
+        _clean_module(source[modules[0].start_byte : modules[-1].end_byte].decode("utf-8", errors="replace"))
+        if modules
+        else ""
+    )
     name = _text(name_node, source).strip() if name_node is not None else module
     qualifier = _SPACE.sub("", _text(captures["qualifier"][0], source)) if captures.get("qualifier") else ""
     alias = _text(captures["alias"][0], source).strip() if captures.get("alias") else ""
     anchor = name_node if name_node is not None and kind != "import" else node
-    return Reference(path=path, name=name, kind=kind, line=anchor.start_point[0] + 1,
-                     col=anchor.start_point[1], qualifier=qualifier,
-                     scope=scope, module=module, alias=alias)
+    return Reference(
+        path=path,
+        name=name,
+        kind=kind,
+        line=anchor.start_point[0] + 1,
+        col=anchor.start_point[1],
+        qualifier=qualifier,
+        scope=scope,
+        module=module,
+        alias=alias,
+    )
 
 
 def _innermost_scopes(spans: list[tuple[int, int, str]], ranges: list[tuple[int, int]]) -> list[str | None]:
@@ -253,7 +307,7 @@ def _clean_module(text: str) -> str:
 def _signature(node, source: bytes) -> str:
     body = node.child_by_field_name("body")
     end = body.start_byte if body is not None and body.start_byte > node.start_byte else node.end_byte
-    text = source[node.start_byte:end].decode("utf-8", errors="replace")
+    text = source[node.start_byte : end].decode("utf-8", errors="replace")
     if body is None:
         text = text.split("\n", 1)[0]
     return _SPACE.sub(" ", text).strip().rstrip("{").strip()[:SIGNATURE_MAX]
@@ -294,11 +348,12 @@ def _syntax_errors(path: str, tree) -> tuple[str, ...]:
 
 
 def _text(node, source: bytes) -> str:
-    return source[node.start_byte:node.end_byte].decode("utf-8", errors="replace")
+    return source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
 
-def extract_source(path: str, language: str | None, source: bytes,
-                   budget_ms: int = DEFAULT_BUDGET_MS) -> FileExtraction:
+def extract_source(
+    path: str, language: str | None, source: bytes, budget_ms: int = DEFAULT_BUDGET_MS
+) -> FileExtraction:
     """Parse and extract a file with a query; chunk any other text file. Never raises on bad input."""
     text = source.decode("utf-8", errors="replace")
     if not has_query(language):

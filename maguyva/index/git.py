@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 
 def _git(root: Path, *args: str) -> str | None:
@@ -40,14 +40,29 @@ def uncommitted_paths(root: Path) -> tuple[str, ...]:
 def uncommitted_later(root: Path) -> Callable[[], tuple[str, ...]]:
     """``uncommitted_paths`` with git started now, in the background: call the result for the paths."""
     try:
-        process = subprocess.Popen(["git", "-C", str(root), "status", "--porcelain=v1", "-z", "--untracked-files=all",
-                                    "--no-renames", "--", "."], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            [
+                "git",
+                "-C",
+                str(root),
+                "status",
+                "--porcelain=v1",
+                "-z",
+                "--untracked-files=all",
+                "--no-renames",
+                "--",
+                ".",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
     except OSError:
         return lambda: ()
 
     def paths() -> tuple[str, ...]:
         out, _ = process.communicate()
         return _status_paths(root, out.decode("utf-8", "surrogateescape") if process.returncode == 0 else "")
+
     return paths
 
 
@@ -60,5 +75,5 @@ def _status_paths(root: Path, out: str) -> tuple[str, ...]:
         if len(entry) > 3:
             path = entry[3:]
             if path.startswith(prefix):
-                paths.append(path[len(prefix):])
+                paths.append(path[len(prefix) :])
     return tuple(sorted(paths))

@@ -13,7 +13,7 @@ rank difference; ``tests/maguyva/test_pipeline.py`` checks equality with network
 from __future__ import annotations
 
 from collections import Counter
-from typing import Hashable, Iterable
+from collections.abc import Hashable, Iterable
 
 from maguyva.models import Edge
 from maguyva.store.base import Centrality
@@ -33,7 +33,7 @@ class Links:
         self.paths: set[str] = set()
 
     @classmethod
-    def of(cls, edges: Iterable[Edge]) -> "Links":
+    def of(cls, edges: Iterable[Edge]) -> Links:
         links = cls()
         links.add(edges)
         return links
@@ -51,10 +51,15 @@ class Links:
         """Rows for every symbol and file that takes part in a resolved edge."""
         sym_in, sym_out = _degrees(self.symbols)
         file_in, file_out = _degrees(self.files)
-        rows = [Centrality(path, symbol, rank, sym_in[(path, symbol)], sym_out[(path, symbol)])
-                for (path, symbol), rank in pagerank(self.symbols).items() if symbol]
+        rows = [
+            Centrality(path, symbol, rank, sym_in[(path, symbol)], sym_out[(path, symbol)])
+            for (path, symbol), rank in pagerank(self.symbols).items()
+            if symbol
+        ]
         file_ranks = pagerank(self.files, extra_nodes=self.paths)
-        rows += [Centrality(path, None, rank, file_in[path], file_out[path]) for path, rank in file_ranks.items()]
+        rows += [
+            Centrality(path, None, rank, file_in[path], file_out[path]) for path, rank in file_ranks.items()
+        ]
         return rows
 
 

@@ -43,8 +43,21 @@ _CALL_ARGS = re.compile(r"\([^()]*\)")
 _SUBSCRIPT = re.compile(r"(?<=[\w)\]])\[([^\[\]]*)\]")  # not a list literal: [f, g][0]
 _STRING = re.compile(r"""^[rRbBuUfF]*(?:'[^']*'|"[^"]*")""")
 _ANNOTATION_NAME = re.compile(r"[A-Za-z_][\w.]*")
-_ANNOTATION_SKIP = frozenset({"Optional", "Union", "None", "typing.Optional", "typing.Union", "Final",
-                              "ClassVar", "Annotated", "type", "Type", "typing.Type"})
+_ANNOTATION_SKIP = frozenset(
+    {
+        "Optional",
+        "Union",
+        "None",
+        "typing.Optional",
+        "typing.Union",
+        "Final",
+        "ClassVar",
+        "Annotated",
+        "type",
+        "Type",
+        "typing.Type",
+    }
+)
 
 
 @dataclass
@@ -64,7 +77,7 @@ class FileFacts:
     indirect: list | None = None  # call sites whose callee is no top-level definition's name
 
     @classmethod
-    def of(cls, facts: list[Reference]) -> "FileFacts":
+    def of(cls, facts: list[Reference]) -> FileFacts:
         found = cls()
         for fact in facts:
             kind = fact.kind
@@ -73,19 +86,30 @@ class FileFacts:
                     base, _, attr = fact.name.rpartition(".")
                     found.attr_binds.setdefault(attr, []).append((fact.scope, base, fact.qualifier))
                 else:
-                    found.binds.setdefault((fact.scope, fact.name), []).append((fact.line, fact.qualifier, fact.alias))
+                    found.binds.setdefault((fact.scope, fact.name), []).append(
+                        (fact.line, fact.qualifier, fact.alias)
+                    )
             elif kind == "param":
                 if fact.name == "return" and not fact.module:
                     found.return_types[fact.scope] = fact.alias
                 else:
-                    found.params.setdefault(fact.scope, {})[fact.name] = (fact.module, fact.qualifier, fact.alias)
+                    found.params.setdefault(fact.scope, {})[fact.name] = (
+                        fact.module,
+                        fact.qualifier,
+                        fact.alias,
+                    )
             elif kind == "return":
                 (found.yields if fact.module == "yield" else found.returns).setdefault(fact.scope, []).append(
-                    fact.qualifier)
+                    fact.qualifier
+                )
             elif kind == "decorate":
-                found.decorates.setdefault((fact.scope, fact.name), []).append((int(fact.module or 0), fact.qualifier))
+                found.decorates.setdefault((fact.scope, fact.name), []).append(
+                    (int(fact.module or 0), fact.qualifier)
+                )
             elif kind == "arg":
-                found.args.setdefault(fact.name, []).append((fact.scope, fact.qualifier, fact.module, fact.alias))
+                found.args.setdefault(fact.name, []).append(
+                    (fact.scope, fact.qualifier, fact.module, fact.alias)
+                )
             value = fact.alias if kind == "arg" else fact.qualifier
             if value:
                 found.values.append(value)
@@ -159,8 +183,13 @@ class Inference:
             found = self._evaluate(expr, ctx, depth)
         finally:
             self._active.discard(key)
-        found = frozenset(sorted(found, key=repr)[:MAX_VALUES]) if len(found) > MAX_VALUES else frozenset(found)
-        self._memo[key] = (expr, found)  # even one a cycle guard cut short: the home's reference order decides
+        found = (
+            frozenset(sorted(found, key=repr)[:MAX_VALUES]) if len(found) > MAX_VALUES else frozenset(found)
+        )
+        self._memo[key] = (
+            expr,
+            found,
+        )  # even one a cycle guard cut short: the home's reference order decides
         return found
 
     def _evaluate(self, expr, ctx: Ctx, depth: int) -> set:
@@ -280,8 +309,11 @@ class Inference:
             found |= self.parameter(scope, name, params[name], ctx, depth)
         elif name in ("self", "cls") and scope is not None and not found:  # implied: the method's class
             method = self.r.symbol(scope, ctx.path)
-            owner = self.r.symbol(method.parent, ctx.path) if method is not None and method.kind == "method" \
-                and method.parent else None
+            owner = (
+                self.r.symbol(method.parent, ctx.path)
+                if method is not None and method.kind == "method" and method.parent
+                else None
+            )
             if owner is not None and owner.kind in CLASS_KINDS:
                 return ({("inst", owner)} if name == "self" else {("def", owner)}), True
         return found, bound
@@ -320,7 +352,11 @@ class Inference:
             return found
         out = set()
         for value in found:
-            out |= self.variable(value[1], ctx, depth + 1) or {("obj", value[1])} if value[0] == "var" else {value}
+            out |= (
+                self.variable(value[1], ctx, depth + 1) or {("obj", value[1])}
+                if value[0] == "var"
+                else {value}
+            )
         return out
 
     # ---- definitions ----
@@ -362,8 +398,10 @@ class Inference:
 
     def _wraps(self, symbol: Symbol) -> bool:
         facts = self.facts(symbol.path)
-        return any(text.split("(")[0].rsplit(".", 1)[-1] == "wraps"
-                   for _, text in facts.decorates.get((symbol.parent, symbol.name), ()))
+        return any(
+            text.split("(")[0].rsplit(".", 1)[-1] == "wraps"
+            for _, text in facts.decorates.get((symbol.parent, symbol.name), ())
+        )
 
     def call_result(self, callee, ctx: Ctx, depth: int) -> set:
         kind = callee[0]
@@ -479,8 +517,11 @@ class Inference:
             found |= self.evaluate_text(default, outer)
         if annotation:
             found |= self.annotated(annotation, Ctx(ctx.home, path, scope, 0), depth)
-        passed = self._arguments(function, name, slot, ctx, depth) if function is not None and \
-            slot not in ("*", "**") else set()
+        passed = (
+            self._arguments(function, name, slot, ctx, depth)
+            if function is not None and slot not in ("*", "**")
+            else set()
+        )
         return frozenset(found | passed), bool(passed)  # flow-insensitive arguments: inferred
 
     def _arguments(self, function: Symbol, name: str, slot: str, ctx: Ctx, depth: int) -> set:
@@ -492,19 +533,29 @@ class Inference:
         sites = [site for n in named for site in facts.args.get(n, ())]
         if any(n in facts.value_names for n in named):  # it is passed around: calls through variables count
             if facts.indirect is None:
-                facts.indirect = [site for n, listed in facts.args.items()
-                                  if not self.r.local(function.path, None, n) for site in listed]
+                facts.indirect = [
+                    site
+                    for n, listed in facts.args.items()
+                    if not self.r.local(function.path, None, n)
+                    for site in listed
+                ]
             sites += [site for site in facts.indirect if site[1].rsplit(".", 1)[-1] not in named]
         for scope, callee, arg_slot, value in sites[:MAX_ARG_SITES]:
             position = arg_slot
-            if arg_slot.isdigit() and function.kind == "method" and (
-                    "." in callee or (owner is not None and callee.rsplit(".", 1)[-1] == owner.name)):
-                position = str(int(arg_slot) + 1)  # a bound method or a constructor: the receiver is parameter 0
+            if (
+                arg_slot.isdigit()
+                and function.kind == "method"
+                and ("." in callee or (owner is not None and callee.rsplit(".", 1)[-1] == owner.name))
+            ):
+                position = str(
+                    int(arg_slot) + 1
+                )  # a bound method or a constructor: the receiver is parameter 0
             if owner is not None and callee.rsplit(".", 1)[-1] == owner.name:
                 site = Ctx(ctx.home, function.path, scope, 0)
-                if position == slot or arg_slot == name:
-                    if ("def", owner) in self.evaluate_text(callee, site):
-                        found |= self.evaluate_text(value, site)
+                if (position == slot or arg_slot == name) and ("def", owner) in self.evaluate_text(
+                    callee, site
+                ):
+                    found |= self.evaluate_text(value, site)
                 continue
             if position != slot and arg_slot != name:
                 continue
@@ -517,7 +568,9 @@ class Inference:
                     site = Ctx(ctx.home, function.path, scope, 0)
                     if ("def", function) not in self.evaluate_text(text, site):
                         continue
-                    target = [s for s in self.r.local(function.path, scope, decorated) if s.kind not in VALUE_KINDS]
+                    target = [
+                        s for s in self.r.local(function.path, scope, decorated) if s.kind not in VALUE_KINDS
+                    ]
                     for symbol in target:
                         found |= self._decorated_until(symbol, scope, decorators, position, site, depth)
         return found
@@ -540,8 +593,9 @@ class Inference:
             path = base[1]
             symbol = self.r.exported(path, name)
             if symbol is not None:
-                return self._symbol_value(symbol, ctx, depth) or ({("var", symbol)} if symbol.kind in VALUE_KINDS
-                                                                 else set())
+                return self._symbol_value(symbol, ctx, depth) or (
+                    {("var", symbol)} if symbol.kind in VALUE_KINDS else set()
+                )
             if self.readable(ctx, path):
                 return self.lookup(name, Ctx(ctx.home, path, None, 0), depth + 1) - {("ext", name)}
             return set()
@@ -583,8 +637,12 @@ class Inference:
                 facts = self.facts(owner.path)
                 for scope, base, value in facts.attr_binds.get(name, ()):
                     method = self.r.symbol(scope, owner.path) if scope else None
-                    if (base in ("self", "this") and instance and method is not None and method.parent == owner.qualified_name) \
-                            or base == owner.name:
+                    if (
+                        base in ("self", "this")
+                        and instance
+                        and method is not None
+                        and method.parent == owner.qualified_name
+                    ) or base == owner.name:
                         found |= self.evaluate_text(value, Ctx(ctx.home, owner.path, scope, 0))
                 for member in members:
                     found |= self.variable(member, ctx, depth)

@@ -15,25 +15,74 @@ from types import ModuleType
 QUERIES_DIR = Path(__file__).parent / "queries"
 
 EXTENSIONS = {
-    ".py": "python", ".pyi": "python", ".pyw": "python",
-    ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
-    ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
-    ".go": "go", ".rs": "rust", ".java": "java", ".kt": "kotlin", ".kts": "kotlin",
-    ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp",
-    ".hxx": "cpp", ".cs": "csharp", ".rb": "ruby", ".php": "php", ".swift": "swift", ".scala": "scala",
-    ".lua": "lua", ".sh": "bash", ".bash": "bash", ".zsh": "bash",
-    ".md": "markdown", ".markdown": "markdown", ".mdx": "markdown",
-    ".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".json": "json", ".sql": "sql",
-    ".html": "html", ".htm": "html", ".css": "css", ".scss": "scss",
-    ".cob": "cobol", ".cbl": "cobol",
+    ".py": "python",
+    ".pyi": "python",
+    ".pyw": "python",
+    ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".jsx": "javascript",
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "tsx",
+    ".go": "go",
+    ".rs": "rust",
+    ".java": "java",
+    ".kt": "kotlin",
+    ".kts": "kotlin",
+    ".c": "c",
+    ".h": "c",
+    ".cc": "cpp",
+    ".cpp": "cpp",
+    ".cxx": "cpp",
+    ".hpp": "cpp",
+    ".hh": "cpp",
+    ".hxx": "cpp",
+    ".cs": "csharp",
+    ".rb": "ruby",
+    ".php": "php",
+    ".swift": "swift",
+    ".scala": "scala",
+    ".lua": "lua",
+    ".sh": "bash",
+    ".bash": "bash",
+    ".zsh": "bash",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".mdx": "markdown",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".toml": "toml",
+    ".json": "json",
+    ".sql": "sql",
+    ".html": "html",
+    ".htm": "html",
+    ".css": "css",
+    ".scss": "scss",
+    ".cob": "cobol",
+    ".cbl": "cobol",
 }
 FILE_NAMES = {
-    "Dockerfile": "dockerfile", "Makefile": "make", "makefile": "make", "GNUmakefile": "make",
-    "CMakeLists.txt": "cmake", "Rakefile": "ruby", "Gemfile": "ruby", "BUILD": "starlark",
+    "Dockerfile": "dockerfile",
+    "Makefile": "make",
+    "makefile": "make",
+    "GNUmakefile": "make",
+    "CMakeLists.txt": "cmake",
+    "Rakefile": "ruby",
+    "Gemfile": "ruby",
+    "BUILD": "starlark",
 }
 SHEBANGS = {
-    "python": "python", "python3": "python", "node": "javascript", "deno": "typescript",
-    "bash": "bash", "sh": "bash", "zsh": "bash", "ruby": "ruby", "php": "php",
+    "python": "python",
+    "python3": "python",
+    "node": "javascript",
+    "deno": "typescript",
+    "bash": "bash",
+    "sh": "bash",
+    "zsh": "bash",
+    "ruby": "ruby",
+    "php": "php",
 }
 _SHEBANG = re.compile(rb"^#!\s*(?:/usr/bin/env\s+(?:-S\s+)?)?\S*?([A-Za-z]+)[0-9.]*(?:\s|$)")
 
@@ -64,7 +113,9 @@ _INHERITS = re.compile(r"^;\s*inherits:\s*([\w,]+)\s*$", re.MULTILINE)
 def query_source(language: str) -> str:
     """Our query for ``language``; a ``; inherits: other`` line prepends the other query."""
     text = (QUERIES_DIR / f"{language}.scm").read_text(encoding="utf-8")
-    inherited = [query_source(name) for match in _INHERITS.finditer(text) for name in match.group(1).split(",")]
+    inherited = [
+        query_source(name) for match in _INHERITS.finditer(text) for name in match.group(1).split(",")
+    ]
     return "\n".join([*inherited, text])
 
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import multiprocessing
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from maguyva.errors import ParseError
 from maguyva.index.languages import grammar
@@ -32,7 +33,7 @@ def parse_source(path: str, language: str, source: bytes, budget_ms: int = DEFAU
     deadline = time.monotonic() + budget_ms / 1000
 
     def read(offset: int, _point) -> bytes:
-        return source[offset:offset + _READ_SIZE]
+        return source[offset : offset + _READ_SIZE]
 
     def over_budget(_offset: int, _has_error: bool) -> bool:
         return time.monotonic() > deadline
@@ -79,7 +80,7 @@ def run_guarded(fn: Callable[..., Any], args: tuple, seconds: float) -> Guarded:
 def _child(sender, fn: Callable[..., Any], args: tuple) -> None:
     try:
         sender.send((True, fn(*args)))
-    except Exception as exc:  # reported to the parent as a typed error, never swallowed
+    except Exception as exc:  # noqa: BLE001 -- reported to the parent as a typed error, never swallowed
         sender.send((False, f"{type(exc).__name__}: {exc}"))
     finally:
         sender.close()

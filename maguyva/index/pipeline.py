@@ -13,26 +13,26 @@ from __future__ import annotations
 
 import posixpath
 import time
+from collections import Counter
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field, replace
-from collections import Counter
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable, Sequence
 
+from maguyva.errors import SchemaVersionError, StoreError
 from maguyva.index.git import head_commit, uncommitted_later
 from maguyva.index.graph import Links
 from maguyva.index.parse import DEFAULT_BUDGET_MS
 from maguyva.index.resolve import MemoryDefinitions, Resolver, is_fact, resolve_all
 from maguyva.index.scan import DEFAULT_MAX_BYTES, GitListing, ScannedFile, scan_repository
 from maguyva.index.workers import extract_records, iter_extractions
+from maguyva.memory import paused_gc
 from maguyva.models import Edge, FileExtraction, Symbol
-from maguyva.errors import SchemaVersionError, StoreError
 from maguyva.store import Store, open_store, reset_store, store_exists
 from maguyva.store.base import Snapshot
 from maguyva.store.location import repository_root, settle_root
 from maguyva.store.location import store_path as locate_store
-from maguyva.memory import paused_gc
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 EDGE_BATCH = 200  # files resolved and stored at a time in a clean run
@@ -101,8 +101,9 @@ class IndexStatus:
         return asdict(self)
 
 
-def extract_tree(root: Path | str, max_bytes: int = DEFAULT_MAX_BYTES,
-                 budget_ms: int = DEFAULT_BUDGET_MS) -> tuple[list[FileExtraction], list[Edge]]:
+def extract_tree(
+    root: Path | str, max_bytes: int = DEFAULT_MAX_BYTES, budget_ms: int = DEFAULT_BUDGET_MS
+) -> tuple[list[FileExtraction], list[Edge]]:
     """Scan, parse, extract and resolve a directory (git repository or not), without a store."""
     root = Path(root)
     records = [scanned.record for scanned in scan_repository(root, max_bytes).files]
@@ -110,8 +111,12 @@ def extract_tree(root: Path | str, max_bytes: int = DEFAULT_MAX_BYTES,
     return extractions, resolve_all(extractions)
 
 
-def plan_index(root: Path | str, store_path: Path | str | None = None, full: bool = False,
-               max_bytes: int = DEFAULT_MAX_BYTES) -> IndexPlan:
+def plan_index(
+    root: Path | str,
+    store_path: Path | str | None = None,
+    full: bool = False,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> IndexPlan:
     """Preview an index run: files per language, flags, skipped files with reasons, the diff."""
     root = repository_root(root, store_path)
     path = locate_store(root, store_path)
@@ -128,15 +133,22 @@ def plan_index(root: Path | str, store_path: Path | str | None = None, full: boo
         languages[language] = languages.get(language, 0) + 1
         for flag in scanned.record.flags:
             flagged[flag] = flagged.get(flag, 0) + 1
-    return IndexPlan(root=str(root), store=str(path), languages=dict(sorted(languages.items())),
-                     flagged=dict(sorted(flagged.items())),
-                     skipped=[{"path": s.path, "reason": s.reason} for s in scan.skipped],
-                     added=len(diff.added), changed=len(diff.changed), deleted=len(diff.deleted),
-                     unchanged=len(diff.unchanged))
+    return IndexPlan(
+        root=str(root),
+        store=str(path),
+        languages=dict(sorted(languages.items())),
+        flagged=dict(sorted(flagged.items())),
+        skipped=[{"path": s.path, "reason": s.reason} for s in scan.skipped],
+        added=len(diff.added),
+        changed=len(diff.changed),
+        deleted=len(diff.deleted),
+        unchanged=len(diff.unchanged),
+    )
 
 
-def index_status(root: Path | str, store_path: Path | str | None = None,
-                 max_bytes: int = DEFAULT_MAX_BYTES) -> IndexStatus:
+def index_status(
+    root: Path | str, store_path: Path | str | None = None, max_bytes: int = DEFAULT_MAX_BYTES
+) -> IndexStatus:
     """Report the last snapshot and the files that changed since it. Writes nothing."""
     root = repository_root(root, store_path)
     path = locate_store(root, store_path)
@@ -149,21 +161,39 @@ def index_status(root: Path | str, store_path: Path | str | None = None,
     if snapshot is None and not states:  # created, but no run committed (the first one was killed)
         raise StoreError(f"no index at {path} yet (no run has finished): run `orkestra code index`")
     diff = _Diff.between(states, scan_repository(root, max_bytes, known=states).files)
-    not_in_map = {"added": sorted(diff.added), "changed": sorted(diff.changed), "deleted": sorted(diff.deleted)}
+    not_in_map = {
+        "added": sorted(diff.added),
+        "changed": sorted(diff.changed),
+        "deleted": sorted(diff.deleted),
+    }
     return IndexStatus(
-        root=str(root), store=str(path), commit=snapshot.commit if snapshot else None,
+        root=str(root),
+        store=str(path),
+        commit=snapshot.commit if snapshot else None,
         indexed_at=snapshot.created_at if snapshot else None,
         uncommitted_at_index=list(snapshot.dirty) if snapshot else [],
         languages={s.language: {"files": s.files, "symbols": s.symbols, "edges": s.edges} for s in stats},
-        totals={"files": sum(s.files for s in stats), "symbols": sum(s.symbols for s in stats),
-                "edges": sum(s.edges for s in stats)},
-        not_in_map=not_in_map, stale=any(not_in_map.values()))
+        totals={
+            "files": sum(s.files for s in stats),
+            "symbols": sum(s.symbols for s in stats),
+            "edges": sum(s.edges for s in stats),
+        },
+        not_in_map=not_in_map,
+        stale=any(not_in_map.values()),
+    )
 
 
 @paused_gc()  # millions of long-lived records: GC passes would walk them all for nothing
-def index_repository(root: Path | str, store_path: Path | str | None = None, full: bool = False,
-                     progress: Progress | None = None, *, max_bytes: int = DEFAULT_MAX_BYTES,
-                     budget_ms: int = DEFAULT_BUDGET_MS, workers: int | None = None) -> IndexSummary:
+def index_repository(
+    root: Path | str,
+    store_path: Path | str | None = None,
+    full: bool = False,
+    progress: Progress | None = None,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    budget_ms: int = DEFAULT_BUDGET_MS,
+    workers: int | None = None,
+) -> IndexSummary:
     """Create or update the index of the repository at ``root``; return what was done."""
     started = time.perf_counter()
     root = repository_root(root, store_path)
@@ -200,11 +230,15 @@ def index_repository(root: Path | str, store_path: Path | str | None = None, ful
                 report("extract", 0, len(todo))
                 sources = {s.record.path: s.data for s in scan.files if s.data is not None}
                 # stored while the workers go on; each file is read once (by the scan or by its worker)
-                for batch in iter_extractions(root, todo, budget_ms, workers, with_text=True, sources=sources):
+                for batch in iter_extractions(
+                    root, todo, budget_ms, workers, with_text=True, sources=sources
+                ):
                     for extraction, text in batch:
                         scanned = by_path[extraction.path]
                         store.put_file(scanned.record, scanned.mtime_ns, extraction, text)
-                    extractions += [replace(e, chunks=()) for e, _ in batch]  # stored; resolution needs no text
+                    extractions += [
+                        replace(e, chunks=()) for e, _ in batch
+                    ]  # stored; resolution needs no text
                     report("extract", len(extractions), len(todo))
                 for touched in diff.touched:
                     store.touch_file(touched, by_path[touched].mtime_ns)
@@ -222,23 +256,40 @@ def index_repository(root: Path | str, store_path: Path | str | None = None, ful
                     store.set_centrality(links.centrality())
                 report("graph", 1, 1)
             if clean or diff.added or diff.changed or diff.deleted:
-                store.add_snapshot(Snapshot(commit=head_commit(root), dirty=dirty(),
-                                            created_at=datetime.now(timezone.utc).isoformat(timespec="seconds")))
+                store.add_snapshot(
+                    Snapshot(
+                        commit=head_commit(root),
+                        dirty=dirty(),
+                        created_at=datetime.now(UTC).isoformat(timespec="seconds"),
+                    )
+                )
         stats = store.language_stats()
         edge_counts = store.edge_counts()
         snapshot = store.snapshot()
     finally:
         store.close()
     return IndexSummary(
-        root=str(root), store=str(path), mode="full" if clean else "incremental", files=len(scan.files),
-        added=len(diff.added), changed=len(diff.changed), deleted=len(diff.deleted),
-        renamed=diff.renamed, unchanged=len(diff.unchanged), reresolved=len(reresolved),
-        symbols=sum(s.symbols for s in stats), edges=edge_counts.get("resolved", 0) + edge_counts.get("inferred", 0),
-        unresolved=sum(n for resolution, n in edge_counts.items() if resolution not in ("resolved", "inferred")),
+        root=str(root),
+        store=str(path),
+        mode="full" if clean else "incremental",
+        files=len(scan.files),
+        added=len(diff.added),
+        changed=len(diff.changed),
+        deleted=len(diff.deleted),
+        renamed=diff.renamed,
+        unchanged=len(diff.unchanged),
+        reresolved=len(reresolved),
+        symbols=sum(s.symbols for s in stats),
+        edges=edge_counts.get("resolved", 0) + edge_counts.get("inferred", 0),
+        unresolved=sum(
+            n for resolution, n in edge_counts.items() if resolution not in ("resolved", "inferred")
+        ),
         skipped=len(scan.skipped),
-        seconds=round(time.perf_counter() - started, 3), commit=snapshot.commit if snapshot else None,
+        seconds=round(time.perf_counter() - started, 3),
+        commit=snapshot.commit if snapshot else None,
         errors=tuple(err for e in extractions for err in e.errors),
-        languages={s.language: {"files": s.files, "symbols": s.symbols, "edges": s.edges} for s in stats})
+        languages={s.language: {"files": s.files, "symbols": s.symbols, "edges": s.edges} for s in stats},
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +302,7 @@ class _Diff:
     renamed: int  # deleted/added pairs with identical content
 
     @classmethod
-    def between(cls, states: dict, files: tuple[ScannedFile, ...]) -> "_Diff":
+    def between(cls, states: dict, files: tuple[ScannedFile, ...]) -> _Diff:
         current = {s.record.path: s for s in files}
         added = {p for p in current if p not in states}
         deleted = {p for p in states if p not in current}
@@ -301,14 +352,17 @@ def _resolve_clean(store: Store, extractions: list[FileExtraction]) -> Links:
     resolver = Resolver(MemoryDefinitions(extractions))
     links = Links()
     for start in range(0, len(extractions), EDGE_BATCH):
-        edges = [edge for e in extractions[start:start + EDGE_BATCH] for edge in resolver.resolve_file(e.path)]
+        edges = [
+            edge for e in extractions[start : start + EDGE_BATCH] for edge in resolver.resolve_file(e.path)
+        ]
         store.replace_edges((), edges)
         links.add(edges)
     return links
 
 
-def _reresolve(store: Store, diff: _Diff, extractions: list[FileExtraction],
-               old_symbols: dict[str, Sequence[Symbol]]) -> tuple[set[str], bool]:
+def _reresolve(
+    store: Store, diff: _Diff, extractions: list[FileExtraction], old_symbols: dict[str, Sequence[Symbol]]
+) -> tuple[set[str], bool]:
     """Re-resolve what this change can affect; return the files touched and whether the graph changed.
 
     Whole files: added and changed ones, files importing a changed one (their calls may be typed by
@@ -323,7 +377,9 @@ def _reresolve(store: Store, diff: _Diff, extractions: list[FileExtraction],
     fragments = set()
     for path in diff.added | diff.deleted:
         stem = posixpath.splitext(posixpath.basename(path))[0]
-        fragments.add(posixpath.basename(posixpath.dirname(path)) if stem in ("__init__", "index", "mod") else stem)
+        fragments.add(
+            posixpath.basename(posixpath.dirname(path)) if stem in ("__init__", "index", "mod") else stem
+        )
     whole = diff.added | diff.changed | store.paths_importing(fragments - {""})
     # the type and value pass reads the facts (assignments, returns) of files a file imports directly
     whole |= {e.src_path for path in diff.changed for e in store.edges_in(path) if e.kind == "imports"}
@@ -351,8 +407,11 @@ def _symbol_key(symbol: Symbol) -> tuple:
 
 def _links(edges: list[Edge]) -> Counter:
     """The graph an edge list contributes: (source node, target node) pairs with multiplicity."""
-    return Counter(((e.src_path, e.src_symbol), (e.dst_path, e.dst_symbol))
-                   for e in edges if e.resolution in ("resolved", "inferred"))
+    return Counter(
+        ((e.src_path, e.src_symbol), (e.dst_path, e.dst_symbol))
+        for e in edges
+        if e.resolution in ("resolved", "inferred")
+    )
 
 
 def _read_states(path: Path, root: Path, full: bool) -> tuple[Path, dict]:

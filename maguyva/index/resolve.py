@@ -21,9 +21,10 @@ arguments), ``ambiguous``, ``external``.
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Protocol, Sequence
+from typing import Protocol
 
 from maguyva.index import values as V
 from maguyva.index.extract import CLASS_LIKE, module_name
@@ -44,16 +45,92 @@ _FAMILY = {"javascript": "js", "typescript": "js", "tsx": "js"}
 # Methods of the languages' builtin types: ``x.get()`` on a receiver of unknown type is as likely a
 # dict's as the one repository method named ``get``, so such names never narrow to one definition.
 _BUILTIN_METHODS = {
-    "python": frozenset(name for t in (dict, list, str, bytes, set, int, float, tuple, object, frozenset)
-                        for name in dir(t)) | {"group", "groups", "match", "search", "sub", "read", "write",
-                                               "close", "readline", "readlines", "flush", "seek", "tell"},
-    "js": frozenset({"get", "set", "has", "delete", "clear", "add", "push", "pop", "shift", "unshift", "slice",
-                     "splice", "map", "filter", "reduce", "forEach", "find", "findIndex", "some", "every",
-                     "includes", "indexOf", "join", "concat", "sort", "reverse", "keys", "values", "entries",
-                     "then", "catch", "finally", "toString", "valueOf", "split", "replace", "trim", "match",
-                     "startsWith", "endsWith", "toLowerCase", "toUpperCase", "call", "apply", "bind", "emit",
-                     "on", "off", "once", "send", "write", "end", "close", "resolve", "reject", "assign",
-                     "hasOwnProperty", "flat", "flatMap", "fill", "at", "padStart", "padEnd", "substring"}),
+    "python": frozenset(
+        name for t in (dict, list, str, bytes, set, int, float, tuple, object, frozenset) for name in dir(t)
+    )
+    | {
+        "group",
+        "groups",
+        "match",
+        "search",
+        "sub",
+        "read",
+        "write",
+        "close",
+        "readline",
+        "readlines",
+        "flush",
+        "seek",
+        "tell",
+    },
+    "js": frozenset(
+        {
+            "get",
+            "set",
+            "has",
+            "delete",
+            "clear",
+            "add",
+            "push",
+            "pop",
+            "shift",
+            "unshift",
+            "slice",
+            "splice",
+            "map",
+            "filter",
+            "reduce",
+            "forEach",
+            "find",
+            "findIndex",
+            "some",
+            "every",
+            "includes",
+            "indexOf",
+            "join",
+            "concat",
+            "sort",
+            "reverse",
+            "keys",
+            "values",
+            "entries",
+            "then",
+            "catch",
+            "finally",
+            "toString",
+            "valueOf",
+            "split",
+            "replace",
+            "trim",
+            "match",
+            "startsWith",
+            "endsWith",
+            "toLowerCase",
+            "toUpperCase",
+            "call",
+            "apply",
+            "bind",
+            "emit",
+            "on",
+            "off",
+            "once",
+            "send",
+            "write",
+            "end",
+            "close",
+            "resolve",
+            "reject",
+            "assign",
+            "hasOwnProperty",
+            "flat",
+            "flatMap",
+            "fill",
+            "at",
+            "padStart",
+            "padEnd",
+            "substring",
+        }
+    ),
 }
 
 
@@ -141,7 +218,9 @@ class Resolver:
         """The edges of every reference in ``path`` (one each; a call with several values, one per
         value), in the order the references are listed. Facts give none."""
         edges = [edge for ref in self._references(path) for edge in self.resolve_edges(ref)]
-        return edges + [edge for ref in self.facts(path) if ref.kind == "iterate" for edge in self._iteration_edges(ref)]
+        return edges + [
+            edge for ref in self.facts(path) if ref.kind == "iterate" for edge in self._iteration_edges(ref)
+        ]
 
     def resolve_reference(self, ref: Reference) -> Edge:
         """The (first) edge for one reference (not a fact: facts give no edge)."""
@@ -158,8 +237,11 @@ class Resolver:
             return []
         if ref.kind == "import":
             return [self._import_edge(ref)]
-        if ref.kind == "call" and self.defs.language(ref.path) in INFER_LANGUAGES \
-                and ref.qualifier not in SUPER_QUALIFIERS:
+        if (
+            ref.kind == "call"
+            and self.defs.language(ref.path) in INFER_LANGUAGES
+            and ref.qualifier not in SUPER_QUALIFIERS
+        ):
             return self._call_edges(ref)
         return [self._edge(ref)]
 
@@ -183,7 +265,9 @@ class Resolver:
         key = (path, scope)
         found = self._chains.get(key)
         if found is None:
-            found = self._chains[key] = self._scopes(Reference(path=path, name="", kind="call", line=0, scope=scope))
+            found = self._chains[key] = self._scopes(
+                Reference(path=path, name="", kind="call", line=0, scope=scope)
+            )
         return found
 
     def is_class(self, path: str, scope: str) -> bool:
@@ -219,8 +303,12 @@ class Resolver:
         found = self._stars.get(path)
         if found is None:
             found = self._stars[path] = [
-                target for ref in self._references(path) if ref.kind == "import" and ref.name == "*"
-                for target in [self.module_path(ref.module, ref.path)] if target]
+                target
+                for ref in self._references(path)
+                if ref.kind == "import" and ref.name == "*"
+                for target in [self.module_path(ref.module, ref.path)]
+                if target
+            ]
         return found
 
     def direct_bases(self, cls: Symbol) -> list[Symbol]:
@@ -261,8 +349,13 @@ class Resolver:
         found = infer.resolve_var(set(found), ctx, 0)
         targets: dict[tuple[str, str], Symbol] = {}
         for value in found:
-            symbol = value[1] if value[0] == "def" else infer.member(value[1], "__call__") if value[0] == "inst" \
+            symbol = (
+                value[1]
+                if value[0] == "def"
+                else infer.member(value[1], "__call__")
+                if value[0] == "inst"
                 else None
+            )
             if symbol is not None and (symbol.kind in FUNCTION_KINDS or symbol.kind in CLASS_KINDS):
                 targets.setdefault((symbol.path, symbol.qualified_name), symbol)
         if targets:
@@ -271,20 +364,31 @@ class Resolver:
         if found == {("ext", ref.name)} and not qualifier:  # a builtin such as print
             return [_unresolved(ref, "external", f"no definition of {ref.name!r} in the repository")]
         if found:
-            return [_unresolved(ref, "external", f"{ref.name!r} is a builtin, external or non-callable value")]
+            return [
+                _unresolved(ref, "external", f"{ref.name!r} is a builtin, external or non-callable value")
+            ]
         if not ref.name:
             return [_unresolved(ref, "external", f"the value of {ref.qualifier!r} is not known")]
         if not qualifier:
             if infer.local_binding(ref.name, ctx) or infer.facts(ref.path).binds.get((None, ref.name)):
-                return [_unresolved(ref, "external", f"the value of {ref.name!r} (a parameter or variable) "
-                                                     f"is not known")]
+                return [
+                    _unresolved(
+                        ref, "external", f"the value of {ref.name!r} (a parameter or variable) is not known"
+                    )
+                ]
             return [self._unbound_name(ref)]
         classes = [r[1] for r in receivers or () if r[0] in ("inst", "def") and r[1].kind in CLASS_LIKE]
         if classes:  # the member may be a subclass's (the receiver's static type is a base)
             return [self._subclass_member(ref, classes)]
         if receivers:
-            return [_unresolved(ref, "external", f"{qualifier!r} is a builtin, external or module value without "
-                                                 f"{ref.name!r} in the repository")]
+            return [
+                _unresolved(
+                    ref,
+                    "external",
+                    f"{qualifier!r} is a builtin, external or module value without "
+                    f"{ref.name!r} in the repository",
+                )
+            ]
         if self._names_external_module(ref):
             return [_unresolved(ref, "external", f"{qualifier!r} names a module outside the repository")]
         return [self._unknown_receiver(ref)]
@@ -311,15 +415,24 @@ class Resolver:
         for value in self.infer.evaluate(V.parse(ref.qualifier), ctx, 0):
             if value[0] == "inst":
                 for method in self.infer.iterators(value[1], ctx, 0):
-                    call = Reference(path=ref.path, name=method.name, kind="call", line=ref.line, col=ref.col,
-                                     qualifier=ref.qualifier, scope=ref.scope)
+                    call = Reference(
+                        path=ref.path,
+                        name=method.name,
+                        kind="call",
+                        line=ref.line,
+                        col=ref.col,
+                        qualifier=ref.qualifier,
+                        scope=ref.scope,
+                    )
                     edges.append(_to_symbol(call, method))
         return edges
 
     def _unbound_name(self, ref: Reference) -> Edge:
         """A name no scope, import or builtin binds: a unique repository function or class of that
         name (nearest directory breaks ties) is a guess, so ``inferred``."""
-        candidates = self._same_family(ref, self._candidates(ref.name, FUNCTION_KINDS - {"method"} | CLASS_KINDS))
+        candidates = self._same_family(
+            ref, self._candidates(ref.name, FUNCTION_KINDS - {"method"} | CLASS_KINDS)
+        )
         if not candidates:
             return _unresolved(ref, "external", f"no definition of {ref.name!r} in the repository")
         if len(candidates) == 1:
@@ -341,11 +454,14 @@ class Resolver:
         reason = _Candidates(tuple(candidates)).reason()
         return _unresolved(ref, "ambiguous", reason + ("; also a method of builtin types" if builtin else ""))
 
-    def _same_family(self, ref: Reference, candidates: "_Candidates") -> list[Symbol]:
+    def _same_family(self, ref: Reference, candidates: _Candidates) -> list[Symbol]:
         language = self.defs.language(ref.path)
         family = _FAMILY.get(language, language)
-        return [s for s in candidates.symbols
-                if _FAMILY.get(self.defs.language(s.path), self.defs.language(s.path)) == family]
+        return [
+            s
+            for s in candidates.symbols
+            if _FAMILY.get(self.defs.language(s.path), self.defs.language(s.path)) == family
+        ]
 
     # ---- imports ----
     def module_path(self, module: str, from_path: str) -> str | None:
@@ -437,7 +553,11 @@ class Resolver:
                 return symbol
         if depth < _MAX_CHASE:
             for ref in self._references(path):
-                if ref.kind == "import" and (ref.alias or ref.name) == name and ref.name not in (ref.module, "*"):
+                if (
+                    ref.kind == "import"
+                    and (ref.alias or ref.name) == name
+                    and ref.name not in (ref.module, "*")
+                ):
                     target = self._import_target(ref, depth + 1)
                     if target is not None and target.symbol is not None:
                         return target.symbol
@@ -488,7 +608,9 @@ class Resolver:
             cls = self._enclosing_class(ref)
             if cls is None:
                 return _unresolved(ref, "external", f"{qualifier!r} outside a class")
-            classes = self._bases(cls, set()) if qualifier in SUPER_QUALIFIERS else [cls, *self._bases(cls, set())]
+            classes = (
+                self._bases(cls, set()) if qualifier in SUPER_QUALIFIERS else [cls, *self._bases(cls, set())]
+            )
             member = self._member(classes, ref.name)
             if member is not None:
                 return _to_symbol(ref, member)
@@ -523,7 +645,7 @@ class Resolver:
             return _to_symbol(ref, near[0])
         return _unresolved(ref, "ambiguous", candidates.reason())
 
-    def _candidates(self, name: str, allowed: frozenset) -> "_Candidates":
+    def _candidates(self, name: str, allowed: frozenset) -> _Candidates:
         """Repository definitions of ``name`` of an allowed kind; looked up once per run and kind set."""
         found = self._candidate_cache.get((name, allowed))
         if found is None:
@@ -597,7 +719,7 @@ class _Candidates:
     """Definitions one name may refer to, with the per-directory narrowing and the ambiguity
     reason computed once (common names such as ``get`` have hundreds of candidates)."""
 
-    __slots__ = ("symbols", "_near", "_reason")
+    __slots__ = ("_near", "_reason", "symbols")
 
     def __init__(self, symbols: tuple[Symbol, ...]):
         self.symbols = symbols
@@ -638,13 +760,34 @@ def _to_symbol(ref: Reference, symbol: Symbol, resolution: str = "resolved") -> 
     return _edge(ref, symbol.path, symbol.line, symbol.qualified_name, resolution)
 
 
-def _edge(ref: Reference, dst_path: str, dst_line: int, dst_symbol: str, resolution: str = "resolved") -> Edge:
-    return Edge(kind=EDGE_KIND[ref.kind], src_path=ref.path, src_line=ref.line, src_symbol=ref.scope,
-                dst_path=dst_path, dst_line=dst_line, dst_symbol=dst_symbol, name=ref.name, src_col=ref.col,
-                resolution=resolution)
+def _edge(
+    ref: Reference, dst_path: str, dst_line: int, dst_symbol: str, resolution: str = "resolved"
+) -> Edge:
+    return Edge(
+        kind=EDGE_KIND[ref.kind],
+        src_path=ref.path,
+        src_line=ref.line,
+        src_symbol=ref.scope,
+        dst_path=dst_path,
+        dst_line=dst_line,
+        dst_symbol=dst_symbol,
+        name=ref.name,
+        src_col=ref.col,
+        resolution=resolution,
+    )
 
 
 def _unresolved(ref: Reference, resolution: str, reason: str) -> Edge:
-    return Edge(kind=EDGE_KIND[ref.kind], src_path=ref.path, src_line=ref.line, src_symbol=ref.scope,
-                dst_path=None, dst_line=None, dst_symbol=None, name=ref.name,
-                resolution=resolution, reason=reason, src_col=ref.col)
+    return Edge(
+        kind=EDGE_KIND[ref.kind],
+        src_path=ref.path,
+        src_line=ref.line,
+        src_symbol=ref.scope,
+        dst_path=None,
+        dst_line=None,
+        dst_symbol=None,
+        name=ref.name,
+        resolution=resolution,
+        reason=reason,
+        src_col=ref.col,
+    )

@@ -22,10 +22,10 @@ import posixpath
 import re
 import subprocess
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from stat import S_ISDIR, S_ISLNK, S_ISREG
-from typing import Mapping
 
 import pathspec
 
@@ -44,12 +44,23 @@ _VCS_PART = re.compile(r"(?i)\.(git|hg|svn)")  # a cheap hint before ``in_vcs_di
 HOLD_BYTES = 64 << 20  # bytes of new or changed files the scan keeps for extraction (read once)
 
 FLAG_RULES: tuple[tuple[str, re.Pattern], ...] = (
-    ("vendor", re.compile(r"(^|/)(node_modules|vendor|third_party|third-party|site-packages|bower_components)/")),
+    (
+        "vendor",
+        re.compile(r"(^|/)(node_modules|vendor|third_party|third-party|site-packages|bower_components)/"),
+    ),
     ("build", re.compile(r"(^|/)(build|dist|target|out|__pycache__|\.venv|venv|\.tox|\.next|coverage)/")),
-    ("generated", re.compile(r"(\.min\.(js|css)$|_pb2(_grpc)?\.pyi?$|\.pb\.go$|\.generated\.|(^|/)generated/)")),
+    (
+        "generated",
+        re.compile(r"(\.min\.(js|css)$|_pb2(_grpc)?\.pyi?$|\.pb\.go$|\.generated\.|(^|/)generated/)"),
+    ),
     ("archive", re.compile(r"(^|/)(archive|archived|old|deprecated|legacy|attic)/")),
-    ("test", re.compile(r"((^|/)(tests?|__tests__|spec|testdata|fixtures)/|(^|/)test_[^/]*$|_test\.[a-z]+$"
-                        r"|\.(test|spec)\.[a-z]+$)")),
+    (
+        "test",
+        re.compile(
+            r"((^|/)(tests?|__tests__|spec|testdata|fixtures)/|(^|/)test_[^/]*$|_test\.[a-z]+$"
+            r"|\.(test|spec)\.[a-z]+$)"
+        ),
+    ),
 )
 _GENERATED_HEADER = re.compile(rb"(?i)(code generated .* do not edit|@generated|auto-generated)")
 
@@ -75,8 +86,12 @@ def stat_stamp(stat: os.stat_result) -> int:
 
 def trusted(previous: tuple[int, int, str] | None, stat: os.stat_result) -> bool:
     """Whether a stored (size, stamp, hash) still describes the file, without reading it."""
-    return (previous is not None and previous[1] != 0 and previous[0] == stat.st_size
-            and previous[1] == stat_stamp(stat))
+    return (
+        previous is not None
+        and previous[1] != 0
+        and previous[0] == stat.st_size
+        and previous[1] == stat_stamp(stat)
+    )
 
 
 def content_changed(full: Path, previous: tuple[int, int, str]) -> bool:
@@ -103,8 +118,12 @@ class ScanResult:
     skipped: tuple[Skipped, ...] = field(default=())
 
 
-def scan_repository(root: Path, max_bytes: int = DEFAULT_MAX_BYTES,
-                    known: Mapping[str, tuple] | None = None, listing: GitListing | None = None) -> ScanResult:
+def scan_repository(
+    root: Path,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    known: Mapping[str, tuple] | None = None,
+    listing: GitListing | None = None,
+) -> ScanResult:
     """Every indexable file under ``root``. ``known`` maps path → (size, mtime_ns, hash[, language,
     flags]) from the previous scan; a file whose size and stat stamp are unchanged keeps its hash
     without being read (unless the stamp was racy, see ``RACY_WINDOW_NS``), and with the language and
@@ -139,8 +158,11 @@ class _Scanner:
             rel_dir = Path(directory).relative_to(root).as_posix()
             rel_dir = "" if rel_dir == "." else rel_dir
             specs = specs_by_dir.pop(rel_dir)
-            specs = specs + [(rel_dir, spec) for name in IGNORE_FILES
-                             if (spec := _spec_from(Path(directory) / name)) is not None]
+            specs = specs + [
+                (rel_dir, spec)
+                for name in IGNORE_FILES
+                if (spec := _spec_from(Path(directory) / name)) is not None
+            ]
             kept_dirs = []
             for name in sorted(dirnames):
                 rel = f"{rel_dir}/{name}" if rel_dir else name
@@ -188,8 +210,11 @@ class _Scanner:
             chain = [("", _spec_from(root / ".git" / "info" / "exclude"))]
             for depth in range(len(parts)):
                 base = "/".join(parts[:depth])
-                chain += [(base, spec) for name in IGNORE_FILES
-                          if (spec := _spec_from(root / base / name)) is not None]
+                chain += [
+                    (base, spec)
+                    for name in IGNORE_FILES
+                    if (spec := _spec_from(root / base / name)) is not None
+                ]
             self.walk(top, chain)
 
 
@@ -227,7 +252,9 @@ class GitListing:
         try:
             self.process: subprocess.Popen | None = subprocess.Popen(
                 ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
         except OSError:
             self.process = None
 
@@ -246,8 +273,9 @@ class GitListing:
         return sorted(files), sorted(p.rstrip("/") for p in nested)
 
 
-def _scan_file(scanner: _Scanner, full: Path | str, rel: str, previous, stat: os.stat_result | None = None
-               ) -> ScannedFile | Skipped:
+def _scan_file(
+    scanner: _Scanner, full: Path | str, rel: str, previous, stat: os.stat_result | None = None
+) -> ScannedFile | Skipped:
     root = scanner.root
     if stat is None:
         full = Path(full)  # from the walk, or a link from git's list: check where it leads
@@ -272,8 +300,9 @@ def _scan_file(scanner: _Scanner, full: Path | str, rel: str, previous, stat: os
     if trusted(previous, stat):
         head, digest = None, previous[2]
         if len(previous) >= 5:  # language and flags known: nothing to read
-            record = FileRecord(path=rel, language=previous[3], size=stat.st_size, content_hash=digest,
-                                flags=previous[4])
+            record = FileRecord(
+                path=rel, language=previous[3], size=stat.st_size, content_hash=digest, flags=previous[4]
+            )
             return ScannedFile(record, 0 if stamp >= scanner.racy_from else stamp)
     else:
         try:
@@ -292,8 +321,13 @@ def _scan_file(scanner: _Scanner, full: Path | str, rel: str, previous, stat: os
     if head is None:
         with open(full, "rb") as handle:
             head = handle.read(_SNIFF)
-    record = FileRecord(path=rel, language=detect_language(rel, head[:256]), size=stat.st_size,
-                        content_hash=digest, flags=path_flags(rel, head))
+    record = FileRecord(
+        path=rel,
+        language=detect_language(rel, head[:256]),
+        size=stat.st_size,
+        content_hash=digest,
+        flags=path_flags(rel, head),
+    )
     return ScannedFile(record, 0 if stamp >= scanner.racy_from else stamp, data)
 
 
@@ -321,7 +355,7 @@ def _ignored(specs, rel: str) -> bool:
         if base:
             if not rel.startswith(base + "/"):
                 continue
-            local = rel[len(base) + 1:]
+            local = rel[len(base) + 1 :]
         else:
             local = rel
         result = spec.check_file(local)

@@ -27,20 +27,39 @@ _SYMBOL, _REFERENCE, _CHUNK = _getter(Symbol), _getter(Reference), _getter(Chunk
 
 def pack(extraction: FileExtraction) -> Packed:
     """The extraction as nested tuples of its fields (cheap to pickle)."""
-    return (extraction.path, extraction.language, tuple(map(_SYMBOL, extraction.symbols)),
-            tuple(map(_reference, extraction.references)), tuple(map(_CHUNK, extraction.chunks)),
-            extraction.errors)
+    return (
+        extraction.path,
+        extraction.language,
+        tuple(map(_SYMBOL, extraction.symbols)),
+        tuple(map(_reference, extraction.references)),
+        tuple(map(_CHUNK, extraction.chunks)),
+        extraction.errors,
+    )
 
 
 def unpack(packed: Packed) -> FileExtraction:
     """The inverse of ``pack``."""
     path, language, symbols, references, chunks, errors = packed
-    return FileExtraction(path=path, language=language, symbols=tuple(Symbol(*s) for s in symbols),
-                          references=tuple(Reference(*r) for r in references),
-                          chunks=tuple(Chunk(*c) for c in chunks), errors=errors)
+    return FileExtraction(
+        path=path,
+        language=language,
+        symbols=tuple(Symbol(*s) for s in symbols),
+        references=tuple(Reference(*r) for r in references),
+        chunks=tuple(Chunk(*c) for c in chunks),
+        errors=errors,
+    )
 
 
 def _reference(reference: Reference) -> tuple:
     path, name, kind, line, col, qualifier, scope, module, alias = _REFERENCE(reference)
-    return (path, intern(name), intern(kind), line, col, intern(qualifier),
-            None if scope is None else intern(scope), intern(module), intern(alias))
+    return (
+        path,
+        intern(name),
+        intern(kind),
+        line,
+        col,
+        intern(qualifier),
+        None if scope is None else intern(scope),
+        intern(module),
+        intern(alias),
+    )

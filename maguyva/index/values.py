@@ -26,7 +26,15 @@ UNKNOWN = "?"
 
 # Nodes are plain tuples (hashed in C: the value pass memoises on them), tagged by their first item.
 NAME, LITERAL, UNKNOWN_NODE, ATTR, CALL, INDEX, CONTAINER, UNION = (
-    "name", "lit", "unknown", "attr", "call", "index", "cont", "union")
+    "name",
+    "lit",
+    "unknown",
+    "attr",
+    "call",
+    "index",
+    "cont",
+    "union",
+)
 
 
 _INTERNED: dict[tuple, tuple] = {}  # equal nodes are one object: the value pass memoises on identity
@@ -68,7 +76,9 @@ def Union(options: tuple) -> tuple:
     return _intern((UNION, options))
 
 
-_TOKEN = re.compile(r"\s*(?:(?P<name>[^\W\d]\w*)|(?P<lit>'[^\s,\]\[|:().]*)|(?P<num>\d+)|(?P<op>\(\)|[.\[\],:|?*]))")
+_TOKEN = re.compile(
+    r"\s*(?:(?P<name>[^\W\d]\w*)|(?P<lit>'[^\s,\]\[|:().]*)|(?P<num>\d+)|(?P<op>\(\)|[.\[\],:|?*]))"
+)
 
 
 @lru_cache(maxsize=65536)

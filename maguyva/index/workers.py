@@ -13,10 +13,10 @@ import multiprocessing
 import os
 import threading
 from collections import deque
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from stat import S_ISREG
-from typing import Iterator, Mapping, Sequence
 
 from maguyva.index.chunk import search_words
 from maguyva.index.extract import extract_source
@@ -38,17 +38,29 @@ IN_FLIGHT = 4  # batches queued per worker
 
 
 def worker_count() -> int:
-    return max(1, min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, 8))
+    return max(
+        1, min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, 8)
+    )
 
 
-def extract_records(root: Path, records: Sequence[FileRecord], budget_ms: int,
-                    workers: int | None = None) -> list[FileExtraction]:
+def extract_records(
+    root: Path, records: Sequence[FileRecord], budget_ms: int, workers: int | None = None
+) -> list[FileExtraction]:
     """Extract ``records`` (read from ``root``), in parallel when there are many; results in input order."""
-    return [extraction for batch in iter_extractions(root, records, budget_ms, workers) for extraction, _ in batch]
+    return [
+        extraction for batch in iter_extractions(root, records, budget_ms, workers) for extraction, _ in batch
+    ]
 
 
-def iter_extractions(root: Path, records: Sequence[FileRecord], budget_ms: int, workers: int | None = None, *,
-                     with_text: bool = False, sources: Mapping[str, bytes] | None = None) -> Iterator[list[Extracted]]:
+def iter_extractions(
+    root: Path,
+    records: Sequence[FileRecord],
+    budget_ms: int,
+    workers: int | None = None,
+    *,
+    with_text: bool = False,
+    sources: Mapping[str, bytes] | None = None,
+) -> Iterator[list[Extracted]]:
     """(extraction, stored text) pairs of ``records`` in input order, a batch at a time, so the caller
     can store them while the workers go on. A pool runs only for cold indexes of many files. With
     ``with_text`` the worker that parsed a file also compresses and gram-tokenises its text (see
@@ -57,8 +69,11 @@ def iter_extractions(root: Path, records: Sequence[FileRecord], budget_ms: int, 
     sources = sources or {}
     if not use_pool(records, workers, threading.active_count()):
         for record in records:
-            yield [_extract_one(str(root), record.path, record.language, budget_ms, with_text,
-                                sources.get(record.path))]
+            yield [
+                _extract_one(
+                    str(root), record.path, record.language, budget_ms, with_text, sources.get(record.path)
+                )
+            ]
         return
     yield from _extract_pool(str(root), records, budget_ms, workers, with_text, sources)
 
@@ -71,15 +86,23 @@ def use_pool(records: Sequence[FileRecord], workers: int, threads: int) -> bool:
     return workers > 1 and enough and threads == 1
 
 
-def _extract_pool(root: str, records, budget_ms: int, workers: int, with_text: bool = False,
-                  sources: Mapping[str, bytes] | None = None) -> Iterator[list[Extracted]]:
+def _extract_pool(
+    root: str,
+    records,
+    budget_ms: int,
+    workers: int,
+    with_text: bool = False,
+    sources: Mapping[str, bytes] | None = None,
+) -> Iterator[list[Extracted]]:
     sources = sources or {}
     for language in {r.language for r in records if has_query(r.language)}:
         compiled_query(language)  # compile once here; forked workers inherit the compiled queries
     if with_text:
         import numpy  # noqa: F401 -- imported once here too, not once per worker (``filetext.grams``)
-    jobs = deque([(r.path, r.language, sources.get(r.path)) for r in records[i:i + BATCH]]
-                 for i in range(0, len(records), BATCH))
+    jobs = deque(
+        [(r.path, r.language, sources.get(r.path)) for r in records[i : i + BATCH]]
+        for i in range(0, len(records), BATCH)
+    )
     hard_seconds = _hard_seconds(budget_ms)
     context = multiprocessing.get_context("fork")
     while jobs:
@@ -92,10 +115,14 @@ def _extract_pool(root: str, records, budget_ms: int, workers: int, with_text: b
                     running.append((job, pool.apply_async(_extract_batch, (root, job, budget_ms, with_text))))
                 job, handle = running.popleft()
                 try:
-                    batch = [(unpack(packed), text) for packed, text in handle.get(timeout=hard_seconds * len(job))]
+                    batch = [
+                        (unpack(packed), text) for packed, text in handle.get(timeout=hard_seconds * len(job))
+                    ]
                 except multiprocessing.TimeoutError:
-                    batch = [_extract_guarded(root, path, language, budget_ms, with_text, source)
-                             for path, language, source in job]
+                    batch = [
+                        _extract_guarded(root, path, language, budget_ms, with_text, source)
+                        for path, language, source in job
+                    ]
                     jobs.extendleft(reversed([queued for queued, _ in running]))  # redone by a fresh pool
                     timed_out = True
                 yield batch
@@ -112,8 +139,14 @@ def _extract_batch(root: str, job, budget_ms: int, with_text: bool) -> list[tupl
     return packed
 
 
-def _extract_one(root: str, path: str, language: str | None, budget_ms: int, with_text: bool = False,
-                 source: bytes | None = None) -> Extracted:
+def _extract_one(
+    root: str,
+    path: str,
+    language: str | None,
+    budget_ms: int,
+    with_text: bool = False,
+    source: bytes | None = None,
+) -> Extracted:
     if source is None:
         source = (Path(root) / path).read_bytes()
     extraction = extract_source(path, language, source, budget_ms)
@@ -124,13 +157,22 @@ def _extract_one(root: str, path: str, language: str | None, budget_ms: int, wit
     return replace(extraction, chunks=chunks), FileText.of_source(source)
 
 
-def _extract_guarded(root: str, path: str, language: str | None, budget_ms: int, with_text: bool = False,
-                     source: bytes | None = None) -> Extracted:
-    outcome = run_guarded(_extract_one, (root, path, language, budget_ms, with_text, source), _hard_seconds(budget_ms))
+def _extract_guarded(
+    root: str,
+    path: str,
+    language: str | None,
+    budget_ms: int,
+    with_text: bool = False,
+    source: bytes | None = None,
+) -> Extracted:
+    outcome = run_guarded(
+        _extract_one, (root, path, language, budget_ms, with_text, source), _hard_seconds(budget_ms)
+    )
     if outcome.error:
         failed = FileExtraction(path=path, language=language, errors=(f"{path}: {outcome.error}",))
-        return failed, FileText.of_source(source if source is not None else _regular_bytes(Path(root) / path)) \
-            if with_text else None
+        return failed, FileText.of_source(
+            source if source is not None else _regular_bytes(Path(root) / path)
+        ) if with_text else None
     return outcome.value
 
 

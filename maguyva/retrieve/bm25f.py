@@ -13,8 +13,9 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -46,22 +47,33 @@ def file_fields(path: str, text: str, symbols: Iterable, references: Iterable) -
     docs += [a or b for a, b in _DOCSTRING.findall(text)]
     docs += _COMMENT.findall(text)
     uses = " ".join(f"{r.qualifier} {r.name}" for r in references)
-    own = tuple(frozenset(tokens(f"{'.'.join(s.qualified_name.split('.')[-2:])} {s.signature} {s.doc}"))
-                for s in symbols)
-    return FileFields(path, {
-        "path": Counter(tokens(path.replace("/", " ").replace(".", " "))),
-        "defs": Counter(tokens(defs)),
-        "docs": Counter(tokens("\n".join(docs))),
-        "uses": Counter(tokens(uses)),
-        "body": Counter(tokens(text)),
-    }, own)
+    own = tuple(
+        frozenset(tokens(f"{'.'.join(s.qualified_name.split('.')[-2:])} {s.signature} {s.doc}"))
+        for s in symbols
+    )
+    return FileFields(
+        path,
+        {
+            "path": Counter(tokens(path.replace("/", " ").replace(".", " "))),
+            "defs": Counter(tokens(defs)),
+            "docs": Counter(tokens("\n".join(docs))),
+            "uses": Counter(tokens(uses)),
+            "body": Counter(tokens(text)),
+        },
+        own,
+    )
 
 
 class FileIndex:
     """The postings of every file; ``score`` ranks files for a weighted bag of query terms."""
 
-    def __init__(self, paths: list[str], postings: dict[str, tuple[np.ndarray, np.ndarray]],
-                 symbol_postings: dict[str, np.ndarray] | None = None, symbol_file: np.ndarray | None = None):
+    def __init__(
+        self,
+        paths: list[str],
+        postings: dict[str, tuple[np.ndarray, np.ndarray]],
+        symbol_postings: dict[str, np.ndarray] | None = None,
+        symbol_file: np.ndarray | None = None,
+    ):
         self.paths = paths
         self.postings = postings
         self.position = {p: i for i, p in enumerate(paths)}
@@ -69,7 +81,7 @@ class FileIndex:
         self.symbol_file = symbol_file if symbol_file is not None else np.zeros(0, dtype=np.int32)
 
     @classmethod
-    def build(cls, documents: list[FileFields]) -> "FileIndex":
+    def build(cls, documents: list[FileFields]) -> FileIndex:
         paths = [d.path for d in documents]
         n = max(1, len(documents))
         average = {f: (sum(sum(d.fields[f].values()) for d in documents) / n) or 1.0 for f in FIELDS}
@@ -93,8 +105,10 @@ class FileIndex:
                 ids, values = collected.setdefault(term, ([], []))
                 ids.append(index)
                 values.append(value)
-        postings = {t: (np.asarray(i, dtype=np.int32), np.asarray(v, dtype=np.float32))
-                    for t, (i, v) in collected.items()}
+        postings = {
+            t: (np.asarray(i, dtype=np.int32), np.asarray(v, dtype=np.float32))
+            for t, (i, v) in collected.items()
+        }
         symbols = {t: np.asarray(i, dtype=np.int32) for t, i in by_symbol.items()}
         return cls(paths, postings, symbols, np.asarray(symbol_file, dtype=np.int32))
 
@@ -113,7 +127,6 @@ class FileIndex:
             ids, pseudo = found
             scores[ids] += weight * self.idf(term) * pseudo / (K1 + pseudo)
         return scores
-
 
     def best_symbol(self, weighted_terms: Mapping[str, float]) -> np.ndarray:
         """Per file, its best single definition: the idf-weighted query terms in one symbol's own words."""
@@ -144,7 +157,7 @@ class FileIndex:
         return [int(i) for i in np.argsort(-own, kind="stable") if own[i] > 0]
 
 
-def build_from_store(store: "Store") -> FileIndex:
+def build_from_store(store: Store) -> FileIndex:
     """Read every indexed file's text, definitions and references from the store and index them."""
     documents = []
     for path in sorted(store.known_paths()):

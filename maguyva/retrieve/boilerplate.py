@@ -14,7 +14,8 @@ as they hurt (an image URL's ``images``/``png`` point at the code that writes im
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from maguyva.store.base import Store
@@ -22,10 +23,14 @@ if TYPE_CHECKING:
 MAX_TEMPLATE_BYTES = 64_000  # of each template file read
 MAX_TEMPLATES = 20
 MAX_PROMPT_WORDS = 40
-_TEMPLATE = re.compile(r"(^|/)\.github/(ISSUE_TEMPLATE/[^/]+\.(md|ya?ml)|ISSUE_TEMPLATE\.md)$|"
-                       r"(^|/)ISSUE_TEMPLATE\.md$", re.I)
-_YAML_KEY = re.compile(r"^\s*(-\s*)?(label|description|placeholder|value|title|name|about)\s*:\s*[|>]?[-+]?\s*",
-                       re.I)
+_TEMPLATE = re.compile(
+    r"(^|/)\.github/(ISSUE_TEMPLATE/[^/]+\.(md|ya?ml)|ISSUE_TEMPLATE\.md)$|"
+    r"(^|/)ISSUE_TEMPLATE\.md$",
+    re.I,
+)
+_YAML_KEY = re.compile(
+    r"^\s*(-\s*)?(label|description|placeholder|value|title|name|about)\s*:\s*[|>]?[-+]?\s*", re.I
+)
 _MARKUP = re.compile(r"[*_#>`\"'|]+|^\s*[-+]\s+|<!--|-->")
 _SPACES = re.compile(r"\s+")
 _BLOB = re.compile(r"github\.com/[\w.-]+/[\w.-]+/(?:blob|tree)/[\w.-]+/([\w./-]+\.\w+)")
@@ -63,7 +68,7 @@ def without_prompts(text: str, prompts: frozenset[str]) -> str:
         if plain in prompts:
             continue
         for prompt in _leading(plain, prompts):
-            plain = plain[len(prompt):].strip()
+            plain = plain[len(prompt) :].strip()
             line = plain
             break
         kept.append(line)
@@ -73,8 +78,11 @@ def without_prompts(text: str, prompts: frozenset[str]) -> str:
 def _leading(plain: str, prompts: frozenset[str]) -> list[str]:
     """Template prompts that start the line (``os: [e.g. linux/mac]`` starts ``os: [e.g. linux/mac] linux``)."""
     words = plain.split(maxsplit=MAX_PROMPT_WORDS)  # prompts are short: a hostile long line costs no more
-    return [" ".join(words[:n]) for n in range(min(len(words) - 1, MAX_PROMPT_WORDS), 1, -1)
-            if " ".join(words[:n]) in prompts][:1]
+    return [
+        " ".join(words[:n])
+        for n in range(min(len(words) - 1, MAX_PROMPT_WORDS), 1, -1)
+        if " ".join(words[:n]) in prompts
+    ][:1]
 
 
 def linked_paths(text: str) -> list[str]:

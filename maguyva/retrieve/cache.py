@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 CACHE_VERSION = "bm25f-2"
 
 
-def index_key(store: "Store") -> str:
+def index_key(store: Store) -> str:
     digest = hashlib.sha1(CACHE_VERSION.encode())
     for path, (_, _, content_hash) in sorted(store.file_states().items()):
         digest.update(f"{path}\0{content_hash}\n".encode())
@@ -37,7 +37,7 @@ def cache_path(location: str) -> Path | None:
     return Path(location + ".rank.npz")
 
 
-def load_file_index(store: "Store", location: str) -> FileIndex:
+def load_file_index(store: Store, location: str) -> FileIndex:
     """The cached index when it matches the store's files, else a fresh one (saved when possible)."""
     key = index_key(store)
     place = cache_path(location)
@@ -65,9 +65,16 @@ def _read(place: Path, key: str) -> FileIndex | None:
         terms = json.loads(str(data["terms"]))
         offsets, ids, values = data["offsets"], data["ids"], data["values"]
         symbol_terms = json.loads(str(data["symbol_terms"]))
-        symbol_offsets, symbol_ids, symbol_file = data["symbol_offsets"], data["symbol_ids"], data["symbol_file"]
-    postings = {t: (ids[offsets[i]:offsets[i + 1]], values[offsets[i]:offsets[i + 1]]) for i, t in enumerate(terms)}
-    symbols = {t: symbol_ids[symbol_offsets[i]:symbol_offsets[i + 1]] for i, t in enumerate(symbol_terms)}
+        symbol_offsets, symbol_ids, symbol_file = (
+            data["symbol_offsets"],
+            data["symbol_ids"],
+            data["symbol_file"],
+        )
+    postings = {
+        t: (ids[offsets[i] : offsets[i + 1]], values[offsets[i] : offsets[i + 1]])
+        for i, t in enumerate(terms)
+    }
+    symbols = {t: symbol_ids[symbol_offsets[i] : symbol_offsets[i + 1]] for i, t in enumerate(symbol_terms)}
     return FileIndex(paths, postings, symbols, symbol_file)
 
 
@@ -81,12 +88,24 @@ def _write(place: Path, key: str, index: FileIndex) -> None:
     symbol_terms = list(index.symbol_postings)
     symbol_offsets = np.zeros(len(symbol_terms) + 1, dtype=np.int64)
     np.cumsum([len(index.symbol_postings[t]) for t in symbol_terms], out=symbol_offsets[1:])
-    symbol_ids = (np.concatenate([index.symbol_postings[t] for t in symbol_terms]) if symbol_terms
-                  else np.zeros(0, np.int32))
+    symbol_ids = (
+        np.concatenate([index.symbol_postings[t] for t in symbol_terms])
+        if symbol_terms
+        else np.zeros(0, np.int32)
+    )
     temporary = place.with_name(place.name + f".{os.getpid()}.tmp")
     with open(temporary, "wb") as out:
-        np.savez(out, key=np.asarray(key), paths=np.asarray(json.dumps(index.paths)),
-                 terms=np.asarray(json.dumps(terms)), offsets=offsets, ids=ids, values=values,
-                 symbol_terms=np.asarray(json.dumps(symbol_terms)), symbol_offsets=symbol_offsets,
-                 symbol_ids=symbol_ids, symbol_file=index.symbol_file)
+        np.savez(
+            out,
+            key=np.asarray(key),
+            paths=np.asarray(json.dumps(index.paths)),
+            terms=np.asarray(json.dumps(terms)),
+            offsets=offsets,
+            ids=ids,
+            values=values,
+            symbol_terms=np.asarray(json.dumps(symbol_terms)),
+            symbol_offsets=symbol_offsets,
+            symbol_ids=symbol_ids,
+            symbol_file=index.symbol_file,
+        )
     os.replace(temporary, place)

@@ -8,8 +8,9 @@ demoted; the best chunk per file represents it; ties break on path then line.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping, Sequence, TypeVar
+from typing import TypeVar
 
 from maguyva.retrieve.hits import MODALITIES, FusedHit, Hit
 from maguyva.retrieve.intent import FAST_PATH_CONFIDENCE, Intent
@@ -31,8 +32,13 @@ class Route:
     notes: tuple[str, ...] = field(default=())
 
 
-def plan_route(intent: Intent, *, preset: str = "default", available: Iterable[str] = MODALITIES,
-               modalities: Sequence[str] | None = None) -> Route:
+def plan_route(
+    intent: Intent,
+    *,
+    preset: str = "default",
+    available: Iterable[str] = MODALITIES,
+    modalities: Sequence[str] | None = None,
+) -> Route:
     """Decide the route for a query.
 
     - quick: semantic only (text when no embeddings exist);
@@ -56,8 +62,12 @@ def plan_route(intent: Intent, *, preset: str = "default", available: Iterable[s
     elif preset == "quick":
         chosen = ["semantic"] if "semantic" in usable else ["text"]
     elif intent.confidence >= FAST_PATH_CONFIDENCE and intent.dominant in usable:
-        return Route("direct", {intent.dominant: 1.0}, k, (f"fast path: {intent.name} at confidence "
-                                                             f"{intent.confidence:.2f}",))
+        return Route(
+            "direct",
+            {intent.dominant: 1.0},
+            k,
+            (f"fast path: {intent.name} at confidence {intent.confidence:.2f}",),
+        )
     elif preset == "thorough":
         chosen = list(MODALITIES)
     else:
@@ -66,8 +76,11 @@ def plan_route(intent: Intent, *, preset: str = "default", available: Iterable[s
         chosen = [m for m in ranked if m in usable][:3] + missing
     missing = [m for m in chosen if m not in usable]
     for m in missing:
-        notes.append(f"{m} modality unavailable" + (" (no embeddings in the index)" if m == "semantic" else "")
-                     + "; its weight was redistributed")
+        notes.append(
+            f"{m} modality unavailable"
+            + (" (no embeddings in the index)" if m == "semantic" else "")
+            + "; its weight was redistributed"
+        )
     running = [m for m in chosen if m in usable] or ["text"]
     total = sum(weights[m] for m in running)
     if total <= 0:  # e.g. exact_match restricted to semantic: fall back to equal weights
@@ -84,10 +97,14 @@ def importance_boost(centrality: float) -> float:
     return min(1.0 + 0.3 * math.log1p(max(centrality, 0.0)), BOOST_CAP)
 
 
-def fuse(ranked: Mapping[str, Sequence[Hit]], route: Route, *,
-         centrality: Callable[[Hit], float] = lambda hit: 0.0,
-         demoted: Callable[[Hit], bool] = lambda hit: False,
-         limit: int = 10) -> list[FusedHit]:
+def fuse(
+    ranked: Mapping[str, Sequence[Hit]],
+    route: Route,
+    *,
+    centrality: Callable[[Hit], float] = lambda hit: 0.0,
+    demoted: Callable[[Hit], bool] = lambda hit: False,
+    limit: int = 10,
+) -> list[FusedHit]:
     """Combine per-modality ranked lists with weighted RRF; one entry (the best chunk) per file."""
     scores: dict[str, float] = {}
     ranks: dict[str, dict[str, int]] = {}
@@ -108,15 +125,20 @@ def fuse(ranked: Mapping[str, Sequence[Hit]], route: Route, *,
                 scores[key] = scores.get(key, 0.0) + contribution
                 ranks.setdefault(key, {})[modality] = rank
             current = best.get(key)
-            if current is None or contribution > current[0] or (
-                    contribution == current[0] and (hit.line, hit.path) < (current[1].line, current[1].path)):
+            if (
+                current is None
+                or contribution > current[0]
+                or (contribution == current[0] and (hit.line, hit.path) < (current[1].line, current[1].path))
+            ):
                 best[key] = (contribution, hit)
                 boosts[key] = boost
     for key, (_, hit) in best.items():
         flags[key] = demoted(hit)
         if flags[key]:
             scores[key] *= DEMOTION
-    fused = [FusedHit(best[key][1], round(scores[key], 8), ranks[key], boosts[key], flags[key]) for key in scores]
+    fused = [
+        FusedHit(best[key][1], round(scores[key], 8), ranks[key], boosts[key], flags[key]) for key in scores
+    ]
     fused.sort(key=lambda f: (-f.score, f.hit.repo, f.hit.path, f.hit.line))
     return fused[:limit]
 
@@ -125,21 +147,27 @@ def _key(hit: Hit) -> str:
     return f"{hit.repo}\0{hit.path}"
 
 
-def direct(hits: Sequence[Hit], *, demoted: Callable[[Hit], bool] = lambda hit: False,
-           limit: int = 10) -> list[FusedHit]:
+def direct(
+    hits: Sequence[Hit], *, demoted: Callable[[Hit], bool] = lambda hit: False, limit: int = 10
+) -> list[FusedHit]:
     """The fast path: one modality's ranking, demotions applied, original order otherwise kept."""
     kept = [h for h in hits if not demoted(h)] + [h for h in hits if demoted(h)]
     return [FusedHit(h, h.score, {h.modality: i}, 1.0, demoted(h)) for i, h in enumerate(kept[:limit])]
 
 
-def fuse_lists(lists: Sequence[Sequence[T]], *, k: int = RRF_K["default"], limit: int | None = None) -> list[T]:
+def fuse_lists(
+    lists: Sequence[Sequence[T]], *, k: int = RRF_K["default"], limit: int | None = None
+) -> list[T]:
     """Reciprocal Rank Fusion of ranked lists whose scores are not comparable (one list per repository).
 
     An entry at 0-based rank ``r`` of a list scores 1 / (k + r + 1); entries are distinct across
     lists, so the fused order interleaves the lists by rank, earlier lists first on a tie.
     """
-    scored = [(1.0 / (k + rank + 1), -which, -rank, entry) for which, entries in enumerate(lists)
-              for rank, entry in enumerate(entries)]
+    scored = [
+        (1.0 / (k + rank + 1), -which, -rank, entry)
+        for which, entries in enumerate(lists)
+        for rank, entry in enumerate(entries)
+    ]
     scored.sort(key=lambda row: row[:3], reverse=True)
     fused = [row[3] for row in scored]
     return fused if limit is None else fused[:limit]

@@ -26,20 +26,28 @@ class Target:
     kind: str
 
 
-def resolve_targets(store: "Store", target: str, limit: int = 10) -> list[Target]:
+def resolve_targets(store: Store, target: str, limit: int = 10) -> list[Target]:
     """A repo path → that file; otherwise symbols with that (qualified) name, exact."""
     clean = target.strip().strip("`'\"").rstrip(".:,;?").lstrip("./")
     if store.file_record(clean) is not None:
         return [Target(clean, None, 1, "file")]
-    found = [Target(s.path, s.qualified_name, s.line, s.kind) for s in structure.find(store, clean, limit=limit)]
+    found = [
+        Target(s.path, s.qualified_name, s.line, s.kind) for s in structure.find(store, clean, limit=limit)
+    ]
     return found or [Target(path, None, 1, "file") for path in module_files(store, clean)]
 
 
-def module_files(store: "Store", name: str) -> list[str]:
+def module_files(store: Store, name: str) -> list[str]:
     """The file a module name or a path suffix denotes (``flask.globals`` → ``src/flask/globals.py``), if one."""
     from maguyva.retrieve.query import module_paths
 
-    candidates = [name] if "/" in name else module_paths(name)[:2] if name.replace(".", "").replace("_", "").isalnum() else []
+    candidates = (
+        [name]
+        if "/" in name
+        else module_paths(name)[:2]
+        if name.replace(".", "").replace("_", "").isalnum()
+        else []
+    )
     known = store.known_paths()
     for candidate in candidates:
         if candidate in known:
@@ -53,53 +61,88 @@ def module_files(store: "Store", name: str) -> list[str]:
 _KIND_ORDER = {"calls": 0, "inherits": 1, "references": 2, "imports": 3}
 
 
-def _incoming(store: "Store", target: Target) -> list["Edge"]:
+def _incoming(store: Store, target: Target) -> list[Edge]:
     """Resolved edges into ``target``: calls first, imports last, then by place."""
     edges = store.edges_in(target.path, target.symbol) if target.symbol else store.edges_in(target.path)
     resolved = [e for e in edges if e.resolution in LINKED]
     return sorted(resolved, key=lambda e: (_KIND_ORDER.get(e.kind, 9), e.src_path, e.src_line))
 
 
-def incoming(store: "Store", target: Target, limit: int = 50, *, possible: bool = False) -> list["Edge"]:
+def incoming(store: Store, target: Target, limit: int = 50, *, possible: bool = False) -> list[Edge]:
     """Edges into ``target`` (each carries its resolution); with ``possible``, also the ``ambiguous``
     calls of its name that no receiver type settled (one of their candidates is ``target``)."""
     edges = _incoming(store, target)[:limit]
     if possible and target.symbol and len(edges) < limit:
         name = target.symbol.rsplit(".", 1)[-1]
-        edges += [e for e in store.edges_named([name]) if e.resolution == "ambiguous" and e.kind == "calls"
-                  ][:limit - len(edges)]
+        edges += [e for e in store.edges_named([name]) if e.resolution == "ambiguous" and e.kind == "calls"][
+            : limit - len(edges)
+        ]
     return edges
 
 
-def callers(store: "Store", target: Target, limit: int = 50) -> list[Hit]:
+def callers(store: Store, target: Target, limit: int = 50) -> list[Hit]:
     """Every place that calls, imports, inherits from or references ``target`` (the reference site)."""
     hits = []
     for edge in _incoming(store, target)[:limit]:
-        hits.append(Hit(edge.src_path, edge.src_line, edge.src_line, edge.src_symbol, edge.kind,
-                        f"{edge.kind} {edge.name}", 1.0, "graph"))
+        hits.append(
+            Hit(
+                edge.src_path,
+                edge.src_line,
+                edge.src_line,
+                edge.src_symbol,
+                edge.kind,
+                f"{edge.kind} {edge.name}",
+                1.0,
+                "graph",
+            )
+        )
     return hits
 
 
-def callees(store: "Store", target: Target, limit: int = 50) -> list[Hit]:
+def callees(store: Store, target: Target, limit: int = 50) -> list[Hit]:
     """What ``target`` depends on, at the definitions (resolved) — externals are reported by name."""
     edges = store.edges_out(target.path, target.symbol) if target.symbol else store.edges_out(target.path)
     hits = []
     for edge in edges[:limit]:
         if edge.resolution in LINKED and edge.dst_path:
-            hits.append(Hit(edge.dst_path, edge.dst_line or 1, edge.dst_line or 1, edge.dst_symbol, edge.kind,
-                            f"{edge.kind} {edge.name} (from {edge.src_path}:{edge.src_line})", 1.0, "graph"))
+            hits.append(
+                Hit(
+                    edge.dst_path,
+                    edge.dst_line or 1,
+                    edge.dst_line or 1,
+                    edge.dst_symbol,
+                    edge.kind,
+                    f"{edge.kind} {edge.name} (from {edge.src_path}:{edge.src_line})",
+                    1.0,
+                    "graph",
+                )
+            )
     return hits
 
 
-def callee_edges(store: "Store", target: Target, limit: int = 50) -> list[tuple[Hit, "Edge"]]:
+def callee_edges(store: Store, target: Target, limit: int = 50) -> list[tuple[Hit, Edge]]:
     """``callees`` with the edge each hit came from (for its resolution)."""
     edges = store.edges_out(target.path, target.symbol) if target.symbol else store.edges_out(target.path)
-    return [(Hit(e.dst_path, e.dst_line or 1, e.dst_line or 1, e.dst_symbol, e.kind,
-                 f"{e.kind} {e.name} (from {e.src_path}:{e.src_line})", 1.0, "graph"), e)
-            for e in edges[:limit] if e.resolution in LINKED and e.dst_path]
+    return [
+        (
+            Hit(
+                e.dst_path,
+                e.dst_line or 1,
+                e.dst_line or 1,
+                e.dst_symbol,
+                e.kind,
+                f"{e.kind} {e.name} (from {e.src_path}:{e.src_line})",
+                1.0,
+                "graph",
+            ),
+            e,
+        )
+        for e in edges[:limit]
+        if e.resolution in LINKED and e.dst_path
+    ]
 
 
-def external_callees(store: "Store", target: Target) -> list["Edge"]:
+def external_callees(store: Store, target: Target) -> list[Edge]:
     edges = store.edges_out(target.path, target.symbol) if target.symbol else store.edges_out(target.path)
     return [e for e in edges if e.resolution not in LINKED]
 
@@ -113,7 +156,7 @@ class Impacted:
     via: str  # the edge kind that reached it
 
 
-def impact(store: "Store", target: Target, depth: int = 2, limit: int = 200) -> list[Impacted]:
+def impact(store: Store, target: Target, depth: int = 2, limit: int = 200) -> list[Impacted]:
     """Breadth-first over reverse edges: what would be affected by changing ``target``, nearest first."""
     seen: set[tuple[str, str | None]] = {(target.path, target.symbol)}
     frontier: deque[tuple[Target, int]] = deque([(target, 0)])
@@ -133,19 +176,40 @@ def impact(store: "Store", target: Target, depth: int = 2, limit: int = 200) -> 
     return found[:limit]
 
 
-def search(store: "Store", intent: str, terms: list[str], limit: int = 20) -> list[Hit]:
+def search(store: Store, intent: str, terms: list[str], limit: int = 20) -> list[Hit]:
     """The graph modality: callers for reference questions, blast radius for impact, else neighbours."""
     hits: list[Hit] = []
     for term in terms:
         for target in resolve_targets(store, term, limit=5):
             if intent == "impact_analysis":
-                hits += [Hit(i.path, i.line, i.line, i.symbol, i.via, f"depth {i.depth} via {i.via}",
-                             1.0 / i.depth, "graph") for i in impact(store, target, depth=2, limit=limit)]
+                hits += [
+                    Hit(
+                        i.path,
+                        i.line,
+                        i.line,
+                        i.symbol,
+                        i.via,
+                        f"depth {i.depth} via {i.via}",
+                        1.0 / i.depth,
+                        "graph",
+                    )
+                    for i in impact(store, target, depth=2, limit=limit)
+                ]
             elif intent == "find_references":
                 hits += callers(store, target, limit=limit)
             else:
-                hits.append(Hit(target.path, target.line, target.line, target.symbol, target.kind,
-                                target.symbol or target.path, 1.0, "graph"))
+                hits.append(
+                    Hit(
+                        target.path,
+                        target.line,
+                        target.line,
+                        target.symbol,
+                        target.kind,
+                        target.symbol or target.path,
+                        1.0,
+                        "graph",
+                    )
+                )
                 hits += callers(store, target, limit=limit // 2)
                 hits += callees(store, target, limit=limit // 2)
     return hits[:limit]

@@ -26,7 +26,7 @@ class Hit:
         prefix = f"{self.repo}:" if self.repo else ""
         return f"{prefix}{self.path}:{self.line}"
 
-    def with_score(self, score: float, modality: str | None = None) -> "Hit":
+    def with_score(self, score: float, modality: str | None = None) -> Hit:
         return replace(self, score=score, modality=modality or self.modality)
 
 

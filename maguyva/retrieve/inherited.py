@@ -20,7 +20,7 @@ CLASSES = frozenset({"class", "interface", "struct", "trait"})
 MAX_BASES = 50
 
 
-def find(store: "Store", name: str, *, kind: str | None = None, limit: int = 20) -> list[tuple["Symbol", "Symbol"]]:
+def find(store: Store, name: str, *, kind: str | None = None, limit: int = 20) -> list[tuple[Symbol, Symbol]]:
     """(member, the class it was asked on) for ``Class.member`` / ``pkg.mod.Class.member`` found on a base."""
     dotted = name.replace("::", ".")
     if "." not in dotted:
@@ -29,8 +29,11 @@ def find(store: "Store", name: str, *, kind: str | None = None, limit: int = 20)
     found: list[tuple[Symbol, Symbol]] = []
     for cls in _classes(store, owner):
         for base in bases(store, cls):
-            hits = [s for s in store.symbols_in(base.path)
-                    if s.parent == base.qualified_name and s.name == member and (kind is None or s.kind == kind)]
+            hits = [
+                s
+                for s in store.symbols_in(base.path)
+                if s.parent == base.qualified_name and s.name == member and (kind is None or s.kind == kind)
+            ]
             if hits:
                 found += [(hit, cls) for hit in hits]
                 break
@@ -39,7 +42,7 @@ def find(store: "Store", name: str, *, kind: str | None = None, limit: int = 20)
     return found[:limit]
 
 
-def bases(store: "Store", cls: "Symbol") -> list["Symbol"]:
+def bases(store: Store, cls: Symbol) -> list[Symbol]:
     """In-repository bases of ``cls``, nearest first (breadth-first over ``inherits`` edges)."""
     seen = {(cls.path, cls.qualified_name)}
     queue = deque([cls])
@@ -53,17 +56,23 @@ def bases(store: "Store", cls: "Symbol") -> list["Symbol"]:
             if key in seen:
                 continue
             seen.add(key)
-            base = next((s for s in store.symbols_in(edge.dst_path) if s.qualified_name == edge.dst_symbol), None)
+            base = next(
+                (s for s in store.symbols_in(edge.dst_path) if s.qualified_name == edge.dst_symbol), None
+            )
             if base is not None:
                 ordered.append(base)
                 queue.append(base)
     return ordered
 
 
-def _classes(store: "Store", owner: str) -> list["Symbol"]:
+def _classes(store: Store, owner: str) -> list[Symbol]:
     found = [s for s in store.find_symbols(owner, qualified=True) if s.kind in CLASSES]
     if not found:
         tail = owner.rsplit(".", 1)[-1]
-        found = [s for s in store.find_symbols(tail) if s.kind in CLASSES
-                 and (s.qualified_name == owner or s.qualified_name.endswith("." + owner) or owner == tail)]
+        found = [
+            s
+            for s in store.find_symbols(tail)
+            if s.kind in CLASSES
+            and (s.qualified_name == owner or s.qualified_name.endswith("." + owner) or owner == tail)
+        ]
     return found

@@ -11,8 +11,14 @@ from dataclasses import dataclass
 
 from maguyva.retrieve.query import parse
 
-INTENTS = ("find_definition", "find_references", "understand_code", "find_similar", "impact_analysis",
-           "exact_match")
+INTENTS = (
+    "find_definition",
+    "find_references",
+    "understand_code",
+    "find_similar",
+    "impact_analysis",
+    "exact_match",
+)
 
 # (semantic, text, structure, graph) per intent.
 WEIGHTS: dict[str, dict[str, float]] = {
@@ -28,22 +34,36 @@ FAST_PATH_CONFIDENCE = 0.85
 
 _DECLARATION = re.compile(
     r"^\s*(def|class|func|fn|function|import|from|interface|struct|enum|trait|type|module|package|const|var|"
-    r"let|impl|namespace|public|private|protected)\s+\S", re.I)
-_REFERENCES = re.compile(r"\b(who\s+calls|callers?\s+of|usages?\s+of|uses\s+of|references?\s+to|"
-                         r"where\s+is\s+\S+\s+(used|called)|called\s+from|invocations?\s+of)\b", re.I)
-_IMPACT = re.compile(r"\b(impact|blast\s+radius|what\s+depends\s+on|depends\s+on|dependents\s+of|"
-                     r"what\s+(breaks|would\s+break)|affected\s+by|ripple)\b", re.I)
+    r"let|impl|namespace|public|private|protected)\s+\S",
+    re.I,
+)
+_REFERENCES = re.compile(
+    r"\b(who\s+calls|callers?\s+of|usages?\s+of|uses\s+of|references?\s+to|"
+    r"where\s+is\s+\S+\s+(used|called)|called\s+from|invocations?\s+of)\b",
+    re.I,
+)
+_IMPACT = re.compile(
+    r"\b(impact|blast\s+radius|what\s+depends\s+on|depends\s+on|dependents\s+of|"
+    r"what\s+(breaks|would\s+break)|affected\s+by|ripple)\b",
+    re.I,
+)
 _QUOTED = re.compile(r"\"[^\"\n]+\"|'[^'\n]{2,}'|`[^`\n]+`")  # single-line only: never across a fence
 QUOTED_SHARE = 0.6  # the quoted-string rule fires only when the quoted part is most of the query
-_ERROR_TOKEN = re.compile(r"(?i:\b(traceback|exception|errno|stack\s*trace|segfault)\b|\b(error|panic|fatal):)"
-                          r"|\bE[A-Z]{3,}\b|\b[A-Z][a-zA-Z]+(Error|Exception)\b")
-_SIMILAR = re.compile(r"\b(similar\s+to|like\s+this|same\s+as|resembl\w*|analogous|other\s+places\s+that)\b",
-                      re.I)
+_ERROR_TOKEN = re.compile(
+    r"(?i:\b(traceback|exception|errno|stack\s*trace|segfault)\b|\b(error|panic|fatal):)"
+    r"|\bE[A-Z]{3,}\b|\b[A-Z][a-zA-Z]+(Error|Exception)\b"
+)
+_SIMILAR = re.compile(
+    r"\b(similar\s+to|like\s+this|same\s+as|resembl\w*|analogous|other\s+places\s+that)\b", re.I
+)
 _CAMEL = re.compile(r"\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b")
 _SNAKE = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")
 _DOTTED = re.compile(r"\b[A-Za-z_]\w*(\.[A-Za-z_]\w*)+\(?\)?")
-_UNDERSTAND = re.compile(r"\b(how|why|explain|architecture|overview|what\s+is|what\s+does|where\s+do\s+we|"
-                         r"walk\s+me|describe|purpose)\b", re.I)
+_UNDERSTAND = re.compile(
+    r"\b(how|why|explain|architecture|overview|what\s+is|what\s+does|where\s+do\s+we|"
+    r"walk\s+me|describe|purpose)\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,17 +125,26 @@ def _identifier_confidence(text: str) -> float:
     return 0.70 if len(words) <= 4 else 0.60
 
 
-_OBJECT = re.compile(r"\b(?:who\s+calls|callers?\s+of|usages?\s+of|uses\s+of|references?\s+to|invocations?\s+of|"
-                     r"what\s+depends\s+on|dependents\s+of|impact\s+of(?:\s+changing)?|blast\s+radius\s+of|"
-                     r"where\s+is|definition\s+of|affected\s+by)\s+`?([A-Za-z_][\w.:/-]*)", re.I)
+_OBJECT = re.compile(
+    r"\b(?:who\s+calls|callers?\s+of|usages?\s+of|uses\s+of|references?\s+to|invocations?\s+of|"
+    r"what\s+depends\s+on|dependents\s+of|impact\s+of(?:\s+changing)?|blast\s+radius\s+of|"
+    r"where\s+is|definition\s+of|affected\s+by)\s+`?([A-Za-z_][\w.:/-]*)",
+    re.I,
+)
 
 
 def extract_terms(query: str) -> list[str]:
     """The identifiers and quoted literals a query names, most specific first."""
     quoted = [q.strip("\"'`") for q in _QUOTED.findall(query)]
-    quoted += [m.group(1).rstrip(".:") for m in _OBJECT.finditer(query) if m.group(1).lower() not in ("the", "a")]
-    quoted += [m.group(0).rstrip(":") for m in _ERROR_TOKEN.finditer(query) if m.group(0)[0].isupper()
-               and not m.group(0).lower().startswith(("traceback", "exception", "error", "panic", "fatal"))]
+    quoted += [
+        m.group(1).rstrip(".:") for m in _OBJECT.finditer(query) if m.group(1).lower() not in ("the", "a")
+    ]
+    quoted += [
+        m.group(0).rstrip(":")
+        for m in _ERROR_TOKEN.finditer(query)
+        if m.group(0)[0].isupper()
+        and not m.group(0).lower().startswith(("traceback", "exception", "error", "panic", "fatal"))
+    ]
     identifiers = [m.group(0).rstrip("()") for m in _DOTTED.finditer(query)]
     identifiers += [m.group(0) for m in _CAMEL.finditer(query)]
     identifiers += _SNAKE.findall(query)

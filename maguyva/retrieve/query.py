@@ -23,11 +23,16 @@ _INDENTED_PROMPT = re.compile(r"^\s*(>>>|\.\.\.|In \[\d+\]:|\$ )", re.M)
 _FRAME_PY = re.compile(r'File "([^"]+)", line (\d+)(?:, in ([\w<>.]+))?')
 _FRAME_IPY = re.compile(r"^(?:File )?(\S+\.py):(\d+)(?:,| in) ?([\w<>.]*)", re.M)
 _FRAME_PYTEST = re.compile(r"^(\S+\.py):(\d+): (?:in )?([\w<>.]+)", re.M)
-_EXCEPTION = re.compile(r"^\s*(?:E\s+)?((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|"
-                        r"Iteration|Fault))(?::\s*(.*))?$", re.M)
+_EXCEPTION = re.compile(
+    r"^\s*(?:E\s+)?((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|"
+    r"Iteration|Fault))(?::\s*(.*))?$",
+    re.M,
+)
 _QUOTED = re.compile(r"`([^`\n]+)`|\"([^\"\n]{1,80})\"|'([^'\n]{2,80})'")
-_PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+\.[A-Za-z]{1,6}|[\w-]+\.(?:py|pyi|js|ts|tsx|go|rs|java|rb|"
-                   r"c|h|cpp|hpp|cs|kt|scala|php|toml|cfg|ini|yaml|yml|json|rst|md))\b")
+_PATH = re.compile(
+    r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+\.[A-Za-z]{1,6}|[\w-]+\.(?:py|pyi|js|ts|tsx|go|rs|java|rb|"
+    r"c|h|cpp|hpp|cs|kt|scala|php|toml|cfg|ini|yaml|yml|json|rst|md))\b"
+)
 _DOTTED = re.compile(r"\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _CAMEL = re.compile(r"\b(?:[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|[A-Z]{2,}[a-z]\w*)\b")
 _SNAKE = re.compile(r"\b_*[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+_*\b|\b__\w+__\b")
@@ -36,8 +41,39 @@ _IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+)?import\s+([\w., ]+?)(?:\s+as\s
 _CALL = re.compile(r"([A-Za-z_][\w.]*)\s*\(")
 _ATTRIBUTE = re.compile(r"\.([A-Za-z_]\w*)")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-_NOISE_CALLS = frozenset("print len str int float list dict set tuple range type isinstance super repr open "
-                         "sorted map zip enumerate getattr setattr hasattr min max sum abs any all format".split())
+_NOISE_CALLS = frozenset(
+    [
+        "print",
+        "len",
+        "str",
+        "int",
+        "float",
+        "list",
+        "dict",
+        "set",
+        "tuple",
+        "range",
+        "type",
+        "isinstance",
+        "super",
+        "repr",
+        "open",
+        "sorted",
+        "map",
+        "zip",
+        "enumerate",
+        "getattr",
+        "setattr",
+        "hasattr",
+        "min",
+        "max",
+        "sum",
+        "abs",
+        "any",
+        "all",
+        "format",
+    ]
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,9 +127,16 @@ def parse(query: str) -> ParsedQuery:
     code = "\n".join(fences)
     # doctest-style and console lines in the prose are code too
     prompt_lines = [line for line in prose.splitlines() if _INDENTED_PROMPT.match(line)]
-    code_all = code + "\n" + "\n".join(re.sub(r"^\s*(>>>|\.\.\.|In \[\d+\]:|\$ )\s?", "", ln) for ln in prompt_lines)
-    literals = tuple(dict.fromkeys(q for q in (a or b or c for a, b, c in _QUOTED.findall(prose)) if q.strip()
-                                   and len(q) <= MAX_LITERAL))
+    code_all = (
+        code + "\n" + "\n".join(re.sub(r"^\s*(>>>|\.\.\.|In \[\d+\]:|\$ )\s?", "", ln) for ln in prompt_lines)
+    )
+    literals = tuple(
+        dict.fromkeys(
+            q
+            for q in (a or b or c for a, b, c in _QUOTED.findall(prose))
+            if q.strip() and len(q) <= MAX_LITERAL
+        )
+    )
     defines = tuple(dict.fromkeys(_DEFINES.findall(code_all)))
     imports: list[str] = []
     for module, names in _IMPORT.findall(code_all):
@@ -106,17 +149,39 @@ def parse(query: str) -> ParsedQuery:
     calls = [c for c in _CALL.findall(code_all) if c.split(".")[-1] not in _NOISE_CALLS]
     calls += _ATTRIBUTE.findall(code_all)
     identifiers = _identifiers(prose) + [i for lit in literals for i in _identifiers(lit)]
-    paths = tuple(dict.fromkeys([*(p for p in _PATH.findall(text) if not p.startswith(("http", "www."))),
-                                 *linked_paths(text)]))
-    modules = tuple(dict.fromkeys(d for d in _DOTTED.findall(text + "\n" + " ".join(imports))
-                                  if "." in d and not _PATH.fullmatch(d) and d.count(".") >= 1))
+    paths = tuple(
+        dict.fromkeys(
+            [*(p for p in _PATH.findall(text) if not p.startswith(("http", "www."))), *linked_paths(text)]
+        )
+    )
+    modules = tuple(
+        dict.fromkeys(
+            d
+            for d in _DOTTED.findall(text + "\n" + " ".join(imports))
+            if "." in d and not _PATH.fullmatch(d) and d.count(".") >= 1
+        )
+    )
     names = _names(identifiers, literals, defines, calls, imports, frames, exception)
-    return ParsedQuery(text=query, prose=prose, code=code_all, identifiers=tuple(dict.fromkeys(identifiers)),
-                       paths=paths, modules=modules, literals=literals, code_defines=defines,
-                       code_calls=tuple(dict.fromkeys(calls)), code_imports=tuple(dict.fromkeys(imports)),
-                       frames=tuple(frames), exception=exception, exception_message=message,
-                       words=len(text.split()), lines=len([ln for ln in text.splitlines() if ln.strip()]),
-                       has_fence=bool(fences), names=names, title=_title(text))
+    return ParsedQuery(
+        text=query,
+        prose=prose,
+        code=code_all,
+        identifiers=tuple(dict.fromkeys(identifiers)),
+        paths=paths,
+        modules=modules,
+        literals=literals,
+        code_defines=defines,
+        code_calls=tuple(dict.fromkeys(calls)),
+        code_imports=tuple(dict.fromkeys(imports)),
+        frames=tuple(frames),
+        exception=exception,
+        exception_message=message,
+        words=len(text.split()),
+        lines=len([ln for ln in text.splitlines() if ln.strip()]),
+        has_fence=bool(fences),
+        names=names,
+        title=_title(text),
+    )
 
 
 def _title(text: str) -> str:
@@ -134,8 +199,14 @@ def _identifiers(text: str) -> list[str]:
 def _names(identifiers, literals, defines, calls, imports, frames, exception) -> tuple[str, ...]:
     """Simple names a definition could carry: the last part of every dotted name, and the name itself."""
     out: list[str] = []
-    for value in [*identifiers, *(lit for lit in literals if _WORD.fullmatch(lit)), *calls, *imports,
-                  *(f.function for f in frames), *([exception] if exception else [])]:
+    for value in [
+        *identifiers,
+        *(lit for lit in literals if _WORD.fullmatch(lit)),
+        *calls,
+        *imports,
+        *(f.function for f in frames),
+        *([exception] if exception else []),
+    ]:
         for part in value.split("."):
             if part and part not in ("<module>", "self", "cls") and not part.startswith("<"):
                 out.append(part)

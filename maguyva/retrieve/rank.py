@@ -22,8 +22,10 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
+from itertools import pairwise
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -46,8 +48,15 @@ SEEDS = 3
 BOOST_CAP = 1.3
 CANDIDATES = 200  # files taken from BM25F before the signals are added
 
-DEMOTE = {"test": 0.4, "docs": 0.3, "changelog": 0.2, "ci": 0.2, "example": 0.4, "vendored": 0.3,
-          "rendered": 0.1}
+DEMOTE = {
+    "test": 0.4,
+    "docs": 0.3,
+    "changelog": 0.2,
+    "ci": 0.2,
+    "example": 0.4,
+    "vendored": 0.3,
+    "rendered": 0.1,
+}
 _ASKS = {
     "test": re.compile(r"\b(tests?|testing|pytest|unit ?tests?|fixtures?|conftest)\b", re.I),
     "docs": re.compile(r"\b(docs?|documentation|readme|docstring|tutorial|guide|\.rst|\.md)\b", re.I),
@@ -56,24 +65,155 @@ _ASKS = {
     "example": re.compile(r"\b(examples?|demos?|samples?)\b", re.I),
 }
 _CHANGELOG = re.compile(r"(^|/)(CHANGE(S|LOG)|HISTORY|NEWS|RELEASE[-_]?NOTES)[^/]*$", re.I)
-_CI = re.compile(r"(^|/)(\.github|\.circleci|\.gitlab-ci|\.travis|azure-pipelines|\.codecov|codecov|"
-                 r"\.pre-commit|tox\.ini|\.coveragerc|\.readthedocs|appveyor|Jenkinsfile|\.ci/)"
-                 r"|^release/", re.I)  # release scripts at the top level
+_CI = re.compile(
+    r"(^|/)(\.github|\.circleci|\.gitlab-ci|\.travis|azure-pipelines|\.codecov|codecov|"
+    r"\.pre-commit|tox\.ini|\.coveragerc|\.readthedocs|appveyor|Jenkinsfile|\.ci/)"
+    r"|^release/",
+    re.I,
+)  # release scripts at the top level
 _EXAMPLE = re.compile(r"(^|/)(examples?|demos?|samples?|benchmarks?|asv_bench)/", re.I)
-_VENDORED = re.compile(r"(^|/)(_vendor|vendored|externals?|extern|third_party)/|^[^/]+/packages/"
-                       r"|[-.]v?\d+(\.\d+)+(\.min)?\.(js|css)$|\.min\.(js|css)$")  # a library copied in: jquery-3.5.1.js
+_VENDORED = re.compile(
+    r"(^|/)(_vendor|vendored|externals?|extern|third_party)/|^[^/]+/packages/"
+    r"|[-.]v?\d+(\.\d+)+(\.min)?\.(js|css)$|\.min\.(js|css)$"
+)  # a library copied in: jquery-3.5.1.js
 _DOCS = re.compile(r"(^|/)(docs?|doc_src|documentation)/", re.I)
 _RENDERED = re.compile(r"(^|/)(\.claude/|GROUND_TRUTHS\.md$|CLAUDE\.md$|\.mcp\.json$)")
-_TEST_PATH = re.compile(r"(^|/)(tests?|testing|__tests__|testutils|test_?utils)/"
-                        r"|(^|/)(test_[^/]*|[^/]*_tests?\.py|conftest\.py)$")
+_TEST_PATH = re.compile(
+    r"(^|/)(tests?|testing|__tests__|testutils|test_?utils)/"
+    r"|(^|/)(test_[^/]*|[^/]*_tests?\.py|conftest\.py)$"
+)
 _STOP = frozenset(
-    "a an and are as at be been but by can could did do does doing for from had has have how i if in into "
-    "is it its it's me my no not of on or our so such than that the their then there these they this those "
-    "to too was we were what when where which while who why will with would you your should get got also "
-    "just like use using used one two any some all only very more most other same new now way want wants "
-    "make makes made need needs see seems seem here work works working expected actual result results "
-    "output issue bug problem error errors example version python following code file line return returns "
-    "true false none self cls".split())
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "been",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "for",
+        "from",
+        "had",
+        "has",
+        "have",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "it's",
+        "me",
+        "my",
+        "no",
+        "not",
+        "of",
+        "on",
+        "or",
+        "our",
+        "so",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "to",
+        "too",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "should",
+        "get",
+        "got",
+        "also",
+        "just",
+        "like",
+        "use",
+        "using",
+        "used",
+        "one",
+        "two",
+        "any",
+        "some",
+        "all",
+        "only",
+        "very",
+        "more",
+        "most",
+        "other",
+        "same",
+        "new",
+        "now",
+        "way",
+        "want",
+        "wants",
+        "make",
+        "makes",
+        "made",
+        "need",
+        "needs",
+        "see",
+        "seems",
+        "seem",
+        "here",
+        "work",
+        "works",
+        "working",
+        "expected",
+        "actual",
+        "result",
+        "results",
+        "output",
+        "issue",
+        "bug",
+        "problem",
+        "error",
+        "errors",
+        "example",
+        "version",
+        "python",
+        "following",
+        "code",
+        "file",
+        "line",
+        "return",
+        "returns",
+        "true",
+        "false",
+        "none",
+        "self",
+        "cls",
+    ]
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +258,7 @@ def compound_terms(parsed: ParsedQuery, vocabulary: Mapping[str, object]) -> dic
     """Adjacent prose words the code writes as one word, when the index knows that word."""
     words = [w.lower() for w in re.findall(r"[A-Za-z]+", f"{parsed.title}\n{parsed.prose}")]
     found: dict[str, float] = {}
-    for first, second in zip(words, words[1:]):
+    for first, second in pairwise(words):
         if first in _STOP or second in _STOP or len(first) < 2 or len(second) < 3:
             continue
         joined = stem(first + second)
@@ -142,7 +282,9 @@ def query_terms(parsed: ParsedQuery) -> dict[str, float]:
             counts[token] += 1.0
     for token in tokens(parsed.title):  # an issue's title says what it is about
         counts[token] += W_TITLE
-    return {t: 1.0 + math.log(c) if c >= 1 else c for t, c in counts.items() if t not in _STOP and len(t) >= 2}
+    return {
+        t: 1.0 + math.log(c) if c >= 1 else c for t, c in counts.items() if t not in _STOP and len(t) >= 2
+    }
 
 
 def resolve_paths(known: Iterable[str], parsed: ParsedQuery) -> dict[str, float]:
@@ -162,11 +304,20 @@ def resolve_paths(known: Iterable[str], parsed: ParsedQuery) -> dict[str, float]
 
 def named_stems(known: Iterable[str], parsed: ParsedQuery) -> dict[str, float]:
     """Files whose name is a name the query stresses (``concat`` → ``core/concat.py``); 1.0 in the title."""
-    stressed = {p.lower() for name in (*parsed.identifiers, *parsed.literals, *parsed.code_calls)
-                for p in name.split(".") if len(p) >= 4}
+    stressed = {
+        p.lower()
+        for name in (*parsed.identifiers, *parsed.literals, *parsed.code_calls)
+        for p in name.split(".")
+        if len(p) >= 4
+    }
     # a setting named after its module: ``autodoc_typehints`` → ``autodoc/typehints.py``
-    paired = {tuple(pair) for name in parsed.identifiers for part in name.lower().split(".")
-              for pair in zip(part.split("_"), part.split("_")[1:]) if min(map(len, pair)) >= 4}
+    paired = {
+        tuple(pair)
+        for name in parsed.identifiers
+        for part in name.lower().split(".")
+        for pair in zip(part.split("_"), part.split("_")[1:])
+        if min(map(len, pair)) >= 4
+    }
     titled = {w.lower() for w in re.findall(r"[A-Za-z_]\w{3,}", parsed.title)}
     found = {}
     for path in known:
@@ -175,8 +326,9 @@ def named_stems(known: Iterable[str], parsed: ParsedQuery) -> dict[str, float]:
             continue
         if stem in titled and (stem in stressed or not parsed.title.islower()):
             found[path] = 1.0
-        elif stem in stressed or paired and tuple(path.lower().rsplit("/", 2)[-2:]) in {
-                (a, f"{b}.py") for a, b in paired}:
+        elif stem in stressed or (
+            paired and tuple(path.lower().rsplit("/", 2)[-2:]) in {(a, f"{b}.py") for a, b in paired}
+        ):
             found[path] = 0.5
     return found if len(found) <= 12 else {}
 
@@ -189,7 +341,7 @@ def frame_files(known: Iterable[str], parsed: ParsedQuery) -> dict[str, float]:
     for frame in parsed.frames:
         for candidate in frame_paths(frame):
             matched = _suffix_match(known, candidate, cache)
-            if matched and candidate.count("/") >= 1 or len(matched) == 1:
+            if (matched and candidate.count("/") >= 1) or len(matched) == 1:
                 in_repo.append(matched)
                 break
     for position, matched in enumerate(in_repo):
@@ -211,12 +363,17 @@ def _suffix_match(known: set[str], candidate: str, cache: dict) -> list[str]:
     return out
 
 
-def defined_names(store: "Store", parsed: ParsedQuery, n_files: int) -> tuple[dict[str, float], dict[str, list]]:
+def defined_names(
+    store: Store, parsed: ParsedQuery, n_files: int
+) -> tuple[dict[str, float], dict[str, list]]:
     """Per file, how strongly the query's names point at definitions in it (specific names count more)."""
     strength: dict[str, float] = {}
     symbols_by_file: dict[str, list] = {}
-    stressed = {p for name in (*parsed.identifiers, *parsed.literals, *(f.function for f in parsed.frames))
-                for p in name.split(".")}
+    stressed = {
+        p
+        for name in (*parsed.identifiers, *parsed.literals, *(f.function for f in parsed.frames))
+        for p in name.split(".")
+    }
     titled = set(re.findall(r"[A-Za-z_]\w+", parsed.title))
     qualified = [i for i in parsed.identifiers if "." in i]
     for name in parsed.names:
@@ -240,10 +397,18 @@ def defined_names(store: "Store", parsed: ParsedQuery, n_files: int) -> tuple[di
     return strength, symbols_by_file
 
 
-def rank_files(store: "Store", index: FileIndex, parsed: ParsedQuery, *,
-               kinds: Callable[[str], str | None], centrality: Callable[[str], float] = lambda path: 0.0,
-               retrievers: Mapping[str, Sequence["Hit"]] | None = None, retriever_weights: Mapping[str, float] = {},
-               path_prefix: str | None = None, limit: int = 10) -> tuple[list[FileScore], dict[str, list]]:
+def rank_files(
+    store: Store,
+    index: FileIndex,
+    parsed: ParsedQuery,
+    *,
+    kinds: Callable[[str], str | None],
+    centrality: Callable[[str], float] = lambda path: 0.0,
+    retrievers: Mapping[str, Sequence[Hit]] | None = None,
+    retriever_weights: Mapping[str, float] = {},
+    path_prefix: str | None = None,
+    limit: int = 10,
+) -> tuple[list[FileScore], dict[str, list]]:
     """Files ranked for the query, best first, and per file the definitions the query named."""
     terms = query_terms(parsed)
     for word, weight in compound_terms(parsed, index.postings).items():
@@ -275,16 +440,23 @@ def rank_files(store: "Store", index: FileIndex, parsed: ParsedQuery, *,
             if hit.path not in seen:
                 seen.add(hit.path)
                 entry = signals.setdefault(hit.path, {})
-                entry["retrievers"] = entry.get("retrievers", 0.0) + retriever_weights.get(modality, 0.0) * 10 / (10 + rank)
+                entry["retrievers"] = entry.get("retrievers", 0.0) + retriever_weights.get(
+                    modality, 0.0
+                ) * 10 / (10 + rank)
     asked = asked_in(parsed)
     scored = []
     for path, found in signals.items():
         if path_prefix and not path.startswith(path_prefix):
             continue
-        base = (found.get("bm25f", 0.0) + W_DEFINES * found.get("defines", 0.0)
-                + W_FRAMES * found.get("frames", 0.0) + W_MENTIONS * found.get("mentions", 0.0)
-                + W_STEM * found.get("stem", 0.0) + W_SYMBOL * found.get("symbol", 0.0)
-                + W_RETRIEVERS * found.get("retrievers", 0.0))
+        base = (
+            found.get("bm25f", 0.0)
+            + W_DEFINES * found.get("defines", 0.0)
+            + W_FRAMES * found.get("frames", 0.0)
+            + W_MENTIONS * found.get("mentions", 0.0)
+            + W_STEM * found.get("stem", 0.0)
+            + W_SYMBOL * found.get("symbol", 0.0)
+            + W_RETRIEVERS * found.get("retrievers", 0.0)
+        )
         boost = min(1.0 + 0.1 * math.log1p(max(centrality(path), 0.0)), BOOST_CAP)
         kind = kinds(path)
         demoted = kind if kind and kind not in asked and not (path_prefix and kind == "test") else None
@@ -294,7 +466,7 @@ def rank_files(store: "Store", index: FileIndex, parsed: ParsedQuery, *,
     return near_seeds(store, scored)[:limit], named_symbols
 
 
-def near_seeds(store: "Store", scored: list[FileScore]) -> list[FileScore]:
+def near_seeds(store: Store, scored: list[FileScore]) -> list[FileScore]:
     """Lift files one edge away from the strongest few (imports, calls, inheritance, either way)."""
     if not scored or scored[0].score <= 0:
         return scored
@@ -307,7 +479,16 @@ def near_seeds(store: "Store", scored: list[FileScore]) -> list[FileScore]:
             lift[path] = max(lift.get(path, 0.0), seed.score / top)
     if not lift:
         return scored
-    lifted = [FileScore(f.path, f.score + W_GRAPH * top * lift[f.path], {**f.signals, "graph": round(lift[f.path], 4)},
-                        f.demotion) if f.path in lift else f for f in scored]
+    lifted = [
+        FileScore(
+            f.path,
+            f.score + W_GRAPH * top * lift[f.path],
+            {**f.signals, "graph": round(lift[f.path], 4)},
+            f.demotion,
+        )
+        if f.path in lift
+        else f
+        for f in scored
+    ]
     lifted.sort(key=lambda f: (-f.score, f.path))
     return lifted

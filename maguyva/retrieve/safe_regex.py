@@ -16,8 +16,10 @@ from maguyva.errors import MaguyvaError
 
 MAX_PATTERN_CHARS = 2_000
 MAX_PROGRAM_BYTES = 8 << 20  # RE2's compile budget: a pattern needing more is refused, never run
-HINT = ("RE2 syntax: no backreferences (\\1) and no lookaround ((?=…), (?<!…)); "
-        "or search for a literal with regex=false")
+HINT = (
+    "RE2 syntax: no backreferences (\\1) and no lookaround ((?=…), (?<!…)); "
+    "or search for a literal with regex=false"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,8 +33,10 @@ class SafeRegex:
 def compile_safe(pattern: str, *, case_sensitive: bool) -> SafeRegex:
     """Compile ``pattern`` for RE2, or raise a ``MaguyvaError`` the caller can act on."""
     if len(pattern) > MAX_PATTERN_CHARS:
-        raise MaguyvaError(f"invalid regular expression: {len(pattern)} characters, the limit is "
-                           f"{MAX_PATTERN_CHARS}; shorten it")
+        raise MaguyvaError(
+            f"invalid regular expression: {len(pattern)} characters, the limit is "
+            f"{MAX_PATTERN_CHARS}; shorten it"
+        )
     options = re2.Options()
     options.case_sensitive = case_sensitive
     options.log_errors = False
@@ -40,7 +44,9 @@ def compile_safe(pattern: str, *, case_sensitive: bool) -> SafeRegex:
     try:
         return SafeRegex(re2.compile(pattern, options), re2.compile(f"(?m){pattern}", options))
     except re2.error as exc:
-        reason = exc.args[0].decode(errors="replace") if exc.args and isinstance(exc.args[0], bytes) else str(exc)
+        reason = (
+            exc.args[0].decode(errors="replace") if exc.args and isinstance(exc.args[0], bytes) else str(exc)
+        )
         raise MaguyvaError(f"invalid regular expression {pattern[:80]!r}: {reason} ({HINT})") from None
     except (ValueError, TypeError, OverflowError, RecursionError) as exc:
         raise MaguyvaError(f"invalid regular expression {pattern[:80]!r}: {exc} ({HINT})") from None

@@ -12,7 +12,7 @@ from maguyva.retrieve.hits import Hit
 if TYPE_CHECKING:
     from maguyva.store.base import Store
 
-_QUERY_CACHE: "OrderedDict[tuple[str, str], Any]" = OrderedDict()
+_QUERY_CACHE: OrderedDict[tuple[str, str], Any] = OrderedDict()
 _QUERY_CACHE_SIZE = 256
 _INDEXES: dict[tuple[int, str], tuple[int, HammingIndex]] = {}
 
@@ -30,7 +30,7 @@ def query_bits(embedder: Any, query: str):
     return bits
 
 
-def vector_index(store: "Store", key: str) -> HammingIndex:
+def vector_index(store: Store, key: str) -> HammingIndex:
     """The store's vectors for ``key`` as a Hamming index, rebuilt only when they changed."""
     version = store.vector_version(key)
     cached = _INDEXES.get((id(store), key))
@@ -42,7 +42,7 @@ def vector_index(store: "Store", key: str) -> HammingIndex:
     return index
 
 
-def search(store: "Store", embedder: Any, query: str, limit: int = 20) -> list[Hit]:
+def search(store: Store, embedder: Any, query: str, limit: int = 20) -> list[Hit]:
     if embedder is None:
         return []
     key = model_key(embedder)
@@ -61,6 +61,16 @@ def search(store: "Store", embedder: Any, query: str, limit: int = 20) -> list[H
         if row is None:
             continue
         snippet = f"{row.kind} {row.symbol}" if row.symbol else row.path
-        hits.append(Hit(row.path, row.start_line, row.end_line, row.symbol, row.kind, snippet,
-                        1.0 - distance / bits, "semantic"))
+        hits.append(
+            Hit(
+                row.path,
+                row.start_line,
+                row.end_line,
+                row.symbol,
+                row.kind,
+                snippet,
+                1.0 - distance / bits,
+                "semantic",
+            )
+        )
     return hits

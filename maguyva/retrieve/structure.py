@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from maguyva.retrieve.hits import Hit
 
@@ -14,23 +16,34 @@ if TYPE_CHECKING:
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def symbol_hit(symbol: "Symbol", score: float, modality: str = "structure") -> Hit:
+def symbol_hit(symbol: Symbol, score: float, modality: str = "structure") -> Hit:
     snippet = symbol.signature or symbol.name
     if symbol.doc:
         snippet = f"{snippet} — {symbol.doc}"[:240]
-    return Hit(symbol.path, symbol.line, symbol.end_line, symbol.qualified_name, symbol.kind, snippet, score,
-               modality)
+    return Hit(
+        symbol.path,
+        symbol.line,
+        symbol.end_line,
+        symbol.qualified_name,
+        symbol.kind,
+        snippet,
+        score,
+        modality,
+    )
 
 
-def find(store: "Store", name: str, *, kind: str | None = None, limit: int = 20) -> list["Symbol"]:
+def find(store: Store, name: str, *, kind: str | None = None, limit: int = 20) -> list[Symbol]:
     """Exact lookup: a simple name, or a qualified name (``pkg.mod.Class.method``, ``Class.method``)."""
     found = list(store.find_symbols(name, kind=kind, limit=limit))
     if "." in name or "::" in name:
         dotted = name.replace("::", ".")
         found += store.find_symbols(dotted, kind=kind, qualified=True, limit=limit)
         tail = dotted.rsplit(".", 1)[-1]
-        found += [s for s in store.find_symbols(tail, kind=kind, limit=limit * 5)
-                  if s.qualified_name.endswith("." + dotted)]
+        found += [
+            s
+            for s in store.find_symbols(tail, kind=kind, limit=limit * 5)
+            if s.qualified_name.endswith("." + dotted)
+        ]
         if not found:  # Class.member defined on a base class (maguyva.retrieve.inherited)
             from maguyva.retrieve import inherited
 
@@ -38,11 +51,11 @@ def find(store: "Store", name: str, *, kind: str | None = None, limit: int = 20)
     return _unique(found)[:limit]
 
 
-def similar(store: "Store", name: str, *, kind: str | None = None, limit: int = 20) -> list["Symbol"]:
+def similar(store: Store, name: str, *, kind: str | None = None, limit: int = 20) -> list[Symbol]:
     """Fuzzy lookup (opt-in): prefix matches, case variants, then close spellings."""
     import difflib
 
-    candidates: list["Symbol"] = []
+    candidates: list[Symbol] = []
     for variant in dict.fromkeys([name, name.lower(), name[:1].upper() + name[1:], _snake(name)]):
         candidates += store.find_symbols(variant, kind=kind, limit=limit)
         candidates += store.find_symbols(variant, kind=kind, prefix=True, limit=limit)
@@ -56,18 +69,24 @@ def similar(store: "Store", name: str, *, kind: str | None = None, limit: int = 
     return sorted(pool, key=lambda s: (-ratio(s), s.path, s.line))[:limit]
 
 
-def search(store: "Store", terms: list[str], query: str, *, limit: int = 20,
-           centrality: Callable[[str, str | None], float] = lambda path, symbol: 0.0,
-           prefetch: Callable[[list[tuple[str, str | None]]], None] | None = None) -> list[Hit]:
+def search(
+    store: Store,
+    terms: list[str],
+    query: str,
+    *,
+    limit: int = 20,
+    centrality: Callable[[str, str | None], float] = lambda path, symbol: 0.0,
+    prefetch: Callable[[list[tuple[str, str | None]]], None] | None = None,
+) -> list[Hit]:
     """The structure modality: definitions named by the query's identifiers, then by its words.
 
     ``prefetch`` is handed every candidate's (path, symbol) before ``centrality`` is asked, so a
     caller can read them all in one store call."""
-    exact: list["Symbol"] = []
+    exact: list[Symbol] = []
     for term in terms:
         exact += find(store, term, limit=limit)
     words = _content_words(query, exclude=terms)
-    partial: list[tuple[int, "Symbol"]] = []
+    partial: list[tuple[int, Symbol]] = []
     for candidate in identifier_candidates(query, exclude=terms):
         joined = "_" in candidate or candidate[1:].lower() != candidate[1:]
         for symbol in store.find_symbols(candidate, limit=limit):
@@ -81,7 +100,7 @@ def search(store: "Store", terms: list[str], query: str, *, limit: int = 20,
     order = lambda s: (-centrality(s.path, s.qualified_name), s.path, s.line)  # noqa: E731
     ranked = sorted(_unique(exact), key=order)
     taken = set(ranked)
-    best: dict["Symbol", int] = {}
+    best: dict[Symbol, int] = {}
     for weight, symbol in partial:
         if symbol not in taken:
             best[symbol] = max(weight, best.get(symbol, 0))
@@ -89,16 +108,66 @@ def search(store: "Store", terms: list[str], query: str, *, limit: int = 20,
     return [symbol_hit(s, 1.0 / (1 + i)) for i, s in enumerate(ranked[:limit])]
 
 
-_STOP = frozenset("the and for with from into that this what when where which while how does are was were "
-                  "can has have not all any our your their its out use used using about after before between "
-                  "there here then than them they some such only also just".split())
+_STOP = frozenset(
+    [
+        "the",
+        "and",
+        "for",
+        "with",
+        "from",
+        "into",
+        "that",
+        "this",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "how",
+        "does",
+        "are",
+        "was",
+        "were",
+        "can",
+        "has",
+        "have",
+        "not",
+        "all",
+        "any",
+        "our",
+        "your",
+        "their",
+        "its",
+        "out",
+        "use",
+        "used",
+        "using",
+        "about",
+        "after",
+        "before",
+        "between",
+        "there",
+        "here",
+        "then",
+        "than",
+        "them",
+        "they",
+        "some",
+        "such",
+        "only",
+        "also",
+        "just",
+    ]
+)
 
 
 def _content_words(query: str, exclude: list[str] = ()) -> set[str]:
-    return {w.lower() for w in _WORD.findall(query) if len(w) >= 4 and w.lower() not in _STOP and w not in exclude}
+    return {
+        w.lower() for w in _WORD.findall(query) if len(w) >= 4 and w.lower() not in _STOP and w not in exclude
+    }
 
 
-def _overlap(symbol: "Symbol", words: set[str]) -> int:
+def _overlap(symbol: Symbol, words: set[str]) -> int:
     own = f"{symbol.qualified_name} {symbol.signature} {symbol.doc}".lower()
     return sum(1 for word in words if word.rstrip("s") in own)
 
@@ -111,7 +180,7 @@ def identifier_candidates(query: str, exclude: list[str] = ()) -> list[str]:
     """
     words = [w for w in _WORD.findall(query) if len(w) >= 4 and w.lower() not in _STOP and w not in exclude]
     found = list(words)
-    for first, second in zip(words, words[1:]):
+    for first, second in pairwise(words):
         a, b = first.lower(), second.lower()
         found += [f"{a}_{b}", f"{a.title()}{b.title()}", f"{a}{b.title()}"]
     return list(dict.fromkeys(found))
@@ -121,7 +190,7 @@ def _snake(name: str) -> str:
     return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
 
 
-def _unique(symbols: list["Symbol"]) -> list["Symbol"]:
+def _unique(symbols: list[Symbol]) -> list[Symbol]:
     seen: set[tuple[str, int, str]] = set()
     out = []
     for symbol in symbols:

@@ -14,16 +14,57 @@ if TYPE_CHECKING:
     from maguyva.store.base import Span, Store
 
 MAX_SNIPPET = 240
-_STOP = frozenset("a an and are as at be by do does for from how i in is it of on or the this to we what when "
-                  "where which who why with find show me code function method class file".split())
+_STOP = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "do",
+        "does",
+        "for",
+        "from",
+        "how",
+        "i",
+        "in",
+        "is",
+        "it",
+        "of",
+        "on",
+        "or",
+        "the",
+        "this",
+        "to",
+        "we",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "with",
+        "find",
+        "show",
+        "me",
+        "code",
+        "function",
+        "method",
+        "class",
+        "file",
+    ]
+)
 
 
-def _hit(span: "Span", kind: str, score: float) -> Hit:
+def _hit(span: Span, kind: str, score: float) -> Hit:
     snippet = span.text.strip()[:MAX_SNIPPET]
     return Hit(span.path, span.line, span.end_line, span.symbol, kind, snippet, score, "text")
 
 
-def literal(store: "Store", text: str, limit: int = 50) -> list[Hit]:
+def literal(store: Store, text: str, limit: int = 50) -> list[Hit]:
     """Lines containing ``text`` (case-insensitive), in path order."""
     spans = store.search_literal(text, limit=max(limit * 4, 200))
     records = store.file_records(s.path for s in spans)  # one read for every matching file
@@ -42,8 +83,9 @@ class RegexHits:
     stopped: str | None = None  # why the scan ended before reading every candidate file
 
 
-def regex(store: "Store", pattern: str, *, limit: int = 50, case_sensitive: bool = False,
-          max_files: int = 5000) -> RegexHits:
+def regex(
+    store: Store, pattern: str, *, limit: int = 50, case_sensitive: bool = False, max_files: int = 5000
+) -> RegexHits:
     """Lines matching ``pattern`` (RE2: linear time, no backtracking); files are pre-filtered by the
     longest literal the regex requires, and the scan stops after ``REGEX_BUDGET_S`` seconds."""
     from maguyva.retrieve.safe_regex import compile_safe  # re2: only a regex search needs it
@@ -58,8 +100,11 @@ def regex(store: "Store", pattern: str, *, limit: int = 50, case_sensitive: bool
     hits: list[Hit] = []
     for scanned, path in enumerate(candidates):
         if time.monotonic() >= deadline:
-            return RegexHits(hits, f"stopped after {scanned} of {len(candidates)} files at the {REGEX_BUDGET_S:g} s "
-                                   f"time budget; narrow it with path_prefix or a longer literal in the pattern")
+            return RegexHits(
+                hits,
+                f"stopped after {scanned} of {len(candidates)} files at the {REGEX_BUDGET_S:g} s "
+                f"time budget; narrow it with path_prefix or a longer literal in the pattern",
+            )
         text = store.file_text(path) or ""
         if not compiled.text.search(text):
             continue
@@ -95,7 +140,7 @@ def required_literal(pattern: str) -> str:
     return best if len(best) >= 3 else ""
 
 
-def bm25(store: "Store", query: str, limit: int = 20) -> list[Hit]:
+def bm25(store: Store, query: str, limit: int = 20) -> list[Hit]:
     """Chunks ranked by BM25 over identifier-split words, docstrings and comments."""
     words = [w for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", query) if w.lower() not in _STOP]
     if not words:
@@ -103,7 +148,7 @@ def bm25(store: "Store", query: str, limit: int = 20) -> list[Hit]:
     return [_hit(s, "chunk", s.score) for s in store.search_bm25(" ".join(words), limit=limit)]
 
 
-def search(store: "Store", query: str, terms: list[str], limit: int = 20) -> list[Hit]:
+def search(store: Store, query: str, terms: list[str], limit: int = 20) -> list[Hit]:
     """The text modality for fused search: exact literals of the query's terms first, then BM25."""
     ranked: list[Hit] = []
     seen: set[tuple[str, int]] = set()

@@ -48,7 +48,7 @@ def reset_store(location: Path | str | PostgresLocation) -> None:
         conn.close()
 
 
-def _postgres() -> "ModuleType":
+def _postgres() -> ModuleType:
     try:
         import maguyva.store.postgres.catalog
         import maguyva.store.postgres.store

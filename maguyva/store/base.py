@@ -7,9 +7,10 @@ Results are frozen values; every hit carries ``path`` and a line span for ``path
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from maguyva.models import Edge, FileExtraction, FileRecord, Reference, Symbol
 
@@ -97,11 +98,13 @@ class Store(ABC):
 
     def record_root(self, root: str) -> None:
         """Remember the directory this index is built from (stores without a place for it ignore this)."""
+        return None
 
     # ---- writes (the indexer) ----
     @abstractmethod
     def file_states(self) -> dict[str, tuple[int, int, str]]:
         """path → (size, mtime_ns, content hash) of every indexed file."""
+
     def file_labels(self) -> dict[str, tuple[str | None, tuple[str, ...]]]:
         """path → (language, flags) of every indexed file ({} when a backend cannot say)."""
         return {}
@@ -111,25 +114,32 @@ class Store(ABC):
         without opening them (without the last two where ``file_labels`` does not know them)."""
         labels = self.file_labels()
         return {p: (*state, *labels[p]) if p in labels else state for p, state in self.file_states().items()}
+
     @abstractmethod
-    def put_file(self, record: FileRecord, mtime_ns: int, extraction: FileExtraction,
-                 text: "str | FileText") -> None:
+    def put_file(
+        self, record: FileRecord, mtime_ns: int, extraction: FileExtraction, text: str | FileText
+    ) -> None:
         """Replace everything stored for ``record.path`` (file row, symbols, references, chunks, text);
         ``text`` may come compressed and gram-tokenised by a worker (``maguyva.store.filetext``)."""
+
     @abstractmethod
     def touch_file(self, path: str, mtime_ns: int) -> None:
         """Record a new mtime for a file whose content did not change."""
+
     @abstractmethod
     def delete_file(self, path: str) -> None: ...
     @abstractmethod
     def replace_edges(self, src_paths: Iterable[str], edges: Iterable[Edge]) -> None:
         """Drop the edges out of ``src_paths`` and insert ``edges`` (all from those paths)."""
+
     @abstractmethod
     def replace_reference_edges(self, edges: Iterable[Edge]) -> None:
         """Replace the edges of the references these edges come from (same path, line, col, kind, name)."""
+
     @abstractmethod
     def set_centrality(self, rows: Iterable[Centrality]) -> None:
         """Replace all centrality rows."""
+
     @abstractmethod
     def add_snapshot(self, snapshot: Snapshot) -> None: ...
 
@@ -137,6 +147,7 @@ class Store(ABC):
     @abstractmethod
     def known_paths(self) -> Mapping[str, str | None]:
         """path → language of every indexed file."""
+
     @abstractmethod
     def symbols_named(self, name: str) -> Sequence[Symbol]: ...
     @abstractmethod
@@ -148,51 +159,73 @@ class Store(ABC):
     @abstractmethod
     def references_named(self, names: Iterable[str]) -> list[Reference]:
         """Every reference, in any file, whose name is in ``names``."""
+
     @abstractmethod
     def edges_named(self, names: Iterable[str]) -> list[Edge]:
         """Every edge (any resolution) whose referenced name is in ``names``."""
+
     @abstractmethod
     def paths_importing(self, fragments: Iterable[str]) -> set[str]:
         """Files with an import whose module or name contains one of ``fragments``."""
+
     @abstractmethod
     def paths_inheriting_from(self, paths: Iterable[str]) -> set[str]:
         """Files with a resolved ``inherits`` edge into one of ``paths``."""
+
     @abstractmethod
     def all_edges(self, resolved_only: bool = True) -> list[Edge]: ...
 
     # ---- retrieval ----
     @abstractmethod
-    def find_symbols(self, name: str, *, kind: str | None = None, qualified: bool = False,
-                     prefix: bool = False, limit: int = 50) -> list[Symbol]:
+    def find_symbols(
+        self,
+        name: str,
+        *,
+        kind: str | None = None,
+        qualified: bool = False,
+        prefix: bool = False,
+        limit: int = 50,
+    ) -> list[Symbol]:
         """Symbols by name (or qualified name), exact or by prefix, optionally of one kind."""
+
     # ---- vectors (packed embedding bits per chunk, keyed by "backend/model/dims") ----
     searches_vectors = False  # True when ``nearest_vectors`` runs inside the store (PostgreSQL)
 
-    def nearest_vectors(self, model: str, query: "np.ndarray", limit: int) -> list[tuple[int, int]]:
+    def nearest_vectors(self, model: str, query: np.ndarray, limit: int) -> list[tuple[int, int]]:
         """Top-``limit`` (chunk id, Hamming distance) for packed ``query`` bits; only if ``searches_vectors``."""
         raise NotImplementedError(f"{type(self).__name__} loads vectors; search them with HammingIndex")
 
     @abstractmethod
-    def chunks_without_vectors(self, model: str) -> list["ChunkRow"]: ...
+    def chunks_without_vectors(self, model: str) -> list[ChunkRow]: ...
     @abstractmethod
     def put_vectors(self, model: str, rows: Iterable[tuple[int, bytes]]) -> None: ...
     @abstractmethod
-    def load_vectors(self, model: str) -> tuple["np.ndarray", "np.ndarray"]:
+    def load_vectors(self, model: str) -> tuple[np.ndarray, np.ndarray]:
         """(chunk ids, packed bits as an (n, dims/8) uint8 matrix)."""
+
     @abstractmethod
     def vector_version(self, model: str) -> tuple[int, int]:
         """A value that changes whenever vectors for ``model`` are added or dropped."""
+
     @abstractmethod
     def vector_coverage(self, model: str) -> tuple[int, int]:
         """(chunks with a vector for ``model``, all chunks)."""
-    @abstractmethod
-    def chunks_by_id(self, ids: Sequence[int]) -> dict[int, "ChunkRow"]: ...
 
     @abstractmethod
-    def query_symbols(self, *, kind: str | None = None, name_glob: str | None = None,
-                      signature_like: str | None = None, path_prefix: str | None = None,
-                      limit: int = 50) -> list[Symbol]:
+    def chunks_by_id(self, ids: Sequence[int]) -> dict[int, ChunkRow]: ...
+
+    @abstractmethod
+    def query_symbols(
+        self,
+        *,
+        kind: str | None = None,
+        name_glob: str | None = None,
+        signature_like: str | None = None,
+        path_prefix: str | None = None,
+        limit: int = 50,
+    ) -> list[Symbol]:
         """Structural search: kind, a glob on the name (``parse_*``), signature substring, path prefix."""
+
     @abstractmethod
     def edges_out(self, path: str, symbol: str | None = None) -> list[Edge]: ...
     @abstractmethod
@@ -206,12 +239,15 @@ class Store(ABC):
             found[path] |= {e.src_path for e in self.edges_in(path)}
             found[path].discard(path)
         return found
+
     @abstractmethod
     def search_literal(self, text: str, limit: int = 50) -> list[Span]:
         """Case-insensitive substring matches (trigram index), one span per matching line."""
+
     @abstractmethod
     def search_bm25(self, query: str, limit: int = 20) -> list[Span]:
         """Chunks ranked by BM25 over identifier-split words, docstrings and comments."""
+
     # ---- batched reads: one round trip for a list of paths or symbols (a ranked answer's hits) ----
     # Each backend answers these with one query; the defaults below keep any other Store working.
     def file_records(self, paths: Iterable[str]) -> dict[str, FileRecord]:
@@ -226,7 +262,9 @@ class Store(ABC):
         """path → its symbols (in ``symbols_in`` order) for every path among ``paths``; [] when it has none."""
         return {p: list(self.symbols_in(p)) for p in dict.fromkeys(paths)}
 
-    def centralities(self, keys: Iterable[tuple[str, str | None]]) -> dict[tuple[str, str | None], Centrality]:
+    def centralities(
+        self, keys: Iterable[tuple[str, str | None]]
+    ) -> dict[tuple[str, str | None], Centrality]:
         """(path, symbol or None for the file) → centrality, for the keys that have a row."""
         return {k: c for k in dict.fromkeys(keys) if (c := self.centrality(*k)) is not None}
 
@@ -245,8 +283,3 @@ class Store(ABC):
     @abstractmethod
     def edge_counts(self) -> dict[str, int]:
         """Number of edges per resolution (resolved, external, ambiguous, …)."""
-    @abstractmethod
-    def query_symbols(self, *, kind: str | None = None, name_glob: str | None = None,
-                      signature_like: str | None = None, path_prefix: str | None = None,
-                      limit: int = 50) -> list[Symbol]:
-        """Definitions filtered by kind, a name glob (``parse_*``), signature text and path prefix."""

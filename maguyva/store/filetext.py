@@ -27,12 +27,12 @@ class FileText:
     grams: str
 
     @classmethod
-    def of(cls, text: str) -> "FileText":
+    def of(cls, text: str) -> FileText:
         data = text.encode("utf-8", "surrogatepass")
         return cls(zlib.compress(data, LEVEL), grams(text))
 
     @classmethod
-    def of_source(cls, source: bytes) -> "FileText":
+    def of_source(cls, source: bytes) -> FileText:
         """From a file's bytes, stored as the text a reader decodes (invalid UTF-8 becomes U+FFFD)."""
         try:
             text = source.decode("utf-8")
@@ -46,7 +46,7 @@ class FileText:
         return unpack_text(self.packed)
 
 
-def as_file_text(text: "str | FileText") -> FileText:
+def as_file_text(text: str | FileText) -> FileText:
     return text if isinstance(text, FileText) else FileText.of(text)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from maguyva.store.base import Span
 
@@ -28,7 +28,7 @@ def matching_lines(path: str, content: str, text: str, limit: int) -> list[Span]
             continue
         begin = content.rfind("\n", 0, position) + 1
         end = content.find("\n", position)
-        spans.append(Span(path, line, line, content[begin:end if end >= 0 else len(content)].rstrip("\r")))
+        spans.append(Span(path, line, line, content[begin : end if end >= 0 else len(content)].rstrip("\r")))
         last_line = line
         if len(spans) >= limit:
             break

@@ -30,7 +30,7 @@ def repository_root(path: Path | str, explicit: str | Path | PostgresLocation | 
     path = Path(path).resolve()
     inside = [i for i, part in enumerate(path.parts) if part.lower() == ".git"]
     if inside:  # started inside a git dir: its work tree, never the git dir itself
-        path = Path(*path.parts[:inside[0]])
+        path = Path(*path.parts[: inside[0]])
     if explicit or os.environ.get(ENV_VAR):
         return path
     return toplevel(path) or path
@@ -47,8 +47,10 @@ def settle_root(recorded: str | None, root: Path, *, rebuild: bool) -> Path:
         return previous
     if rebuild:
         return root
-    raise MaguyvaError(f"this index was built from {previous}, not {root}: run the command in {previous}, "
-                       f"pass another --store, or use --full to rebuild it for {root}")
+    raise MaguyvaError(
+        f"this index was built from {previous}, not {root}: run the command in {previous}, "
+        f"pass another --store, or use --full to rebuild it for {root}"
+    )
 
 
 def store_path(root: Path, explicit: str | Path | PostgresLocation | None = None) -> StoreLocation:
@@ -62,7 +64,9 @@ def store_path(root: Path, explicit: str | Path | PostgresLocation | None = None
         return _located(root, configured, relative_to=root)
     found = git_dir(root)
     if found is None:
-        raise NotARepositoryError(f"{root} is not inside a git repository; pass --store PATH or set {ENV_VAR}")
+        raise NotARepositoryError(
+            f"{root} is not inside a git repository; pass --store PATH or set {ENV_VAR}"
+        )
     return found / "maguyva" / "index.db"
 
 

@@ -3,9 +3,20 @@
 SCHEMA_VERSION = 7  # 7: compressed file text + gram-token literal index (6: call-graph facts in refs)
 
 # every table, in creation order; ``clear`` drops all but ``meta`` (fts5 shadow tables go with theirs)
-TABLES = ("meta", "files", "symbols", "refs", "edges", "chunks", "chunks_fts", "files_text", "files_grams",
-          "snapshots",
-          "centrality", "vectors")
+TABLES = (
+    "meta",
+    "files",
+    "symbols",
+    "refs",
+    "edges",
+    "chunks",
+    "chunks_fts",
+    "files_text",
+    "files_grams",
+    "snapshots",
+    "centrality",
+    "vectors",
+)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

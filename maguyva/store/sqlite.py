@@ -12,9 +12,9 @@ import json
 import sqlite3
 import zlib
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from maguyva.errors import SchemaVersionError, StoreError
 from maguyva.index.chunk import search_words
@@ -22,8 +22,8 @@ from maguyva.models import Edge, FileExtraction, FileRecord, Reference, Symbol
 from maguyva.store.base import Centrality, LanguageStats, Snapshot, Span, Store
 from maguyva.store.filetext import FileText, as_file_text, gram_query, grams, unpack_text
 from maguyva.store.lines import matching_lines, prefilter, split_lines
-from maguyva.store.sqlite_vectors import VECTOR_SCHEMA, SQLiteVectors
 from maguyva.store.schema import SCHEMA, SCHEMA_VERSION, TABLES
+from maguyva.store.sqlite_vectors import VECTOR_SCHEMA, SQLiteVectors
 
 READ_BUSY_MS = 5_000  # readers only wait through brief WAL recovery or checkpoint steps
 WRITE_BUSY_MS = 30_000  # a second writer waits this long for the running one, then gets a clear error
@@ -31,8 +31,9 @@ WAL_LIMIT_BYTES = 64 << 20  # the WAL is truncated back to this after a checkpoi
 
 _SYMBOL_COLUMNS = "path, name, qualified_name, kind, line, end_line, col, signature, doc, parent"
 _REF_COLUMNS = "path, name, kind, line, col, qualifier, scope, module, alias"
-_EDGE_COLUMNS = ("kind, src_path, src_line, src_symbol, dst_path, dst_line, dst_symbol, name, resolution, reason,"
-                 " src_col")
+_EDGE_COLUMNS = (
+    "kind, src_path, src_line, src_symbol, dst_path, dst_line, dst_symbol, name, resolution, reason, src_col"
+)
 _MAX_VARS = 500
 
 
@@ -71,8 +72,10 @@ class SQLiteStore(SQLiteVectors, Store):
             return False
         version = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
         if version is not None and int(version[0]) != SCHEMA_VERSION:
-            raise SchemaVersionError(f"{self.path}: schema version {version[0]}, expected {SCHEMA_VERSION};"
-                                     " run `orkestra code index` to rebuild it")
+            raise SchemaVersionError(
+                f"{self.path}: schema version {version[0]}, expected {SCHEMA_VERSION};"
+                " run `orkestra code index` to rebuild it"
+            )
         have = {name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         return version is not None and set(TABLES) <= have
 
@@ -108,9 +111,11 @@ class SQLiteStore(SQLiteVectors, Store):
         except sqlite3.OperationalError as exc:
             if "locked" not in str(exc) and "busy" not in str(exc):
                 raise
-            raise StoreError(f"{self.path}: another process has been writing the index for over "
-                             f"{WRITE_BUSY_MS // 1000} s (an `orkestra code index` run?); try again when it "
-                             f"finishes") from None
+            raise StoreError(
+                f"{self.path}: another process has been writing the index for over "
+                f"{WRITE_BUSY_MS // 1000} s (an `orkestra code index` run?); try again when it "
+                f"finishes"
+            ) from None
         try:
             yield
         except BaseException:
@@ -124,8 +129,11 @@ class SQLiteStore(SQLiteVectors, Store):
         build them again from the filled tables (one sort each instead of a B-tree update per row; a
         failure rolls the transaction back, indexes and all). Only lookups by rowid or by
         ``files.path`` (its UNIQUE index stays) may run inside."""
-        indexes = [(statement.split()[5], statement) for statement in _statements(SCHEMA)
-                   if statement.startswith("CREATE INDEX")]
+        indexes = [
+            (statement.split()[5], statement)
+            for statement in _statements(SCHEMA)
+            if statement.startswith("CREATE INDEX")
+        ]
         for name, _ in indexes:
             self.db.execute(f"DROP INDEX IF EXISTS {name}")
         yield
@@ -140,40 +148,87 @@ class SQLiteStore(SQLiteVectors, Store):
 
     # ---- writes ----
     def file_states(self):
-        return {p: (s, m, h) for p, s, m, h in self.db.execute("SELECT path, size, mtime_ns, hash FROM files")}
+        return {
+            p: (s, m, h) for p, s, m, h in self.db.execute("SELECT path, size, mtime_ns, hash FROM files")
+        }
 
     def known_files(self):
         split: dict[str, tuple[str, ...]] = {}  # a few distinct flag strings across thousands of files
-        return {p: (size, mtime_ns, digest, language,
-                    split.get(flags) or split.setdefault(flags, tuple(f for f in flags.split(",") if f)))
-                for p, size, mtime_ns, digest, language, flags
-                in self.db.execute("SELECT path, size, mtime_ns, hash, language, flags FROM files")}
+        return {
+            p: (
+                size,
+                mtime_ns,
+                digest,
+                language,
+                split.get(flags) or split.setdefault(flags, tuple(f for f in flags.split(",") if f)),
+            )
+            for p, size, mtime_ns, digest, language, flags in self.db.execute(
+                "SELECT path, size, mtime_ns, hash, language, flags FROM files"
+            )
+        }
 
-    def put_file(self, record: FileRecord, mtime_ns: int, extraction: FileExtraction,
-                 text: str | FileText) -> None:
+    def put_file(
+        self, record: FileRecord, mtime_ns: int, extraction: FileExtraction, text: str | FileText
+    ) -> None:
         self.delete_file(record.path)
         stored = as_file_text(text)
         db = self.db
         cursor = db.execute(
             "INSERT INTO files (path, language, size, mtime_ns, hash, flags, errors, n_symbols)"
             " VALUES (?,?,?,?,?,?,?,?)",
-            (record.path, record.language, record.size, mtime_ns, record.content_hash,
-             ",".join(record.flags), json.dumps(list(extraction.errors)), len(extraction.symbols)))
+            (
+                record.path,
+                record.language,
+                record.size,
+                mtime_ns,
+                record.content_hash,
+                ",".join(record.flags),
+                json.dumps(list(extraction.errors)),
+                len(extraction.symbols),
+            ),
+        )
         db.execute("INSERT INTO files_text (id, text) VALUES (?, ?)", (cursor.lastrowid, stored.packed))
         db.execute("INSERT INTO files_grams (rowid, grams) VALUES (?, ?)", (cursor.lastrowid, stored.grams))
-        db.executemany(f"INSERT INTO symbols ({_SYMBOL_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                       [(s.path, s.name, s.qualified_name, s.kind, s.line, s.end_line, s.col, s.signature,
-                         s.doc, s.parent) for s in extraction.symbols])
-        db.executemany(f"INSERT INTO refs ({_REF_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)",
-                       [(r.path, r.name, r.kind, r.line, r.col, r.qualifier, r.scope, r.module, r.alias)
-                        for r in extraction.references])
-        first = (db.execute("SELECT coalesce(max(id), 0) + 1 FROM chunks").fetchone()[0])
-        db.executemany("INSERT INTO chunks (id, path, start_line, end_line, symbol, kind) VALUES (?,?,?,?,?,?)",
-                       [(first + i, c.path, c.start_line, c.end_line, c.symbol, c.kind)
-                        for i, c in enumerate(extraction.chunks)])
-        db.executemany("INSERT INTO chunks_fts (rowid, words) VALUES (?, ?)",
-                       [(first + i, search_words(c.text) if c.words is None else c.words)
-                        for i, c in enumerate(extraction.chunks)])
+        db.executemany(
+            f"INSERT INTO symbols ({_SYMBOL_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            [
+                (
+                    s.path,
+                    s.name,
+                    s.qualified_name,
+                    s.kind,
+                    s.line,
+                    s.end_line,
+                    s.col,
+                    s.signature,
+                    s.doc,
+                    s.parent,
+                )
+                for s in extraction.symbols
+            ],
+        )
+        db.executemany(
+            f"INSERT INTO refs ({_REF_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)",
+            [
+                (r.path, r.name, r.kind, r.line, r.col, r.qualifier, r.scope, r.module, r.alias)
+                for r in extraction.references
+            ],
+        )
+        first = db.execute("SELECT coalesce(max(id), 0) + 1 FROM chunks").fetchone()[0]
+        db.executemany(
+            "INSERT INTO chunks (id, path, start_line, end_line, symbol, kind) VALUES (?,?,?,?,?,?)",
+            [
+                (first + i, c.path, c.start_line, c.end_line, c.symbol, c.kind)
+                for i, c in enumerate(extraction.chunks)
+            ],
+        )
+        db.executemany(
+            "INSERT INTO chunks_fts (rowid, words) VALUES (?, ?)",
+            [
+                (first + i, search_words(c.text) if c.words is None else c.words)
+                for i, c in enumerate(extraction.chunks)
+            ],
+        )
 
     def touch_file(self, path: str, mtime_ns: int) -> None:
         self.db.execute("UPDATE files SET mtime_ns = ? WHERE path = ?", (mtime_ns, path))
@@ -185,8 +240,10 @@ class SQLiteStore(SQLiteVectors, Store):
             return
         old = db.execute("SELECT text FROM files_text WHERE id = ?", row).fetchone()
         if old is not None:  # a contentless FTS5 row is deleted by giving back the tokens it was given
-            db.execute("INSERT INTO files_grams (files_grams, rowid, grams) VALUES ('delete', ?, ?)",
-                       (row[0], grams(unpack_text(old[0]))))
+            db.execute(
+                "INSERT INTO files_grams (files_grams, rowid, grams) VALUES ('delete', ?, ?)",
+                (row[0], grams(unpack_text(old[0]))),
+            )
         db.execute("DELETE FROM files_text WHERE id = ?", row)
         db.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE path = ?)", (path,))
         for table in ("chunks", "symbols", "refs"):
@@ -199,35 +256,62 @@ class SQLiteStore(SQLiteVectors, Store):
             self.db.execute(f"DELETE FROM edges WHERE src_path IN ({_marks(batch)})", batch)
         self._insert_edges(edges)
         resolved = Counter(e.src_path for e in edges if e.resolution in ("resolved", "inferred"))
-        self.db.executemany("UPDATE files SET n_edges = ? WHERE path = ?",
-                            [(resolved[path], path) for path in src_paths | {e.src_path for e in edges}])
+        self.db.executemany(
+            "UPDATE files SET n_edges = ? WHERE path = ?",
+            [(resolved[path], path) for path in src_paths | {e.src_path for e in edges}],
+        )
 
     def replace_reference_edges(self, edges: Iterable[Edge]) -> None:
         edges = list(edges)
-        self.db.executemany("DELETE FROM edges WHERE src_path = ? AND src_line = ? AND src_col = ? AND kind = ?"
-                            " AND name = ?", [(e.src_path, e.src_line, e.src_col, e.kind, e.name) for e in edges])
+        self.db.executemany(
+            "DELETE FROM edges WHERE src_path = ? AND src_line = ? AND src_col = ? AND kind = ? AND name = ?",
+            [(e.src_path, e.src_line, e.src_col, e.kind, e.name) for e in edges],
+        )
         self._insert_edges(edges)
         self._recount({e.src_path for e in edges})
 
     def _recount(self, paths: set[str]) -> None:
         # "+resolution" keeps SQLite on the src_path index (the resolution index matches most rows)
         for batch in _batches(sorted(paths)):
-            self.db.execute(f"UPDATE files SET n_edges = (SELECT count(*) FROM edges WHERE src_path = files.path"
-                            f" AND +resolution IN ('resolved', 'inferred')) WHERE path IN ({_marks(batch)})", batch)
+            self.db.execute(
+                f"UPDATE files SET n_edges = (SELECT count(*) FROM edges WHERE src_path = files.path"
+                f" AND +resolution IN ('resolved', 'inferred')) WHERE path IN ({_marks(batch)})",
+                batch,
+            )
 
     def _insert_edges(self, edges: Iterable[Edge]) -> None:
-        self.db.executemany(f"INSERT INTO edges ({_EDGE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                            [(e.kind, e.src_path, e.src_line, e.src_symbol, e.dst_path, e.dst_line,
-                              e.dst_symbol, e.name, e.resolution, e.reason, e.src_col) for e in edges])
+        self.db.executemany(
+            f"INSERT INTO edges ({_EDGE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            [
+                (
+                    e.kind,
+                    e.src_path,
+                    e.src_line,
+                    e.src_symbol,
+                    e.dst_path,
+                    e.dst_line,
+                    e.dst_symbol,
+                    e.name,
+                    e.resolution,
+                    e.reason,
+                    e.src_col,
+                )
+                for e in edges
+            ],
+        )
 
     def set_centrality(self, rows: Iterable[Centrality]) -> None:
         self.db.execute("DELETE FROM centrality")
-        self.db.executemany("INSERT INTO centrality VALUES (?,?,?,?,?)",
-                            [(c.path, c.symbol or "", c.pagerank, c.in_degree, c.out_degree) for c in rows])
+        self.db.executemany(
+            "INSERT INTO centrality VALUES (?,?,?,?,?)",
+            [(c.path, c.symbol or "", c.pagerank, c.in_degree, c.out_degree) for c in rows],
+        )
 
     def add_snapshot(self, snapshot: Snapshot) -> None:
-        self.db.execute("INSERT INTO snapshots (commit_sha, created_at, dirty) VALUES (?,?,?)",
-                        (snapshot.commit, snapshot.created_at, json.dumps(list(snapshot.dirty))))
+        self.db.execute(
+            "INSERT INTO snapshots (commit_sha, created_at, dirty) VALUES (?,?,?)",
+            (snapshot.commit, snapshot.created_at, json.dumps(list(snapshot.dirty))),
+        )
 
     # ---- resolution view ----
     def known_paths(self):
@@ -246,10 +330,23 @@ class SQLiteStore(SQLiteVectors, Store):
         return self._references("path = ?", (path,))
 
     def _references(self, clause: str, args) -> list[Reference]:
-        rows = self.db.execute(f"SELECT {_REF_COLUMNS} FROM refs WHERE {clause} ORDER BY path, line, col, kind, name",
-                               args)
-        return [Reference(path=r[0], name=r[1], kind=r[2], line=r[3], col=r[4], qualifier=r[5], scope=r[6],
-                          module=r[7], alias=r[8]) for r in rows]
+        rows = self.db.execute(
+            f"SELECT {_REF_COLUMNS} FROM refs WHERE {clause} ORDER BY path, line, col, kind, name", args
+        )
+        return [
+            Reference(
+                path=r[0],
+                name=r[1],
+                kind=r[2],
+                line=r[3],
+                col=r[4],
+                qualifier=r[5],
+                scope=r[6],
+                module=r[7],
+                alias=r[8],
+            )
+            for r in rows
+        ]
 
     def references_named(self, names: Iterable[str]) -> list[Reference]:
         found: list[Reference] = []
@@ -267,17 +364,26 @@ class SQLiteStore(SQLiteVectors, Store):
         found: set[str] = set()
         for fragment in set(fragments):
             pattern = "%" + fragment.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-            found.update(p for (p,) in self.db.execute(
-                "SELECT DISTINCT path FROM refs WHERE kind = 'import' AND "
-                "(module LIKE ? ESCAPE '\\' OR name LIKE ? ESCAPE '\\')", (pattern, pattern)))
+            found.update(
+                p
+                for (p,) in self.db.execute(
+                    "SELECT DISTINCT path FROM refs WHERE kind = 'import' AND "
+                    "(module LIKE ? ESCAPE '\\' OR name LIKE ? ESCAPE '\\')",
+                    (pattern, pattern),
+                )
+            )
         return found
 
     def paths_inheriting_from(self, paths: Iterable[str]) -> set[str]:
         found: set[str] = set()
         for batch in _batches(sorted(set(paths))):
-            found.update(p for (p,) in self.db.execute(
-                f"SELECT DISTINCT src_path FROM edges WHERE kind = 'inherits' AND dst_path IN ({_marks(batch)})",
-                batch))
+            found.update(
+                p
+                for (p,) in self.db.execute(
+                    f"SELECT DISTINCT src_path FROM edges WHERE kind = 'inherits' AND dst_path IN ({_marks(batch)})",
+                    batch,
+                )
+            )
         return found
 
     def all_edges(self, resolved_only: bool = True):
@@ -292,7 +398,7 @@ class SQLiteStore(SQLiteVectors, Store):
         else:
             clause, args = f"{column} = ?", [name]
         if kind:
-            clause, args = clause + " AND kind = ?", args + [kind]
+            clause, args = clause + " AND kind = ?", [*args, kind]
         return self._symbols(clause + " ORDER BY path, line LIMIT ?", (*args, limit))
 
     def query_symbols(self, *, kind=None, name_glob=None, signature_like=None, path_prefix=None, limit=50):
@@ -324,7 +430,9 @@ class SQLiteStore(SQLiteVectors, Store):
         rows = self.db.execute(
             f"SELECT src_path, dst_path FROM edges WHERE src_path IN ({marks}) AND dst_path IS NOT NULL "
             f"AND dst_path != src_path UNION SELECT dst_path, src_path FROM edges WHERE dst_path IN ({marks}) "
-            f"AND src_path != dst_path", (*paths, *paths))
+            f"AND src_path != dst_path",
+            (*paths, *paths),
+        )
         for path, other in rows:
             found[path].add(other)
         return found
@@ -343,8 +451,11 @@ class SQLiteStore(SQLiteVectors, Store):
         if expression is None:  # under three bytes the gram index cannot help: check every file
             rows = self.db.execute("SELECT path, id FROM files ORDER BY path").fetchall()
         else:  # a superset of the files holding the text; read and checked one by one until ``limit`` lines
-            rows = self.db.execute("SELECT f.path, f.id FROM files_grams g JOIN files f ON f.id = g.rowid "
-                                   "WHERE files_grams MATCH ? ORDER BY f.path", (expression,)).fetchall()
+            rows = self.db.execute(
+                "SELECT f.path, f.id FROM files_grams g JOIN files f ON f.id = g.rowid "
+                "WHERE files_grams MATCH ? ORDER BY f.path",
+                (expression,),
+            ).fetchall()
         spans: list[Span] = []
         folded = text.lower()
         ascii_needle = folded.encode() if folded.isascii() else None
@@ -368,72 +479,104 @@ class SQLiteStore(SQLiteVectors, Store):
         rows = self.db.execute(
             "SELECT c.path, c.start_line, c.end_line, c.symbol, bm25(chunks_fts) AS score "
             "FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid "
-            "WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?", (expression, limit)).fetchall()
+            "WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?",
+            (expression, limit),
+        ).fetchall()
         spans = []
         for path, start, end, symbol, score in rows:
             text = self.file_text(path) or ""
-            body = "\n".join(split_lines(text)[start - 1:end])
+            body = "\n".join(split_lines(text)[start - 1 : end])
             spans.append(Span(path=path, line=start, end_line=end, text=body, score=-score, symbol=symbol))
         return spans
 
     def file_text(self, path: str) -> str | None:
-        row = self.db.execute("SELECT t.text FROM files_text t JOIN files f ON f.id = t.id WHERE f.path = ?",
-                              (path,)).fetchone()
+        row = self.db.execute(
+            "SELECT t.text FROM files_text t JOIN files f ON f.id = t.id WHERE f.path = ?", (path,)
+        ).fetchone()
         return unpack_text(row[0]) if row else None
 
     def file_record(self, path: str) -> FileRecord | None:
-        row = self.db.execute("SELECT path, language, size, hash, flags FROM files WHERE path = ?",
-                              (path,)).fetchone()
+        row = self.db.execute(
+            "SELECT path, language, size, hash, flags FROM files WHERE path = ?", (path,)
+        ).fetchone()
         if row is None:
             return None
-        return FileRecord(path=row[0], language=row[1], size=row[2], content_hash=row[3],
-                          flags=tuple(f for f in row[4].split(",") if f))
+        return FileRecord(
+            path=row[0],
+            language=row[1],
+            size=row[2],
+            content_hash=row[3],
+            flags=tuple(f for f in row[4].split(",") if f),
+        )
 
     # ---- batched reads: a JSON array parameter, so one statement whatever the number of keys ----
     def file_records(self, paths):
-        rows = self.db.execute("SELECT path, language, size, hash, flags FROM files "
-                               "WHERE path IN (SELECT value FROM json_each(?))", (_json_list(paths),))
-        return {r[0]: FileRecord(path=r[0], language=r[1], size=r[2], content_hash=r[3],
-                                 flags=tuple(f for f in r[4].split(",") if f)) for r in rows}
+        rows = self.db.execute(
+            "SELECT path, language, size, hash, flags FROM files "
+            "WHERE path IN (SELECT value FROM json_each(?))",
+            (_json_list(paths),),
+        )
+        return {
+            r[0]: FileRecord(
+                path=r[0],
+                language=r[1],
+                size=r[2],
+                content_hash=r[3],
+                flags=tuple(f for f in r[4].split(",") if f),
+            )
+            for r in rows
+        }
 
     def file_texts(self, paths):
-        rows = self.db.execute("SELECT f.path, t.text FROM files f JOIN files_text t ON t.id = f.id "
-                               "WHERE f.path IN (SELECT value FROM json_each(?))", (_json_list(paths),))
+        rows = self.db.execute(
+            "SELECT f.path, t.text FROM files f JOIN files_text t ON t.id = f.id "
+            "WHERE f.path IN (SELECT value FROM json_each(?))",
+            (_json_list(paths),),
+        )
         return {path: unpack_text(packed) for path, packed in rows}
 
     def symbols_in_paths(self, paths):
         wanted = list(dict.fromkeys(paths))
         found: dict[str, list[Symbol]] = {p: [] for p in wanted}
-        for symbol in self._symbols("path IN (SELECT value FROM json_each(?)) ORDER BY id", (json.dumps(wanted),)):
+        for symbol in self._symbols(
+            "path IN (SELECT value FROM json_each(?)) ORDER BY id", (json.dumps(wanted),)
+        ):
             found[symbol.path].append(symbol)
         return found
 
     def centralities(self, keys):
         wanted = [[path, symbol or ""] for path, symbol in dict.fromkeys(keys)]
-        rows = self.db.execute("SELECT c.* FROM json_each(?) k JOIN centrality c "
-                               "ON c.path = json_extract(k.value, '$[0]') AND c.symbol = json_extract(k.value, '$[1]')",
-                               (json.dumps(wanted),))
+        rows = self.db.execute(
+            "SELECT c.* FROM json_each(?) k JOIN centrality c "
+            "ON c.path = json_extract(k.value, '$[0]') AND c.symbol = json_extract(k.value, '$[1]')",
+            (json.dumps(wanted),),
+        )
         return {(row[0], row[1] or None): _centrality(row) for row in rows}
 
     def snapshot(self) -> Snapshot | None:
         row = self.db.execute(
-            "SELECT commit_sha, created_at, dirty FROM snapshots ORDER BY id DESC LIMIT 1").fetchone()
+            "SELECT commit_sha, created_at, dirty FROM snapshots ORDER BY id DESC LIMIT 1"
+        ).fetchone()
         return Snapshot(row[0], row[1], tuple(json.loads(row[2]))) if row else None
 
     def centrality(self, path, symbol=None):
-        row = self.db.execute("SELECT * FROM centrality WHERE path = ? AND symbol = ?",
-                              (path, symbol or "")).fetchone()
+        row = self.db.execute(
+            "SELECT * FROM centrality WHERE path = ? AND symbol = ?", (path, symbol or "")
+        ).fetchone()
         return _centrality(row) if row else None
 
     def top_central(self, limit=20, files=False):
         clause = "symbol = ''" if files else "symbol != ''"
-        rows = self.db.execute(f"SELECT * FROM centrality WHERE {clause} ORDER BY pagerank DESC, path, symbol"
-                               " LIMIT ?", (limit,))
+        rows = self.db.execute(
+            f"SELECT * FROM centrality WHERE {clause} ORDER BY pagerank DESC, path, symbol LIMIT ?", (limit,)
+        )
         return [_centrality(row) for row in rows]
 
     def language_stats(self) -> list[LanguageStats]:
-        rows = self.db.execute("SELECT coalesce(language, 'text'), count(*), sum(n_symbols), sum(n_edges)"
-                               " FROM files GROUP BY 1 ORDER BY 2 DESC, 1")
+        rows = self.db.execute(
+            "SELECT coalesce(language, 'text'), count(*), sum(n_symbols), sum(n_edges)"
+            " FROM files GROUP BY 1 ORDER BY 2 DESC, 1"
+        )
         return [LanguageStats(*row) for row in rows]
 
     def edge_counts(self) -> dict[str, int]:
@@ -442,17 +585,33 @@ class SQLiteStore(SQLiteVectors, Store):
     # ---- helpers ----
     def _symbols(self, clause: str, args) -> list[Symbol]:
         rows = self.db.execute(f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE {clause}", args)
-        return [Symbol(path=r[0], name=r[1], qualified_name=r[2], kind=r[3], line=r[4], end_line=r[5],
-                       col=r[6], signature=r[7], doc=r[8], parent=r[9]) for r in rows]
+        return [
+            Symbol(
+                path=r[0],
+                name=r[1],
+                qualified_name=r[2],
+                kind=r[3],
+                line=r[4],
+                end_line=r[5],
+                col=r[6],
+                signature=r[7],
+                doc=r[8],
+                parent=r[9],
+            )
+            for r in rows
+        ]
 
     def _edges(self, clause: str, args) -> list[Edge]:
-        rows = self.db.execute(f"SELECT {_EDGE_COLUMNS} FROM edges WHERE {clause} ORDER BY src_path, src_line",
-                               args)
+        rows = self.db.execute(
+            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE {clause} ORDER BY src_path, src_line", args
+        )
         return [Edge(*row) for row in rows]
 
 
 def _centrality(row) -> Centrality:
-    return Centrality(path=row[0], symbol=row[1] or None, pagerank=row[2], in_degree=row[3], out_degree=row[4])
+    return Centrality(
+        path=row[0], symbol=row[1] or None, pagerank=row[2], in_degree=row[3], out_degree=row[4]
+    )
 
 
 def _marks(batch) -> str:
@@ -461,7 +620,7 @@ def _marks(batch) -> str:
 
 def _batches(items: list) -> Iterator[list]:
     for start in range(0, len(items), _MAX_VARS):
-        yield items[start:start + _MAX_VARS]
+        yield items[start : start + _MAX_VARS]
 
 
 def _statements(script: str) -> Iterator[str]:

@@ -8,7 +8,8 @@ chunks), so a vector can never describe text it was not computed from.
 from __future__ import annotations
 
 import sqlite3
-from typing import TYPE_CHECKING, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from maguyva.embed.units import ChunkRow
 
@@ -31,18 +32,23 @@ class SQLiteVectors:
         rows = self.db.execute(
             "SELECT c.id, c.path, c.start_line, c.end_line, c.symbol, c.kind FROM chunks c "
             "LEFT JOIN vectors v ON v.chunk_id = c.id AND v.model = ? WHERE v.chunk_id IS NULL "
-            "ORDER BY c.path, c.start_line", (model,))
+            "ORDER BY c.path, c.start_line",
+            (model,),
+        )
         return [ChunkRow(*row) for row in rows]
 
     def put_vectors(self, model: str, rows: Iterable[tuple[int, bytes]]) -> None:
-        self.db.executemany("INSERT OR REPLACE INTO vectors (model, chunk_id, bits) VALUES (?,?,?)",
-                            [(model, chunk_id, bits) for chunk_id, bits in rows])
+        self.db.executemany(
+            "INSERT OR REPLACE INTO vectors (model, chunk_id, bits) VALUES (?,?,?)",
+            [(model, chunk_id, bits) for chunk_id, bits in rows],
+        )
 
-    def load_vectors(self, model: str) -> tuple["np.ndarray", "np.ndarray"]:
+    def load_vectors(self, model: str) -> tuple[np.ndarray, np.ndarray]:
         import numpy as np  # only semantic search needs it; keep store start-up light
 
-        rows = self.db.execute("SELECT chunk_id, bits FROM vectors WHERE model = ? ORDER BY chunk_id",
-                               (model,)).fetchall()
+        rows = self.db.execute(
+            "SELECT chunk_id, bits FROM vectors WHERE model = ? ORDER BY chunk_id", (model,)
+        ).fetchall()
         if not rows:
             return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.uint8)
         ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
@@ -51,8 +57,11 @@ class SQLiteVectors:
 
     def vector_version(self, model: str) -> tuple[int, int]:
         """Changes whenever vectors are added or dropped (count and id sum)."""
-        return tuple(self.db.execute("SELECT count(*), coalesce(sum(chunk_id), 0) FROM vectors WHERE model = ?",
-                                     (model,)).fetchone())
+        return tuple(
+            self.db.execute(
+                "SELECT count(*), coalesce(sum(chunk_id), 0) FROM vectors WHERE model = ?", (model,)
+            ).fetchone()
+        )
 
     def vector_coverage(self, model: str) -> tuple[int, int]:
         """(chunks with a vector for ``model``, all chunks)."""
@@ -63,9 +72,10 @@ class SQLiteVectors:
     def chunks_by_id(self, ids: Sequence[int]) -> dict[int, ChunkRow]:
         found: dict[int, ChunkRow] = {}
         for start in range(0, len(ids), 500):
-            part = list(ids[start:start + 500])
+            part = list(ids[start : start + 500])
             marks = ",".join("?" * len(part))
-            for row in self.db.execute(f"SELECT id, path, start_line, end_line, symbol, kind FROM chunks "
-                                       f"WHERE id IN ({marks})", part):
+            for row in self.db.execute(
+                f"SELECT id, path, start_line, end_line, symbol, kind FROM chunks WHERE id IN ({marks})", part
+            ):
                 found[row[0]] = ChunkRow(*row)
         return found

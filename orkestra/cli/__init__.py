@@ -123,7 +123,7 @@ def build_app(argv: list[str] | None = None, eager: bool = False) -> typer.Typer
             words = sys.argv[1:] if argv is None else argv
             # a group may build only the command the line names (``code``: maguyva.cli.app.app_for)
             lazy_sub = getattr(module, "app_for", None) if not eager else None
-            sub = lazy_sub(words[words.index(name) + 1:]) if lazy_sub else module.app
+            sub = lazy_sub(words[words.index(name) + 1 :]) if lazy_sub else module.app
             app.add_typer(sub, name=name)
         else:
             app.command(name)(module.command)

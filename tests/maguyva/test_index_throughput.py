@@ -10,6 +10,7 @@ import pickle
 import sqlite3
 
 from index_helpers import write_tree
+
 from maguyva.index import workers
 from maguyva.index.extract import extract_source
 from maguyva.index.graph import Links
@@ -39,12 +40,18 @@ def test_a_packed_extraction_crosses_processes_unchanged():
 
 
 def test_links_added_in_batches_rank_like_links_added_at_once(tmp_path):
-    write_tree(tmp_path, {f"m{n}.py": f"from m{(n + 1) % 5} import f{(n + 1) % 5}\n\ndef f{n}():\n"
-                                      f"    return f{(n + 1) % 5}() + f{(n + 2) % 5}()\n" for n in range(5)})
+    write_tree(
+        tmp_path,
+        {
+            f"m{n}.py": f"from m{(n + 1) % 5} import f{(n + 1) % 5}\n\ndef f{n}():\n"
+            f"    return f{(n + 1) % 5}() + f{(n + 2) % 5}()\n"
+            for n in range(5)
+        },
+    )
     _, edges = extract_tree(tmp_path)
     batched = Links()
     for start in range(0, len(edges), 3):
-        batched.add(edges[start:start + 3])
+        batched.add(edges[start : start + 3])
     rows = sorted(Links.of(edges).centrality(), key=lambda c: (c.path, c.symbol or ""))
     assert len(rows) == 10  # five functions, five files
     assert sorted(batched.centrality(), key=lambda c: (c.path, c.symbol or "")) == rows
@@ -78,24 +85,38 @@ def test_a_hanging_file_in_the_pool_is_redone_alone_and_the_rest_keep_their_orde
 
 def test_a_pooled_cold_index_stores_what_an_in_process_one_stores(tmp_path, monkeypatch):
     """Most cold indexes now run a pool (from 0.5 MB of source): the store must hold the same rows."""
-    write_tree(tmp_path / "repo", {f"pkg/m{n}.py": f"class HTTPServer{n}(Base):\n    def getUserName(self):\n"
-                                                   f"        return self.fetch_v{n}(m{(n + 1) % 9}.HTTPServer{n})\n"
-                                   for n in range(9)} | {"README.md": "# Title\n\nsome `snake_case` prose\n"})
+    write_tree(
+        tmp_path / "repo",
+        {
+            f"pkg/m{n}.py": f"class HTTPServer{n}(Base):\n    def getUserName(self):\n"
+            f"        return self.fetch_v{n}(m{(n + 1) % 9}.HTTPServer{n})\n"
+            for n in range(9)
+        }
+        | {"README.md": "# Title\n\nsome `snake_case` prose\n"},
+    )
     monkeypatch.setattr(workers, "PARALLEL_MIN_FILES", 0)
     monkeypatch.setattr(workers, "PARALLEL_MIN_BYTES", 0)
     tables = {}
     for count in (1, 2):
         index_repository(tmp_path / "repo", tmp_path / f"{count}.db", full=True, workers=count)
         db = sqlite3.connect(tmp_path / f"{count}.db")
-        tables[count] = [db.execute(query).fetchall() for query in (
-            "SELECT c.path, c.start_line, c.symbol, f.words FROM chunks c JOIN chunks_fts f ON f.rowid = c.id"
-            " ORDER BY c.path, c.start_line",
-            "SELECT * FROM refs ORDER BY path, line, col, name", "SELECT * FROM symbols ORDER BY path, line, name",
-            "SELECT kind, src_path, src_line, dst_path, dst_symbol, resolution FROM edges ORDER BY 1, 2, 3, 4, 5")]
+        tables[count] = [
+            db.execute(query).fetchall()
+            for query in (
+                "SELECT c.path, c.start_line, c.symbol, f.words FROM chunks c JOIN chunks_fts f ON f.rowid = c.id"
+                " ORDER BY c.path, c.start_line",
+                "SELECT * FROM refs ORDER BY path, line, col, name",
+                "SELECT * FROM symbols ORDER BY path, line, name",
+                "SELECT kind, src_path, src_line, dst_path, dst_symbol, resolution FROM edges ORDER BY 1, 2, 3, 4, 5",
+            )
+        ]
         db.close()
-    assert ("pkg/m0.py", 2, "pkg.m0.HTTPServer0.getUserName",
-            "def getusername get user name self return self fetch_v0 fetch v 0 m1 m 1 httpserver0 http server 0") \
-        in tables[2][0]
+    assert (
+        "pkg/m0.py",
+        2,
+        "pkg.m0.HTTPServer0.getUserName",
+        "def getusername get user name self return self fetch_v0 fetch v 0 m1 m 1 httpserver0 http server 0",
+    ) in tables[2][0]
     assert tables[2] == tables[1]
 
 

@@ -22,7 +22,7 @@ def test_a_literal_s_grams_are_a_subset_of_every_text_that_holds_it():
     for _ in range(300):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60)))
         start = rng.randint(0, len(text))
-        needle = text[start:start + rng.randint(1, 12)]
+        needle = text[start : start + rng.randint(1, 12)]
         query = gram_query(needle)
         if query is None:
             assert len(needle.lower().encode()) < 3
@@ -44,8 +44,12 @@ def _put(store: SQLiteStore, path: str, text: str) -> None:
 
 def test_literal_search_is_exact_through_replacements_and_deletions(tmp_path):
     store = SQLiteStore(tmp_path / "index.db")
-    texts = {"a.txt": "alpha Needle one\nbeta\n", "b.txt": "eldeen\nNEEDLE two\n", "c.txt": "nee dle\n",
-             "d.txt": "İstanbul straße\n"}
+    texts = {
+        "a.txt": "alpha Needle one\nbeta\n",
+        "b.txt": "eldeen\nNEEDLE two\n",
+        "c.txt": "nee dle\n",
+        "d.txt": "İstanbul straße\n",
+    }
     with store.transaction():
         for path, text in texts.items():
             _put(store, path, text)
@@ -67,23 +71,36 @@ def test_literal_search_is_exact_through_replacements_and_deletions(tmp_path):
 def test_every_literal_of_a_tree_is_found_exactly_where_a_scan_finds_it(git_repo, tmp_path):
     rng = random.Random(3)
     words = ["def", "Class", "self.run", "naïve", "中文", "x" * 70, "a_b", "Ωmega", "\t"]
-    tree = {f"m{n}.py": "\n".join(" ".join(rng.choice(words) for _ in range(5)) for _ in range(8)) + "\n"
-            for n in range(12)}
+    tree = {
+        f"m{n}.py": "\n".join(" ".join(rng.choice(words) for _ in range(5)) for _ in range(8)) + "\n"
+        for n in range(12)
+    }
     write_tree(git_repo, tree)
     index_repository(git_repo, tmp_path / "index.db", full=True)
     store = SQLiteStore(tmp_path / "index.db", readonly=True)
     try:
         for needle in ["class self", "naïve 中", "x" * 66, "Ωmega", "F ", "a_b def", "zzz", "中"]:
-            expected = [(path, s.line) for path in sorted(tree) for s in matching_lines(path, tree[path], needle, 10**6)]
+            expected = [
+                (path, s.line)
+                for path in sorted(tree)
+                for s in matching_lines(path, tree[path], needle, 10**6)
+            ]
             assert [(s.path, s.line) for s in store.search_literal(needle, limit=10**6)] == expected, needle
     finally:
         store.close()
 
 
 def test_the_git_listing_and_the_walk_scan_the_same_files(git_repo, tmp_path):
-    tree = {"app.py": "x = 1\n", "pkg/mod.py": "y = 2\n", ".gitignore": "*.log\nbuild/\n", "run.log": "log\n",
-            "build/out.py": "z = 3\n", "pkg/.maguyvaignore": "secret*\n", "pkg/secret.py": "s = 1\n",
-            "docs/readme.md": "# hi\n"}
+    tree = {
+        "app.py": "x = 1\n",
+        "pkg/mod.py": "y = 2\n",
+        ".gitignore": "*.log\nbuild/\n",
+        "run.log": "log\n",
+        "build/out.py": "z = 3\n",
+        "pkg/.maguyvaignore": "secret*\n",
+        "pkg/secret.py": "s = 1\n",
+        "docs/readme.md": "# hi\n",
+    }
     plain = tmp_path / "plain"
     for root in (git_repo, plain):
         write_tree(root, tree)
@@ -93,8 +110,14 @@ def test_the_git_listing_and_the_walk_scan_the_same_files(git_repo, tmp_path):
     listed = [(f.record.path, f.record.content_hash, f.record.flags) for f in scan_repository(git_repo).files]
     walked = [(f.record.path, f.record.content_hash, f.record.flags) for f in scan_repository(plain).files]
     assert sorted(listed) == sorted(walked)  # git lists in path order, the walk directory by directory
-    assert sorted(p for p, _, _ in listed) == [".gitignore", "app.py", "docs/readme.md", "new.py", "pkg/.maguyvaignore",
-                                         "pkg/mod.py"]
+    assert sorted(p for p, _, _ in listed) == [
+        ".gitignore",
+        "app.py",
+        "docs/readme.md",
+        "new.py",
+        "pkg/.maguyvaignore",
+        "pkg/mod.py",
+    ]
 
 
 def test_a_changed_file_is_read_once_per_run_and_unchanged_ones_not_at_all(git_repo, tmp_path, monkeypatch):

@@ -34,9 +34,14 @@ def leaky(git_repo: Path, tmp_path: Path) -> Path:
     (git_repo / "sub" / ".git").write_text(f"gitdir: ../.git/modules/{SECRET}\n")  # a submodule's git file
     outside = tmp_path / "outside.txt"
     outside.write_text(f"password = {SECRET}\n")
-    links = {"config_link.txt": ".git/config", "nested_link.txt": "vendor/lib/.git/config",
-             "deep/chain.txt": "../config_link.txt", "outside.txt": str(outside), "gitdir_link": ".git",
-             "head_link.txt": "./sub/../.git/HEAD"}
+    links = {
+        "config_link.txt": ".git/config",
+        "nested_link.txt": "vendor/lib/.git/config",
+        "deep/chain.txt": "../config_link.txt",
+        "outside.txt": str(outside),
+        "gitdir_link": ".git",
+        "head_link.txt": "./sub/../.git/HEAD",
+    }
     for name, target in links.items():
         (git_repo / name).parent.mkdir(parents=True, exist_ok=True)
         os.symlink(target, git_repo / name)
@@ -57,10 +62,22 @@ def test_no_search_finds_the_credentials_and_get_file_refuses_every_route(leaky,
         assert api.search_text("ghp_[A-Z]+", regex=True)["count"] == 0
         assert api.search_text("remote")["count"] == 0
         assert all(SECRET not in str(r) for r in api.intelligent_search("origin url user")["results"])
-        for path in ("vendor/lib/.git/config", "./vendor/lib/.git/config", "vendor/lib/../lib/.git/config",
-                     "vendor/lib/.git", "sub/.git", ".git/config", "config_link.txt", "nested_link.txt",
-                     "deep/chain.txt", "gitdir_link/config", "head_link.txt", "outside.txt",
-                     str(leaky / "vendor/lib/.git/config"), "vendor/lib/.GIT/config"):
+        for path in (
+            "vendor/lib/.git/config",
+            "./vendor/lib/.git/config",
+            "vendor/lib/../lib/.git/config",
+            "vendor/lib/.git",
+            "sub/.git",
+            ".git/config",
+            "config_link.txt",
+            "nested_link.txt",
+            "deep/chain.txt",
+            "gitdir_link/config",
+            "head_link.txt",
+            "outside.txt",
+            str(leaky / "vendor/lib/.git/config"),
+            "vendor/lib/.GIT/config",
+        ):
             with pytest.raises(MaguyvaError):
                 api.get_file(path)
         assert api.get_file("vendor/lib/lib.py")["total_lines"] == 2

@@ -35,5 +35,8 @@ def import_alias(module: str) -> str:
 def package_files(path: str, known_paths) -> list[str]:
     """The non-test ``.go`` files of ``path``'s directory: one package, sorted."""
     directory = posixpath.dirname(path)
-    return sorted(p for p in known_paths if p.endswith(".go") and not p.endswith("_test.go")
-                  and posixpath.dirname(p) == directory)
+    return sorted(
+        p
+        for p in known_paths
+        if p.endswith(".go") and not p.endswith("_test.go") and posixpath.dirname(p) == directory
+    )

@@ -38,12 +38,33 @@ def default_import(alias: str, target_symbols) -> object | None:
 
 
 # ---- facts for the type and value pass (maguyva.index.infer); rows as in lang/python.py ``facts`` ----
-_LITERALS = {"string": "str", "template_string": "str", "number": "int", "true": "bool", "false": "bool",
-             "regex": "builtin", "null": "None", "undefined": "None"}
-_INNER = ("parenthesized_expression", "await_expression", "as_expression", "non_null_expression",
-          "satisfies_expression", "type_assertion")
-_FUNCTIONS = ("function_declaration", "generator_function_declaration", "method_definition", "function_expression",
-              "function", "arrow_function", "generator_function")
+_LITERALS = {
+    "string": "str",
+    "template_string": "str",
+    "number": "int",
+    "true": "bool",
+    "false": "bool",
+    "regex": "builtin",
+    "null": "None",
+    "undefined": "None",
+}
+_INNER = (
+    "parenthesized_expression",
+    "await_expression",
+    "as_expression",
+    "non_null_expression",
+    "satisfies_expression",
+    "type_assertion",
+)
+_FUNCTIONS = (
+    "function_declaration",
+    "generator_function_declaration",
+    "method_definition",
+    "function_expression",
+    "function",
+    "arrow_function",
+    "generator_function",
+)
 _KEY = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 
 
@@ -73,15 +94,23 @@ def summarize(node, source: bytes, depth: int = 0) -> str:
         return summarize(inner[0], source, depth + 1) if inner else UNKNOWN
     if kind == "subscript_expression":
         base = summarize(node.child_by_field_name("object"), source, depth + 1)
-        return capped(f"{base}[{_key(node.child_by_field_name('index'), source)}]") if base != UNKNOWN else UNKNOWN
+        return (
+            capped(f"{base}[{_key(node.child_by_field_name('index'), source)}]")
+            if base != UNKNOWN
+            else UNKNOWN
+        )
     if kind == "array":
-        return capped(join([summarize(c, source, depth + 1) for c in node.named_children[:16] if c.type != "comment"]))
+        return capped(
+            join([summarize(c, source, depth + 1) for c in node.named_children[:16] if c.type != "comment"])
+        )
     if kind == "object":
         items = []
         for child in node.named_children[:16]:
             if child.type == "pair":
-                items.append(f"{_key(child.child_by_field_name('key'), source)}:"
-                             f"{summarize(child.child_by_field_name('value'), source, depth + 1)}")
+                items.append(
+                    f"{_key(child.child_by_field_name('key'), source)}:"
+                    f"{summarize(child.child_by_field_name('value'), source, depth + 1)}"
+                )
             elif child.type == "shorthand_property_identifier":
                 text = _text(child, source)
                 items.append(f"'{text}:{text}" if set(text) <= _KEY else "?")
@@ -93,9 +122,15 @@ def summarize(node, source: bytes, depth: int = 0) -> str:
         if op in ("||", "??"):
             parts = [summarize(left, source, depth + 1), summarize(right, source, depth + 1)]
             return UNKNOWN if UNKNOWN in parts else capped("|".join(parts))
-        return "'str" if op == "+" and left is not None and left.type in ("string", "template_string") else UNKNOWN
+        return (
+            "'str"
+            if op == "+" and left is not None and left.type in ("string", "template_string")
+            else UNKNOWN
+        )
     if kind == "ternary_expression":
-        parts = [summarize(node.child_by_field_name(f), source, depth + 1) for f in ("consequence", "alternative")]
+        parts = [
+            summarize(node.child_by_field_name(f), source, depth + 1) for f in ("consequence", "alternative")
+        ]
         return UNKNOWN if UNKNOWN in parts else capped("|".join(parts))
     return UNKNOWN
 
@@ -113,7 +148,7 @@ def _key(node, source: bytes) -> str:
 
 
 def _text(node, source: bytes) -> str:
-    return source[node.start_byte:node.end_byte].decode("utf-8", errors="replace")
+    return source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
 
 def _target(node, source: bytes) -> str | None:
@@ -138,7 +173,11 @@ def facts(kind: str, node, source: bytes, defined: frozenset) -> list[tuple]:
             left = node.child_by_field_name("name") or node.child_by_field_name("property")
             right, annotation = node.child_by_field_name("value"), node.child_by_field_name("type")
         else:
-            left, right, annotation = node.child_by_field_name("left"), node.child_by_field_name("right"), None
+            left, right, annotation = (
+                node.child_by_field_name("left"),
+                node.child_by_field_name("right"),
+                None,
+            )
         alias = _annotation(annotation, source)
         if right is not None and right.type in ("as_expression", "satisfies_expression") and not alias:
             typed = [c for c in right.named_children if c.type != "comment"]
@@ -150,8 +189,11 @@ def facts(kind: str, node, source: bytes, defined: frozenset) -> list[tuple]:
             return []  # a function value is its own definition (def.function on the declarator)
         value = summarize(right, source) if right is not None else "?"
         if left.type == "array_pattern":
-            return [(_text(t, source), f"{value}[{i}]" if value != "?" else "?", "", "", t)
-                    for i, t in enumerate(left.named_children) if t.type == "identifier"]
+            return [
+                (_text(t, source), f"{value}[{i}]" if value != "?" else "?", "", "", t)
+                for i, t in enumerate(left.named_children)
+                if t.type == "identifier"
+            ]
         if left.type == "subscript_expression":
             target = _target(left.child_by_field_name("object"), source)
             key = _key(left.child_by_field_name("index"), source)
@@ -179,8 +221,13 @@ def _annotation(node, source: bytes) -> str:
 def _params(node, source: bytes) -> list[tuple]:
     rows = []
     parameters = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
-    children = parameters.named_children if parameters is not None and parameters.type == "formal_parameters" \
-        else [parameters] if parameters is not None else []
+    children = (
+        parameters.named_children
+        if parameters is not None and parameters.type == "formal_parameters"
+        else [parameters]
+        if parameters is not None
+        else []
+    )
     position = 0
     for child in children:
         name, default, annotation, field = child, None, "", False
@@ -217,8 +264,9 @@ def _args(node, source: bytes, defined: frozenset) -> list[tuple]:
         return []
     arguments = node.child_by_field_name("arguments")
     rows = []
-    for position, child in enumerate(c for c in (arguments.named_children if arguments is not None else ())
-                                     if c.type != "comment"):
+    for position, child in enumerate(
+        c for c in (arguments.named_children if arguments is not None else ()) if c.type != "comment"
+    ):
         if child.type in ("identifier", "member_expression"):
             text = summarize(child, source)
             root, _, rest = text.partition(".")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import posixpath
-from typing import Iterable
+from collections.abc import Iterable
 
 
 def source_roots(defaults: Iterable[str], from_path: str, module: str) -> list[str]:
@@ -27,8 +27,11 @@ def first_file_in(folder: str, roots: Iterable[str], ext: str | None, known_path
     """The first file (sorted) directly inside ``<root>/<folder>/``, of extension ``ext`` if given."""
     for root in roots:
         prefix = f"{root}{folder}/"
-        files = sorted(p for p in known_paths if p.startswith(prefix) and "/" not in p[len(prefix):]
-                       and (ext is None or p.endswith(ext)))
+        files = sorted(
+            p
+            for p in known_paths
+            if p.startswith(prefix) and "/" not in p[len(prefix) :] and (ext is None or p.endswith(ext))
+        )
         if files:
             return files[0]
     return None

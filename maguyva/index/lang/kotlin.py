@@ -15,9 +15,11 @@ def resolve_import(module: str, from_path: str, known_paths) -> str | None:
     folder ``a/b`` (top-level functions live in any file of their package)."""
     stem = module.replace(".", "/")
     roots = jvm.source_roots(SOURCE_ROOTS, from_path, module)
-    return (jvm.type_file(stem, roots, ".kt", known_paths)
-            or jvm.first_file_in(stem, roots, ".kt", known_paths)
-            or jvm.first_file_in(posixpath.dirname(stem), roots, ".kt", known_paths))
+    return (
+        jvm.type_file(stem, roots, ".kt", known_paths)
+        or jvm.first_file_in(stem, roots, ".kt", known_paths)
+        or jvm.first_file_in(posixpath.dirname(stem), roots, ".kt", known_paths)
+    )
 
 
 def package_files(path: str, known_paths) -> list[str]:

@@ -25,8 +25,11 @@ def resolve_import(module: str, from_path: str, known_paths) -> str | None:
                 return f"{root}{tail}.php"
         for root in SOURCE_ROOTS:
             prefix = f"{root}{tail}/" if tail else root
-            files = sorted(p for p in known_paths
-                           if p.startswith(prefix) and p.endswith(".php") and "/" not in p[len(prefix):])
+            files = sorted(
+                p
+                for p in known_paths
+                if p.startswith(prefix) and p.endswith(".php") and "/" not in p[len(prefix) :]
+            )
             if files:
                 return files[0]
     return _root_file(parts, known_paths)
@@ -37,8 +40,9 @@ def _root_file(parts: list[str], known_paths) -> str | None:
     if len(parts) != 1:
         return None
     for root in SOURCE_ROOTS[:1]:
-        files = sorted(p for p in known_paths
-                       if p.startswith(root) and p.endswith(".php") and "/" not in p[len(root):])
+        files = sorted(
+            p for p in known_paths if p.startswith(root) and p.endswith(".php") and "/" not in p[len(root) :]
+        )
         if files:
             return files[0]
     return None

@@ -12,7 +12,7 @@ def module_name(path: str) -> str:
         stem = stem[: -len("__init__")].rstrip("/")
     for root in SOURCE_ROOTS[1:]:
         if stem.startswith(root):
-            stem = stem[len(root):]
+            stem = stem[len(root) :]
             break
     return stem.replace("/", ".")
 
@@ -44,12 +44,31 @@ def submodule(module: str, name: str) -> str:
 
 
 # ---- facts for the type and value pass (maguyva.index.infer); value grammar: maguyva.index.values ----
-_LITERALS = {"string": "str", "concatenated_string": "str", "integer": "int", "float": "float", "true": "bool",
-             "false": "bool", "none": "None", "list_comprehension": "list", "dictionary_comprehension": "dict",
-             "set_comprehension": "set", "generator_expression": "generator", "comparison_operator": "bool",
-             "not_operator": "bool"}
-_CONTAINERS = {"list", "tuple", "set", "expression_list", "dictionary", "pattern_list", "tuple_pattern",
-               "list_pattern"}
+_LITERALS = {
+    "string": "str",
+    "concatenated_string": "str",
+    "integer": "int",
+    "float": "float",
+    "true": "bool",
+    "false": "bool",
+    "none": "None",
+    "list_comprehension": "list",
+    "dictionary_comprehension": "dict",
+    "set_comprehension": "set",
+    "generator_expression": "generator",
+    "comparison_operator": "bool",
+    "not_operator": "bool",
+}
+_CONTAINERS = {
+    "list",
+    "tuple",
+    "set",
+    "expression_list",
+    "dictionary",
+    "pattern_list",
+    "tuple_pattern",
+    "list_pattern",
+}
 _KEY = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _SELF = ("self", "cls")
 
@@ -87,14 +106,18 @@ def summarize(node, source: bytes, depth: int = 0) -> str:
         items = []
         for child in node.named_children[:16]:
             if child.type == "pair":
-                items.append(f"{_key(child.child_by_field_name('key'), source)}:"
-                             f"{summarize(child.child_by_field_name('value'), source, depth + 1)}")
+                items.append(
+                    f"{_key(child.child_by_field_name('key'), source)}:"
+                    f"{summarize(child.child_by_field_name('value'), source, depth + 1)}"
+                )
             elif child.type != "comment":
                 items.append(summarize(child, source, depth + 1))
         return capped(join(items))
     if kind in ("conditional_expression", "boolean_operator"):
         values = [c for c in node.named_children if c.type != "comment"]
-        options = [values[0], values[2]] if kind == "conditional_expression" and len(values) == 3 else values[:2]
+        options = (
+            [values[0], values[2]] if kind == "conditional_expression" and len(values) == 3 else values[:2]
+        )
         parts = [summarize(o, source, depth + 1) for o in options]
         return UNKNOWN if UNKNOWN in parts else capped("|".join(parts))
     return UNKNOWN
@@ -112,7 +135,7 @@ def _key(node, source: bytes) -> str:
 
 
 def _text(node, source: bytes) -> str:
-    return source[node.start_byte:node.end_byte].decode("utf-8", errors="replace")
+    return source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
 
 def _target(node, source: bytes) -> str | None:
@@ -152,8 +175,16 @@ def facts(kind: str, node, source: bytes, defined: frozenset) -> list[tuple]:
         if name is None:
             return []
         decorators = [c for c in node.named_children if c.type == "decorator"]
-        return [(_text(name, source), summarize(d.named_children[0] if d.named_children else None, source),
-                 str(i), "", d) for i, d in enumerate(decorators)]
+        return [
+            (
+                _text(name, source),
+                summarize(d.named_children[0] if d.named_children else None, source),
+                str(i),
+                "",
+                d,
+            )
+            for i, d in enumerate(decorators)
+        ]
     if kind == "arg":
         return _args(node, source, defined)
     return []
@@ -168,7 +199,9 @@ def _binds(node, source: bytes) -> list[tuple]:
         alias = node.child_by_field_name("alias")
         target = alias.named_children[0] if alias is not None and alias.named_children else None
         values = [c for c in node.named_children if c.type != "as_pattern_target"]
-        return _unpack(target, summarize(values[0], source) if values else "?", source, None) if target else []
+        return (
+            _unpack(target, summarize(values[0], source) if values else "?", source, None) if target else []
+        )
     left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
     while right is not None and right.type == "assignment":  # a = b = value
         right = right.child_by_field_name("right")
@@ -186,28 +219,38 @@ def _unpack(left, value: str, source: bytes, right, alias: str = "") -> list[tup
         return []
     if left.type in ("pattern_list", "tuple_pattern", "list_pattern"):
         targets = [c for c in left.named_children if c.type != "comment"]
-        items = [c for c in right.named_children if c.type != "comment"] if right is not None and \
-            right.type in ("expression_list", "tuple", "list") else None
+        items = (
+            [c for c in right.named_children if c.type != "comment"]
+            if right is not None and right.type in ("expression_list", "tuple", "list")
+            else None
+        )
         rows = []
         splat = next((i for i, t in enumerate(targets) if t.type == "list_splat_pattern"), None)
         for i, target in enumerate(targets):
             if items is not None and splat is not None and len(items) >= len(targets) - 1:
                 tail = len(targets) - 1 - i  # a, *b, c = f, g, h, k: b holds the middle items
                 if i == splat:
-                    middle = items[splat:len(items) - (len(targets) - 1 - splat)]
+                    middle = items[splat : len(items) - (len(targets) - 1 - splat)]
                     inner = target.named_children[0] if target.named_children else None
-                    rows += _unpack(inner, capped(join([summarize(m, source) for m in middle])), source, None) \
-                        if inner is not None else []
+                    rows += (
+                        _unpack(inner, capped(join([summarize(m, source) for m in middle])), source, None)
+                        if inner is not None
+                        else []
+                    )
                     continue
                 item_node = items[i] if i < splat else items[len(items) - 1 - tail]
                 rows += _unpack(target, summarize(item_node, source), source, item_node)
                 continue
             if target.type == "list_splat_pattern":
                 continue
-            item = summarize(items[i], source) if items is not None and len(items) == len(targets) else \
-                (f"{value}[{i}]" if value != "?" else "?")
-            rows += _unpack(target, item, source, items[i] if items is not None and len(items) == len(targets)
-                            else None)
+            item = (
+                summarize(items[i], source)
+                if items is not None and len(items) == len(targets)
+                else (f"{value}[{i}]" if value != "?" else "?")
+            )
+            rows += _unpack(
+                target, item, source, items[i] if items is not None and len(items) == len(targets) else None
+            )
         return rows
     if left.type == "subscript":  # d["k"] = v: d now holds v under "k" (the latest assignment wins)
         target = _target(left.child_by_field_name("value"), source)
@@ -238,8 +281,15 @@ def _params(node, source: bytes) -> list[tuple]:
             name = name.named_children[0] if name.named_children else None
         if name is None or name.type != "identifier":
             continue
-        rows.append((_text(name, source), summarize(default, source) if default is not None else "", slot,
-                     annotation, name))
+        rows.append(
+            (
+                _text(name, source),
+                summarize(default, source) if default is not None else "",
+                slot,
+                annotation,
+                name,
+            )
+        )
         position += 1
     returns = node.child_by_field_name("return_type")
     if returns is not None:

@@ -7,10 +7,19 @@ import posixpath
 IMPLICIT_RECEIVER = True  # a bare call inside a class may name one of its methods
 LOAD_PATH = ("lib/", "", "app/")
 _SCOPES = frozenset({"method", "singleton_method", "class", "module", "singleton_class", "program"})
-_PARAMETERS = frozenset({
-    "method_parameters", "lambda_parameters", "block_parameters", "optional_parameter",
-    "keyword_parameter", "splat_parameter", "hash_splat_parameter", "block_parameter",
-    "destructured_parameter"})
+_PARAMETERS = frozenset(
+    {
+        "method_parameters",
+        "lambda_parameters",
+        "block_parameters",
+        "optional_parameter",
+        "keyword_parameter",
+        "splat_parameter",
+        "hash_splat_parameter",
+        "block_parameter",
+        "destructured_parameter",
+    }
+)
 
 
 def resolve_import(module: str, from_path: str, known_paths) -> str | None:

@@ -14,7 +14,9 @@ def resolve_import(module: str, from_path: str, known_paths) -> str | None:
     """A class/object file ``a/b/C.scala``, else the first file (sorted) of package folder ``a/b``."""
     stem = module.replace(".", "/")
     roots = jvm.source_roots(SOURCE_ROOTS, from_path, module)
-    return jvm.type_file(stem, roots, ".scala", known_paths) or jvm.first_file_in(stem, roots, ".scala", known_paths)
+    return jvm.type_file(stem, roots, ".scala", known_paths) or jvm.first_file_in(
+        stem, roots, ".scala", known_paths
+    )
 
 
 def package_files(path: str, known_paths) -> list[str]:

@@ -6,6 +6,6 @@ from maguyva.index.lang.javascript import default_import, resolve_import
 
 __all__ = ["default_import", "resolve_import"]
 
-from maguyva.index.lang.javascript import facts  # noqa: E402  (the type and value pass's facts)
+from maguyva.index.lang.javascript import facts
 
 __all__ += ["facts"]

@@ -7,7 +7,6 @@ import psycopg
 from maguyva.errors import StoreError
 from maguyva.store.postgres.migrations import LATEST, migrate, schema_version
 
-
 READ_TIMEOUT_MS = 30_000  # per statement, on read-only (server) connections
 
 
@@ -25,9 +24,12 @@ def connect(conninfo: str, *, create: bool) -> psycopg.Connection:
     version = schema_version(conn)
     if version != LATEST:
         conn.close()
-        raise StoreError("no Maguyva index in this database (run `orkestra code index --store URL` first)"
-                         if version == 0 else f"schema version {version}, expected {LATEST}: run "
-                                              f"`orkestra code index --store URL` to migrate it")
+        raise StoreError(
+            "no Maguyva index in this database (run `orkestra code index --store URL` first)"
+            if version == 0
+            else f"schema version {version}, expected {LATEST}: run "
+            f"`orkestra code index --store URL` to migrate it"
+        )
     return conn
 
 
@@ -49,25 +51,36 @@ def has_pgvector(conn: psycopg.Connection) -> bool:
 def ensure_repo(conn: psycopg.Connection, workspace: str, repo: str) -> int:
     """The id of ``workspace``/``repo``, creating both when missing."""
     conn.execute("INSERT INTO workspaces (name) VALUES (%s) ON CONFLICT (name) DO NOTHING", (workspace,))
-    conn.execute("INSERT INTO repos (workspace_id, name) SELECT id, %s FROM workspaces WHERE name = %s "
-                 "ON CONFLICT (workspace_id, name) DO NOTHING", (repo, workspace))
+    conn.execute(
+        "INSERT INTO repos (workspace_id, name) SELECT id, %s FROM workspaces WHERE name = %s "
+        "ON CONFLICT (workspace_id, name) DO NOTHING",
+        (repo, workspace),
+    )
     return find_repo(conn, workspace, repo)
 
 
 def find_repo(conn: psycopg.Connection, workspace: str, repo: str) -> int | None:
-    row = conn.execute("SELECT r.id FROM repos r JOIN workspaces w ON w.id = r.workspace_id "
-                       "WHERE w.name = %s AND r.name = %s", (workspace, repo)).fetchone()
+    row = conn.execute(
+        "SELECT r.id FROM repos r JOIN workspaces w ON w.id = r.workspace_id "
+        "WHERE w.name = %s AND r.name = %s",
+        (workspace, repo),
+    ).fetchone()
     return row[0] if row else None
 
 
 def workspace_repos(conn: psycopg.Connection, workspace: str) -> dict[str, int]:
     """name → id of every repository of ``workspace``, by name."""
-    rows = conn.execute("SELECT r.name, r.id FROM repos r JOIN workspaces w ON w.id = r.workspace_id "
-                        "WHERE w.name = %s ORDER BY r.name", (workspace,))
+    rows = conn.execute(
+        "SELECT r.name, r.id FROM repos r JOIN workspaces w ON w.id = r.workspace_id "
+        "WHERE w.name = %s ORDER BY r.name",
+        (workspace,),
+    )
     return dict(rows.fetchall())
 
 
 def drop_repo(conn: psycopg.Connection, workspace: str, repo: str) -> None:
     """Forget everything indexed for ``workspace``/``repo`` (``index --full``); keys are untouched."""
-    conn.execute("DELETE FROM repos r USING workspaces w WHERE w.id = r.workspace_id AND w.name = %s "
-                 "AND r.name = %s", (workspace, repo))
+    conn.execute(
+        "DELETE FROM repos r USING workspaces w WHERE w.id = r.workspace_id AND w.name = %s AND r.name = %s",
+        (workspace, repo),
+    )

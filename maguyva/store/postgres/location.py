@@ -28,7 +28,7 @@ class PostgresLocation:
     repo: str | None = None  # None or "*" when the location names a whole workspace
 
     @classmethod
-    def parse(cls, url: "str | PostgresLocation") -> "PostgresLocation":
+    def parse(cls, url: str | PostgresLocation) -> PostgresLocation:
         if isinstance(url, PostgresLocation):
             return url
         parts = urlsplit(url)
@@ -42,7 +42,7 @@ class PostgresLocation:
         conninfo = urlunsplit(parts._replace(query=urlencode(rest)))
         return cls(conninfo, ours["workspace"], ours["repo"])
 
-    def for_repo(self, repo: str) -> "PostgresLocation":
+    def for_repo(self, repo: str) -> PostgresLocation:
         return replace(self, repo=repo)
 
     @property

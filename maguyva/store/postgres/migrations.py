@@ -8,7 +8,9 @@ backends sort alike. A new version is appended here; released versions are never
 from __future__ import annotations
 
 MIGRATIONS: tuple[tuple[int, str], ...] = (
-    (1, """
+    (
+        1,
+        """
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 CREATE TABLE workspaces (
     id serial PRIMARY KEY, name text COLLATE "C" NOT NULL UNIQUE, created_at timestamptz NOT NULL DEFAULT now()
@@ -84,7 +86,8 @@ CREATE TABLE api_keys (
     name text NOT NULL, secret_sha256 text NOT NULL, created_at timestamptz NOT NULL DEFAULT now(),
     revoked_at timestamptz
 );
-"""),
+""",
+    ),
 )
 
 LATEST = MIGRATIONS[-1][0]
@@ -95,8 +98,10 @@ def migrate(conn) -> int:
     """Apply pending migrations in one transaction; return the schema version now in place."""
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK,))
-        conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations ("
-                     "version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+            "version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+        )
         current = schema_version(conn)
         for version, sql in MIGRATIONS:
             if version > current:

@@ -15,8 +15,9 @@ from maguyva.store.postgres.bm25 import query_terms
 
 _SYMBOL_COLUMNS = "path, name, qualified_name, kind, line, end_line, col, signature, doc, parent"
 _REF_COLUMNS = "path, name, kind, line, col, qualifier, scope, module, alias"
-_EDGE_COLUMNS = ("kind, src_path, src_line, src_symbol, dst_path, dst_line, dst_symbol, name, resolution, reason, "
-                 "src_col")
+_EDGE_COLUMNS = (
+    "kind, src_path, src_line, src_symbol, dst_path, dst_line, dst_symbol, name, resolution, reason, src_col"
+)
 
 # FTS5's bm25() with k1 = 1.2, b = 0.75; a phrase's frequency is counted in the chunk's token stream.
 _BM25 = """
@@ -54,7 +55,9 @@ class PostgresReads:
 
     # ---- what resolution needs ----
     def known_paths(self):
-        return dict(self._rows("SELECT path, language FROM files WHERE repo_id = %s ORDER BY id", (self.repo_id,)))
+        return dict(
+            self._rows("SELECT path, language FROM files WHERE repo_id = %s ORDER BY id", (self.repo_id,))
+        )
 
     def symbols_named(self, name: str):
         return self._symbols("name = %s ORDER BY id", (name,))
@@ -78,20 +81,32 @@ class PostgresReads:
         found: set[str] = set()
         for fragment in set(fragments):
             pattern = "%" + fragment.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-            found.update(p for (p,) in self._rows(
-                "SELECT DISTINCT path FROM refs WHERE repo_id = %s AND kind = 'import' AND "
-                "(module LIKE %s ESCAPE '\\' OR name LIKE %s ESCAPE '\\')", (self.repo_id, pattern, pattern)))
+            found.update(
+                p
+                for (p,) in self._rows(
+                    "SELECT DISTINCT path FROM refs WHERE repo_id = %s AND kind = 'import' AND "
+                    "(module LIKE %s ESCAPE '\\' OR name LIKE %s ESCAPE '\\')",
+                    (self.repo_id, pattern, pattern),
+                )
+            )
         return found
 
     def paths_inheriting_from(self, paths):
-        rows = self._rows("SELECT DISTINCT src_path FROM edges WHERE repo_id = %s AND kind = 'inherits' "
-                          "AND dst_path = ANY(%s)", (self.repo_id, sorted(set(paths))))
+        rows = self._rows(
+            "SELECT DISTINCT src_path FROM edges WHERE repo_id = %s AND kind = 'inherits' "
+            "AND dst_path = ANY(%s)",
+            (self.repo_id, sorted(set(paths))),
+        )
         return {p for (p,) in rows}
 
     def all_edges(self, resolved_only: bool = True):
         where = " AND resolution IN ('resolved', 'inferred')" if resolved_only else ""
-        return [Edge(*row) for row in self._rows(
-            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE repo_id = %s{where} ORDER BY id", (self.repo_id,))]
+        return [
+            Edge(*row)
+            for row in self._rows(
+                f"SELECT {_EDGE_COLUMNS} FROM edges WHERE repo_id = %s{where} ORDER BY id", (self.repo_id,)
+            )
+        ]
 
     # ---- retrieval ----
     def find_symbols(self, name, *, kind=None, qualified=False, prefix=False, limit=50):
@@ -101,7 +116,7 @@ class PostgresReads:
         else:
             clause, args = f"{column} = %s", [name]
         if kind:
-            clause, args = clause + " AND kind = %s", args + [kind]
+            clause, args = clause + " AND kind = %s", [*args, kind]
         return self._symbols(clause + " ORDER BY path, line, id LIMIT %s", (*args, limit))
 
     def query_symbols(self, *, kind=None, name_glob=None, signature_like=None, path_prefix=None, limit=50):
@@ -133,7 +148,8 @@ class PostgresReads:
             "SELECT src_path, dst_path FROM edges WHERE repo_id = %s AND src_path = ANY(%s) "
             "AND dst_path IS NOT NULL AND dst_path != src_path UNION SELECT dst_path, src_path FROM edges "
             "WHERE repo_id = %s AND dst_path = ANY(%s) AND src_path != dst_path",
-            (self.repo_id, list(paths), self.repo_id, list(paths)))
+            (self.repo_id, list(paths), self.repo_id, list(paths)),
+        )
         for path, other in rows:
             found[path].add(other)
         return found
@@ -150,8 +166,11 @@ class PostgresReads:
             return []
         needle = prefilter(text)  # matching_lines checks the whole literal
         pattern = "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        rows = self._rows("SELECT path, content FROM files WHERE repo_id = %s AND content ILIKE %s ESCAPE '\\' "
-                          "ORDER BY path", (self.repo_id, pattern))
+        rows = self._rows(
+            "SELECT path, content FROM files WHERE repo_id = %s AND content ILIKE %s ESCAPE '\\' "
+            "ORDER BY path",
+            (self.repo_id, pattern),
+        )
         spans: list[Span] = []
         for path, content in rows:
             spans += matching_lines(path, content, text, limit - len(spans))
@@ -163,15 +182,23 @@ class PostgresReads:
         terms = query_terms(query)
         if not terms:
             return []
-        rows = self._rows(_BM25, {"terms": [t.term for t in terms], "sizes": [t.size for t in terms],
-                                  "patterns": [t.pattern for t in terms], "repo": self.repo_id, "limit": limit})
+        rows = self._rows(
+            _BM25,
+            {
+                "terms": [t.term for t in terms],
+                "sizes": [t.size for t in terms],
+                "patterns": [t.pattern for t in terms],
+                "repo": self.repo_id,
+                "limit": limit,
+            },
+        )
         contents = self.file_texts(row[0] for row in rows)  # every hit's file in one round trip
         texts: dict[str, list[str]] = {}
         spans = []
         for path, start, end, symbol, score in rows:
             if path not in texts:
                 texts[path] = split_lines(contents.get(path) or "")
-            body = "\n".join(texts[path][start - 1:end])
+            body = "\n".join(texts[path][start - 1 : end])
             spans.append(Span(path=path, line=start, end_line=end, text=body, score=score, symbol=symbol))
         return spans
 
@@ -180,23 +207,45 @@ class PostgresReads:
         return row[0] if row else None
 
     def file_record(self, path: str) -> FileRecord | None:
-        row = self._one("SELECT path, language, size, hash, flags FROM files WHERE repo_id = %s AND path = %s",
-                        (self.repo_id, path))
+        row = self._one(
+            "SELECT path, language, size, hash, flags FROM files WHERE repo_id = %s AND path = %s",
+            (self.repo_id, path),
+        )
         if row is None:
             return None
-        return FileRecord(path=row[0], language=row[1], size=row[2], content_hash=row[3],
-                          flags=tuple(f for f in row[4].split(",") if f))
+        return FileRecord(
+            path=row[0],
+            language=row[1],
+            size=row[2],
+            content_hash=row[3],
+            flags=tuple(f for f in row[4].split(",") if f),
+        )
 
     # ---- batched reads: an array parameter, so one round trip whatever the number of keys ----
     def file_records(self, paths):
-        rows = self._rows("SELECT path, language, size, hash, flags FROM files WHERE repo_id = %s AND path = ANY(%s)",
-                          (self.repo_id, list(dict.fromkeys(paths))))
-        return {r[0]: FileRecord(path=r[0], language=r[1], size=r[2], content_hash=r[3],
-                                 flags=tuple(f for f in r[4].split(",") if f)) for r in rows}
+        rows = self._rows(
+            "SELECT path, language, size, hash, flags FROM files WHERE repo_id = %s AND path = ANY(%s)",
+            (self.repo_id, list(dict.fromkeys(paths))),
+        )
+        return {
+            r[0]: FileRecord(
+                path=r[0],
+                language=r[1],
+                size=r[2],
+                content_hash=r[3],
+                flags=tuple(f for f in r[4].split(",") if f),
+            )
+            for r in rows
+        }
 
     def file_texts(self, paths):
-        return dict(self._rows("SELECT path, content FROM files WHERE repo_id = %s AND path = ANY(%s) "
-                               "AND content IS NOT NULL", (self.repo_id, list(dict.fromkeys(paths)))))
+        return dict(
+            self._rows(
+                "SELECT path, content FROM files WHERE repo_id = %s AND path = ANY(%s) "
+                "AND content IS NOT NULL",
+                (self.repo_id, list(dict.fromkeys(paths))),
+            )
+        )
 
     def symbols_in_paths(self, paths):
         wanted = list(dict.fromkeys(paths))
@@ -207,31 +256,41 @@ class PostgresReads:
 
     def centralities(self, keys):
         wanted = list(dict.fromkeys(keys))
-        rows = self._rows("SELECT c.path, c.symbol, c.pagerank, c.in_degree, c.out_degree FROM centrality c "
-                          "JOIN unnest(%s::text[], %s::text[]) AS k(path, symbol) "
-                          "ON c.path = k.path AND c.symbol = k.symbol WHERE c.repo_id = %s",
-                          ([p for p, _ in wanted], [s or "" for _, s in wanted], self.repo_id))
+        rows = self._rows(
+            "SELECT c.path, c.symbol, c.pagerank, c.in_degree, c.out_degree FROM centrality c "
+            "JOIN unnest(%s::text[], %s::text[]) AS k(path, symbol) "
+            "ON c.path = k.path AND c.symbol = k.symbol WHERE c.repo_id = %s",
+            ([p for p, _ in wanted], [s or "" for _, s in wanted], self.repo_id),
+        )
         return {(row[0], row[1] or None): _centrality(row) for row in rows}
 
     def snapshot(self) -> Snapshot | None:
-        row = self._one("SELECT commit_sha, created_at, dirty FROM snapshots WHERE repo_id = %s "
-                        "ORDER BY id DESC LIMIT 1", (self.repo_id,))
+        row = self._one(
+            "SELECT commit_sha, created_at, dirty FROM snapshots WHERE repo_id = %s ORDER BY id DESC LIMIT 1",
+            (self.repo_id,),
+        )
         return Snapshot(row[0], row[1], tuple(json.loads(row[2]))) if row else None
 
     def centrality(self, path, symbol=None):
-        row = self._one("SELECT path, symbol, pagerank, in_degree, out_degree FROM centrality "
-                        "WHERE repo_id = %s AND path = %s AND symbol = %s", (self.repo_id, path, symbol or ""))
+        row = self._one(
+            "SELECT path, symbol, pagerank, in_degree, out_degree FROM centrality "
+            "WHERE repo_id = %s AND path = %s AND symbol = %s",
+            (self.repo_id, path, symbol or ""),
+        )
         return _centrality(row) if row else None
 
     def top_central(self, limit=20, files=False):
         clause = "symbol = ''" if files else "symbol <> ''"
-        rows = self._rows("SELECT path, symbol, pagerank, in_degree, out_degree FROM centrality "
-                          f"WHERE repo_id = %s AND {clause} ORDER BY pagerank DESC, path, symbol LIMIT %s",
-                          (self.repo_id, limit))
+        rows = self._rows(
+            "SELECT path, symbol, pagerank, in_degree, out_degree FROM centrality "
+            f"WHERE repo_id = %s AND {clause} ORDER BY pagerank DESC, path, symbol LIMIT %s",
+            (self.repo_id, limit),
+        )
         return [_centrality(row) for row in rows]
 
     def language_stats(self) -> list[LanguageStats]:
-        rows = self._rows("""
+        rows = self._rows(
+            """
             SELECT coalesce(f.language, 'text'), count(*)::int,
                    coalesce(sum(s.n), 0)::int, coalesce(sum(e.n), 0)::int
             FROM files f
@@ -240,34 +299,75 @@ class PostgresReads:
             LEFT JOIN (SELECT src_path, count(*) AS n FROM edges WHERE repo_id = %(repo)s
                        AND resolution IN ('resolved', 'inferred') GROUP BY src_path) e ON e.src_path = f.path
             WHERE f.repo_id = %(repo)s
-            GROUP BY 1 ORDER BY 2 DESC, 1""", {"repo": self.repo_id})
+            GROUP BY 1 ORDER BY 2 DESC, 1""",
+            {"repo": self.repo_id},
+        )
         return [LanguageStats(*row) for row in rows]
 
     def edge_counts(self) -> dict[str, int]:
-        return dict(self._rows("SELECT resolution, count(*)::int FROM edges WHERE repo_id = %s GROUP BY resolution "
-                               "ORDER BY 1", (self.repo_id,)))
+        return dict(
+            self._rows(
+                "SELECT resolution, count(*)::int FROM edges WHERE repo_id = %s GROUP BY resolution "
+                "ORDER BY 1",
+                (self.repo_id,),
+            )
+        )
 
     # ---- helpers ----
     def _references(self, clause: str, args) -> list[Reference]:
-        rows = self._rows(f"SELECT {_REF_COLUMNS} FROM refs WHERE repo_id = %s AND {clause} "
-                          "ORDER BY path, line, col, kind, name, id", (self.repo_id, *args))
-        return [Reference(path=r[0], name=r[1], kind=r[2], line=r[3], col=r[4], qualifier=r[5], scope=r[6],
-                          module=r[7], alias=r[8]) for r in rows]
+        rows = self._rows(
+            f"SELECT {_REF_COLUMNS} FROM refs WHERE repo_id = %s AND {clause} "
+            "ORDER BY path, line, col, kind, name, id",
+            (self.repo_id, *args),
+        )
+        return [
+            Reference(
+                path=r[0],
+                name=r[1],
+                kind=r[2],
+                line=r[3],
+                col=r[4],
+                qualifier=r[5],
+                scope=r[6],
+                module=r[7],
+                alias=r[8],
+            )
+            for r in rows
+        ]
 
     def _symbols(self, clause: str, args) -> list[Symbol]:
-        rows = self._rows(f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE repo_id = %s AND {clause}",
-                          (self.repo_id, *args))
-        return [Symbol(path=r[0], name=r[1], qualified_name=r[2], kind=r[3], line=r[4], end_line=r[5],
-                       col=r[6], signature=r[7], doc=r[8], parent=r[9]) for r in rows]
+        rows = self._rows(
+            f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE repo_id = %s AND {clause}", (self.repo_id, *args)
+        )
+        return [
+            Symbol(
+                path=r[0],
+                name=r[1],
+                qualified_name=r[2],
+                kind=r[3],
+                line=r[4],
+                end_line=r[5],
+                col=r[6],
+                signature=r[7],
+                doc=r[8],
+                parent=r[9],
+            )
+            for r in rows
+        ]
 
     def _edges(self, clause: str, args) -> list[Edge]:
-        rows = self._rows(f"SELECT {_EDGE_COLUMNS} FROM edges WHERE repo_id = %s AND {clause} "
-                          "ORDER BY src_path, src_line, id", (self.repo_id, *args))
+        rows = self._rows(
+            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE repo_id = %s AND {clause} "
+            "ORDER BY src_path, src_line, id",
+            (self.repo_id, *args),
+        )
         return [Edge(*row) for row in rows]
 
 
 def _centrality(row) -> Centrality:
-    return Centrality(path=row[0], symbol=row[1] or None, pagerank=row[2], in_degree=row[3], out_degree=row[4])
+    return Centrality(
+        path=row[0], symbol=row[1] or None, pagerank=row[2], in_degree=row[3], out_degree=row[4]
+    )
 
 
 def glob_regex(glob: str) -> str:
@@ -279,9 +379,9 @@ def glob_regex(glob: str) -> str:
             out.append(".*")
         elif char == "?":
             out.append(".")
-        elif char == "[" and "]" in glob[i + 2:]:
+        elif char == "[" and "]" in glob[i + 2 :]:
             end = glob.index("]", i + 2)
-            body = glob[i + 1:end]
+            body = glob[i + 1 : end]
             negate = body.startswith("^")
             body = body[1:] if negate else body
             out.append("[" + ("^" if negate else "") + body.replace("\\", "\\\\") + "]")

@@ -8,8 +8,8 @@ and every row is filtered by ``repo_id``: a store object can only see its own re
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Iterable, Iterator
 
 import psycopg
 
@@ -29,10 +29,10 @@ _WRITE_LOCK = 0x6D677772  # with the repo id: one writer per repository at a tim
 _COPY = {
     "files": "COPY files (repo_id, path, language, size, mtime_ns, hash, flags, errors, content) FROM STDIN",
     "symbols": "COPY symbols (repo_id, path, name, qualified_name, kind, line, end_line, col, signature, doc, "
-               "parent) FROM STDIN",
+    "parent) FROM STDIN",
     "refs": "COPY refs (repo_id, path, name, kind, line, col, qualifier, scope, module, alias) FROM STDIN",
     "edges": "COPY edges (repo_id, kind, src_path, src_line, src_symbol, dst_path, dst_line, dst_symbol, name, "
-             "resolution, reason, src_col) FROM STDIN",
+    "resolution, reason, src_col) FROM STDIN",
     "chunks": "COPY chunks (id, repo_id, path, start_line, end_line, symbol, kind, tokens, stream) FROM STDIN",
     "chunk_terms": "COPY chunk_terms (chunk_id, repo_id, term, tf) FROM STDIN",
 }
@@ -41,20 +41,30 @@ _COPY = {
 class PostgresStore(PostgresReads, PostgresVectors, Store):
     """A Maguyva index for ``location.repo`` in ``location.workspace`` on a PostgreSQL server."""
 
-    def __init__(self, location: PostgresLocation | str, *, readonly: bool = False,
-                 conn: psycopg.Connection | None = None):
+    def __init__(
+        self,
+        location: PostgresLocation | str,
+        *,
+        readonly: bool = False,
+        conn: psycopg.Connection | None = None,
+    ):
         self.location = PostgresLocation.parse(location)
         if self.location.whole_workspace:
             raise StoreError(f"{self.location}: name one repository (repo=NAME) to open a store")
         self.conn = conn or catalog.connect(self.location.conninfo, create=not readonly)
         self._owns_conn = conn is None
         workspace, repo = self.location.workspace, self.location.repo
-        found = catalog.find_repo(self.conn, workspace, repo) if readonly else \
-            catalog.ensure_repo(self.conn, workspace, repo)
+        found = (
+            catalog.find_repo(self.conn, workspace, repo)
+            if readonly
+            else catalog.ensure_repo(self.conn, workspace, repo)
+        )
         if found is None:
             self.close()
-            raise StoreError(f"no index for repository {repo!r} in workspace {workspace!r} "
-                             f"(run `orkestra code index --store URL` in CI first)")
+            raise StoreError(
+                f"no index for repository {repo!r} in workspace {workspace!r} "
+                f"(run `orkestra code index --store URL` in CI first)"
+            )
         self.repo_id: int = found
         self.hamming = "pgvector-hnsw" if catalog.has_pgvector(self.conn) else "bit_count"
         self._pending: dict[str, list[tuple]] = {table: [] for table in _COPY}
@@ -85,9 +95,11 @@ class PostgresStore(PostgresReads, PostgresVectors, Store):
             self.conn.close()
 
     def integrity_check(self) -> str:
-        orphans = self._one("SELECT count(*) FROM symbols s WHERE s.repo_id = %s AND NOT EXISTS "
-                            "(SELECT 1 FROM files f WHERE f.repo_id = s.repo_id AND f.path = s.path)",
-                            (self.repo_id,))[0]
+        orphans = self._one(
+            "SELECT count(*) FROM symbols s WHERE s.repo_id = %s AND NOT EXISTS "
+            "(SELECT 1 FROM files f WHERE f.repo_id = s.repo_id AND f.path = s.path)",
+            (self.repo_id,),
+        )[0]
         return "ok" if orphans == 0 else f"{orphans} symbols without a file"
 
     def clear(self) -> None:
@@ -98,35 +110,67 @@ class PostgresStore(PostgresReads, PostgresVectors, Store):
 
     # ---- writes ----
     def file_states(self):
-        rows = self._rows("SELECT path, size, mtime_ns, hash FROM files WHERE repo_id = %s ORDER BY id",
-                          (self.repo_id,))
+        rows = self._rows(
+            "SELECT path, size, mtime_ns, hash FROM files WHERE repo_id = %s ORDER BY id", (self.repo_id,)
+        )
         return {p: (s, m, h) for p, s, m, h in rows}
 
     def file_labels(self):
         rows = self._rows("SELECT path, language, flags FROM files WHERE repo_id = %s", (self.repo_id,))
         return {p: (language, tuple(f for f in flags.split(",") if f)) for p, language, flags in rows}
 
-    def put_file(self, record: FileRecord, mtime_ns: int, extraction: FileExtraction,
-                 text: "str | FileText") -> None:
+    def put_file(
+        self, record: FileRecord, mtime_ns: int, extraction: FileExtraction, text: str | FileText
+    ) -> None:
         if isinstance(text, FileText):  # compressed by a worker for SQLite; PostgreSQL keeps plain text
             text = text.text
         if record.path in self._known_paths():
             self.delete_file(record.path)
         repo = self.repo_id
-        self._pending["files"].append((repo, record.path, record.language, record.size, mtime_ns,
-                                       record.content_hash, ",".join(record.flags),
-                                       json.dumps(list(extraction.errors)), _clean(text)))
-        self._pending["symbols"] += [(repo, s.path, s.name, s.qualified_name, s.kind, s.line, s.end_line, s.col,
-                                      s.signature, s.doc, s.parent) for s in extraction.symbols]
-        self._pending["refs"] += [(repo, r.path, r.name, r.kind, r.line, r.col, r.qualifier, r.scope, r.module,
-                                   r.alias) for r in extraction.references]
-        self._pending_chunks += [(c.path, c.start_line, c.end_line, c.symbol, c.kind, postings(c.text, c.words))
-                                 for c in extraction.chunks]
+        self._pending["files"].append(
+            (
+                repo,
+                record.path,
+                record.language,
+                record.size,
+                mtime_ns,
+                record.content_hash,
+                ",".join(record.flags),
+                json.dumps(list(extraction.errors)),
+                _clean(text),
+            )
+        )
+        self._pending["symbols"] += [
+            (
+                repo,
+                s.path,
+                s.name,
+                s.qualified_name,
+                s.kind,
+                s.line,
+                s.end_line,
+                s.col,
+                s.signature,
+                s.doc,
+                s.parent,
+            )
+            for s in extraction.symbols
+        ]
+        self._pending["refs"] += [
+            (repo, r.path, r.name, r.kind, r.line, r.col, r.qualifier, r.scope, r.module, r.alias)
+            for r in extraction.references
+        ]
+        self._pending_chunks += [
+            (c.path, c.start_line, c.end_line, c.symbol, c.kind, postings(c.text, c.words))
+            for c in extraction.chunks
+        ]
         self._paths.add(record.path)
         self._written()
 
     def touch_file(self, path: str, mtime_ns: int) -> None:
-        self._execute("UPDATE files SET mtime_ns = %s WHERE repo_id = %s AND path = %s", (mtime_ns, self.repo_id, path))
+        self._execute(
+            "UPDATE files SET mtime_ns = %s WHERE repo_id = %s AND path = %s", (mtime_ns, self.repo_id, path)
+        )
 
     def delete_file(self, path: str) -> None:
         self._flush()
@@ -136,8 +180,9 @@ class PostgresStore(PostgresReads, PostgresVectors, Store):
 
     def replace_edges(self, src_paths: Iterable[str], edges: Iterable[Edge]) -> None:
         self._flush()
-        self.conn.execute("DELETE FROM edges WHERE repo_id = %s AND src_path = ANY(%s)",
-                          (self.repo_id, list(src_paths)))
+        self.conn.execute(
+            "DELETE FROM edges WHERE repo_id = %s AND src_path = ANY(%s)", (self.repo_id, list(src_paths))
+        )
         self._add_edges(edges)
 
     def replace_reference_edges(self, edges: Iterable[Edge]) -> None:
@@ -147,26 +192,50 @@ class PostgresStore(PostgresReads, PostgresVectors, Store):
             "DELETE FROM edges e USING unnest(%s::text[], %s::int[], %s::int[], %s::text[], %s::text[]) "
             "AS k(path, line, col, kind, name) WHERE e.repo_id = %s AND e.src_path = k.path "
             "AND e.src_line = k.line AND e.src_col = k.col AND e.kind = k.kind AND e.name = k.name",
-            ([e.src_path for e in edges], [e.src_line for e in edges], [e.src_col for e in edges],
-             [e.kind for e in edges], [e.name for e in edges], self.repo_id))
+            (
+                [e.src_path for e in edges],
+                [e.src_line for e in edges],
+                [e.src_col for e in edges],
+                [e.kind for e in edges],
+                [e.name for e in edges],
+                self.repo_id,
+            ),
+        )
         self._add_edges(edges)
 
     def _add_edges(self, edges: Iterable[Edge]) -> None:
-        self._pending["edges"] += [(self.repo_id, e.kind, e.src_path, e.src_line, e.src_symbol, e.dst_path,
-                                    e.dst_line, e.dst_symbol, e.name, e.resolution, e.reason, e.src_col)
-                                   for e in edges]
+        self._pending["edges"] += [
+            (
+                self.repo_id,
+                e.kind,
+                e.src_path,
+                e.src_line,
+                e.src_symbol,
+                e.dst_path,
+                e.dst_line,
+                e.dst_symbol,
+                e.name,
+                e.resolution,
+                e.reason,
+                e.src_col,
+            )
+            for e in edges
+        ]
         self._written()
 
     def set_centrality(self, rows: Iterable[Centrality]) -> None:
         self.conn.execute("DELETE FROM centrality WHERE repo_id = %s", (self.repo_id,))
-        with self.conn.cursor().copy("COPY centrality (repo_id, path, symbol, pagerank, in_degree, out_degree) "
-                                     "FROM STDIN") as copy:
+        with self.conn.cursor().copy(
+            "COPY centrality (repo_id, path, symbol, pagerank, in_degree, out_degree) FROM STDIN"
+        ) as copy:
             for c in rows:
                 copy.write_row((self.repo_id, c.path, c.symbol or "", c.pagerank, c.in_degree, c.out_degree))
 
     def add_snapshot(self, snapshot: Snapshot) -> None:
-        self._execute("INSERT INTO snapshots (repo_id, commit_sha, created_at, dirty) VALUES (%s, %s, %s, %s)",
-                      (self.repo_id, snapshot.commit, snapshot.created_at, json.dumps(list(snapshot.dirty))))
+        self._execute(
+            "INSERT INTO snapshots (repo_id, commit_sha, created_at, dirty) VALUES (%s, %s, %s, %s)",
+            (self.repo_id, snapshot.commit, snapshot.created_at, json.dumps(list(snapshot.dirty))),
+        )
 
     # ---- buffering ----
     def _known_paths(self) -> set[str]:
@@ -182,12 +251,20 @@ class PostgresStore(PostgresReads, PostgresVectors, Store):
     def _flush(self) -> None:
         """Send buffered rows with COPY (chunk ids are drawn from the sequence first)."""
         if self._pending_chunks:
-            ids = [row[0] for row in self.conn.execute(
-                "SELECT nextval('chunks_id_seq') FROM generate_series(1, %s)", (len(self._pending_chunks),))]
+            ids = [
+                row[0]
+                for row in self.conn.execute(
+                    "SELECT nextval('chunks_id_seq') FROM generate_series(1, %s)",
+                    (len(self._pending_chunks),),
+                )
+            ]
             for chunk_id, (path, start, end, symbol, kind, post) in zip(ids, self._pending_chunks):
-                self._pending["chunks"].append((chunk_id, self.repo_id, path, start, end, symbol, kind,
-                                                post.tokens, post.stream))
-                self._pending["chunk_terms"] += [(chunk_id, self.repo_id, term, tf) for term, tf in post.tf.items()]
+                self._pending["chunks"].append(
+                    (chunk_id, self.repo_id, path, start, end, symbol, kind, post.tokens, post.stream)
+                )
+                self._pending["chunk_terms"] += [
+                    (chunk_id, self.repo_id, term, tf) for term, tf in post.tf.items()
+                ]
             self._pending_chunks = []
         for table, statement in _COPY.items():
             rows = self._pending[table]

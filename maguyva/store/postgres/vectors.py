@@ -9,7 +9,7 @@ the in-memory ``HammingIndex``.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -17,13 +17,19 @@ from maguyva.embed.units import ChunkRow
 
 _CHUNK_COLUMNS = "c.id, c.path, c.start_line, c.end_line, c.symbol, c.kind"
 # {dims} is an int computed from the data, never user text
-HNSW_INDEX = ("CREATE INDEX IF NOT EXISTS vectors_hnsw_{dims} ON vectors USING hnsw "
-              "((bits::bit({dims})) bit_hamming_ops) WHERE length(bits) = {dims}")
-HNSW_NEAREST = ("SELECT chunk_id, (bits::bit({dims}) <~> %(q)s::bit({dims}))::int AS d FROM vectors "
-                "WHERE length(bits) = {dims} AND repo_id = %(repo)s AND model = %(model)s "
-                "ORDER BY bits::bit({dims}) <~> %(q)s::bit({dims}) LIMIT %(limit)s")
-EXACT_NEAREST = ("SELECT chunk_id, bit_count(bits # %(q)s::varbit) AS d FROM vectors "
-                 "WHERE repo_id = %(repo)s AND model = %(model)s ORDER BY d, chunk_id LIMIT %(limit)s")
+HNSW_INDEX = (
+    "CREATE INDEX IF NOT EXISTS vectors_hnsw_{dims} ON vectors USING hnsw "
+    "((bits::bit({dims})) bit_hamming_ops) WHERE length(bits) = {dims}"
+)
+HNSW_NEAREST = (
+    "SELECT chunk_id, (bits::bit({dims}) <~> %(q)s::bit({dims}))::int AS d FROM vectors "
+    "WHERE length(bits) = {dims} AND repo_id = %(repo)s AND model = %(model)s "
+    "ORDER BY bits::bit({dims}) <~> %(q)s::bit({dims}) LIMIT %(limit)s"
+)
+EXACT_NEAREST = (
+    "SELECT chunk_id, bit_count(bits # %(q)s::varbit) AS d FROM vectors "
+    "WHERE repo_id = %(repo)s AND model = %(model)s ORDER BY d, chunk_id LIMIT %(limit)s"
+)
 
 
 def to_bits(packed: bytes) -> str:
@@ -41,18 +47,27 @@ class PostgresVectors:
     searches_vectors = True  # nearest_vectors runs in the database
 
     def chunks_without_vectors(self, model: str) -> list[ChunkRow]:
-        rows = self._rows(f"SELECT {_CHUNK_COLUMNS} FROM chunks c LEFT JOIN vectors v "
-                          "ON v.chunk_id = c.id AND v.model = %s WHERE c.repo_id = %s AND v.chunk_id IS NULL "
-                          "ORDER BY c.path, c.start_line, c.id", (model, self.repo_id))
+        rows = self._rows(
+            f"SELECT {_CHUNK_COLUMNS} FROM chunks c LEFT JOIN vectors v "
+            "ON v.chunk_id = c.id AND v.model = %s WHERE c.repo_id = %s AND v.chunk_id IS NULL "
+            "ORDER BY c.path, c.start_line, c.id",
+            (model, self.repo_id),
+        )
         return [ChunkRow(*row) for row in rows]
 
     def put_vectors(self, model: str, rows: Iterable[tuple[int, bytes]]) -> None:
         self._flush()
         # only this repository's chunks: ids from elsewhere are dropped, never written
         wanted = {chunk_id: bits for chunk_id, bits in rows}
-        mine = {row[0] for row in self._rows("SELECT id FROM chunks WHERE repo_id = %s AND id = ANY(%s)",
-                                              (self.repo_id, list(wanted)))}
-        self.conn.execute("DELETE FROM vectors WHERE model = %s AND chunk_id = ANY(%s)", (model, sorted(mine)))
+        mine = {
+            row[0]
+            for row in self._rows(
+                "SELECT id FROM chunks WHERE repo_id = %s AND id = ANY(%s)", (self.repo_id, list(wanted))
+            )
+        }
+        self.conn.execute(
+            "DELETE FROM vectors WHERE model = %s AND chunk_id = ANY(%s)", (model, sorted(mine))
+        )
         with self.conn.cursor().copy("COPY vectors (chunk_id, repo_id, model, bits) FROM STDIN") as copy:
             for chunk_id in sorted(mine):
                 copy.write_row((chunk_id, self.repo_id, model, to_bits(wanted[chunk_id])))
@@ -62,8 +77,10 @@ class PostgresVectors:
                 self.conn.execute(HNSW_INDEX.format(dims=int(dims)))
 
     def load_vectors(self, model: str) -> tuple[np.ndarray, np.ndarray]:
-        rows = self._rows("SELECT chunk_id, bits::text FROM vectors WHERE repo_id = %s AND model = %s "
-                          "ORDER BY chunk_id", (self.repo_id, model))
+        rows = self._rows(
+            "SELECT chunk_id, bits::text FROM vectors WHERE repo_id = %s AND model = %s ORDER BY chunk_id",
+            (self.repo_id, model),
+        )
         if not rows:
             return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.uint8)
         ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
@@ -71,19 +88,26 @@ class PostgresVectors:
         return ids, packed
 
     def vector_version(self, model: str) -> tuple[int, int]:
-        return tuple(int(v) for v in self._one(
-            "SELECT count(*), coalesce(sum(chunk_id), 0) FROM vectors WHERE repo_id = %s AND model = %s",
-            (self.repo_id, model)))
+        return tuple(
+            int(v)
+            for v in self._one(
+                "SELECT count(*), coalesce(sum(chunk_id), 0) FROM vectors WHERE repo_id = %s AND model = %s",
+                (self.repo_id, model),
+            )
+        )
 
     def vector_coverage(self, model: str) -> tuple[int, int]:
-        with_vectors = self._one("SELECT count(*) FROM vectors WHERE repo_id = %s AND model = %s",
-                                 (self.repo_id, model))[0]
+        with_vectors = self._one(
+            "SELECT count(*) FROM vectors WHERE repo_id = %s AND model = %s", (self.repo_id, model)
+        )[0]
         total = self._one("SELECT count(*) FROM chunks WHERE repo_id = %s", (self.repo_id,))[0]
         return with_vectors, total
 
     def chunks_by_id(self, ids: Sequence[int]) -> dict[int, ChunkRow]:
-        rows = self._rows(f"SELECT {_CHUNK_COLUMNS} FROM chunks c WHERE c.repo_id = %s AND c.id = ANY(%s)",
-                          (self.repo_id, [int(i) for i in ids]))
+        rows = self._rows(
+            f"SELECT {_CHUNK_COLUMNS} FROM chunks c WHERE c.repo_id = %s AND c.id = ANY(%s)",
+            (self.repo_id, [int(i) for i in ids]),
+        )
         return {row[0]: ChunkRow(*row) for row in rows}
 
     def nearest_vectors(self, model: str, query: np.ndarray, limit: int) -> list[tuple[int, int]]:
