@@ -45,3 +45,8 @@ def stream(root: Path, *args: str) -> Iterator[subprocess.Popen]:
     """A git command whose stdout (bytes) is read while it runs; stderr is kept for the error."""
     with subprocess.Popen([GIT, *args], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
         yield proc
+
+
+def popen(root: Path, *args: str, **kwargs) -> subprocess.Popen:
+    """A git process started in the background (``stdin``/``stdout``/``stderr`` as given); the caller waits."""
+    return subprocess.Popen([GIT, *args], cwd=root, **kwargs)

@@ -82,3 +82,66 @@ def test_is_ancestor_refuses_anything_but_a_full_sha(git_repo):
 def test_git_outside_a_repository_is_a_clear_error(tmp_path):
     with pytest.raises(OrkestraError, match="not inside a git repository"):
         Git(tmp_path / "missing")
+
+
+def _branchy_history(repo):
+    """Commits on two branches with interleaved dates, merged twice: a walk whose order is not a line."""
+    commit(repo, "feat: base", {"a.py": "0\n"}, day=1)
+    git(repo, "checkout", "-q", "-b", "topic")
+    for day in (2, 4, 6):
+        commit(repo, f"fix(topic): step {day}", {"topic/t.py": f"{day}\n", "a.py": f"t{day}\n"}, day=day)
+    git(repo, "checkout", "-q", "main")
+    for day in (3, 5):
+        commit(repo, f"feat(main): step {day}", {"main/m.py": f"{day}\n"}, day=day)
+    git(repo, "merge", "-q", "--no-ff", "-X", "ours", "topic", "-m", "Merge branch 'topic'")
+    commit(repo, "docs: after the merge", {"README.md": "x\n", "gone.txt": "y\n"}, day=7)
+    git(repo, "rm", "-q", "gone.txt")
+    commit(repo, "chore: drop a file", day=8)
+
+
+@pytest.mark.parametrize("stats", [False, True])
+def test_the_split_log_gives_the_single_logs_records_in_the_same_order(git_repo, monkeypatch, stats):
+    _branchy_history(git_repo)
+    import orkestra.mining.git as mining_git
+
+    single = list(mining_git.Git(git_repo).log("HEAD", stats, reverse=False))[::-1]
+    monkeypatch.setattr(mining_git, "SPLIT_MIN_COMMITS", 2)  # split even this short history in two halves
+    started = []
+    original = mining_git.git.popen
+    monkeypatch.setattr(mining_git.git, "popen", lambda *a, **k: started.append(a) or original(*a, **k))
+    split = list(mining_git.split_log(git_repo, "HEAD", stats))
+    assert split == single and len(split) == 9
+    assert any(len(r.parents) == 2 for r in split)  # the merge, diffed against its first parent as before
+    kinds = ["log" if "log" in a and "--stdin" in a else a[1] for a in started]
+    assert kinds == ["rev-list", "log", "log"]  # the list, then two logs at once
+    base = split[0].sha
+    assert list(mining_git.split_log(git_repo, f"{base}..HEAD", stats)) == single[1:]
+
+
+def test_the_split_log_of_an_empty_range_is_empty_not_head(git_repo):
+    from orkestra.mining.git import split_log
+
+    head = commit(git_repo, "feat: only", {"a.py": "1\n"})
+    assert list(split_log(git_repo, f"{head}..{head}")) == []
+
+
+def test_the_split_log_of_a_bad_revision_is_a_clear_error(git_repo):
+    from orkestra.mining.git import split_log
+
+    commit(git_repo, "feat: only", {"a.py": "1\n"})
+    with pytest.raises(OrkestraError, match="git rev-list nope failed"):
+        list(split_log(git_repo, "nope"))
+
+
+def test_a_split_log_closed_early_stops_both_gits(git_repo, monkeypatch):
+    import orkestra.mining.git as mining_git
+
+    _branchy_history(git_repo)
+    monkeypatch.setattr(mining_git, "SPLIT_MIN_COMMITS", 2)
+    started = []
+    original = mining_git.git.popen
+    monkeypatch.setattr(mining_git.git, "popen", lambda *a, **k: started.append(original(*a, **k)) or started[-1])
+    stream = mining_git.split_log(git_repo, "HEAD")
+    assert next(stream).message.startswith("feat: base")
+    stream.close()
+    assert len(started) == 3 and all(proc.returncode is not None for proc in started)

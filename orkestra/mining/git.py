@@ -13,8 +13,10 @@ a token that is a full hex sha; anything else is an error, never a guess.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,7 +91,13 @@ class Git:
         return existing_commits(self.root, shas)
 
     def log(self, revision: str, stats: bool = False, reverse: bool = False) -> Iterator[RawCommit]:
-        """Stream commits of ``revision`` (``HEAD`` or ``a..b``), newest first (oldest first with ``reverse``)."""
+        """Stream commits of ``revision`` (``HEAD`` or ``a..b``), newest first (oldest first with ``reverse``).
+
+        An oldest-first log of at least :data:`SPLIT_MIN_COMMITS` commits on a machine with more than
+        one core runs as two ``git log`` processes at once (:func:`split_log`): same records, same order."""
+        if reverse and (os.cpu_count() or 1) > 1:
+            yield from split_log(self.root, revision, stats)
+            return
         with git.stream(self.root, *log_args(revision, stats, reverse)[1:]) as proc:
             yield from _records(proc.stdout, stats)
             stderr = proc.stderr.read().decode("utf-8", "replace")
@@ -122,6 +130,64 @@ def log_args(revision: str, stats: bool = False, reverse: bool = False) -> list[
         revision,
         "--",
     ]
+
+
+def log_stdin_args(stats: bool = False) -> list[str]:
+    """:func:`log_args` for the commits listed on stdin, shown in the order given (``--no-walk=unsorted``)."""
+    return [*log_args("--no-walk=unsorted", stats)[:-1], "--stdin", "--"]
+
+
+SPLIT_MIN_COMMITS = 4096  # below this, a second git process costs more than it saves
+
+
+def split_log(root: Path, revision: str, stats: bool = False) -> Iterator[RawCommit]:
+    """The commits of ``revision`` oldest first, their tree diffs computed by two ``git log`` at once.
+
+    ``git rev-list --reverse`` lists the commits in the very order ``git log --reverse`` shows them
+    (same walk); each half goes to its own ``git log --no-walk=unsorted --stdin``, which shows the
+    given commits in the given order, each diffed against its first parent as before, so the
+    concatenated output is byte for byte the single log's. The first half streams through a pipe;
+    the second writes to an unnamed temporary file meanwhile and is read after, so memory stays
+    bounded whatever the history length (on disk: the sha list and about 0.4 KiB of log per commit)."""
+    with tempfile.TemporaryFile() as revs, tempfile.TemporaryFile() as first, \
+            tempfile.TemporaryFile() as later, tempfile.TemporaryFile() as errors:
+        listing = git.popen(root, "rev-list", "--reverse", revision, "--", stdout=revs, stderr=errors)
+        if listing.wait():
+            errors.seek(0)
+            raise OrkestraError(f"git rev-list {revision} failed: {_text(errors.read()).strip()}")
+        size = os.fstat(revs.fileno()).st_size
+        revs.seek(0)
+        width = len(revs.readline())  # every line is one full sha: 41 or 65 bytes
+        count = size // width if width else 0
+        if not count:  # an empty range: ``git log --stdin`` given nothing would show HEAD
+            return
+        half = count // 2 * width if count >= SPLIT_MIN_COMMITS else size
+        revs.seek(0)
+        while (left := half - first.tell()) > 0:  # the first half to its own file, in 1 MiB steps
+            first.write(revs.read(min(left, 1 << 20)))
+        first.flush()
+        # the file offsets the two gits inherit (os.lseek: a buffered seek may stay inside its buffer)
+        os.lseek(first.fileno(), 0, os.SEEK_SET)
+        os.lseek(revs.fileno(), half, os.SEEK_SET)
+        procs = [git.popen(root, *log_stdin_args(stats)[1:], stdin=first, stdout=subprocess.PIPE, stderr=errors)]
+        if half < size:
+            procs.append(git.popen(root, *log_stdin_args(stats)[1:], stdin=revs, stdout=later, stderr=errors))
+        try:
+            yield from _records(procs[0].stdout, stats)
+            for proc in procs:
+                proc.wait()
+            if any(proc.returncode for proc in procs):
+                errors.seek(0)
+                raise OrkestraError(f"git log {revision} failed: {_text(errors.read()).strip()}")
+            if len(procs) > 1:
+                later.seek(0)
+                yield from _records(later, stats)
+        finally:
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.kill()
+                proc.wait()
+            procs[0].stdout.close()
 
 
 def existing_commits(root: Path, shas: list[str]) -> set[str]:
