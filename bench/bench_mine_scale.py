@@ -12,7 +12,7 @@ commit. Then, in the same run, prints each figure next to its floor:
 * against ``cz changelog --dry-run`` (commitizen) on the same history, skipped with a printed
   reason when ``cz`` is not installed (``pip install commitizen``).
 
-    python bench/bench_mine_scale.py [--commits 60000] [--repeat 1] [--stats]
+    python bench/bench_mine_scale.py [--commits 60000] [--repeat 1] [--stats] [--repo BUILT_HISTORY]
 """
 
 from __future__ import annotations
