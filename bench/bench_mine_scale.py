@@ -34,18 +34,77 @@ from orkestra.mining.git import SPLIT_MIN_COMMITS, log_args, log_stdin_args
 
 PACKAGES = ["core", "api", "web", "cli", "auth", "billing", "search", "worker", "sdk", "docs-site"]
 TYPES = ["feat"] * 5 + ["fix"] * 6 + ["chore", "docs", "refactor", "perf", "test", "ci", "build", "style"]
-VERBS = ["add", "fix", "handle", "support", "remove", "rename", "speed up", "document", "test", "guard",
-         "cache", "validate", "retry", "log", "split", "inline"]
-NOUNS = ["parser", "session token", "retry loop", "pagination", "config loader", "rate limiter", "index",
-         "migration", "webhook", "schema", "cache key", "upload", "timezone handling", "error message",
-         "CLI flag", "the build", "lock file", "search ranking", "invoice totals", "OAuth callback"]
-DIRS = ["src/{p}", "src/{p}/models", "src/{p}/handlers", "src/{p}/utils", "src/{p}/storage", "tests",
-        "tests/unit", "tests/integration", "docs"]
+VERBS = [
+    "add",
+    "fix",
+    "handle",
+    "support",
+    "remove",
+    "rename",
+    "speed up",
+    "document",
+    "test",
+    "guard",
+    "cache",
+    "validate",
+    "retry",
+    "log",
+    "split",
+    "inline",
+]
+NOUNS = [
+    "parser",
+    "session token",
+    "retry loop",
+    "pagination",
+    "config loader",
+    "rate limiter",
+    "index",
+    "migration",
+    "webhook",
+    "schema",
+    "cache key",
+    "upload",
+    "timezone handling",
+    "error message",
+    "CLI flag",
+    "the build",
+    "lock file",
+    "search ranking",
+    "invoice totals",
+    "OAuth callback",
+]
+DIRS = [
+    "src/{p}",
+    "src/{p}/models",
+    "src/{p}/handlers",
+    "src/{p}/utils",
+    "src/{p}/storage",
+    "tests",
+    "tests/unit",
+    "tests/integration",
+    "docs",
+]
 EXTS = [".py", ".py", ".py", ".ts", ".md", ".json", ".yaml"]
-ROOT_FILES = [".github/workflows/ci.yml", ".github/workflows/release.yml", "Dockerfile", "Makefile",
-              "README.md", "pyproject.toml", "package.json", "terraform/main.tf", ".pre-commit-config.yaml"]
-ENV = {**os.environ, "GIT_AUTHOR_NAME": "Bench", "GIT_AUTHOR_EMAIL": "b@example.com",
-       "GIT_COMMITTER_NAME": "Bench", "GIT_COMMITTER_EMAIL": "b@example.com", "GIT_CONFIG_NOSYSTEM": "1"}
+ROOT_FILES = [
+    ".github/workflows/ci.yml",
+    ".github/workflows/release.yml",
+    "Dockerfile",
+    "Makefile",
+    "README.md",
+    "pyproject.toml",
+    "package.json",
+    "terraform/main.tf",
+    ".pre-commit-config.yaml",
+]
+ENV = {
+    **os.environ,
+    "GIT_AUTHOR_NAME": "Bench",
+    "GIT_AUTHOR_EMAIL": "b@example.com",
+    "GIT_COMMITTER_NAME": "Bench",
+    "GIT_COMMITTER_EMAIL": "b@example.com",
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
 
 
 def file_paths(rng: random.Random) -> dict[str, list[str]]:
@@ -55,30 +114,36 @@ def file_paths(rng: random.Random) -> dict[str, list[str]]:
         names = set()
         while len(names) < 300:
             folder = rng.choice(DIRS).format(p=pkg.replace("-", "_"))
-            stem = rng.choice(NOUNS).replace(" ", "_").lower() + (f"_{rng.randrange(30)}" if rng.random() < .7 else "")
+            stem = rng.choice(NOUNS).replace(" ", "_").lower() + (
+                f"_{rng.randrange(30)}" if rng.random() < 0.7 else ""
+            )
             names.add(f"packages/{pkg}/{folder}/{stem}{rng.choice(EXTS)}")
-        paths[pkg] = sorted(names) + [f"packages/{pkg}/pyproject.toml", f"packages/{pkg}/package.json"]
+        paths[pkg] = [*sorted(names), f"packages/{pkg}/pyproject.toml", f"packages/{pkg}/package.json"]
     return paths
 
 
 def message(rng: random.Random, n: int, pkg: str) -> str:
     kind = rng.choice(TYPES)
-    scope = f"({pkg})" if rng.random() < .8 else ""
-    bang = "!" if rng.random() < .01 else ""
+    scope = f"({pkg})" if rng.random() < 0.8 else ""
+    bang = "!" if rng.random() < 0.01 else ""
     subject = f"{kind}{scope}{bang}: {rng.choice(VERBS)} {rng.choice(NOUNS)}"
-    if rng.random() < .02:
+    if rng.random() < 0.02:
         subject = f'Revert "{subject}"'
     paragraphs = [subject]
     for _ in range(rng.choice([0, 0, 1, 1, 1, 2, 3, 4])):
         words = rng.choices(NOUNS + VERBS, k=rng.randrange(8, 60))
         paragraphs.append(" ".join(words).capitalize() + ".")
-    if rng.random() < .05:
-        paragraphs.append("\n".join(f"* {rng.choice(TYPES)}: {rng.choice(VERBS)} {rng.choice(NOUNS)}"
-                                    for _ in range(rng.randrange(2, 6))))
-    footers = [f"Refs: #{n}"] if rng.random() < .4 else []
-    if bang and rng.random() < .5:
+    if rng.random() < 0.05:
+        paragraphs.append(
+            "\n".join(
+                f"* {rng.choice(TYPES)}: {rng.choice(VERBS)} {rng.choice(NOUNS)}"
+                for _ in range(rng.randrange(2, 6))
+            )
+        )
+    footers = [f"Refs: #{n}"] if rng.random() < 0.4 else []
+    if bang and rng.random() < 0.5:
         footers.append(f"BREAKING CHANGE: the {rng.choice(NOUNS)} changed")
-    if rng.random() < .3:
+    if rng.random() < 0.3:
         footers.append("Co-authored-by: Someone <someone@example.com>")
     if footers:
         paragraphs.append("\n".join(footers))
@@ -94,10 +159,12 @@ def build_history(repo: Path, count: int, seed: int = 17) -> None:
     for n in range(count):
         pkg = rng.choice(PACKAGES)
         text = message(rng, n, pkg).encode()
-        write(b"commit refs/heads/main\nmark :%d\ncommitter Bench <b@example.com> %d +0000\ndata %d\n%s\n"
-              % (n + 1, 1600000000 + n * 600, len(text), text))
+        write(
+            b"commit refs/heads/main\nmark :%d\ncommitter Bench <b@example.com> %d +0000\ndata %d\n%s\n"
+            % (n + 1, 1600000000 + n * 600, len(text), text)
+        )
         touched = rng.sample(paths[pkg], k=min(len(paths[pkg]), rng.choice([1, 1, 2, 2, 3, 3, 4, 5, 8, 12])))
-        if rng.random() < .05:
+        if rng.random() < 0.05:
             touched.append(rng.choice(ROOT_FILES))
         for path in touched:
             body = f"# {path} @ {n}\n".encode() * (1 + n % 7)
@@ -135,7 +202,9 @@ class MemorySampler:
             for entry in os.scandir("/proc"):
                 if entry.name.isdigit():
                     try:
-                        parents[int(entry.name)] = int(Path(f"/proc/{entry.name}/stat").read_text().rsplit(")", 1)[1].split()[1])
+                        parents[int(entry.name)] = int(
+                            Path(f"/proc/{entry.name}/stat").read_text().rsplit(")", 1)[1].split()[1]
+                        )
                     except (OSError, ValueError, IndexError):
                         pass
             mine = {me}
@@ -172,7 +241,9 @@ def run_split_floor(cwd: Path, stats: bool) -> tuple[float, float, float, float]
     """The git commands of ``split_log`` alone, output thrown away: the list, then both halves at once."""
     with MemorySampler() as memory, tempfile.TemporaryFile() as revs, tempfile.TemporaryFile() as first:
         started = time.perf_counter()
-        listing = subprocess.Popen(["git", "rev-list", "--reverse", "HEAD", "--"], cwd=cwd, stdout=revs, env=ENV)
+        listing = subprocess.Popen(
+            ["git", "rev-list", "--reverse", "HEAD", "--"], cwd=cwd, stdout=revs, env=ENV
+        )
         _, _, usage = os.wait4(listing.pid, 0)
         cpu = usage.ru_utime + usage.ru_stime
         revs.seek(0)
@@ -183,8 +254,10 @@ def run_split_floor(cwd: Path, stats: bool) -> tuple[float, float, float, float]
         first.flush()
         os.lseek(first.fileno(), 0, os.SEEK_SET)
         os.lseek(revs.fileno(), half, os.SEEK_SET)
-        procs = [subprocess.Popen(log_stdin_args(stats), cwd=cwd, stdin=handle, stdout=subprocess.DEVNULL, env=ENV)
-                 for handle in ((first, revs) if half < len(shas) else (first,))]
+        procs = [
+            subprocess.Popen(log_stdin_args(stats), cwd=cwd, stdin=handle, stdout=subprocess.DEVNULL, env=ENV)
+            for handle in ((first, revs) if half < len(shas) else (first,))
+        ]
         for proc in procs:
             _, status, usage = os.wait4(proc.pid, 0)
             if os.waitstatus_to_exitcode(status):
@@ -203,7 +276,9 @@ def main() -> None:
     parser.add_argument("--commits", type=int, default=60_000)
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--stats", action="store_true", help="also time `mine sync --full --stats`")
-    parser.add_argument("--repo", type=Path, help="measure this history (one built by an earlier run) instead")
+    parser.add_argument(
+        "--repo", type=Path, help="measure this history (one built by an earlier run) instead"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-mine-scale-") as tmp:
         repo = args.repo or Path(tmp) / "repo"
@@ -214,10 +289,17 @@ def main() -> None:
             build_history(repo, args.commits)
             emit("history_built", commits=args.commits, seconds=round(time.perf_counter() - started, 1))
         else:
-            args.commits = int(subprocess.run(["git", "rev-list", "--count", "HEAD"], cwd=repo, check=True,
-                                              capture_output=True, text=True).stdout)
+            args.commits = int(
+                subprocess.run(
+                    ["git", "rev-list", "--count", "HEAD"],
+                    cwd=repo,
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                ).stdout
+            )
         ork = [sys.executable, "-m", "orkestra", "mine", "sync", "--full"]
-        for stats in ([False, True] if args.stats else [False]):
+        for stats in [False, True] if args.stats else [False]:
             floor, single, ours = [], [], []
             for _ in range(args.repeat):  # interleaved, so load drifts hit both alike
                 floor.append(run_split_floor(repo, stats))
@@ -225,18 +307,35 @@ def main() -> None:
                 ours.append(run_measured(ork + (["--stats"] if stats else []), repo))
             f, g, o = (statistics.median(r[0] for r in runs) for runs in (floor, single, ours))
             fc, gc, oc = (statistics.median(r[2] for r in runs) for runs in (floor, single, ours))
-            peak = {name: (round(max(r[1] for r in runs)), round(max(r[3] for r in runs)))
-                    for name, runs in (("ours", ours), ("floor", floor), ("single", single))}
-            emit("mine_sync_full_vs_git_log", commits=args.commits, stats=stats,
-                 floor="git rev-list --reverse + 2 x git log --no-walk=unsorted --stdin at once",
-                 git_floor_s=round(f, 2), mine_sync_s=round(o, 2), ratio=round(o / f, 2), target_ratio=2.0,
-                 git_floor_cpu_s=round(fc, 2), mine_sync_cpu_s=round(oc, 2), cpu_ratio=round(oc / fc, 2),
-                 old_floor="single git log --reverse (log_args)", single_git_log_s=round(g, 2),
-                 ratio_vs_single_git_log=round(o / g, 2), single_git_log_cpu_s=round(gc, 2),
-                 cpu_ratio_vs_single_git_log=round(oc / gc, 2),
-                 peak_rss_mb=peak["ours"][0], peak_pss_mb=peak["ours"][1], git_floor_peak_rss_mb=peak["floor"][0],
-                 git_floor_peak_pss_mb=peak["floor"][1], single_git_log_peak_rss_mb=peak["single"][0],
-                 target_rss_mb=200, load_average=os.getloadavg()[0])
+            peak = {
+                name: (round(max(r[1] for r in runs)), round(max(r[3] for r in runs)))
+                for name, runs in (("ours", ours), ("floor", floor), ("single", single))
+            }
+            emit(
+                "mine_sync_full_vs_git_log",
+                commits=args.commits,
+                stats=stats,
+                floor="git rev-list --reverse + 2 x git log --no-walk=unsorted --stdin at once",
+                git_floor_s=round(f, 2),
+                mine_sync_s=round(o, 2),
+                ratio=round(o / f, 2),
+                target_ratio=2.0,
+                git_floor_cpu_s=round(fc, 2),
+                mine_sync_cpu_s=round(oc, 2),
+                cpu_ratio=round(oc / fc, 2),
+                old_floor="single git log --reverse (log_args)",
+                single_git_log_s=round(g, 2),
+                ratio_vs_single_git_log=round(o / g, 2),
+                single_git_log_cpu_s=round(gc, 2),
+                cpu_ratio_vs_single_git_log=round(oc / gc, 2),
+                peak_rss_mb=peak["ours"][0],
+                peak_pss_mb=peak["ours"][1],
+                git_floor_peak_rss_mb=peak["floor"][0],
+                git_floor_peak_pss_mb=peak["floor"][1],
+                single_git_log_peak_rss_mb=peak["single"][0],
+                target_rss_mb=200,
+                load_average=os.getloadavg()[0],
+            )
         # commitizen reads `git log` without file lists (no tree diffs), so it can beat our floor
         cz = shutil.which("cz") or str(Path(sys.executable).parent / "cz")
         if Path(cz).exists():
@@ -247,11 +346,20 @@ def main() -> None:
             t, o = statistics.median(theirs), statistics.median(ours)
             # what cz reads: the log without --name-status (no tree diffs), next to the log we need
             bare = run_measured([a for a in log_args("HEAD", reverse=True) if a != "--name-status"], repo)[0]
-            emit("mine_sync_full_vs_cz_changelog", commits=args.commits, cz_changelog_dry_run_s=round(t, 2),
-                 mine_sync_s=round(o, 2), ratio_cz_over_sync=round(t / o, 2), target="> 1",
-                 git_log_without_files_s=round(bare, 2), load_average=os.getloadavg()[0])
+            emit(
+                "mine_sync_full_vs_cz_changelog",
+                commits=args.commits,
+                cz_changelog_dry_run_s=round(t, 2),
+                mine_sync_s=round(o, 2),
+                ratio_cz_over_sync=round(t / o, 2),
+                target="> 1",
+                git_log_without_files_s=round(bare, 2),
+                load_average=os.getloadavg()[0],
+            )
         else:
-            emit("mine_sync_full_vs_cz_changelog", skipped="commitizen not installed (pip install commitizen)")
+            emit(
+                "mine_sync_full_vs_cz_changelog", skipped="commitizen not installed (pip install commitizen)"
+            )
 
 
 if __name__ == "__main__":

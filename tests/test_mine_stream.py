@@ -140,7 +140,9 @@ def test_a_split_log_closed_early_stops_both_gits(git_repo, monkeypatch):
     monkeypatch.setattr(mining_git, "SPLIT_MIN_COMMITS", 2)
     started = []
     original = mining_git.git.popen
-    monkeypatch.setattr(mining_git.git, "popen", lambda *a, **k: started.append(original(*a, **k)) or started[-1])
+    monkeypatch.setattr(
+        mining_git.git, "popen", lambda *a, **k: started.append(original(*a, **k)) or started[-1]
+    )
     stream = mining_git.split_log(git_repo, "HEAD")
     assert next(stream).message.startswith("feat: base")
     stream.close()

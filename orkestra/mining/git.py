@@ -72,8 +72,12 @@ class Git:
 
     def tags(self) -> list[tuple[str, str, str]]:
         """Every tag as (name, peeled commit sha, creator date YYYY-MM-DD)."""
-        done = _plumbing(self.root, "for-each-ref", "refs/tags",
-                         "--format=%(refname:short)%00%(objectname)%00%(*objectname)%00%(creatordate:short)")
+        done = _plumbing(
+            self.root,
+            "for-each-ref",
+            "refs/tags",
+            "--format=%(refname:short)%00%(objectname)%00%(*objectname)%00%(creatordate:short)",
+        )
         if done.returncode:
             raise OrkestraError(f"git for-each-ref failed: {done.stderr.strip()}")
         tags = []
@@ -113,9 +117,25 @@ def log_args(revision: str, stats: bool = False, reverse: bool = False) -> list[
     # git's delta-base cache defaults to 96 MB and its pack windows to 1 GiB: 8 MB of cache (16 MB for the two
     # gits of a split log) and at most 8 MiB of 1 MiB windows keep a 30k-commit half at ~72 MB RSS instead of
     # ~160 MB, at no measurable cost in time (bench/bench_mine_scale.py)
-    return ["git", "-c", "core.deltaBaseCacheLimit=8m", "-c", "core.packedGitWindowSize=1m",
-            "-c", "core.packedGitLimit=8m", "log", f"--format={LOG_FORMAT}", "-z", "--no-renames", "--diff-merges=first-parent",
-            "--no-color", *order, *diff, revision, "--"]
+    return [
+        "git",
+        "-c",
+        "core.deltaBaseCacheLimit=8m",
+        "-c",
+        "core.packedGitWindowSize=1m",
+        "-c",
+        "core.packedGitLimit=8m",
+        "log",
+        f"--format={LOG_FORMAT}",
+        "-z",
+        "--no-renames",
+        "--diff-merges=first-parent",
+        "--no-color",
+        *order,
+        *diff,
+        revision,
+        "--",
+    ]
 
 
 def log_stdin_args(stats: bool = False) -> list[str]:
@@ -136,8 +156,12 @@ def split_log(root: Path, revision: str, stats: bool = False) -> Iterator[RawCom
     the second writes to an unnamed temporary file meanwhile and is read after, so memory stays
     bounded whatever the history length (on disk: the sha list and about 0.4 KiB of log per commit)."""
     # ``revs`` and ``first`` unbuffered: the gits move their file offsets, which a read buffer would rewind on close
-    with tempfile.TemporaryFile(buffering=0) as revs, tempfile.TemporaryFile(buffering=0) as first, \
-            tempfile.TemporaryFile() as later, tempfile.TemporaryFile() as errors:
+    with (
+        tempfile.TemporaryFile(buffering=0) as revs,
+        tempfile.TemporaryFile(buffering=0) as first,
+        tempfile.TemporaryFile() as later,
+        tempfile.TemporaryFile() as errors,
+    ):
         listing = git.popen(root, "rev-list", "--reverse", revision, "--", stdout=revs, stderr=errors)
         if listing.wait():
             errors.seek(0)
@@ -154,7 +178,9 @@ def split_log(root: Path, revision: str, stats: bool = False) -> Iterator[RawCom
             first.write(chunk)  # the first half to its own file, in 1 MiB steps
         first.seek(0)  # the file offsets the two gits inherit
         revs.seek(half)
-        procs = [git.popen(root, *log_stdin_args(stats)[1:], stdin=first, stdout=subprocess.PIPE, stderr=errors)]
+        procs = [
+            git.popen(root, *log_stdin_args(stats)[1:], stdin=first, stdout=subprocess.PIPE, stderr=errors)
+        ]
         if half < size:
             procs.append(git.popen(root, *log_stdin_args(stats)[1:], stdin=revs, stdout=later, stderr=errors))
         try:
@@ -182,8 +208,13 @@ def existing_commits(root: Path, shas: list[str]) -> set[str]:
     shas = [s for s in shas if isinstance(s, str) and SHA_RE.match(s.encode())]
     if not shas:
         return set()
-    proc = git.run(root, "cat-file", "--batch-check=%(objectname) %(objecttype)", input="\n".join(shas) + "\n",
-                   check=True)
+    proc = git.run(
+        root,
+        "cat-file",
+        "--batch-check=%(objectname) %(objecttype)",
+        input="\n".join(shas) + "\n",
+        check=True,
+    )
     found = set()
     for asked, answer in zip(shas, proc.stdout.splitlines()):
         parts = answer.split()
@@ -192,8 +223,10 @@ def existing_commits(root: Path, shas: list[str]) -> set[str]:
     return found
 
 
-REMOTE_RE = re.compile(r"^(?:https?://(?:[^@/]+@)?|ssh://(?:[^@/]+@)?|[^@/:]+@)(?P<host>[^/:]+)(?::\d+)?[:/]"
-                       r"(?P<path>[^\s]+?)(?:\.git)?/?$")
+REMOTE_RE = re.compile(
+    r"^(?:https?://(?:[^@/]+@)?|ssh://(?:[^@/]+@)?|[^@/:]+@)(?P<host>[^/:]+)(?::\d+)?[:/]"
+    r"(?P<path>[^\s]+?)(?:\.git)?/?$"
+)
 
 
 def origin_url(root: Path) -> str | None:
@@ -256,8 +289,16 @@ def _text(value: bytes) -> str:
 
 def _commit(header: list[bytes], names: list[str], counts: list[tuple[int, int]], stats: bool) -> RawCommit:
     sha, parents, date, author_date, author, message = map(_text, header)
-    return RawCommit(sha, tuple(parents.split()), date, author_date, author, message, tuple(names),
-                     tuple(counts) if stats else None)
+    return RawCommit(
+        sha,
+        tuple(parents.split()),
+        date,
+        author_date,
+        author,
+        message,
+        tuple(names),
+        tuple(counts) if stats else None,
+    )
 
 
 def _count(value: bytes) -> int:
