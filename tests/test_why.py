@@ -294,3 +294,25 @@ def test_a_symbols_own_evidence_ranks_first(shop):
     first = answer["results"][0]
     assert (first["id"], first["symbol_match"]) == ("GT-SHOP-001", True)
     assert answer["citation"] == "src/shop/pricing.py:4"
+
+
+def test_a_style_commit_does_not_make_a_truth_stale(tmp_path):
+    from mine_repo import commit
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    make_memory_repo(repo)
+
+    def stale_keys() -> set:
+        return set(stale(repo))
+
+    before = stale_keys()
+    (repo / "src/shop/notes.py").write_text("# notes\n\n\nX = 1\n")  # GT-SHOP-002's evidence, reformatted
+    git(repo, "add", "src/shop/notes.py")
+    commit(repo, "style(shop): blank lines in notes", day=9)
+    assert stale_keys() == before  # formatting states no new fact
+    (repo / "src/shop/notes.py").write_text("# notes, now with logic\nX = 2\n")
+    git(repo, "add", "src/shop/notes.py")
+    commit(repo, "feat(shop): logic in notes", day=10)
+    assert len(stale_keys()) == len(before) + 1

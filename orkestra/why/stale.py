@@ -19,6 +19,7 @@ Every message says what to re-verify and how.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,6 +38,10 @@ SHOWN_COMMITS = 5
 STALE_CODES = frozenset(
     {"evidence", "decision-file", "evidence-symbol", "evidence-changed", "decision-rewritten", "outside-path"}
 )
+
+
+# A Conventional Commit of type ``style`` changes formatting only, never a fact a truth or decision states.
+_FORMAT_ONLY = re.compile(r"style(\([^)]*\))?:")
 
 
 def _is_url(text: str) -> bool:
@@ -76,7 +81,11 @@ class _Stale:
             return []
         if self._changes is None:
             self._changes = changes_since(self.root, self._since or day)
-        return [c for c in self._changes if c.date[:10] > day and path in c.files]
+        return [
+            c
+            for c in self._changes
+            if c.date[:10] > day and path in c.files and not _FORMAT_ONLY.match(c.subject)
+        ]
 
     def lookup(self):
         if self._lookup is True:
