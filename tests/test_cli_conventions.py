@@ -70,7 +70,10 @@ def test_version_prints_the_package_version(tmp_path):
 
 
 def test_shell_completion_script_and_completions_come_from_the_whole_tree(tmp_path):
-    script = run_cli("--show-completion", "bash", cwd=tmp_path)
+    # typer detects the shell from the parent processes (a detached CI runner has none); typer's own switch
+    # for tests makes --show-completion take the shell as its value instead
+    detect_off = {"_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION": "1"}
+    script = run_cli("--show-completion", "bash", cwd=tmp_path, env=detect_off)
     assert script.returncode == 0 and "_ORKESTRA_COMPLETE=complete_bash" in script.stdout
     env = {"_ORKESTRA_COMPLETE": "complete_bash", "COMP_WORDS": "orkestra ag", "COMP_CWORD": "1"}
     assert run_cli(cwd=tmp_path, env=env).stdout.split() == ["agents"]
