@@ -331,7 +331,7 @@ class SQLiteStore(SQLiteVectors, Store):
 
     def _references(self, clause: str, args) -> list[Reference]:
         rows = self.db.execute(
-            f"SELECT {_REF_COLUMNS} FROM refs WHERE {clause} ORDER BY path, line, col, kind, name", args
+            f"SELECT {_REF_COLUMNS} FROM refs WHERE {clause} ORDER BY path, line, col, kind, name, id", args
         )
         return [
             Reference(
@@ -388,7 +388,7 @@ class SQLiteStore(SQLiteVectors, Store):
 
     def all_edges(self, resolved_only: bool = True):
         where = "WHERE resolution IN ('resolved', 'inferred')" if resolved_only else ""
-        return [Edge(*row) for row in self.db.execute(f"SELECT {_EDGE_COLUMNS} FROM edges {where}")]
+        return [Edge(*row) for row in self.db.execute(f"SELECT {_EDGE_COLUMNS} FROM edges {where} ORDER BY id")]
 
     # ---- retrieval ----
     def find_symbols(self, name, *, kind=None, qualified=False, prefix=False, limit=50):
@@ -399,7 +399,7 @@ class SQLiteStore(SQLiteVectors, Store):
             clause, args = f"{column} = ?", [name]
         if kind:
             clause, args = clause + " AND kind = ?", [*args, kind]
-        return self._symbols(clause + " ORDER BY path, line LIMIT ?", (*args, limit))
+        return self._symbols(clause + " ORDER BY path, line, id LIMIT ?", (*args, limit))
 
     def query_symbols(self, *, kind=None, name_glob=None, signature_like=None, path_prefix=None, limit=50):
         clauses, args = ["1"], []
@@ -415,7 +415,7 @@ class SQLiteStore(SQLiteVectors, Store):
         if path_prefix:
             clauses.append("substr(path, 1, ?) = ?")
             args += [len(path_prefix), path_prefix]
-        return self._symbols(" AND ".join(clauses) + " ORDER BY path, line LIMIT ?", (*args, limit))
+        return self._symbols(" AND ".join(clauses) + " ORDER BY path, line, id LIMIT ?", (*args, limit))
 
     def edges_out(self, path, symbol=None):
         if symbol is None:
@@ -603,7 +603,7 @@ class SQLiteStore(SQLiteVectors, Store):
 
     def _edges(self, clause: str, args) -> list[Edge]:
         rows = self.db.execute(
-            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE {clause} ORDER BY src_path, src_line", args
+            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE {clause} ORDER BY src_path, src_line, id", args
         )
         return [Edge(*row) for row in rows]
 
