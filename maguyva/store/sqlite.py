@@ -388,7 +388,9 @@ class SQLiteStore(SQLiteVectors, Store):
 
     def all_edges(self, resolved_only: bool = True):
         where = "WHERE resolution IN ('resolved', 'inferred')" if resolved_only else ""
-        return [Edge(*row) for row in self.db.execute(f"SELECT {_EDGE_COLUMNS} FROM edges {where} ORDER BY id")]
+        return [
+            Edge(*row) for row in self.db.execute(f"SELECT {_EDGE_COLUMNS} FROM edges {where} ORDER BY id")
+        ]
 
     # ---- retrieval ----
     def find_symbols(self, name, *, kind=None, qualified=False, prefix=False, limit=50):
