@@ -22,6 +22,14 @@ from maguyva.models import Edge, FileExtraction, FileRecord, Reference, Symbol
 from maguyva.store.base import Centrality, LanguageStats, Snapshot, Span, Store
 from maguyva.store.filetext import FileText, as_file_text, gram_query, grams, unpack_text
 from maguyva.store.lines import matching_lines, prefilter, split_lines
+from maguyva.store.rows import (
+    EDGE_COLUMNS,
+    REF_COLUMNS,
+    SYMBOL_COLUMNS,
+    edge_values,
+    reference_from_row,
+    symbol_from_row,
+)
 from maguyva.store.schema import SCHEMA, SCHEMA_VERSION, TABLES
 from maguyva.store.sqlite_vectors import VECTOR_SCHEMA, SQLiteVectors
 
@@ -29,11 +37,6 @@ READ_BUSY_MS = 5_000  # readers only wait through brief WAL recovery or checkpoi
 WRITE_BUSY_MS = 30_000  # a second writer waits this long for the running one, then gets a clear error
 WAL_LIMIT_BYTES = 64 << 20  # the WAL is truncated back to this after a checkpoint (a rebuild grows it)
 
-_SYMBOL_COLUMNS = "path, name, qualified_name, kind, line, end_line, col, signature, doc, parent"
-_REF_COLUMNS = "path, name, kind, line, col, qualifier, scope, module, alias"
-_EDGE_COLUMNS = (
-    "kind, src_path, src_line, src_symbol, dst_path, dst_line, dst_symbol, name, resolution, reason, src_col"
-)
 _MAX_VARS = 500
 
 
@@ -190,7 +193,7 @@ class SQLiteStore(SQLiteVectors, Store):
         db.execute("INSERT INTO files_text (id, text) VALUES (?, ?)", (cursor.lastrowid, stored.packed))
         db.execute("INSERT INTO files_grams (rowid, grams) VALUES (?, ?)", (cursor.lastrowid, stored.grams))
         db.executemany(
-            f"INSERT INTO symbols ({_SYMBOL_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            f"INSERT INTO symbols ({SYMBOL_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
             [
                 (
                     s.path,
@@ -208,7 +211,7 @@ class SQLiteStore(SQLiteVectors, Store):
             ],
         )
         db.executemany(
-            f"INSERT INTO refs ({_REF_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)",
+            f"INSERT INTO refs ({REF_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)",
             [
                 (r.path, r.name, r.kind, r.line, r.col, r.qualifier, r.scope, r.module, r.alias)
                 for r in extraction.references
@@ -281,23 +284,8 @@ class SQLiteStore(SQLiteVectors, Store):
 
     def _insert_edges(self, edges: Iterable[Edge]) -> None:
         self.db.executemany(
-            f"INSERT INTO edges ({_EDGE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            [
-                (
-                    e.kind,
-                    e.src_path,
-                    e.src_line,
-                    e.src_symbol,
-                    e.dst_path,
-                    e.dst_line,
-                    e.dst_symbol,
-                    e.name,
-                    e.resolution,
-                    e.reason,
-                    e.src_col,
-                )
-                for e in edges
-            ],
+            f"INSERT INTO edges ({EDGE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            map(edge_values, edges),
         )
 
     def set_centrality(self, rows: Iterable[Centrality]) -> None:
@@ -331,22 +319,9 @@ class SQLiteStore(SQLiteVectors, Store):
 
     def _references(self, clause: str, args) -> list[Reference]:
         rows = self.db.execute(
-            f"SELECT {_REF_COLUMNS} FROM refs WHERE {clause} ORDER BY path, line, col, kind, name, id", args
+            f"SELECT {REF_COLUMNS} FROM refs WHERE {clause} ORDER BY path, line, col, kind, name, id", args
         )
-        return [
-            Reference(
-                path=r[0],
-                name=r[1],
-                kind=r[2],
-                line=r[3],
-                col=r[4],
-                qualifier=r[5],
-                scope=r[6],
-                module=r[7],
-                alias=r[8],
-            )
-            for r in rows
-        ]
+        return [reference_from_row(r) for r in rows]
 
     def references_named(self, names: Iterable[str]) -> list[Reference]:
         found: list[Reference] = []
@@ -389,7 +364,7 @@ class SQLiteStore(SQLiteVectors, Store):
     def all_edges(self, resolved_only: bool = True):
         where = "WHERE resolution IN ('resolved', 'inferred')" if resolved_only else ""
         return [
-            Edge(*row) for row in self.db.execute(f"SELECT {_EDGE_COLUMNS} FROM edges {where} ORDER BY id")
+            Edge(*row) for row in self.db.execute(f"SELECT {EDGE_COLUMNS} FROM edges {where} ORDER BY id")
         ]
 
     # ---- retrieval ----
@@ -586,26 +561,12 @@ class SQLiteStore(SQLiteVectors, Store):
 
     # ---- helpers ----
     def _symbols(self, clause: str, args) -> list[Symbol]:
-        rows = self.db.execute(f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE {clause}", args)
-        return [
-            Symbol(
-                path=r[0],
-                name=r[1],
-                qualified_name=r[2],
-                kind=r[3],
-                line=r[4],
-                end_line=r[5],
-                col=r[6],
-                signature=r[7],
-                doc=r[8],
-                parent=r[9],
-            )
-            for r in rows
-        ]
+        rows = self.db.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols WHERE {clause}", args)
+        return [symbol_from_row(r) for r in rows]
 
     def _edges(self, clause: str, args) -> list[Edge]:
         rows = self.db.execute(
-            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE {clause} ORDER BY src_path, src_line, id", args
+            f"SELECT {EDGE_COLUMNS} FROM edges WHERE {clause} ORDER BY src_path, src_line, id", args
         )
         return [Edge(*row) for row in rows]
 

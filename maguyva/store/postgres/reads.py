@@ -12,12 +12,7 @@ from maguyva.models import Edge, FileRecord, Reference, Symbol
 from maguyva.store.base import Centrality, LanguageStats, Snapshot, Span
 from maguyva.store.lines import matching_lines, prefilter, split_lines
 from maguyva.store.postgres.bm25 import query_terms
-
-_SYMBOL_COLUMNS = "path, name, qualified_name, kind, line, end_line, col, signature, doc, parent"
-_REF_COLUMNS = "path, name, kind, line, col, qualifier, scope, module, alias"
-_EDGE_COLUMNS = (
-    "kind, src_path, src_line, src_symbol, dst_path, dst_line, dst_symbol, name, resolution, reason, src_col"
-)
+from maguyva.store.rows import EDGE_COLUMNS, REF_COLUMNS, SYMBOL_COLUMNS, reference_from_row, symbol_from_row
 
 # FTS5's bm25() with k1 = 1.2, b = 0.75; a phrase's frequency is counted in the chunk's token stream.
 _BM25 = """
@@ -104,7 +99,7 @@ class PostgresReads:
         return [
             Edge(*row)
             for row in self._rows(
-                f"SELECT {_EDGE_COLUMNS} FROM edges WHERE repo_id = %s{where} ORDER BY id", (self.repo_id,)
+                f"SELECT {EDGE_COLUMNS} FROM edges WHERE repo_id = %s{where} ORDER BY id", (self.repo_id,)
             )
         ]
 
@@ -316,48 +311,21 @@ class PostgresReads:
     # ---- helpers ----
     def _references(self, clause: str, args) -> list[Reference]:
         rows = self._rows(
-            f"SELECT {_REF_COLUMNS} FROM refs WHERE repo_id = %s AND {clause} "
+            f"SELECT {REF_COLUMNS} FROM refs WHERE repo_id = %s AND {clause} "
             "ORDER BY path, line, col, kind, name, id",
             (self.repo_id, *args),
         )
-        return [
-            Reference(
-                path=r[0],
-                name=r[1],
-                kind=r[2],
-                line=r[3],
-                col=r[4],
-                qualifier=r[5],
-                scope=r[6],
-                module=r[7],
-                alias=r[8],
-            )
-            for r in rows
-        ]
+        return [reference_from_row(r) for r in rows]
 
     def _symbols(self, clause: str, args) -> list[Symbol]:
         rows = self._rows(
-            f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE repo_id = %s AND {clause}", (self.repo_id, *args)
+            f"SELECT {SYMBOL_COLUMNS} FROM symbols WHERE repo_id = %s AND {clause}", (self.repo_id, *args)
         )
-        return [
-            Symbol(
-                path=r[0],
-                name=r[1],
-                qualified_name=r[2],
-                kind=r[3],
-                line=r[4],
-                end_line=r[5],
-                col=r[6],
-                signature=r[7],
-                doc=r[8],
-                parent=r[9],
-            )
-            for r in rows
-        ]
+        return [symbol_from_row(r) for r in rows]
 
     def _edges(self, clause: str, args) -> list[Edge]:
         rows = self._rows(
-            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE repo_id = %s AND {clause} "
+            f"SELECT {EDGE_COLUMNS} FROM edges WHERE repo_id = %s AND {clause} "
             "ORDER BY src_path, src_line, id",
             (self.repo_id, *args),
         )

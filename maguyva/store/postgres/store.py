@@ -22,17 +22,16 @@ from maguyva.store.postgres.bm25 import postings
 from maguyva.store.postgres.location import PostgresLocation
 from maguyva.store.postgres.reads import PostgresReads
 from maguyva.store.postgres.vectors import PostgresVectors
+from maguyva.store.rows import EDGE_COLUMNS, REF_COLUMNS, SYMBOL_COLUMNS, edge_values
 
 _FLUSH_ROWS = 20_000
 _WRITE_LOCK = 0x6D677772  # with the repo id: one writer per repository at a time
 
 _COPY = {
     "files": "COPY files (repo_id, path, language, size, mtime_ns, hash, flags, errors, content) FROM STDIN",
-    "symbols": "COPY symbols (repo_id, path, name, qualified_name, kind, line, end_line, col, signature, doc, "
-    "parent) FROM STDIN",
-    "refs": "COPY refs (repo_id, path, name, kind, line, col, qualifier, scope, module, alias) FROM STDIN",
-    "edges": "COPY edges (repo_id, kind, src_path, src_line, src_symbol, dst_path, dst_line, dst_symbol, name, "
-    "resolution, reason, src_col) FROM STDIN",
+    "symbols": f"COPY symbols (repo_id, {SYMBOL_COLUMNS}) FROM STDIN",
+    "refs": f"COPY refs (repo_id, {REF_COLUMNS}) FROM STDIN",
+    "edges": f"COPY edges (repo_id, {EDGE_COLUMNS}) FROM STDIN",
     "chunks": "COPY chunks (id, repo_id, path, start_line, end_line, symbol, kind, tokens, stream) FROM STDIN",
     "chunk_terms": "COPY chunk_terms (chunk_id, repo_id, term, tf) FROM STDIN",
 }
@@ -204,23 +203,7 @@ class PostgresStore(PostgresReads, PostgresVectors, Store):
         self._add_edges(edges)
 
     def _add_edges(self, edges: Iterable[Edge]) -> None:
-        self._pending["edges"] += [
-            (
-                self.repo_id,
-                e.kind,
-                e.src_path,
-                e.src_line,
-                e.src_symbol,
-                e.dst_path,
-                e.dst_line,
-                e.dst_symbol,
-                e.name,
-                e.resolution,
-                e.reason,
-                e.src_col,
-            )
-            for e in edges
-        ]
+        self._pending["edges"] += [(self.repo_id, *edge_values(e)) for e in edges]
         self._written()
 
     def set_centrality(self, rows: Iterable[Centrality]) -> None:
