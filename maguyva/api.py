@@ -851,17 +851,7 @@ class Maguyva:
 
 def _edge_hit(edge: Any, **extra: Any) -> dict:
     """A reference site (the edge's source) with the edge's resolution; ambiguous ones are ``possible``."""
-    hit = Hit(
-        edge.src_path,
-        edge.src_line,
-        edge.src_line,
-        edge.src_symbol,
-        edge.kind,
-        f"{edge.kind} {edge.name}",
-        1.0,
-        "graph",
-    )
-    row = hit_dict(hit, **extra, resolution=edge.resolution)
+    row = hit_dict(Hit.at_edge_source(edge), **extra, resolution=edge.resolution)
     if edge.resolution == "ambiguous":
         row["possible"] = True
         row["reason"] = edge.reason

@@ -82,21 +82,7 @@ def incoming(store: Store, target: Target, limit: int = 50, *, possible: bool = 
 
 def callers(store: Store, target: Target, limit: int = 50) -> list[Hit]:
     """Every place that calls, imports, inherits from or references ``target`` (the reference site)."""
-    hits = []
-    for edge in _incoming(store, target)[:limit]:
-        hits.append(
-            Hit(
-                edge.src_path,
-                edge.src_line,
-                edge.src_line,
-                edge.src_symbol,
-                edge.kind,
-                f"{edge.kind} {edge.name}",
-                1.0,
-                "graph",
-            )
-        )
-    return hits
+    return [Hit.at_edge_source(edge) for edge in _incoming(store, target)[:limit]]
 
 
 def callees(store: Store, target: Target, limit: int = 50) -> list[Hit]:

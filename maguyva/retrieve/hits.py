@@ -26,6 +26,20 @@ class Hit:
         prefix = f"{self.repo}:" if self.repo else ""
         return f"{prefix}{self.path}:{self.line}"
 
+    @classmethod
+    def at_edge_source(cls, edge) -> Hit:
+        """The reference site of a graph edge (where the call, import or inheritance is written)."""
+        return cls(
+            edge.src_path,
+            edge.src_line,
+            edge.src_line,
+            edge.src_symbol,
+            edge.kind,
+            f"{edge.kind} {edge.name}",
+            1.0,
+            "graph",
+        )
+
     def with_score(self, score: float, modality: str | None = None) -> Hit:
         return replace(self, score=score, modality=modality or self.modality)
 
