@@ -603,7 +603,7 @@ class Maguyva:
                 "language": record.language if record else None,
                 "flags": list(record.flags) if record else [],
                 "indexed": record is not None,
-                "stale": bool(record) and on_disk is not None and record.content_hash != _sha1(on_disk),
+                "stale": bool(record) and on_disk is not None and record.content_hash != _content_hash(on_disk),
                 "symbols": [hit_dict(structure.symbol_hit(s, 1.0)) for s in self.store.symbols_in(relative)][
                     :100
                 ],
@@ -865,7 +865,7 @@ def _symbol_citation(defined: Sequence[Any], path: str, symbol: str | None) -> s
     return f"{path}:1"
 
 
-def _sha1(path: Path) -> str:
-    import hashlib
+def _content_hash(path: Path) -> str:
+    from maguyva.index.scan import content_digest
 
-    return hashlib.sha1(path.read_bytes()).hexdigest()
+    return content_digest(path.read_bytes())

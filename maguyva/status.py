@@ -93,7 +93,7 @@ def read_status(
 
     root = Path(root)
     states, snapshot, stats = store.file_states(), store.snapshot(), tuple(store.language_stats())
-    diff = _Diff.between(states, scan_repository(root, max_bytes, known=states).files)
+    diff = _Diff.between(states, scan_repository(root, max_bytes, known=states))
     embeddings = None
     if embedding_settings is not None:
         from maguyva.embed.pipeline import embedding_status

@@ -23,9 +23,10 @@ from pathlib import Path
 from maguyva.errors import SchemaVersionError, StoreError
 from maguyva.index.git import head_commit, uncommitted_later
 from maguyva.index.graph import Links
+from maguyva.index.listing import ListingRecord
 from maguyva.index.parse import DEFAULT_BUDGET_MS
 from maguyva.index.resolve import MemoryDefinitions, Resolver, is_fact, resolve_all
-from maguyva.index.scan import DEFAULT_MAX_BYTES, GitListing, ScannedFile, scan_repository
+from maguyva.index.scan import DEFAULT_MAX_BYTES, GitListing, ScanResult, scan_repository
 from maguyva.index.workers import extract_records, iter_extractions
 from maguyva.memory import paused_gc
 from maguyva.models import Edge, FileExtraction, Symbol
@@ -125,13 +126,14 @@ def plan_index(
         root, states = _read_states(path, root, full)
     states = {} if full else states
     scan = scan_repository(root, max_bytes, known=states)
-    diff = _Diff.between(states, scan.files)
+    diff = _Diff.between(states, scan)
     languages: dict[str, int] = {}
     flagged: dict[str, int] = {}
-    for scanned in scan.files:
-        language = scanned.record.language or "text"
+    described = [(s.record.language, s.record.flags) for s in scan.files]
+    for language, flags in described + [(states[p][3], states[p][4]) for p in scan.kept]:
+        language = language or "text"
         languages[language] = languages.get(language, 0) + 1
-        for flag in scanned.record.flags:
+        for flag in flags:
             flagged[flag] = flagged.get(flag, 0) + 1
     return IndexPlan(
         root=str(root),
@@ -160,7 +162,7 @@ def index_status(
         store.close()
     if snapshot is None and not states:  # created, but no run committed (the first one was killed)
         raise StoreError(f"no index at {path} yet (no run has finished): run `orkestra code index`")
-    diff = _Diff.between(states, scan_repository(root, max_bytes, known=states).files)
+    diff = _Diff.between(states, scan_repository(root, max_bytes, known=states))
     not_in_map = {
         "added": sorted(diff.added),
         "changed": sorted(diff.changed),
@@ -208,13 +210,15 @@ def index_repository(
             listing = None
         root = settled
         states = {} if full else store.known_files()  # (size, stamp, hash, language, flags)
-        scan = scan_repository(root, max_bytes, known=states, listing=listing)
-        diff = _Diff.between(states, scan.files)
+        recorded = store.recorded_listing()
+        scan = scan_repository(
+            root, max_bytes, known=states, listing=listing, recorded=ListingRecord.from_json(recorded)
+        )
+        diff = _Diff.between(states, scan)
         redo = diff.added | diff.changed
         todo = [scanned.record for scanned in scan.files if scanned.record.path in redo]
         clean = not states
-        # git status for the snapshot runs while the changes are extracted and stored
-        dirty = uncommitted_later(root) if clean or diff.added or diff.changed or diff.deleted else None
+        dirty = _uncommitted(root, listing) if clean or diff.added or diff.changed or diff.deleted else None
         by_path = {s.record.path: s for s in scan.files}
         extractions: list[FileExtraction] = []
         with store.transaction():
@@ -222,6 +226,8 @@ def index_repository(
                 store.clear()  # inside the transaction: until it commits, readers see the old index
             if store.recorded_root() != str(root):  # a no-op run writes nothing (no WAL frames to checkpoint)
                 store.record_root(str(root))
+            if scan.record is not None and scan.record.to_json() != recorded:
+                store.record_listing(scan.record.to_json())
             old_symbols = {path: store.symbols_in(path) for path in diff.changed | diff.deleted}
             for gone in sorted(diff.deleted):
                 store.delete_file(gone)
@@ -263,8 +269,8 @@ def index_repository(
                         created_at=datetime.now(UTC).isoformat(timespec="seconds"),
                     )
                 )
+            edge_counts = store.edge_counts()  # counted once after a change, then kept by the store
         stats = store.language_stats()
-        edge_counts = store.edge_counts()
         snapshot = store.snapshot()
     finally:
         store.close()
@@ -272,7 +278,7 @@ def index_repository(
         root=str(root),
         store=str(path),
         mode="full" if clean else "incremental",
-        files=len(scan.files),
+        files=len(scan.files) + len(scan.kept),
         added=len(diff.added),
         changed=len(diff.changed),
         deleted=len(diff.deleted),
@@ -302,13 +308,14 @@ class _Diff:
     renamed: int  # deleted/added pairs with identical content
 
     @classmethod
-    def between(cls, states: dict, files: tuple[ScannedFile, ...]) -> _Diff:
-        current = {s.record.path: s for s in files}
+    def between(cls, states: dict, scan: ScanResult) -> _Diff:
+        current = {s.record.path: s for s in scan.files}
         added = {p for p in current if p not in states}
-        deleted = {p for p in states if p not in current}
+        deleted = set(states).difference(current, scan.kept)
         changed = {p for p in current if p in states and states[p][2] != current[p].record.content_hash}
+        touched = {p for p in current if p in states and states[p][1] != current[p].mtime_ns} - changed
         unchanged = set(current) - added - changed
-        touched = {p for p in unchanged if states[p][1] != current[p].mtime_ns}
+        unchanged.update(scan.kept)
         gone_hashes = {states[p][2] for p in deleted}
         renamed = sum(1 for p in added if current[p].record.content_hash in gone_hashes)
         return cls(added, changed, deleted, unchanged, touched, renamed)
@@ -412,6 +419,15 @@ def _links(edges: list[Edge]) -> Counter:
         for e in edges
         if e.resolution in ("resolved", "inferred")
     )
+
+
+def _uncommitted(root: Path, listing: GitListing | None) -> Callable[[], tuple[str, ...]]:
+    """The snapshot's uncommitted paths: from the listing's ``git status`` when it listed ``root``,
+    else from a ``git status`` started now, which runs while the changes are extracted and stored."""
+    listed = listing.result() if listing is not None else None
+    if listed is not None:
+        return lambda: listed.dirty
+    return uncommitted_later(root)
 
 
 def _read_states(path: Path, root: Path, full: bool) -> tuple[Path, dict]:

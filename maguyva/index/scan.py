@@ -7,11 +7,13 @@ or a submodule's git file). Symbolic links are never followed into directories; 
 only when its target is a file inside the root and outside every ``.git``. This is the only module
 that walks the disk.
 
-In a git work tree the file list comes from git (``git ls-files --cached --others
---exclude-standard``: tracked files, ignored or not, as git sees them, and untracked files no
-ignore rule matches), so the ignore rules are git's own fast matcher; a nested repository git
-reports as one ``dir/`` entry, and a submodule's work tree, are walked. Outside git, or when git fails, the directory walk does it all. Both
-apply ``.maguyvaignore`` and the same link rules, and neither follows a symlinked directory.
+In a git work tree the file list comes from git (``GitListing``: tracked files, ignored or not,
+as git sees them, and untracked files no ignore rule matches), so the ignore rules are git's own
+fast matcher; a nested repository git reports as one ``dir/`` entry, and a submodule's work tree,
+are walked. git also says which tracked files still hold their index blob: such a file whose
+stored hash is that blob id is unchanged without a ``stat`` of ours (git's index caches the stat
+data, racy entries included). Outside git, or when git fails, the directory walk does it all.
+Both apply ``.maguyvaignore`` and the same link rules, and neither follows a symlinked directory.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ import hashlib
 import os
 import posixpath
 import re
-import subprocess
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ import pathspec
 
 from maguyva.files import in_vcs_dir
 from maguyva.index.languages import detect_language
+from maguyva.index.listing import GitListing, Listed, ListingRecord
 from maguyva.models import FileRecord
 
 DEFAULT_MAX_BYTES = 1_000_000
@@ -75,6 +77,14 @@ class ScannedFile:
     # them for a new or changed file and could hold them (``HOLD_BYTES``), so extraction reads nothing
 
 
+def content_digest(data: bytes) -> str:
+    """A file's content hash: its git blob id (SHA-1 of ``blob <size>\\0`` + the bytes), so a file git
+    reports unchanged is known unchanged by comparing ids, without reading it."""
+    digest = hashlib.sha1(b"blob %d\0" % len(data))
+    digest.update(data)
+    return digest.hexdigest()
+
+
 def stat_stamp(stat: os.stat_result) -> int:
     """What the next scan compares (with the size) to trust a stored hash: max(mtime, ctime) in ns.
 
@@ -94,18 +104,6 @@ def trusted(previous: tuple[int, int, str] | None, stat: os.stat_result) -> bool
     )
 
 
-def content_changed(full: Path, previous: tuple[int, int, str]) -> bool:
-    """Whether the file at ``full`` differs from its stored (size, stamp, hash): stat first, the hash
-    when the stat data is ambiguous. A missing or unreadable file counts as changed."""
-    try:
-        stat = full.stat()
-        if trusted(previous, stat):
-            return False
-        return stat.st_size != previous[0] or hashlib.sha1(full.read_bytes()).hexdigest() != previous[2]
-    except OSError:
-        return True
-
-
 @dataclass(frozen=True, slots=True)
 class Skipped:
     path: str
@@ -116,6 +114,15 @@ class Skipped:
 class ScanResult:
     files: tuple[ScannedFile, ...]
     skipped: tuple[Skipped, ...] = field(default=())
+    # paths of ``known`` whose stored record stands: git vouches the work tree holds the blob whose id
+    # is the stored hash, so they were neither stat'ed nor read, and get no ``ScannedFile``
+    kept: tuple[str, ...] = field(default=())
+    record: ListingRecord | None = None  # what the next scan compares its git listing against
+
+    @property
+    def paths(self) -> list[str]:
+        """Every file the scan found, kept ones included."""
+        return [s.record.path for s in self.files] + list(self.kept)
 
 
 def scan_repository(
@@ -123,19 +130,21 @@ def scan_repository(
     max_bytes: int = DEFAULT_MAX_BYTES,
     known: Mapping[str, tuple] | None = None,
     listing: GitListing | None = None,
+    recorded: ListingRecord | None = None,
 ) -> ScanResult:
     """Every indexable file under ``root``. ``known`` maps path → (size, mtime_ns, hash[, language,
     flags]) from the previous scan; a file whose size and stat stamp are unchanged keeps its hash
     without being read (unless the stamp was racy, see ``RACY_WINDOW_NS``), and with the language and
-    flags given it is not even opened. ``listing``: a ``GitListing`` of ``root`` already started."""
+    flags given it is not even opened. ``listing``: a ``GitListing`` of ``root`` already started;
+    ``recorded``: the ``ScanResult.record`` of the scan that produced ``known`` (see ``listing.py``)."""
     root = root.resolve()
     scanner = _Scanner(root, max_bytes, known or {})
-    listed = (listing or GitListing(root)).result()
+    listed = (listing or GitListing(root)).result(recorded if known else None, salt=str(max_bytes))
     if listed is None:
         scanner.walk("", [("", _spec_from(root / ".git" / "info" / "exclude"))])
-    else:
-        scanner.listed(*listed)
-    return ScanResult(tuple(scanner.files), tuple(scanner.skipped))
+        return ScanResult(tuple(scanner.files), tuple(scanner.skipped))
+    scanner.listed(listed)
+    return ScanResult(tuple(scanner.files), tuple(scanner.skipped), tuple(scanner.kept), scanner.record)
 
 
 class _Scanner:
@@ -144,11 +153,14 @@ class _Scanner:
         self.racy_from = time.time_ns() - RACY_WINDOW_NS
         self.files: list[ScannedFile] = []
         self.skipped: list[Skipped] = []
+        self.kept: list[str] = []
+        self.record: ListingRecord | None = None
         self.hold = HOLD_BYTES
 
-    def add(self, rel: str, full: Path | str, stat: os.stat_result | None = None) -> None:
+    def add(self, rel: str, full: Path | str, stat: os.stat_result | None = None) -> ScannedFile | Skipped:
         outcome = _scan_file(self, full, rel, self.known.get(rel), stat)
         (self.files if isinstance(outcome, ScannedFile) else self.skipped).append(outcome)
+        return outcome
 
     def walk(self, top: str, specs: list) -> None:
         """The directory walk from ``top`` (repo-relative, "" for the root) with the ignore specs above it."""
@@ -180,16 +192,33 @@ class _Scanner:
                     continue
                 self.add(rel, Path(directory) / name)
 
-    def listed(self, paths: list[str], nested: list[str]) -> None:
+    def listed(self, listed: Listed) -> None:
         """Files git listed (sorted, repo-relative), then the nested repositories it did not enter."""
         root, top_dir = self.root, str(self.root)  # strings, not pathlib: 9k paths cost 0.25 s as Paths
-        own = {posixpath.dirname(p) for p in paths if posixpath.basename(p) == ".maguyvaignore"}
+        paths, blobs, nested, known = listed.paths, listed.blobs, list(listed.nested), self.known
+        quick = listed.quick
+        if quick is not None:  # the rest of the tracked files are as the last run left them
+            look = set(paths)
+            walked = tuple(top + "/" for top in nested)
+            self.kept = [p for p in known if p not in look and not p.startswith(walked)]
+            self.skipped += [Skipped(path, reason) for path, reason in quick.skipped]
+            own = set(quick.ignores)
+        else:
+            own = {
+                posixpath.dirname(p) for p in paths if p == ".maguyvaignore" or p.endswith("/.maguyvaignore")
+            }
         specs = {d: _spec_from(root / d / ".maguyvaignore") for d in own}
+        vouched_skips: list[tuple[str, str]] = []
         safe: dict[str, bool] = {"": True}  # directory → no component of it is a symlink
         for rel in paths:
             if _VCS_PART.search(rel) and in_vcs_dir(rel.split("/")):
                 continue
             if specs and _ignored(_chain(specs, rel.split("/")), rel):
+                continue
+            blob = blobs.get(rel)
+            previous = known.get(rel)
+            if previous is not None and previous[2] == blob and previous[0] <= self.max_bytes:
+                self.kept.append(rel)  # the work tree still holds the blob we indexed: nothing to stat
                 continue
             parent = rel.rpartition("/")[0]
             if not (safe.get(parent) or _safe_dir(top_dir, parent, safe)):  # listed, under what is now a link
@@ -202,7 +231,17 @@ class _Scanner:
             if S_ISDIR(stat.st_mode):  # a submodule's work tree: walked, as outside git
                 nested.append(rel)
                 continue
-            self.add(rel, full, None if S_ISLNK(stat.st_mode) else stat)
+            outcome = self.add(rel, full, None if S_ISLNK(stat.st_mode) else stat)
+            if blob is not None and isinstance(outcome, Skipped):  # skipped for what its blob holds
+                vouched_skips.append((rel, outcome.reason))
+        if listed.digest is not None:
+            self.record = ListingRecord(
+                listed.digest,
+                listed.special,
+                listed.submodules,
+                tuple(sorted(own)),
+                (quick.skipped if quick else ()) + tuple(vouched_skips),
+            )
         for top in sorted(set(nested)):
             if in_vcs_dir(top.split("/")) or not _safe_dir(top_dir, top, safe):
                 continue
@@ -241,36 +280,6 @@ def _safe_dir(root: str, rel: str, safe: dict[str, bool]) -> bool:
             ok = False
     safe[rel] = ok
     return ok
-
-
-class GitListing:
-    """``git ls-files`` started in the background (the caller reads its store meanwhile): the tracked
-    files, and the untracked ones no ignore rule matches. Tracked files are listed even when an
-    ignore rule matches them, as git treats them (the walk cannot tell, and skips them)."""
-
-    def __init__(self, root: Path):
-        try:
-            self.process: subprocess.Popen | None = subprocess.Popen(
-                ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-            )
-        except OSError:
-            self.process = None
-
-    def result(self) -> tuple[list[str], list[str]] | None:
-        """(files, nested repository directories), or None outside a work tree (or without git)."""
-        if self.process is None:
-            return None
-        out, _ = self.process.communicate()
-        if self.process.returncode != 0:
-            return None
-        files, nested = [], []
-        for entry in dict.fromkeys(out.split(b"\0")):  # a path with unmerged stages is listed per stage
-            if entry:
-                path = os.fsdecode(entry)
-                (nested if path.endswith("/") else files).append(path)
-        return sorted(files), sorted(p.rstrip("/") for p in nested)
 
 
 def _scan_file(
@@ -313,7 +322,7 @@ def _scan_file(
                 data += handle.read()
         except OSError as exc:
             return Skipped(rel, f"unreadable: {exc.strerror}")
-        head, digest = data[:_SNIFF], hashlib.sha1(data).hexdigest()
+        head, digest = data[:_SNIFF], content_digest(data)
         if (previous is None or previous[2] != digest) and len(data) <= scanner.hold:
             scanner.hold -= len(data)
         else:  # unchanged content, or over the budget: extraction (if any) reads it again

@@ -100,6 +100,15 @@ class Store(ABC):
         """Remember the directory this index is built from (stores without a place for it ignore this)."""
         return None
 
+    def recorded_listing(self) -> str | None:
+        """The last run's git listing record (``maguyva.index.listing.ListingRecord`` JSON), if kept."""
+        return None
+
+    def record_listing(self, record: str) -> None:
+        """Keep this run's listing record for the next run (stores without a place for it ignore this:
+        their runs take git's full listing)."""
+        return None
+
     # ---- writes (the indexer) ----
     @abstractmethod
     def file_states(self) -> dict[str, tuple[int, int, str]]:

@@ -1,6 +1,6 @@
 """The SQLite schema (version 1). Paths are repo-relative POSIX; lines are 1-based."""
 
-SCHEMA_VERSION = 7  # 7: compressed file text + gram-token literal index (6: call-graph facts in refs)
+SCHEMA_VERSION = 8  # 8: files.hash is the git blob id (7: compressed text + gram-token literal index)
 
 # every table, in creation order; ``clear`` drops all but ``meta`` (fts5 shadow tables go with theirs)
 TABLES = (

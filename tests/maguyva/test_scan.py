@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
+import subprocess
 
 from index_helpers import write_tree
 
 from maguyva.index.languages import detect_language
-from maguyva.index.scan import path_flags, scan_repository
+from maguyva.index.scan import content_digest, path_flags, scan_repository
 
 
 def _paths(root):
@@ -87,7 +87,16 @@ def test_an_unchanged_size_and_mtime_reuse_the_previous_hash_without_reading(tmp
     known = {"a.py": (first.record.size, first.mtime_ns, "previous-hash")}
     assert scan_repository(tmp_path, known=known).files[0].record.content_hash == "previous-hash"
     (tmp_path / "a.py").write_text("x = 22\n")
-    assert (
-        scan_repository(tmp_path, known=known).files[0].record.content_hash
-        == hashlib.sha1(b"x = 22\n").hexdigest()
-    )
+    assert scan_repository(tmp_path, known=known).files[0].record.content_hash == content_digest(b"x = 22\n")
+
+
+def test_the_content_hash_is_the_blob_id_git_gives_the_same_bytes(tmp_path):
+    for data in (b"", b"x = 1\n", "naïve = '€'\r\n".encode(), bytes(range(256)) * 40):
+        (tmp_path / "f").write_bytes(data)
+        by_git = subprocess.run(
+            ["git", "hash-object", "--no-filters", str(tmp_path / "f")],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        assert content_digest(data) == by_git
