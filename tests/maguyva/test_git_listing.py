@@ -63,7 +63,7 @@ def test_a_run_with_nothing_changed_asks_git_status_alone_and_opens_nothing(repo
 
     def counting_open(path, *args, **kwargs):
         opened.append(str(path))
-        return open(path, *args, **kwargs)  # noqa: SIM115 - the caller's own ``with`` closes it
+        return open(path, *args, **kwargs)
 
     monkeypatch.setattr(scan, "open", counting_open, raising=False)
     again = index_repository(repo, store)
