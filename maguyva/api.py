@@ -603,7 +603,9 @@ class Maguyva:
                 "language": record.language if record else None,
                 "flags": list(record.flags) if record else [],
                 "indexed": record is not None,
-                "stale": bool(record) and on_disk is not None and record.content_hash != _content_hash(on_disk),
+                "stale": bool(record)
+                and on_disk is not None
+                and record.content_hash != _content_hash(on_disk),
                 "symbols": [hit_dict(structure.symbol_hit(s, 1.0)) for s in self.store.symbols_in(relative)][
                     :100
                 ],
