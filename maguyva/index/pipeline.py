@@ -254,7 +254,8 @@ def index_repository(
                 elif not (diff.added or diff.changed or diff.deleted):  # nothing can resolve differently
                     reresolved, links = set(), None
                 else:
-                    reresolved, graph_changed = _reresolve(store, diff, extractions, old_symbols)
+                    languages = _languages_after(states, diff, by_path)
+                    reresolved, graph_changed = _reresolve(store, diff, extractions, old_symbols, languages)
                     links = Links.of(store.all_edges()) if graph_changed else None
                 report("resolve", 1, 1)
                 report("graph", 0, 1)
@@ -324,9 +325,9 @@ class _Diff:
 class StoreDefinitions:
     """A resolution view (``maguyva.index.resolve.Definitions``) over the store, cached per run."""
 
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, languages: dict[str, str | None] | None = None):
         self.store = store
-        self._paths = store.known_paths()
+        self._paths = store.known_paths() if languages is None else languages
         self._cache: dict[tuple[str, str], object] = {}
 
     def _get(self, kind: str, key: str, load):
@@ -368,7 +369,11 @@ def _resolve_clean(store: Store, extractions: list[FileExtraction]) -> Links:
 
 
 def _reresolve(
-    store: Store, diff: _Diff, extractions: list[FileExtraction], old_symbols: dict[str, Sequence[Symbol]]
+    store: Store,
+    diff: _Diff,
+    extractions: list[FileExtraction],
+    old_symbols: dict[str, Sequence[Symbol]],
+    languages: dict[str, str | None] | None = None,
 ) -> tuple[set[str], bool]:
     """Re-resolve what this change can affect; return the files touched and whether the graph changed.
 
@@ -399,13 +404,21 @@ def _reresolve(
     single = [ref for ref in store.references_named(names) if ref.path not in whole and not is_fact(ref)]
     old_edges = [e for path in whole | diff.deleted for e in store.edges_out(path)]
     old_edges += [e for e in store.edges_named(names) if e.src_path not in whole | diff.deleted]
-    resolver = Resolver(StoreDefinitions(store))
+    resolver = Resolver(StoreDefinitions(store, languages))
     whole_edges = [edge for path in sorted(whole) for edge in resolver.resolve_file(path)]
     single_edges = [edge for ref in single for edge in resolver.resolve_edges(ref)]
     store.replace_edges(whole | diff.deleted, whole_edges)
     store.replace_reference_edges(single_edges)
     graph_changed = _links(old_edges) != _links(whole_edges + single_edges)
     return whole | {ref.path for ref in single}, graph_changed
+
+
+def _languages_after(states: dict, diff: _Diff, by_path: dict) -> dict[str, str | None]:
+    """Path → language of every indexed file once this run's changes are stored (``known_paths``
+    without reading the store again: 15 ms for svelte's 9k files)."""
+    languages = {path: state[3] for path, state in states.items() if path not in diff.deleted}
+    languages.update((path, by_path[path].record.language) for path in diff.added | diff.changed)
+    return languages
 
 
 def _symbol_key(symbol: Symbol) -> tuple:
