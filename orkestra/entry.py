@@ -14,6 +14,8 @@ import os
 import sys
 
 # argv -> the line `orkestra.cli.sync` prints for a sync that found nothing to do
+# completion needs the whole tree; ORKESTRA_CODE_VIA_TREE=1 forces it (tests compare the two answers)
+_TREE_VARS = {"_ORKESTRA_COMPLETE", "ORKESTRA_CODE_VIA_TREE"}
 NOOP_LINES = {("sync",): "wrote 0 file(s), deleted 0; already in sync", ("sync", "--check"): "in sync"}
 
 
@@ -22,9 +24,24 @@ def main() -> None:
     if line is not None:
         sys.stdout.write(line + "\n")
         return
+    if _maguyva_command(sys.argv[1:]):
+        return
     from orkestra.cli import main as cli_main
 
     cli_main()
+
+
+def _maguyva_command(argv: list[str]) -> bool:
+    """``orkestra code <command> …`` runs Maguyva's command directly (the same app ``orkestra code``
+    mounts, with the same usage lines), without building the orkestra tree around it."""
+    if len(argv) < 2 or argv[0] != "code" or _TREE_VARS.intersection(os.environ):
+        return False
+    from maguyva.cli.app import COMMANDS, app_for
+
+    if argv[1] not in COMMANDS:  # help, a group, a typo: the full tree answers
+        return False
+    app_for(argv[1:])(args=argv[1:], prog_name="orkestra code")
+    return True
 
 
 def _noop_sync(argv: tuple[str, ...]) -> str | None:

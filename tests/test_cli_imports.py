@@ -158,3 +158,29 @@ def test_a_command_line_naming_a_maguyva_command_builds_that_command_alone():
         alone, whole = (runner.invoke(built, words, prog_name="maguyva") for built in (app_for(words), app))
         assert (alone.exit_code, alone.output) == (whole.exit_code, whole.output)
         assert "maguyva " + words[0] in alone.output or "requires an argument" in alone.output
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ("code", "grep", "--help"),
+        ("code", "grep"),  # a missing argument: usage and exit code 2
+        ("code", "symbol", "x", "--kind"),
+        ("code", "grep", "--bogus"),
+        ("code", "grep", "def main", "--format", "json"),
+        ("code", "status", "--format", "json"),
+    ],
+)
+def test_orkestra_code_answers_from_maguyva_directly_exactly_as_the_whole_tree_does(tmp_path, words):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    (repo / "app.py").write_text("def main():\n    return 1\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "init")
+    run_cli("code", "index", cwd=repo)
+    direct = run_cli(*words, cwd=repo)  # orkestra.entry: Maguyva's command, no orkestra tree
+    whole = run_cli(*words, cwd=repo, env={"ORKESTRA_CODE_VIA_TREE": "1"})
+    assert (direct.returncode, direct.stdout, direct.stderr) == (whole.returncode, whole.stdout, whole.stderr)
+    assert direct.returncode in (0, 2)
+    assert direct.stdout + direct.stderr  # an answer or an error, never silence
