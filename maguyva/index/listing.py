@@ -14,13 +14,15 @@ index blob: when the index stores that blob id as the file's hash, the file is u
 id: such a file takes the stat path.)
 
 **Quick listing.** Each run records a ``ListingRecord``: a digest of the index file's own checksum
-(its last bytes, read before git status starts) and of git status's output, plus what that digest
+(its last bytes, read before git status starts), the paths git status reported, and what the digest
 cannot vouch for. When the next run's digest is the same, git's index is byte for byte the one the
-last run saw (same paths, blobs and stat data) and status reports the same paths, so every tracked
-file status does not report is as the last run left it: ``ls-files`` is not run at all, and only the
-reported paths, the recorded special entries (symlinks, submodules, assume-unchanged entries) and
-nested repositories are looked at. Anything else — a ``git add``, a commit, a checkout, an edit, a
-new untracked file, git refreshing its index — changes the digest, and the full listing runs.
+last run saw (same paths, blobs and stat data), so a tracked file that status reported neither then
+nor now held its blob both times, unchanged, as the last run left it: ``ls-files`` is not run at
+all, and only the paths status reports now or reported then, the recorded special entries (links,
+assume-unchanged entries), submodules and nested repositories are looked at. An edit, a new or
+deleted file, a revert take that path; anything that moves the index — ``git add``, a commit, a
+checkout, git refreshing its stat data — changes the digest, and so does an edited
+``.maguyvaignore`` (it filters every path): then the full listing runs.
 """
 
 from __future__ import annotations
@@ -54,26 +56,26 @@ class ListingRecord:
     """What one run's listing leaves for the next one to compare against (stored as JSON)."""
 
     digest: str
+    reported: tuple[str, ...] = ()  # the files git status reported (changed, deleted or untracked)
     special: tuple[str, ...] = ()  # tracked entries no digest vouches for: stat-checked every run
     nested: tuple[str, ...] = ()  # submodules: walked every run
     ignores: tuple[str, ...] = ()  # directories holding a listed ``.maguyvaignore``
     skipped: tuple[tuple[str, str], ...] = ()  # vouched files the scan skipped, with the reason
 
     def to_json(self) -> str:
-        return json.dumps(
-            [LISTING_FORMAT, self.digest, self.special, self.nested, self.ignores, self.skipped],
-            separators=(",", ":"),
-        )
+        fields = [self.digest, self.reported, self.special, self.nested, self.ignores, self.skipped]
+        return json.dumps([LISTING_FORMAT, *fields], separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str | None) -> ListingRecord | None:
         try:
-            version, digest, special, nested, ignores, skipped = json.loads(text or "null")
+            version, digest, reported, special, nested, ignores, skipped = json.loads(text or "null")
         except (TypeError, ValueError):
             return None
         if version != LISTING_FORMAT:
             return None
-        return cls(digest, tuple(special), tuple(nested), tuple(ignores), tuple(map(tuple, skipped)))
+        lists = (tuple(reported), tuple(special), tuple(nested), tuple(ignores))
+        return cls(digest, *lists, tuple(map(tuple, skipped)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +83,7 @@ class Listed:
     """What git listed for a work tree."""
 
     paths: list[str]  # files to look at, sorted: every tracked and untracked one, or (quick) the few
+    reported: tuple[str, ...]  # the files git status reported
     blobs: dict[str, str]  # tracked path → its index blob id, where git found the work tree holding it
     nested: list[str]  # nested repositories (``dir/`` entries) and submodules: walked
     dirty: tuple[str, ...]  # paths with uncommitted changes (modified, added, deleted, untracked)
@@ -111,17 +114,25 @@ class GitListing:
         prefix = _status_prefix(self.root)
         digest = None
         if self.trailer is not None and not prefix:
-            hashed = hashlib.sha1(b"%d\0%s\0%s\0" % (LISTING_FORMAT, salt.encode(), self.trailer))
-            hashed.update(status)
-            digest = hashed.hexdigest()
+            salted = b"%d\0%s\0%s" % (LISTING_FORMAT, salt.encode(), self.trailer)
+            digest = hashlib.sha1(salted).hexdigest()
         reported, dirty, nested, changed = _parse_status(status, prefix)
         if recorded is not None and digest is not None and recorded.digest == digest:
-            paths = sorted(set(reported) | set(recorded.special))
-            walked = sorted(nested + list(recorded.nested))
-            self._result = Listed(
-                paths, {}, walked, dirty, digest, recorded.special, recorded.nested, recorded
-            )
-            return self._result
+            paths = sorted(set(reported).union(recorded.reported, recorded.special))
+            if not any(p.rpartition("/")[2] == ".maguyvaignore" for p in paths):
+                walked = sorted(nested + list(recorded.nested))
+                self._result = Listed(
+                    paths,
+                    tuple(reported),
+                    {},
+                    walked,
+                    dirty,
+                    digest,
+                    recorded.special,
+                    recorded.nested,
+                    recorded,
+                )
+                return self._result
         tracked = _git_start(self.root, "ls-files", "-z", "-s", "-v")
         out = _git_output(tracked) if tracked is not None else None
         if out is None:  # git failed between the two commands: the caller walks the tree
@@ -131,7 +142,9 @@ class GitListing:
             blobs.pop(path, None)
         files.update(dict.fromkeys(reported))
         walked = sorted(nested + submodules)
-        self._result = Listed(sorted(files), blobs, walked, dirty, digest, special, tuple(submodules))
+        self._result = Listed(
+            sorted(files), tuple(reported), blobs, walked, dirty, digest, special, tuple(submodules)
+        )
         return self._result
 
 

@@ -197,11 +197,14 @@ class _Scanner:
         root, top_dir = self.root, str(self.root)  # strings, not pathlib: 9k paths cost 0.25 s as Paths
         paths, blobs, nested, known = listed.paths, listed.blobs, list(listed.nested), self.known
         quick = listed.quick
+        look = set(paths)
         if quick is not None:  # the rest of the tracked files are as the last run left them
-            look = set(paths)
             walked = tuple(top + "/" for top in nested)
             self.kept = [p for p in known if p not in look and not p.startswith(walked)]
-            self.skipped += [Skipped(path, reason) for path, reason in quick.skipped]
+            carried = tuple((path, reason) for path, reason in quick.skipped if path not in look)
+            self.skipped += [Skipped(path, reason) for path, reason in carried]
+            # a path looked at because status reported it last time, clean now: it holds its blob
+            clean_now = look.difference(listed.reported, listed.special)
             own = set(quick.ignores)
         else:
             own = {
@@ -232,15 +235,17 @@ class _Scanner:
                 nested.append(rel)
                 continue
             outcome = self.add(rel, full, None if S_ISLNK(stat.st_mode) else stat)
-            if blob is not None and isinstance(outcome, Skipped):  # skipped for what its blob holds
+            vouched = blob is not None if quick is None else rel in clean_now
+            if vouched and isinstance(outcome, Skipped):  # skipped for what its blob holds
                 vouched_skips.append((rel, outcome.reason))
         if listed.digest is not None:
             self.record = ListingRecord(
                 listed.digest,
+                listed.reported,
                 listed.special,
                 listed.submodules,
                 tuple(sorted(own)),
-                (quick.skipped if quick else ()) + tuple(vouched_skips),
+                (carried if quick else ()) + tuple(vouched_skips),
             )
         for top in sorted(set(nested)):
             if in_vcs_dir(top.split("/")) or not _safe_dir(top_dir, top, safe):

@@ -216,3 +216,42 @@ def test_what_git_status_reports_is_looked_at_again_though_its_report_is_the_sam
     assert commands == ["status"]
     assert (summary.changed, summary.deleted) == (2, 1)
     _same_as_clean(repo, store, tmp_path)
+
+
+def _skipped_as_clean(repo, store, tmp_path, summary):
+    clean = index_repository(repo, tmp_path / "skips.db", full=True)
+    assert summary.skipped == clean.skipped
+
+
+def test_an_edit_then_its_revert_take_the_quick_listing_and_give_the_clean_index(repo, tmp_path, monkeypatch):
+    store = tmp_path / "index.db"
+    index_repository(repo, store)
+    index_repository(repo, store)
+    commands = _spy_git(monkeypatch)
+    original = (repo / "pkg/core.py").read_text()
+    steps = [
+        lambda: write_tree(repo, {"pkg/core.py": original + "\n\ndef added():\n    return helper()\n"}),
+        lambda: write_tree(repo, {"assets/logo.bin": "text now\n"}),  # a skipped binary becomes text
+        lambda: write_tree(repo, {"pkg/core.py": original}),  # reverted: status reports it no more
+        lambda: write_tree(repo, {"assets/logo.bin": b"\x89PNG\0\0binary"}),  # and back to the binary
+        lambda: None,
+    ]
+    for step in steps:
+        commands.clear()
+        step()
+        summary = index_repository(repo, store)
+        assert commands == ["status"]  # git's index never moved: no ls-files
+        _same_as_clean(repo, store, tmp_path)
+        _skipped_as_clean(repo, store, tmp_path, summary)
+
+
+def test_an_edited_maguyvaignore_takes_the_full_listing(repo, tmp_path, monkeypatch):
+    write_tree(repo, {".maguyvaignore": "nothing/\n"})
+    store = tmp_path / "index.db"
+    index_repository(repo, store)  # .maguyvaignore is untracked: status reports it on every run
+    commands = _spy_git(monkeypatch)
+    write_tree(repo, {".maguyvaignore": "docs/\n"})  # filters a file the last run kept
+    index_repository(repo, store)
+    assert commands == ["status", "ls-files"]
+    assert "docs/guide.md" not in _indexed(store)
+    _same_as_clean(repo, store, tmp_path)
