@@ -209,10 +209,20 @@ def index_repository(
             listing.result()
             listing = None
         root = settled
-        states = {} if full else store.known_files()  # (size, stamp, hash, language, flags)
         recorded = store.recorded_listing()
+        record = ListingRecord.from_json(recorded)
+        listed = listing.result(record, salt=str(max_bytes)) if listing is not None and not full else None
+        indexed = None
+        if full:
+            states = {}
+        elif listed is not None and listed.quick is not None:  # git names the few paths to look at
+            indexed = store.indexed_paths()
+            walked = tuple(top + "/" for top in listed.nested)  # nested repositories: walked, as always
+            states = store.known_files_of(listed.paths + [p for p in indexed if p.startswith(walked)])
+        else:
+            states = store.known_files()  # (size, stamp, hash, language, flags)
         scan = scan_repository(
-            root, max_bytes, known=states, listing=listing, recorded=ListingRecord.from_json(recorded)
+            root, max_bytes, known=states, listing=listing, recorded=record, indexed=indexed
         )
         diff = _Diff.between(states, scan)
         redo = diff.added | diff.changed
@@ -254,7 +264,7 @@ def index_repository(
                 elif not (diff.added or diff.changed or diff.deleted):  # nothing can resolve differently
                     reresolved, links = set(), None
                 else:
-                    languages = _languages_after(states, diff, by_path)
+                    languages = _languages_after(states, diff, by_path) if indexed is None else None
                     reresolved, graph_changed = _reresolve(store, diff, extractions, old_symbols, languages)
                     links = Links.of(store.all_edges()) if graph_changed else None
                 report("resolve", 1, 1)
@@ -414,8 +424,8 @@ def _reresolve(
 
 
 def _languages_after(states: dict, diff: _Diff, by_path: dict) -> dict[str, str | None]:
-    """Path → language of every indexed file once this run's changes are stored (``known_paths``
-    without reading the store again: 15 ms for svelte's 9k files)."""
+    """Path → language of every indexed file once this run's changes are stored, from the states of
+    every file (``known_paths`` without reading the store again: 15 ms for svelte's 9k files)."""
     languages = {path: state[3] for path, state in states.items() if path not in diff.deleted}
     languages.update((path, by_path[path].record.language) for path in diff.added | diff.changed)
     return languages

@@ -23,7 +23,7 @@ import os
 import posixpath
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from stat import S_ISDIR, S_ISLNK, S_ISREG
@@ -131,15 +131,17 @@ def scan_repository(
     known: Mapping[str, tuple] | None = None,
     listing: GitListing | None = None,
     recorded: ListingRecord | None = None,
+    indexed: Collection[str] | None = None,
 ) -> ScanResult:
     """Every indexable file under ``root``. ``known`` maps path → (size, mtime_ns, hash[, language,
     flags]) from the previous scan; a file whose size and stat stamp are unchanged keeps its hash
     without being read (unless the stamp was racy, see ``RACY_WINDOW_NS``), and with the language and
     flags given it is not even opened. ``listing``: a ``GitListing`` of ``root`` already started;
-    ``recorded``: the ``ScanResult.record`` of the scan that produced ``known`` (see ``listing.py``)."""
+    ``recorded``: the ``ScanResult.record`` of the scan that produced ``known`` (see ``listing.py``);
+    ``indexed``: every path of the index, when ``known`` holds only those the quick listing names."""
     root = root.resolve()
-    scanner = _Scanner(root, max_bytes, known or {})
-    listed = (listing or GitListing(root)).result(recorded if known else None, salt=str(max_bytes))
+    scanner = _Scanner(root, max_bytes, known or {}, indexed)
+    listed = (listing or GitListing(root)).result(recorded if known or indexed else None, salt=str(max_bytes))
     if listed is None:
         scanner.walk("", [("", _spec_from(root / ".git" / "info" / "exclude"))])
         return ScanResult(tuple(scanner.files), tuple(scanner.skipped))
@@ -148,8 +150,10 @@ def scan_repository(
 
 
 class _Scanner:
-    def __init__(self, root: Path, max_bytes: int, known: Mapping[str, tuple]):
-        self.root, self.max_bytes, self.known = root, max_bytes, known
+    def __init__(
+        self, root: Path, max_bytes: int, known: Mapping[str, tuple], indexed: Collection[str] | None
+    ):
+        self.root, self.max_bytes, self.known, self.indexed = root, max_bytes, known, indexed
         self.racy_from = time.time_ns() - RACY_WINDOW_NS
         self.files: list[ScannedFile] = []
         self.skipped: list[Skipped] = []
@@ -200,7 +204,8 @@ class _Scanner:
         look = set(paths)
         if quick is not None:  # the rest of the tracked files are as the last run left them
             walked = tuple(top + "/" for top in nested)
-            self.kept = [p for p in known if p not in look and not p.startswith(walked)]
+            every = known if self.indexed is None else self.indexed
+            self.kept = [p for p in every if p not in look and not p.startswith(walked)]
             carried = tuple((path, reason) for path, reason in quick.skipped if path not in look)
             self.skipped += [Skipped(path, reason) for path, reason in carried]
             # a path looked at because status reported it last time, clean now: it holds its blob

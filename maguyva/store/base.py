@@ -124,6 +124,15 @@ class Store(ABC):
         labels = self.file_labels()
         return {p: (*state, *labels[p]) if p in labels else state for p, state in self.file_states().items()}
 
+    def known_files_of(self, paths: Iterable[str]) -> dict[str, tuple]:
+        """``known_files`` of the indexed ones among ``paths`` (a quick git listing names a few)."""
+        wanted = set(paths)
+        return {p: state for p, state in self.known_files().items() if p in wanted}
+
+    def indexed_paths(self) -> list[str]:
+        """Every indexed path (what a quick git listing keeps without looking)."""
+        return list(self.known_paths())
+
     @abstractmethod
     def put_file(
         self, record: FileRecord, mtime_ns: int, extraction: FileExtraction, text: str | FileText

@@ -164,6 +164,9 @@ class SQLiteStore(SQLiteVectors, Store):
         }
 
     def known_files(self):
+        return self._known_files("", ())
+
+    def _known_files(self, where: str, args: list[str] | tuple[()]) -> dict[str, tuple]:
         split: dict[str, tuple[str, ...]] = {}  # a few distinct flag strings across thousands of files
         return {
             p: (
@@ -174,9 +177,18 @@ class SQLiteStore(SQLiteVectors, Store):
                 split.get(flags) or split.setdefault(flags, tuple(f for f in flags.split(",") if f)),
             )
             for p, size, mtime_ns, digest, language, flags in self.db.execute(
-                "SELECT path, size, mtime_ns, hash, language, flags FROM files"
+                "SELECT path, size, mtime_ns, hash, language, flags FROM files" + where, args
             )
         }
+
+    def known_files_of(self, paths):
+        found: dict[str, tuple] = {}
+        for batch in _batches(sorted(set(paths))):
+            found.update(self._known_files(f" WHERE path IN ({_marks(batch)})", batch))
+        return found
+
+    def indexed_paths(self):
+        return [path for (path,) in self.db.execute("SELECT path FROM files")]  # its UNIQUE index covers it
 
     def put_file(
         self, record: FileRecord, mtime_ns: int, extraction: FileExtraction, text: str | FileText
