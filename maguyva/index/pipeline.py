@@ -227,7 +227,7 @@ def index_repository(
         diff = _Diff.between(states, scan)
         redo = diff.added | diff.changed
         todo = [scanned.record for scanned in scan.files if scanned.record.path in redo]
-        clean = not states
+        clean = not states and not indexed  # an empty index (a quick listing reads few states)
         dirty = _uncommitted(root, listing) if clean or diff.added or diff.changed or diff.deleted else None
         by_path = {s.record.path: s for s in scan.files}
         extractions: list[FileExtraction] = []

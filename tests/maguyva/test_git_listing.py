@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 
 import pytest
 from conftest import git
@@ -53,11 +54,21 @@ def _same_as_clean(repo, store, tmp_path):
         clean.unlink()
     index_repository(repo, clean, full=True)
     assert dump_index(store) == dump_index(clean)
+    assert _centrality(store) == _centrality(clean)
+
+
+def _centrality(db_path):
+    db = sqlite3.connect(db_path)
+    try:
+        return db.execute("SELECT path, symbol, round(pagerank, 9) FROM centrality ORDER BY 1, 2").fetchall()
+    finally:
+        db.close()
 
 
 def test_a_run_with_nothing_changed_asks_git_status_alone_and_opens_nothing(repo, tmp_path, monkeypatch):
     store = tmp_path / "index.db"
     first = index_repository(repo, store)
+    centrality = _centrality(store)
     commands = _spy_git(monkeypatch)
     opened: list[str] = []
 
@@ -71,6 +82,8 @@ def test_a_run_with_nothing_changed_asks_git_status_alone_and_opens_nothing(repo
     assert opened == []
     assert (again.added, again.changed, again.deleted, again.unchanged) == (0, 0, 0, first.files)
     assert (again.files, again.skipped) == (first.files, first.skipped) == (5, 1)  # the binary, remembered
+    assert (again.mode, again.symbols, again.edges) == ("incremental", first.symbols, first.edges)
+    assert _centrality(store) and _centrality(store) == centrality
     db = open_store(store, readonly=True)
     try:
         record = ListingRecord.from_json(db.recorded_listing())
