@@ -33,6 +33,7 @@ import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from stat import S_ISREG
 
 LISTING_FORMAT = 1  # part of the digest: a change to the commands or the record invalidates old records
 STATUS_ARGS = (
@@ -120,17 +121,16 @@ class GitListing:
         if recorded is not None and digest is not None and recorded.digest == digest:
             paths = sorted(set(reported).union(recorded.reported, recorded.special))
             if not any(p.rpartition("/")[2] == ".maguyvaignore" for p in paths):
-                walked = sorted(nested + list(recorded.nested))
                 self._result = Listed(
                     paths,
-                    tuple(reported),
-                    {},
-                    walked,
-                    dirty,
-                    digest,
-                    recorded.special,
-                    recorded.nested,
-                    recorded,
+                    reported=tuple(reported),
+                    blobs={},
+                    nested=sorted(nested + list(recorded.nested)),
+                    dirty=dirty,
+                    digest=digest,
+                    special=recorded.special,
+                    submodules=recorded.nested,
+                    quick=recorded,
                 )
                 return self._result
         tracked = _git_start(self.root, "ls-files", "-z", "-s", "-v")
@@ -141,9 +141,15 @@ class GitListing:
         for path in changed:
             blobs.pop(path, None)
         files.update(dict.fromkeys(reported))
-        walked = sorted(nested + submodules)
         self._result = Listed(
-            sorted(files), tuple(reported), blobs, walked, dirty, digest, special, tuple(submodules)
+            sorted(files),
+            reported=tuple(reported),
+            blobs=blobs,
+            nested=sorted(nested + submodules),
+            dirty=dirty,
+            digest=digest,
+            special=special,
+            submodules=tuple(submodules),
         )
         return self._result
 
@@ -222,10 +228,10 @@ def _index_trailer(root: Path) -> bytes | None:
             if not line.startswith("gitdir:"):
                 return None
             index = (root / line[7:].strip()) / "index"
+        stat = os.stat(index)
+        if not S_ISREG(stat.st_mode) or stat.st_size < 12 + _TRAILER_BYTES:  # a FIFO would block
+            return None
         with open(index, "rb") as handle:
-            handle.seek(0, os.SEEK_END)
-            if handle.tell() < 12 + _TRAILER_BYTES:
-                return None
             handle.seek(-_TRAILER_BYTES, os.SEEK_END)
             trailer = handle.read()
     except (OSError, UnicodeDecodeError):

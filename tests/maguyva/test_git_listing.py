@@ -268,3 +268,15 @@ def test_an_edited_maguyvaignore_takes_the_full_listing(repo, tmp_path, monkeypa
     assert commands == ["status", "ls-files"]
     assert "docs/guide.md" not in _indexed(store)
     _same_as_clean(repo, store, tmp_path)
+
+
+def test_a_git_file_pointing_at_a_fifo_index_neither_blocks_nor_takes_the_quick_listing(tmp_path):
+    from maguyva.index.listing import _index_trailer
+
+    gitdir = tmp_path / "elsewhere"
+    gitdir.mkdir()
+    os.mkfifo(gitdir / "index")
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / ".git").write_text(f"gitdir: {gitdir}\n")
+    assert _index_trailer(work) is None
