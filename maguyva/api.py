@@ -236,7 +236,7 @@ class Maguyva:
             "intent": intent.name,
             "confidence": intent.confidence,
             "fusion_strategy": strategy,
-            "modalities_used": sorted(route.weights),
+            "modalities_used": sorted(ranked),  # the retrievers that ran (a task text: the ranker's own)
             "weights": {m: round(w, 4) for m, w in sorted(route.weights.items())},
             "k": route.k,
             "notes": notes,
