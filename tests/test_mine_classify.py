@@ -234,3 +234,25 @@ def test_batch_diagnostics_name_the_file_line_even_after_blank_lines(repo, tmp_p
     assert [str(d) for d in caught.value.diagnostics] == [
         f"{batch}:3:1: sha: unknown commit '1234567' (not in the index; run `orkestra mine sync`)"
     ]
+
+
+def test_a_decision_lists_the_commits_own_files_not_generated_outputs_or_records(repo):
+    root, _shas = repo
+    manifest = {"generator": "orkestra sync", "version": 1, "inputs_sha256": "", "merged": {}}
+    manifest["files"] = {".claude/agents/reviewer.md": "0" * 64, "CHANGELOG.md": "0" * 64}
+    sha = commit(
+        root,
+        "feat(pipeline): stream the runtime",
+        {
+            "p/engine.py": "def run():\n    return 1\n",
+            ".claude/agents/reviewer.md": "rendered\n",
+            "CHANGELOG.md": "# Changelog\n",
+            ".claude/.orkestra-manifest.json": json.dumps(manifest),
+            "ai_assets/reference/decisions/records/DEC-PL-007.yaml": "id: DEC-PL-007\n",
+        },
+        day=4,
+    )
+    sync_index(mining(root))
+    classify_commit(mining(root), sha, decision="DEC-PL-008", role="primary")
+    record = yaml.safe_load((root / "ai_assets/reference/decisions/records/DEC-PL-008.yaml").read_text())
+    assert record["files"] == ["p/engine.py"]

@@ -154,7 +154,7 @@ def record_classifications(
     """Validate every (line number, classification) against the index, ledgers and decisions, then
     write them all."""
     commits = _find_commits(paths, [c.sha.lower() for _, c in items])
-    catalog = DecisionCatalog.read(paths.decisions_dir)
+    catalog = DecisionCatalog.read(paths.decisions_dir, paths)
     problems: list[Diagnostic] = []
     resolved: list[tuple[int, Classification, dict]] = []
     for number, item in items:

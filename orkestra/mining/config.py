@@ -90,6 +90,7 @@ class MiningPaths:
     config: MiningConfig
     state_dir: Path
     project: str
+    sync_manifest: str = ""  # repo-relative: what `orkestra sync` owns is generated, not a decision's files
 
     @property
     def ledger_dir(self) -> Path:
@@ -125,6 +126,7 @@ def mining_paths(root: Path, orkestra_config: OrkestraConfig) -> MiningPaths:
         config=config,
         state_dir=root / orkestra_config.paths.state,
         project=project_name(root, raw_project),
+        sync_manifest=f"{orkestra_config.paths.output.rstrip('/')}/.orkestra-manifest.json",
     )
 
 

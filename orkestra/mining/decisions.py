@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from orkestra.atomic import write_atomic
-from orkestra.errors import NotFoundError, did_you_mean
+from orkestra.errors import NotFoundError, OrkestraError, did_you_mean
 
 if TYPE_CHECKING:
+    from orkestra.mining.config import MiningPaths
     from orkestra.workspace.load import Workspace
 
 DECISION_ID_RE = re.compile(r"^DEC-(?P<code>[A-Z]{2,4})-(?P<number>\d{3,})$")
@@ -44,9 +45,13 @@ class DecisionCatalog:
     records_dir: Path
     domains: dict[str, str]  # code -> domain name
     ids: frozenset[str]
+    generated: frozenset[str] = frozenset()  # repo-relative files a decision never lists as its own
+    records_prefix: str = ""  # the records directory, repo-relative ("" when unknown)
 
     @classmethod
-    def read(cls, decisions_dir: Path) -> DecisionCatalog:
+    def read(cls, decisions_dir: Path, paths: MiningPaths | None = None) -> DecisionCatalog:
+        """The catalog under ``decisions_dir``; with ``paths``, what the repository generates too: the
+        files `orkestra sync` owns (its manifest) and the manifest itself."""
         from orkestra.workspace.source import read_yaml
 
         registry = decisions_dir / "registry.yaml"
@@ -55,7 +60,12 @@ class DecisionCatalog:
         domains = {str(v.get("code")): str(k) for k, v in entries.items() if isinstance(v, dict)}
         records = decisions_dir / "records"
         ids = frozenset(p.stem for p in records.glob("DEC-*.yaml")) if records.is_dir() else frozenset()
-        return cls(records, domains, ids)
+        if paths is None:
+            return cls(records, domains, ids)
+        prefix = (
+            f"{records.relative_to(paths.root).as_posix()}/" if records.is_relative_to(paths.root) else ""
+        )
+        return cls(records, domains, ids, _generated(paths), prefix)
 
     def problem(self, decision_id: str) -> str | None:
         """Why ``decision_id`` cannot be used, or None."""
@@ -69,6 +79,25 @@ class DecisionCatalog:
             return f"{decision_id!r}: unknown domain code {match['code']!r} ({hint}known codes: {known})"
         return None
 
+    def own_files(self, files) -> list[str]:
+        """A commit's files as a decision records them: none generated, no decision record."""
+        return sorted(
+            f
+            for f in files
+            if f not in self.generated and not (self.records_prefix and f.startswith(self.records_prefix))
+        )
+
+
+def _generated(paths: MiningPaths) -> frozenset[str]:
+    """The sync manifest and every file it owns."""
+    from orkestra.render.manifest import read_manifest_at
+
+    try:
+        manifest = read_manifest_at(paths.root, paths.sync_manifest) if paths.sync_manifest else None
+    except OrkestraError:  # unreadable: `orkestra sync` reports it; nothing is left out here
+        manifest = None
+    return frozenset((set(manifest.files) if manifest else set()) | {paths.sync_manifest} - {""})
+
 
 def upsert_decision_record(catalog: DecisionCatalog, decision_id: str, commit: dict, role: str) -> Path:
     """Create the record, or add ``commit`` to its ``source_commits`` (role primary/supporting) and ``files``."""
@@ -76,9 +105,9 @@ def upsert_decision_record(catalog: DecisionCatalog, decision_id: str, commit: d
     source = {"sha": commit["sha"], "message": commit["subject"], "date": commit["date"][:10], "role": role}
     if not path.is_file():
         code = DECISION_ID_RE.match(decision_id)["code"]
-        text = _new_record(decision_id, catalog.domains[code], commit, source)
+        text = _new_record(decision_id, catalog, code, commit, source)
     else:
-        text = _updated_record(path.read_text(encoding="utf-8"), commit, source)
+        text = _updated_record(path.read_text(encoding="utf-8"), catalog, commit, source)
     write_atomic(path, text)
     return path
 
@@ -89,28 +118,28 @@ def _dump(data: dict) -> str:
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000, default_flow_style=False)
 
 
-def _new_record(decision_id: str, domain: str, commit: dict, source: dict) -> str:
+def _new_record(decision_id: str, catalog: DecisionCatalog, code: str, commit: dict, source: dict) -> str:
     return _dump(
         {
             "id": decision_id,
             "title": commit["description"] or commit["subject"],
-            "domain": domain,
+            "domain": catalog.domains[code],
             "status": "proposed",
             "created": commit["date"][:10],
             "summary": "",
             "context": "",
             "source_commits": [source],
-            "files": sorted(commit["files_changed"]),
+            "files": catalog.own_files(commit["files_changed"]),
         }
     )
 
 
-def _updated_record(text: str, commit: dict, source: dict) -> str:
+def _updated_record(text: str, catalog: DecisionCatalog, commit: dict, source: dict) -> str:
     from orkestra.workspace.source import load_yaml
 
     data = load_yaml(text) or {}
     commits = [c for c in data.get("source_commits") or [] if c.get("sha") != source["sha"]]
-    files = sorted(set(data.get("files") or []) | set(commit["files_changed"]))
+    files = sorted(set(data.get("files") or []) | set(catalog.own_files(commit["files_changed"])))
     text = _replace_block(text, "source_commits", _dump({"source_commits": [*commits, source]}))
     return _replace_block(text, "files", _dump({"files": files}))
 
