@@ -23,6 +23,10 @@ assume-unchanged entries), submodules and nested repositories are looked at. An 
 deleted file, a revert take that path; anything that moves the index — ``git add``, a commit, a
 checkout, git refreshing its stat data — changes the digest, and so does an edited
 ``.maguyvaignore`` (it filters every path): then the full listing runs.
+
+A run sees what git sees: with ``core.trustctime=false`` (or ``core.checkStat=minimal``) git, and so
+this listing, misses an edit that keeps the size and puts the mtime back; the stat path outside git
+compares max(mtime, ctime) and would not.
 """
 
 from __future__ import annotations
