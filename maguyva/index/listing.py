@@ -48,6 +48,8 @@ STATUS_ARGS = (
     "--untracked-files=all",
     "--no-renames",
     "--ignore-submodules=dirty",
+    "--branch",  # "# branch.oid <HEAD>": the snapshot's commit without another git
+    "--no-ahead-behind",
     "--",
     ".",
 )
@@ -92,6 +94,7 @@ class Listed:
     blobs: dict[str, str]  # tracked path → its index blob id, where git found the work tree holding it
     nested: list[str]  # nested repositories (``dir/`` entries) and submodules: walked
     dirty: tuple[str, ...]  # paths with uncommitted changes (modified, added, deleted, untracked)
+    head: str | None  # the commit HEAD names (None before the first commit)
     digest: str | None  # of the index and git status's output; None when the index cannot be read
     special: tuple[str, ...] = ()  # tracked entries the digest cannot vouch for
     submodules: tuple[str, ...] = ()
@@ -121,7 +124,7 @@ class GitListing:
         if self.trailer is not None and not prefix:
             salted = b"%d\0%s\0%s" % (LISTING_FORMAT, salt.encode(), self.trailer)
             digest = hashlib.sha1(salted).hexdigest()
-        reported, dirty, nested, changed = _parse_status(status, prefix)
+        reported, dirty, nested, changed, head = _parse_status(status, prefix)
         if recorded is not None and digest is not None and recorded.digest == digest:
             paths = sorted(set(reported).union(recorded.reported, recorded.special))
             if not any(p.rpartition("/")[2] == ".maguyvaignore" for p in paths):
@@ -131,6 +134,7 @@ class GitListing:
                     blobs={},
                     nested=sorted(nested + list(recorded.nested)),
                     dirty=dirty,
+                    head=head,
                     digest=digest,
                     special=recorded.special,
                     submodules=recorded.nested,
@@ -151,6 +155,7 @@ class GitListing:
             blobs=blobs,
             nested=sorted(nested + submodules),
             dirty=dirty,
+            head=head,
             digest=digest,
             special=special,
             submodules=tuple(submodules),
@@ -158,9 +163,12 @@ class GitListing:
         return self._result
 
 
-def _parse_status(status: bytes, prefix: str) -> tuple[list[str], tuple[str, ...], list[str], list[str]]:
+def _parse_status(
+    status: bytes, prefix: str
+) -> tuple[list[str], tuple[str, ...], list[str], list[str], str | None]:
     """(untracked and changed files, uncommitted paths, nested repositories, tracked files whose work
-    tree differs from the index) from ``git status --porcelain=v2 -z``."""
+    tree differs from the index, HEAD's commit) from ``git status --porcelain=v2 -z --branch``."""
+    head = None
     reported: list[str] = []
     dirty: list[str] = []
     nested: list[str] = []
@@ -183,6 +191,10 @@ def _parse_status(status: bytes, prefix: str) -> tuple[list[str], tuple[str, ...
             path = os.fsdecode(entry.split(b" ", 10)[10])[len(prefix) :]
             changed.append(path)
             reported.append(path)
+        elif kind == b"# ":  # a header: "# branch.oid <commit>" ("(initial)" before the first commit)
+            if entry.startswith(b"# branch.oid ") and entry[13:] != b"(initial)":
+                head = entry[13:].decode()
+            continue
         elif kind == b"? ":
             path = os.fsdecode(entry[2:])[len(prefix) :]
             if path.endswith("/"):  # a nested repository git does not enter
@@ -192,7 +204,7 @@ def _parse_status(status: bytes, prefix: str) -> tuple[list[str], tuple[str, ...
         else:
             continue
         dirty.append(path)
-    return reported, tuple(sorted(dirty)), nested, changed
+    return reported, tuple(sorted(dirty)), nested, changed, head
 
 
 def _parse_tracked(out: bytes) -> tuple[dict[str, None], dict[str, str], list[str], tuple[str, ...]]:

@@ -23,7 +23,7 @@ from pathlib import Path
 from maguyva.errors import SchemaVersionError, StoreError
 from maguyva.index.git import head_commit, uncommitted_later
 from maguyva.index.graph import Links
-from maguyva.index.listing import ListingRecord
+from maguyva.index.listing import Listed, ListingRecord
 from maguyva.index.parse import DEFAULT_BUDGET_MS
 from maguyva.index.resolve import MemoryDefinitions, Resolver, is_fact, resolve_all
 from maguyva.index.scan import DEFAULT_MAX_BYTES, GitListing, ScanResult, scan_repository
@@ -212,11 +212,11 @@ def index_repository(
         recorded = store.recorded_listing()
         record = ListingRecord.from_json(recorded)
         listed = listing.result(record, salt=str(max_bytes)) if listing is not None and not full else None
-        indexed = None
+        indexed = None  # path → language of every indexed file, read in place of ``states`` when quick
         if full:
             states = {}
         elif listed is not None and listed.quick is not None:  # git names the few paths to look at
-            indexed = store.indexed_paths()
+            indexed = store.known_paths()
             walked = tuple(top + "/" for top in listed.nested)  # nested repositories: walked, as always
             states = store.known_files_of(listed.paths + [p for p in indexed if p.startswith(walked)])
         else:
@@ -224,11 +224,12 @@ def index_repository(
         scan = scan_repository(
             root, max_bytes, known=states, listing=listing, recorded=record, indexed=indexed
         )
+        listed = listing.result() if listing is not None else None  # (memoised) HEAD, uncommitted paths
         diff = _Diff.between(states, scan)
         redo = diff.added | diff.changed
         todo = [scanned.record for scanned in scan.files if scanned.record.path in redo]
         clean = not states and not indexed  # an empty index (a quick listing reads few states)
-        dirty = _uncommitted(root, listing) if clean or diff.added or diff.changed or diff.deleted else None
+        dirty = _uncommitted(root, listed) if clean or diff.added or diff.changed or diff.deleted else None
         by_path = {s.record.path: s for s in scan.files}
         extractions: list[FileExtraction] = []
         with store.transaction():
@@ -264,7 +265,8 @@ def index_repository(
                 elif not (diff.added or diff.changed or diff.deleted):  # nothing can resolve differently
                     reresolved, links = set(), None
                 else:
-                    languages = _languages_after(states, diff, by_path) if indexed is None else None
+                    before = indexed if indexed is not None else {p: st[3] for p, st in states.items()}
+                    languages = _languages_after(before, diff, by_path)
                     reresolved, graph_changed = _reresolve(store, diff, extractions, old_symbols, languages)
                     links = Links.of(store.all_edges()) if graph_changed else None
                 report("resolve", 1, 1)
@@ -275,7 +277,7 @@ def index_repository(
             if clean or diff.added or diff.changed or diff.deleted:
                 store.add_snapshot(
                     Snapshot(
-                        commit=head_commit(root),
+                        commit=listed.head if listed is not None else head_commit(root),
                         dirty=dirty(),
                         created_at=datetime.now(UTC).isoformat(timespec="seconds"),
                     )
@@ -423,10 +425,10 @@ def _reresolve(
     return whole | {ref.path for ref in single}, graph_changed
 
 
-def _languages_after(states: dict, diff: _Diff, by_path: dict) -> dict[str, str | None]:
-    """Path → language of every indexed file once this run's changes are stored, from the states of
-    every file (``known_paths`` without reading the store again: 15 ms for svelte's 9k files)."""
-    languages = {path: state[3] for path, state in states.items() if path not in diff.deleted}
+def _languages_after(before: dict[str, str | None], diff: _Diff, by_path: dict) -> dict[str, str | None]:
+    """Path → language of every indexed file once this run's changes are stored, from the same map
+    before them (``known_paths`` without reading the store again: 15 ms for svelte's 9k files)."""
+    languages = {path: language for path, language in before.items() if path not in diff.deleted}
     languages.update((path, by_path[path].record.language) for path in diff.added | diff.changed)
     return languages
 
@@ -444,10 +446,9 @@ def _links(edges: list[Edge]) -> Counter:
     )
 
 
-def _uncommitted(root: Path, listing: GitListing | None) -> Callable[[], tuple[str, ...]]:
+def _uncommitted(root: Path, listed: Listed | None) -> Callable[[], tuple[str, ...]]:
     """The snapshot's uncommitted paths: from the listing's ``git status`` when it listed ``root``,
     else from a ``git status`` started now, which runs while the changes are extracted and stored."""
-    listed = listing.result() if listing is not None else None
     if listed is not None:
         return lambda: listed.dirty
     return uncommitted_later(root)
