@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 
 import pytest
 from conftest import git
@@ -35,10 +36,10 @@ def test_a_log_that_fails_mid_stream_leaves_the_old_index(git_repo):
     before = (paths.index_dir / INDEX_FILE).read_bytes()
 
     class Broken(Git):
-        def log(self, revision, stats=False, reverse=False):
-            stream = super().log(revision, stats, reverse)
-            yield next(stream)
-            raise OrkestraError("git log died")
+        @contextmanager
+        def log_parts(self, revision, stats=False, parts=2):
+            with super().log_parts(revision, stats, parts) as runs:
+                yield [_dies_after_one(run) for run in runs]
 
     with pytest.raises(OrkestraError, match="git log died"):
         sync_index(paths, full=True, git=Broken(git_repo))
@@ -46,6 +47,55 @@ def test_a_log_that_fails_mid_stream_leaves_the_old_index(git_repo):
     assert not [
         p for p in paths.index_dir.iterdir() if p.name.startswith(f".{INDEX_FILE}.")
     ]  # no temporary left
+
+
+def _dies_after_one(run):
+    stream = iter(run)
+    yield next(stream)
+    raise OrkestraError("git log died")
+
+
+@pytest.mark.parametrize("failing", [0, 1])
+def test_a_failure_in_either_process_of_a_forked_sync_leaves_the_old_index(git_repo, monkeypatch, failing):
+    """The second run is written by a forked child: its failure reaches the parent as the same error."""
+    import orkestra.mining.git as mining_git
+
+    _branchy_history(git_repo)
+    paths = mining(git_repo)
+    sync_index(paths)
+    before = (paths.index_dir / INDEX_FILE).read_bytes()
+    monkeypatch.setattr(mining_git, "SPLIT_MIN_COMMITS", 2)
+
+    class Broken(Git):
+        @contextmanager
+        def log_parts(self, revision, stats=False, parts=2):
+            with super().log_parts(revision, stats, parts) as runs:
+                assert len(runs) == 2
+                runs[failing] = _dies_after_one(runs[failing])
+                yield runs
+
+    with pytest.raises(OrkestraError, match="git log died"):
+        sync_index(paths, full=True, git=Broken(git_repo))
+    assert (paths.index_dir / INDEX_FILE).read_bytes() == before
+
+
+def test_a_forked_sync_writes_the_bytes_of_a_sync_in_one_process(git_repo, monkeypatch):
+    import orkestra.mining.git as mining_git
+    import orkestra.mining.index as mining_index
+
+    _branchy_history(git_repo)
+    paths = mining(git_repo)
+    monkeypatch.setattr(mining_index, "WORKERS", 1)
+    sync_index(paths, full=True)
+    one = {name: (paths.index_dir / name).read_bytes() for name in (INDEX_FILE, "graph.txt", "state.json")}
+    monkeypatch.setattr(mining_index, "WORKERS", 2)
+    monkeypatch.setattr(mining_git, "SPLIT_MIN_COMMITS", 2)
+    forks = []
+    original = mining_index.os.fork
+    monkeypatch.setattr(mining_index.os, "fork", lambda: forks.append(1) or original())
+    sync_index(paths, full=True)
+    assert forks == [1]
+    assert {name: (paths.index_dir / name).read_bytes() for name in one} == one
 
 
 def test_path_signals_are_computed_once_per_distinct_path(git_repo, monkeypatch):
@@ -100,40 +150,45 @@ def _branchy_history(repo):
 
 
 @pytest.mark.parametrize("stats", [False, True])
-def test_the_split_log_gives_the_single_logs_records_in_the_same_order(git_repo, monkeypatch, stats):
+def test_the_log_parts_give_the_single_logs_records_in_the_same_order(git_repo, monkeypatch, stats):
     _branchy_history(git_repo)
     import orkestra.mining.git as mining_git
 
     single = list(mining_git.Git(git_repo).log("HEAD", stats, reverse=False))[::-1]
-    monkeypatch.setattr(mining_git, "SPLIT_MIN_COMMITS", 2)  # split even this short history in two halves
+    monkeypatch.setattr(mining_git, "SPLIT_MIN_COMMITS", 2)  # split even this short history
+    monkeypatch.setattr(mining_git, "CHUNK_COMMITS", 2)  # and each run in gits of two commits
     started = []
     original = mining_git.git.popen
     monkeypatch.setattr(mining_git.git, "popen", lambda *a, **k: started.append(a) or original(*a, **k))
-    split = list(mining_git.split_log(git_repo, "HEAD", stats))
-    assert split == single and len(split) == 9
-    assert any(len(r.parents) == 2 for r in split)  # the merge, diffed against its first parent as before
+    with mining_git.log_parts(git_repo, "HEAD", stats) as parts:
+        runs = [list(part) for part in parts]
+    assert [len(run) for run in runs] == [4, 5]
+    assert [r for run in runs for r in run] == single and len(single) == 9
+    assert any(len(r.parents) == 2 for r in single)  # the merge, diffed against its first parent as before
     kinds = ["log" if "log" in a and "--stdin" in a else a[1] for a in started]
-    assert kinds == ["rev-list", "log", "log"]  # the list, then two logs at once
-    base = split[0].sha
-    assert list(mining_git.split_log(git_repo, f"{base}..HEAD", stats)) == single[1:]
+    assert kinds == ["rev-list"] + ["log"] * 5  # the list, then one git per chunk of at most two commits
+    base = single[0].sha
+    with mining_git.log_parts(git_repo, f"{base}..HEAD", stats) as parts:
+        assert [r for part in parts for r in part] == single[1:]
 
 
-def test_the_split_log_of_an_empty_range_is_empty_not_head(git_repo):
-    from orkestra.mining.git import split_log
+def test_the_log_parts_of_an_empty_range_are_none_not_head(git_repo):
+    from orkestra.mining.git import log_parts
 
     head = commit(git_repo, "feat: only", {"a.py": "1\n"})
-    assert list(split_log(git_repo, f"{head}..{head}")) == []
+    with log_parts(git_repo, f"{head}..{head}") as parts:
+        assert parts == []
 
 
-def test_the_split_log_of_a_bad_revision_is_a_clear_error(git_repo):
-    from orkestra.mining.git import split_log
+def test_the_log_parts_of_a_bad_revision_are_a_clear_error(git_repo):
+    from orkestra.mining.git import log_parts
 
     commit(git_repo, "feat: only", {"a.py": "1\n"})
-    with pytest.raises(OrkestraError, match="git rev-list nope failed"):
-        list(split_log(git_repo, "nope"))
+    with pytest.raises(OrkestraError, match="git rev-list nope failed"), log_parts(git_repo, "nope"):
+        pass
 
 
-def test_a_split_log_closed_early_stops_both_gits(git_repo, monkeypatch):
+def test_a_log_part_closed_early_stops_its_git(git_repo, monkeypatch):
     import orkestra.mining.git as mining_git
 
     _branchy_history(git_repo)
@@ -143,7 +198,8 @@ def test_a_split_log_closed_early_stops_both_gits(git_repo, monkeypatch):
     monkeypatch.setattr(
         mining_git.git, "popen", lambda *a, **k: started.append(original(*a, **k)) or started[-1]
     )
-    stream = mining_git.split_log(git_repo, "HEAD")
-    assert next(stream).message.startswith("feat: base")
-    stream.close()
-    assert len(started) == 3 and all(proc.returncode is not None for proc in started)
+    with mining_git.log_parts(git_repo, "HEAD") as parts:
+        stream = iter(parts[0])
+        assert next(stream).message.startswith("feat: base")
+        stream.close()
+    assert len(started) == 2 and all(proc.returncode is not None for proc in started)

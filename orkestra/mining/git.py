@@ -18,20 +18,24 @@ import re
 import subprocess
 import tempfile
 from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from orkestra import git
 from orkestra.errors import OrkestraError
 
 LOG_FORMAT = "%H%x00%P%x00%cI%x00%aI%x00%an%x00%B%x00"
 HEADER_FIELDS = 6
-SHA_RE = re.compile(rb"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
-STATUS_RE = re.compile(rb"^[ACDMRTUXB][0-9]*$")
+SHA_RE = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
+SHA_LENGTHS = (40, 64)
+STATUS_RE = re.compile(r"^[ACDMRTUXB][0-9]*$")
 
 
-@dataclass(frozen=True, slots=True)
-class RawCommit:
+class RawCommit(NamedTuple):
+    """One commit as the log gives it (a named tuple: 60k of them are built in a full sync)."""
+
     sha: str
     parents: tuple[str, ...]
     date: str  # committer date, ISO 8601
@@ -66,7 +70,9 @@ class Git:
 
     def is_ancestor(self, sha: str, of: str) -> bool:
         """True when ``sha`` exists and is reachable from ``of`` (history was not rewritten)."""
-        if not SHA_RE.match(sha.encode()):  # a planted state.json must not smuggle an option in
+        if not isinstance(sha, str) or not SHA_RE.match(
+            sha
+        ):  # a planted state.json must not smuggle an option in
             return False
         return _plumbing(self.root, "merge-base", "--is-ancestor", sha, of).returncode == 0
 
@@ -86,6 +92,10 @@ class Git:
             tags.append((name, peeled or obj, date))
         return tags
 
+    def log_parts(self, revision: str, stats: bool = False, parts: int = 2):
+        """:func:`log_parts` here: ``revision``'s commits oldest first, as up to ``parts`` runs."""
+        return log_parts(self.root, revision, stats, parts)
+
     def existing_commits(self, shas: list[str]) -> set[str]:
         """Which of ``shas`` name commits in this repository (one ``cat-file --batch-check``)."""
         return existing_commits(self.root, shas)
@@ -93,11 +103,7 @@ class Git:
     def log(self, revision: str, stats: bool = False, reverse: bool = False) -> Iterator[RawCommit]:
         """Stream commits of ``revision`` (``HEAD`` or ``a..b``), newest first (oldest first with ``reverse``).
 
-        An oldest-first log of at least :data:`SPLIT_MIN_COMMITS` commits on a machine with more than
-        one core runs as two ``git log`` processes at once (:func:`split_log`): same records, same order."""
-        if reverse and (os.cpu_count() or 1) > 1:
-            yield from split_log(self.root, revision, stats)
-            return
+        One ``git log``; :meth:`log_parts` gives the same records as runs that can be read at once."""
         with git.stream(self.root, *log_args(revision, stats, reverse)[1:]) as proc:
             yield from _records(proc.stdout, stats)
             stderr = proc.stderr.read().decode("utf-8", "replace")
@@ -144,23 +150,23 @@ def log_stdin_args(stats: bool = False) -> list[str]:
 
 
 SPLIT_MIN_COMMITS = 4096  # below this, a second git process costs more than it saves
+CHUNK_COMMITS = 16_384  # one git reads at most this many commits: its RSS grows ~1.2 KB per commit
 
 
-def split_log(root: Path, revision: str, stats: bool = False) -> Iterator[RawCommit]:
-    """The commits of ``revision`` oldest first, their tree diffs computed by two ``git log`` at once.
+@contextmanager
+def log_parts(root: Path, revision: str, stats: bool = False, parts: int = 2) -> Iterator[list[LogPart]]:
+    """The commits of ``revision`` oldest first, as up to ``parts`` consecutive runs that can be read at once.
 
-    ``git rev-list --reverse`` lists the commits in the very order ``git log --reverse`` shows them
-    (same walk); each half goes to its own ``git log --no-walk=unsorted --stdin``, which shows the
-    given commits in the given order, each diffed against its first parent as before, so the
-    concatenated output is byte for byte the single log's. The first half streams through a pipe;
-    the second writes to an unnamed temporary file meanwhile and is read after, so memory stays
-    bounded whatever the history length (on disk: the sha list and about 0.4 KiB of log per commit)."""
-    # ``revs`` and ``first`` unbuffered: the gits move their file offsets, which a read buffer would rewind on close
+    ``git rev-list --reverse`` lists the commits in the very order ``git log --reverse`` shows them (same
+    walk); each run is a slice of that list, read by ``git log --no-walk=unsorted --stdin`` (one git per
+    :data:`CHUNK_COMMITS`, one after the other), which shows the given commits in the given order, each
+    diffed against its first parent as before: the runs' records concatenated are the single log's, byte
+    for byte. A run starts its gits only when it is read, in whichever process reads it (see
+    ``orkestra.mining.index``); the sha lists wait in unnamed temporary files, so memory stays bounded."""
     with (
         tempfile.TemporaryFile(buffering=0) as revs,
-        tempfile.TemporaryFile(buffering=0) as first,
-        tempfile.TemporaryFile() as later,
         tempfile.TemporaryFile() as errors,
+        ExitStack() as files,
     ):
         listing = git.popen(root, "rev-list", "--reverse", revision, "--", stdout=revs, stderr=errors)
         if listing.wait():
@@ -171,41 +177,62 @@ def split_log(root: Path, revision: str, stats: bool = False) -> Iterator[RawCom
         width = len(revs.readline())  # every line is one full sha: 41 or 65 bytes
         count = size // width if width else 0
         if not count:  # an empty range: ``git log --stdin`` given nothing would show HEAD
+            yield []
             return
-        half = count // 2 * width if count >= SPLIT_MIN_COMMITS else size
+        runs = max(1, min(parts, count // SPLIT_MIN_COMMITS))
+        edges = [count * i // runs for i in range(runs + 1)]
         revs.seek(0)
-        while (left := half - first.tell()) > 0 and (chunk := revs.read(min(left, 1 << 20))):
-            first.write(chunk)  # the first half to its own file, in 1 MiB steps
-        first.seek(0)  # the file offsets the two gits inherit
-        revs.seek(half)
-        procs = [
-            git.popen(root, *log_stdin_args(stats)[1:], stdin=first, stdout=subprocess.PIPE, stderr=errors)
-        ]
-        if half < size:
-            procs.append(git.popen(root, *log_stdin_args(stats)[1:], stdin=revs, stdout=later, stderr=errors))
+        result = []
+        for first, last in zip(edges, edges[1:]):
+            chunks = -(-(last - first) // CHUNK_COMMITS)
+            cuts = [first + (last - first) * i // chunks for i in range(chunks + 1)]
+            lists = []
+            for a, b in zip(cuts, cuts[1:]):
+                shas = files.enter_context(tempfile.TemporaryFile(buffering=0))
+                while (left := (b - a) * width - shas.tell()) > 0 and (
+                    block := revs.read(min(left, 1 << 20))
+                ):
+                    shas.write(block)  # this chunk's shas to its own file, in 1 MiB steps
+                shas.seek(0)
+                lists.append(shas)
+            result.append(LogPart(root, revision, stats, tuple(lists)))
+        yield result
+
+
+@dataclass(frozen=True)
+class LogPart:
+    """One run of :func:`log_parts`: iterating it runs its gits, one chunk after the other."""
+
+    root: Path
+    revision: str
+    stats: bool
+    shas: tuple  # unnamed temporary files, one sha list per git
+
+    def __iter__(self) -> Iterator[RawCommit]:
+        for shas in self.shas:
+            yield from _log_stdin(self.root, self.revision, shas, self.stats)
+
+
+def _log_stdin(root: Path, revision: str, shas, stats: bool) -> Iterator[RawCommit]:
+    with tempfile.TemporaryFile() as errors:
+        proc = git.popen(root, *log_stdin_args(stats)[1:], stdin=shas, stdout=subprocess.PIPE, stderr=errors)
         try:
-            yield from _records(procs[0].stdout, stats)
-            for proc in procs:
-                proc.wait()
-            if any(proc.returncode for proc in procs):
+            yield from _records(proc.stdout, stats)
+            if proc.wait():
                 errors.seek(0)
                 raise OrkestraError(f"git log {revision} failed: {_text(errors.read()).strip()}")
-            if len(procs) > 1:
-                later.seek(0)
-                yield from _records(later, stats)
         finally:
-            for proc in procs:
-                if proc.poll() is None:
-                    proc.kill()
-                proc.wait()
-            procs[0].stdout.close()
+            if proc.poll() is None:  # closed early, or failed: never leave a git behind
+                proc.kill()
+            proc.wait()
+            proc.stdout.close()
 
 
 def existing_commits(root: Path, shas: list[str]) -> set[str]:
     """Which of ``shas`` name commits in the repository at ``root`` (one ``git cat-file --batch-check``).
 
     Only full hex shas are asked (anything else, say a planted ``"<sha>\\nHEAD"``, would shift the answers)."""
-    shas = [s for s in shas if isinstance(s, str) and SHA_RE.match(s.encode())]
+    shas = [s for s in shas if isinstance(s, str) and SHA_RE.match(s)]
     if not shas:
         return set()
     proc = git.run(
@@ -236,50 +263,68 @@ def origin_url(root: Path) -> str | None:
     return f"https://{match['host']}/{match['path']}" if match else None
 
 
-def _tokens(stream) -> Iterator[bytes]:
-    """NUL-terminated tokens of a stream, read in 64 KiB chunks."""
-    buffer = b""
-    while chunk := stream.read(1 << 16):
-        buffer += chunk
-        *complete, buffer = buffer.split(b"\0")
-        yield from complete
-    if buffer:
-        yield buffer
+READ_SIZE = 1 << 20
+STATUS_LETTERS = frozenset("ACDMRTUXB")  # a status token: one of these, or R/C with a score (STATUS_RE)
+
+
+def _token_lists(stream) -> Iterator[list[str]]:
+    """The NUL-terminated tokens of a stream, decoded, one list per 1 MiB read.
+
+    A read is decoded whole up to its last NUL, which gives the very strings decoding each token alone
+    would: NUL is ASCII, never inside a UTF-8 sequence, so an invalid sequence is replaced the same way."""
+    rest = b""
+    while chunk := stream.read(READ_SIZE):
+        data = rest + chunk if rest else chunk
+        cut = data.rfind(b"\0")
+        if cut < 0:
+            rest = data
+            continue
+        rest = data[cut + 1 :]
+        yield data[:cut].decode("utf-8", "replace").split("\0")
+    if rest:
+        yield [rest.decode("utf-8", "replace")]
 
 
 def _records(stream, stats: bool) -> Iterator[RawCommit]:
     """Commits of a ``git log -z`` stream in :data:`LOG_FORMAT`, read positionally."""
-    tokens = _tokens(stream)
-    header: list[bytes] | None = None
+    header: list[str] | None = None
     names: list[str] = []
     counts: list[tuple[int, int]] = []
-    for token in tokens:
-        if header is not None and len(header) < HEADER_FIELDS:
-            header.append(token)
-            continue
-        item = token.lstrip(b"\n")
-        if not item:
-            continue
-        if header is None and not SHA_RE.match(item):
-            raise OrkestraError(f"unexpected git log output before the first commit: {item[:60]!r}")
-        if not stats and len(item) < 5 and STATUS_RE.match(item):  # the common case first
-            path = next(tokens, None)
-            if path is None:
-                raise OrkestraError("git log output ended inside a file entry")
-            names.append(_text(path))
-        elif SHA_RE.match(item):  # only here can a commit start
-            if header is not None:
-                yield _commit(header, names, counts, stats)
-            header, names, counts = [item], [], []
-        elif stats and item.count(b"\t") >= 2:
-            added, deleted, path = item.split(b"\t", 2)
-            names.append(_text(path))
-            counts.append((_count(added), _count(deleted)))
-        else:
-            raise OrkestraError(f"unexpected git log output after {header[0][:12].decode()}: {item[:60]!r}")
+    path_next = False  # the token after a status is a path, whatever it holds
+    letters = STATUS_LETTERS
+    for tokens in _token_lists(stream):
+        for token in tokens:
+            if path_next:
+                names.append(token)
+                path_next = False
+                continue
+            if header is not None and len(header) < HEADER_FIELDS:
+                header.append(token)
+                continue
+            item = token.lstrip("\n") if token[:1] == "\n" else token
+            if not item:
+                continue
+            if not stats and (item in letters or (len(item) < 5 and STATUS_RE.match(item))):
+                path_next = True  # the common case first
+                if header is None:
+                    raise OrkestraError(f"unexpected git log output before the first commit: {item[:60]!r}")
+            elif len(item) in SHA_LENGTHS and SHA_RE.match(item):  # only here can a commit start
+                if header is not None:
+                    yield _commit(header, names, counts, stats)
+                header, names, counts = [item], [], []
+            elif header is None:
+                raise OrkestraError(f"unexpected git log output before the first commit: {item[:60]!r}")
+            elif stats and item.count("\t") >= 2:
+                added, deleted, path = item.split("\t", 2)
+                names.append(path)
+                counts.append((_count(added), _count(deleted)))
+            else:
+                raise OrkestraError(f"unexpected git log output after {header[0][:12]}: {item[:60]!r}")
+    if path_next:
+        raise OrkestraError("git log output ended inside a file entry")
     if header is not None:
         if len(header) < HEADER_FIELDS:
-            raise OrkestraError(f"git log output ended inside the record of {header[0][:12].decode()}")
+            raise OrkestraError(f"git log output ended inside the record of {header[0][:12]}")
         yield _commit(header, names, counts, stats)
 
 
@@ -287,8 +332,8 @@ def _text(value: bytes) -> str:
     return value.decode("utf-8", "replace")
 
 
-def _commit(header: list[bytes], names: list[str], counts: list[tuple[int, int]], stats: bool) -> RawCommit:
-    sha, parents, date, author_date, author, message = map(_text, header)
+def _commit(header: list[str], names: list[str], counts: list[tuple[int, int]], stats: bool) -> RawCommit:
+    sha, parents, date, author_date, author, message = header
     return RawCommit(
         sha,
         tuple(parents.split()),
@@ -301,5 +346,5 @@ def _commit(header: list[bytes], names: list[str], counts: list[tuple[int, int]]
     )
 
 
-def _count(value: bytes) -> int:
+def _count(value: str) -> int:
     return int(value) if value.isdigit() else 0  # "-" for binary files

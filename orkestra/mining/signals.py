@@ -10,6 +10,7 @@ import fnmatch
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from orkestra.mining.config import DEFAULT_PACKAGE_ROOTS, MANIFESTS, MiningConfig
 from orkestra.mining.conventional import ParsedCommit
@@ -38,8 +39,7 @@ def _glob_re(globs: list[str] | tuple[str, ...]) -> re.Pattern | None:
     return re.compile("|".join(f"(?:{fnmatch.translate(g)})" for g in globs))
 
 
-@dataclass(frozen=True, slots=True)
-class PathSignals:
+class PathSignals(NamedTuple):
     """What one path says, whichever commit touches it: computed once per distinct path."""
 
     domains: frozenset[int]  # indices into SignalExtractor.domain_paths whose globs match
@@ -100,43 +100,72 @@ class SignalExtractor:
 
     def signals(self, parsed: ParsedCommit, files: tuple[str, ...], parents: int, stats: dict | None) -> dict:
         """The signals of one commit, as stored in the index and shown by ``mine candidates``."""
-        scope = (parsed.scope or "").lower()
-        per_path = [self.path_signals(f) for f in files]
-        matched = frozenset().union(*(p.domains for p in per_path))
-        domains = [
-            name for i, (name, _, scopes) in enumerate(self.domain_paths) if scope in scopes or i in matched
-        ]
-        result = {
-            "commit_type": parsed.type,
+        known = self._paths
+        packages = set()
+        infrastructure = dependency = 0
+        matched: set[int] = set()
+        for path in files:
+            signals = known.get(path) or self.path_signals(path)
+            packages.add(signals.package)
+            infrastructure += signals.infrastructure
+            dependency += signals.dependency
+            if signals.domains:
+                matched.update(signals.domains)
+        domains = []
+        if self.domain_paths:
+            scope = (parsed.scope or "").lower()
+            domains = [
+                name
+                for i, (name, _, scopes) in enumerate(self.domain_paths)
+                if scope in scopes or i in matched
+            ]
+        ctype, breaking = parsed.type, parsed.breaking
+        is_merge = parents > 1 or parsed.is_merge
+        return {
+            "commit_type": ctype,
             "scope": parsed.scope,
-            "breaking": parsed.breaking,
-            "is_releasable_type": parsed.breaking or (parsed.type in self.releasable),
+            "breaking": breaking,
+            "is_releasable_type": breaking or (ctype in self.releasable),
             "domains_affected": domains,
-            "packages": sorted({p.package for p in per_path}) or [ROOT_PACKAGE],
-            "is_merge": parents > 1 or parsed.is_merge,
+            "packages": sorted(packages) if packages else [ROOT_PACKAGE],
+            "is_merge": is_merge,
             "is_revert": parsed.is_revert,
             "reverts": parsed.reverts,
             "reverted_type": parsed.reverted_type,
             "release_as": parsed.release_as,
-            "infrastructure_files": sum(p.infrastructure for p in per_path),
-            "dependency_files": sum(p.dependency for p in per_path),
+            "infrastructure_files": infrastructure,
+            "dependency_files": dependency,
+            "decision_score": _score(
+                ctype, breaking, is_merge, infrastructure, dependency, len(files), stats
+            ),
         }
-        result["decision_score"] = decision_score(result, len(files), stats)
-        return result
+
+
+def _score(
+    ctype: str | None, breaking: bool, is_merge: bool, infrastructure: int, dependency: int, files: int, stats
+) -> int:
+    score = 4 * breaking + 3 * bool(infrastructure) + 3 * bool(dependency) + (files >= 10) + 2 * (files >= 30)
+    if stats is not None:
+        changed = stats["insertions"] + stats["deletions"]
+        score += (changed >= 200) + 2 * (changed >= 1000)
+    if ctype in ("feat", "refactor", "perf"):
+        score += 1
+    if ctype in LOW_SIGNAL_TYPES or is_merge:
+        score -= 2
+    return score
 
 
 def decision_score(signals: dict, files: int, stats: dict | None) -> int:
     """A deterministic hint that a commit holds an architectural decision (higher first)."""
-    score = 4 * signals["breaking"] + 3 * bool(signals["infrastructure_files"])
-    score += 3 * bool(signals["dependency_files"]) + (files >= 10) + 2 * (files >= 30)
-    if stats is not None:
-        changed = stats["insertions"] + stats["deletions"]
-        score += (changed >= 200) + 2 * (changed >= 1000)
-    if signals["commit_type"] in ("feat", "refactor", "perf"):
-        score += 1
-    if signals["commit_type"] in LOW_SIGNAL_TYPES or signals["is_merge"]:
-        score -= 2
-    return score
+    return _score(
+        signals["commit_type"],
+        signals["breaking"],
+        signals["is_merge"],
+        signals["infrastructure_files"],
+        signals["dependency_files"],
+        files,
+        stats,
+    )
 
 
 def detect_packages(root: Path, config: MiningConfig) -> list[str]:
