@@ -20,6 +20,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import NamedTuple
 
@@ -183,11 +184,11 @@ def log_parts(root: Path, revision: str, stats: bool = False, parts: int = 2) ->
         edges = [count * i // runs for i in range(runs + 1)]
         revs.seek(0)
         result = []
-        for first, last in zip(edges, edges[1:]):
+        for first, last in pairwise(edges):
             chunks = -(-(last - first) // CHUNK_COMMITS)
             cuts = [first + (last - first) * i // chunks for i in range(chunks + 1)]
             lists = []
-            for a, b in zip(cuts, cuts[1:]):
+            for a, b in pairwise(cuts):
                 shas = files.enter_context(tempfile.TemporaryFile(buffering=0))
                 while (left := (b - a) * width - shas.tell()) > 0 and (
                     block := revs.read(min(left, 1 << 20))
