@@ -18,6 +18,7 @@ commit. Then, in the same run, prints each figure next to its floor:
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
@@ -30,7 +31,8 @@ import threading
 import time
 from pathlib import Path
 
-from orkestra.mining.git import SPLIT_MIN_COMMITS, log_args, log_stdin_args
+from orkestra.mining.git import CHUNK_COMMITS, SPLIT_MIN_COMMITS, log_args, log_stdin_args
+from orkestra.mining.index import WORKERS
 
 PACKAGES = ["core", "api", "web", "cli", "auth", "billing", "search", "worker", "sdk", "docs-site"]
 TYPES = ["feat"] * 5 + ["fix"] * 6 + ["chore", "docs", "refactor", "perf", "test", "ci", "build", "style"]
@@ -238,33 +240,43 @@ def run_measured(args: list[str], cwd: Path) -> tuple[float, float, float, float
 
 
 def run_split_floor(cwd: Path, stats: bool) -> tuple[float, float, float, float]:
-    """The git commands of ``split_log`` alone, output thrown away: the list, then both halves at once."""
-    with MemorySampler() as memory, tempfile.TemporaryFile() as revs, tempfile.TemporaryFile() as first:
+    """The git commands of ``log_parts`` alone, output thrown away: the list, then the runs at once.
+
+    Each run reads its slice of the list with one ``git log --stdin`` per ``CHUNK_COMMITS``, one after the
+    other, as ``orkestra.mining.index`` does with a run in each of its two processes."""
+    with MemorySampler() as memory, tempfile.TemporaryDirectory(prefix="bench-mine-floor-") as tmp:
         started = time.perf_counter()
-        listing = subprocess.Popen(
-            ["git", "rev-list", "--reverse", "HEAD", "--"], cwd=cwd, stdout=revs, env=ENV
-        )
-        _, _, usage = os.wait4(listing.pid, 0)
-        cpu = usage.ru_utime + usage.ru_stime
-        revs.seek(0)
-        shas = revs.read()
-        width = shas.index(b"\n") + 1
-        half = len(shas) // width // 2 * width if len(shas) // width >= SPLIT_MIN_COMMITS else len(shas)
-        first.write(shas[:half])
-        first.flush()
-        os.lseek(first.fileno(), 0, os.SEEK_SET)
-        os.lseek(revs.fileno(), half, os.SEEK_SET)
-        procs = [
-            subprocess.Popen(log_stdin_args(stats), cwd=cwd, stdin=handle, stdout=subprocess.DEVNULL, env=ENV)
-            for handle in ((first, revs) if half < len(shas) else (first,))
-        ]
-        for proc in procs:
-            _, status, usage = os.wait4(proc.pid, 0)
-            if os.waitstatus_to_exitcode(status):
-                raise SystemExit("git log --stdin failed")
-            cpu += usage.ru_utime + usage.ru_stime
+        revs = Path(tmp) / "revs"
+        with revs.open("wb") as out:
+            listing = subprocess.Popen(
+                ["git", "rev-list", "--reverse", "HEAD", "--"], cwd=cwd, stdout=out, env=ENV
+            )
+            _, _, usage = os.wait4(listing.pid, 0)
+        cpu = [usage.ru_utime + usage.ru_stime]
+        shas = revs.read_bytes().splitlines(keepends=True)
+        runs = max(1, min(WORKERS, len(shas) // SPLIT_MIN_COMMITS))
+        edges = [len(shas) * i // runs for i in range(runs + 1)]
+
+        def run(first: int, last: int) -> None:
+            for start in range(first, last, CHUNK_COMMITS):
+                chunk = Path(tmp) / f"chunk-{start}"
+                chunk.write_bytes(b"".join(shas[start : min(last, start + CHUNK_COMMITS)]))
+                with chunk.open("rb") as handle:
+                    proc = subprocess.Popen(
+                        log_stdin_args(stats), cwd=cwd, stdin=handle, stdout=subprocess.DEVNULL, env=ENV
+                    )
+                    _, status, used = os.wait4(proc.pid, 0)
+                if os.waitstatus_to_exitcode(status):
+                    raise SystemExit("git log --stdin failed")
+                cpu.append(used.ru_utime + used.ru_stime)
+
+        threads = [threading.Thread(target=run, args=pair) for pair in itertools.pairwise(edges)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
         wall = time.perf_counter() - started
-    return wall, memory.rss, cpu, memory.pss
+    return wall, memory.rss, sum(cpu), memory.pss
 
 
 def emit(name: str, **fields) -> None:
@@ -315,7 +327,7 @@ def main() -> None:
                 "mine_sync_full_vs_git_log",
                 commits=args.commits,
                 stats=stats,
-                floor="git rev-list --reverse + 2 x git log --no-walk=unsorted --stdin at once",
+                floor="git rev-list --reverse + 2 runs of git log --no-walk=unsorted --stdin at once",
                 git_floor_s=round(f, 2),
                 mine_sync_s=round(o, 2),
                 ratio=round(o / f, 2),
@@ -340,12 +352,13 @@ def main() -> None:
         cz = shutil.which("cz") or str(Path(sys.executable).parent / "cz")
         if Path(cz).exists():
             theirs, ours = [], []
-            for _ in range(args.repeat):
-                theirs.append(run_measured([cz, "changelog", "--dry-run"], repo)[0])
-                ours.append(run_measured(ork, repo)[0])
-            t, o = statistics.median(theirs), statistics.median(ours)
+            for _ in range(args.repeat):  # interleaved
+                theirs.append(run_measured([cz, "changelog", "--dry-run"], repo))
+                ours.append(run_measured(ork, repo))
+            t, o = (statistics.median(r[0] for r in runs) for runs in (theirs, ours))
+            tc, oc = (statistics.median(r[2] for r in runs) for runs in (theirs, ours))
             # what cz reads: the log without --name-status (no tree diffs), next to the log we need
-            bare = run_measured([a for a in log_args("HEAD", reverse=True) if a != "--name-status"], repo)[0]
+            bare = run_measured([a for a in log_args("HEAD", reverse=True) if a != "--name-status"], repo)
             emit(
                 "mine_sync_full_vs_cz_changelog",
                 commits=args.commits,
@@ -353,7 +366,12 @@ def main() -> None:
                 mine_sync_s=round(o, 2),
                 ratio_cz_over_sync=round(t / o, 2),
                 target="> 1",
-                git_log_without_files_s=round(bare, 2),
+                cz_cpu_s=round(tc, 2),
+                mine_sync_cpu_s=round(oc, 2),
+                cpu_ratio_cz_over_sync=round(tc / oc, 2),
+                cz_peak_rss_mb=round(max(r[1] for r in theirs)),
+                git_log_without_files_s=round(bare[0], 2),
+                git_log_without_files_cpu_s=round(bare[2], 2),
                 load_average=os.getloadavg()[0],
             )
         else:

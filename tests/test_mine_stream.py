@@ -203,3 +203,23 @@ def test_a_log_part_closed_early_stops_its_git(git_repo, monkeypatch):
         assert next(stream).message.startswith("feat: base")
         stream.close()
     assert len(started) == 2 and all(proc.returncode is not None for proc in started)
+
+
+def test_a_sync_in_a_process_that_runs_other_threads_does_not_fork(git_repo, monkeypatch):
+    import threading
+
+    import orkestra.mining.git as mining_git
+    import orkestra.mining.index as mining_index
+
+    _branchy_history(git_repo)
+    monkeypatch.setattr(mining_git, "SPLIT_MIN_COMMITS", 2)
+    monkeypatch.setattr(mining_index.os, "fork", lambda: pytest.fail("forked beside another thread"))
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        result = sync_index(mining(git_repo), full=True)
+    finally:
+        stop.set()
+        other.join()
+    assert result.new_commits == 9

@@ -151,7 +151,9 @@ def log_stdin_args(stats: bool = False) -> list[str]:
 
 
 SPLIT_MIN_COMMITS = 4096  # below this, a second git process costs more than it saves
-CHUNK_COMMITS = 16_384  # one git reads at most this many commits: its RSS grows ~1.2 KB per commit
+CHUNK_COMMITS = (
+    10_000  # one git reads at most this many commits: its RSS grows ~1.2 KB per commit (~50 MB here)
+)
 
 
 @contextmanager

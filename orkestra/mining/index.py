@@ -13,6 +13,7 @@ import os
 import shutil
 import signal
 import tempfile
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -197,7 +198,9 @@ def _write_log(git: Git, revision: str, stats: bool, extractor: SignalExtractor,
     With more than one core, the log comes as runs (``Git.log_parts``); the first is read and written
     here while a forked child reads the others and writes their lines to unnamed temporary files, which
     are appended after it: the same bytes as one process writing every record in order, on two cores."""
-    workers = WORKERS if (os.cpu_count() or 1) > 1 and hasattr(os, "fork") else 1
+    # a fork copies only the calling thread: never fork a process that runs others (an MCP server, say)
+    alone = hasattr(os, "fork") and threading.active_count() == 1
+    workers = WORKERS if (os.cpu_count() or 1) > 1 and alone else 1
     with git.log_parts(revision, stats, parts=workers) as parts:
         if len(parts) < 2:
             return sum(_write_records(part, extractor, index, graph) for part in parts)
