@@ -291,6 +291,11 @@ def main() -> None:
     parser.add_argument(
         "--repo", type=Path, help="measure this history (one built by an earlier run) instead"
     )
+    parser.add_argument(
+        "--commit-graph",
+        action="store_true",
+        help="measure with a commit-graph file (what `git gc` writes by default), removed again at the end",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-mine-scale-") as tmp:
         repo = args.repo or Path(tmp) / "repo"
@@ -310,74 +315,87 @@ def main() -> None:
                     text=True,
                 ).stdout
             )
-        ork = [sys.executable, "-m", "orkestra", "mine", "sync", "--full"]
-        for stats in [False, True] if args.stats else [False]:
-            floor, single, ours = [], [], []
-            for _ in range(args.repeat):  # interleaved, so load drifts hit both alike
-                floor.append(run_split_floor(repo, stats))
-                single.append(run_measured(log_args("HEAD", stats=stats, reverse=True), repo))
-                ours.append(run_measured(ork + (["--stats"] if stats else []), repo))
-            f, g, o = (statistics.median(r[0] for r in runs) for runs in (floor, single, ours))
-            fc, gc, oc = (statistics.median(r[2] for r in runs) for runs in (floor, single, ours))
-            peak = {
-                name: (round(max(r[1] for r in runs)), round(max(r[3] for r in runs)))
-                for name, runs in (("ours", ours), ("floor", floor), ("single", single))
-            }
-            emit(
-                "mine_sync_full_vs_git_log",
-                commits=args.commits,
-                stats=stats,
-                floor="git rev-list --reverse + 2 runs of git log --no-walk=unsorted --stdin at once",
-                git_floor_s=round(f, 2),
-                mine_sync_s=round(o, 2),
-                ratio=round(o / f, 2),
-                target_ratio=2.0,
-                git_floor_cpu_s=round(fc, 2),
-                mine_sync_cpu_s=round(oc, 2),
-                cpu_ratio=round(oc / fc, 2),
-                old_floor="single git log --reverse (log_args)",
-                single_git_log_s=round(g, 2),
-                ratio_vs_single_git_log=round(o / g, 2),
-                single_git_log_cpu_s=round(gc, 2),
-                cpu_ratio_vs_single_git_log=round(oc / gc, 2),
-                peak_rss_mb=peak["ours"][0],
-                peak_pss_mb=peak["ours"][1],
-                git_floor_peak_rss_mb=peak["floor"][0],
-                git_floor_peak_pss_mb=peak["floor"][1],
-                single_git_log_peak_rss_mb=peak["single"][0],
-                target_rss_mb=200,
-                load_average=os.getloadavg()[0],
-            )
-        # commitizen reads `git log` without file lists (no tree diffs), so it can beat our floor
-        cz = shutil.which("cz") or str(Path(sys.executable).parent / "cz")
-        if Path(cz).exists():
-            theirs, ours = [], []
-            for _ in range(args.repeat):  # interleaved
-                theirs.append(run_measured([cz, "changelog", "--dry-run"], repo))
-                ours.append(run_measured(ork, repo))
-            t, o = (statistics.median(r[0] for r in runs) for runs in (theirs, ours))
-            tc, oc = (statistics.median(r[2] for r in runs) for runs in (theirs, ours))
-            # what cz reads: the log without --name-status (no tree diffs), next to the log we need
-            bare = run_measured([a for a in log_args("HEAD", reverse=True) if a != "--name-status"], repo)
-            emit(
-                "mine_sync_full_vs_cz_changelog",
-                commits=args.commits,
-                cz_changelog_dry_run_s=round(t, 2),
-                mine_sync_s=round(o, 2),
-                ratio_cz_over_sync=round(t / o, 2),
-                target="> 1",
-                cz_cpu_s=round(tc, 2),
-                mine_sync_cpu_s=round(oc, 2),
-                cpu_ratio_cz_over_sync=round(tc / oc, 2),
-                cz_peak_rss_mb=round(max(r[1] for r in theirs)),
-                git_log_without_files_s=round(bare[0], 2),
-                git_log_without_files_cpu_s=round(bare[2], 2),
-                load_average=os.getloadavg()[0],
-            )
-        else:
-            emit(
-                "mine_sync_full_vs_cz_changelog", skipped="commitizen not installed (pip install commitizen)"
-            )
+        graph = repo / ".git" / "objects" / "info" / "commit-graph"
+        wrote_graph = args.commit_graph and not graph.exists()
+        if wrote_graph:
+            subprocess.run(["git", "commit-graph", "write", "--reachable"], cwd=repo, check=True, env=ENV)
+        try:
+            measure(args, repo, graph.exists())
+        finally:
+            if wrote_graph:
+                graph.unlink()
+
+
+def measure(args: argparse.Namespace, repo: Path, commit_graph: bool) -> None:
+    """Every figure on the history in ``repo``, interleaved runs, medians of ``args.repeat``."""
+    ork = [sys.executable, "-m", "orkestra", "mine", "sync", "--full"]
+    for stats in [False, True] if args.stats else [False]:
+        floor, single, ours = [], [], []
+        for _ in range(args.repeat):  # interleaved, so load drifts hit both alike
+            floor.append(run_split_floor(repo, stats))
+            single.append(run_measured(log_args("HEAD", stats=stats, reverse=True), repo))
+            ours.append(run_measured(ork + (["--stats"] if stats else []), repo))
+        f, g, o = (statistics.median(r[0] for r in runs) for runs in (floor, single, ours))
+        fc, gc, oc = (statistics.median(r[2] for r in runs) for runs in (floor, single, ours))
+        peak = {
+            name: (round(max(r[1] for r in runs)), round(max(r[3] for r in runs)))
+            for name, runs in (("ours", ours), ("floor", floor), ("single", single))
+        }
+        emit(
+            "mine_sync_full_vs_git_log",
+            commits=args.commits,
+            stats=stats,
+            floor="git rev-list --reverse + 2 runs of git log --no-walk=unsorted --stdin at once",
+            git_floor_s=round(f, 2),
+            mine_sync_s=round(o, 2),
+            ratio=round(o / f, 2),
+            target_ratio=2.0,
+            git_floor_cpu_s=round(fc, 2),
+            mine_sync_cpu_s=round(oc, 2),
+            cpu_ratio=round(oc / fc, 2),
+            old_floor="single git log --reverse (log_args)",
+            single_git_log_s=round(g, 2),
+            ratio_vs_single_git_log=round(o / g, 2),
+            single_git_log_cpu_s=round(gc, 2),
+            cpu_ratio_vs_single_git_log=round(oc / gc, 2),
+            peak_rss_mb=peak["ours"][0],
+            peak_pss_mb=peak["ours"][1],
+            git_floor_peak_rss_mb=peak["floor"][0],
+            git_floor_peak_pss_mb=peak["floor"][1],
+            single_git_log_peak_rss_mb=peak["single"][0],
+            target_rss_mb=200,
+            commit_graph=commit_graph,
+            load_average=os.getloadavg()[0],
+        )
+    # commitizen reads `git log` without file lists (no tree diffs), so it can beat our floor
+    cz = shutil.which("cz") or str(Path(sys.executable).parent / "cz")
+    if Path(cz).exists():
+        theirs, ours = [], []
+        for _ in range(args.repeat):  # interleaved
+            theirs.append(run_measured([cz, "changelog", "--dry-run"], repo))
+            ours.append(run_measured(ork, repo))
+        t, o = (statistics.median(r[0] for r in runs) for runs in (theirs, ours))
+        tc, oc = (statistics.median(r[2] for r in runs) for runs in (theirs, ours))
+        # what cz reads: the log without --name-status (no tree diffs), next to the log we need
+        bare = run_measured([a for a in log_args("HEAD", reverse=True) if a != "--name-status"], repo)
+        emit(
+            "mine_sync_full_vs_cz_changelog",
+            commits=args.commits,
+            cz_changelog_dry_run_s=round(t, 2),
+            mine_sync_s=round(o, 2),
+            ratio_cz_over_sync=round(t / o, 2),
+            target="> 1",
+            cz_cpu_s=round(tc, 2),
+            mine_sync_cpu_s=round(oc, 2),
+            cpu_ratio_cz_over_sync=round(tc / oc, 2),
+            cz_peak_rss_mb=round(max(r[1] for r in theirs)),
+            git_log_without_files_s=round(bare[0], 2),
+            git_log_without_files_cpu_s=round(bare[2], 2),
+            commit_graph=commit_graph,
+            load_average=os.getloadavg()[0],
+        )
+    else:
+        emit("mine_sync_full_vs_cz_changelog", skipped="commitizen not installed (pip install commitizen)")
 
 
 if __name__ == "__main__":
