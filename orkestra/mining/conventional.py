@@ -155,40 +155,46 @@ def parse_message(message: str) -> ParsedCommit:
     footers = _parse_footers(footer_lines)
 
     header = HEADER_RE.match(subject)
-    if header and header["description"].strip() and (header["scope"] is None or header["scope"].strip()):
-        ctype, scope = header["type"].lower(), header["scope"]
-        description, bang = header["description"].strip(), bool(header["bang"])
+    if header:
+        ctype, scope, bang, description = header.groups()
+        description = description.strip()
+    if header and description and (scope is None or scope.strip()):
+        ctype, bang = ctype.lower(), bang is not None
     else:
         ctype, scope, description, bang = None, None, subject, False
 
     release_as = RELEASE_AS_RE.match(description) if ctype else None
     if release_as:  # release-please's version instruction, not a change of the API
         bang = False
-    footer_version = next(
-        (f.value.split()[0] for f in footers if f.token.lower() == "release-as" and f.value), None
-    )
-    breaking_footer = next((f for f in footers if f.token in BREAKING_TOKENS and f.separator == ": "), None)
+    footer_version = breaking_footer = None
+    if footers:
+        footer_version = next(
+            (f.value.split()[0] for f in footers if f.token.lower() == "release-as" and f.value), None
+        )
+        breaking_footer = next(
+            (f for f in footers if f.token in BREAKING_TOKENS and f.separator == ": "), None
+        )
     breaking = bang or breaking_footer is not None
     breaking_description = breaking_footer.value if breaking_footer else (description if bang else None)
 
     is_revert = ctype == "revert" or subject.startswith('Revert "')
     reverted = REVERT_SHA_RE.search(message) if is_revert else None
-    git_revert = GIT_REVERT_RE.match(subject) if ctype is None else None
+    git_revert = GIT_REVERT_RE.match(subject) if ctype is None and is_revert else None
     reverted_header = HEADER_RE.match(git_revert["subject"]) if git_revert else None
-    return ParsedCommit(
-        subject=subject,
-        type=ctype,
-        scope=scope,
-        description=description,
-        body=body,
-        footers=footers,
-        breaking=breaking,
-        breaking_description=breaking_description,
-        is_revert=is_revert,
-        reverts=reverted.group(1).lower() if reverted else None,
-        is_merge=bool(MERGE_RE.match(subject)),
-        reverted_type=reverted_header["type"].lower() if reverted_header else None,
-        release_as=release_as["version"] if release_as else footer_version,
+    return ParsedCommit(  # positionally: the field order of ParsedCommit
+        subject,
+        ctype,
+        scope,
+        description,
+        body,
+        footers,
+        breaking,
+        breaking_description,
+        is_revert,
+        reverted.group(1).lower() if reverted else None,
+        subject.startswith("Merge ") and MERGE_RE.match(subject) is not None,
+        reverted_header["type"].lower() if reverted_header else None,
+        release_as["version"] if release_as else footer_version,
     )
 
 
