@@ -7,18 +7,19 @@ commit. Then, in the same run, prints each figure next to its floor:
 
 * ``mine sync --full`` from the CLI (wall time, CPU, and the peak of the summed RSS and PSS of the
   process and its git children, sampled every 20 ms) against the very git commands it runs, timed
-  alone (output thrown away): ``git rev-list --reverse`` then two ``git log --stdin`` at once
-  (``orkestra.mining.git.split_log``), and, for comparison, the single ``git log`` it ran before;
+  alone (output thrown away) in the same two lanes at once (``git log --max-count`` then a slice of
+  ``git log --stdin``, beside ``git rev-list --reverse`` then the oldest slice; see
+  ``orkestra.mining.index._write_streamed``), and, for comparison, the single ``git log --reverse``;
 * against ``cz changelog --dry-run`` (commitizen) on the same history, skipped with a printed
   reason when ``cz`` is not installed (``pip install commitizen``).
 
     python bench/bench_mine_scale.py [--commits 60000] [--repeat 1] [--stats] [--repo BUILT_HISTORY]
+                                     [--commit-graph]
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import os
 import random
@@ -31,8 +32,8 @@ import threading
 import time
 from pathlib import Path
 
-from orkestra.mining.git import CHUNK_COMMITS, SPLIT_MIN_COMMITS, log_args, log_stdin_args
-from orkestra.mining.index import WORKERS
+from orkestra.mining.git import CHUNK_COMMITS, MEMORY_LIMITS, NEWEST_COMMITS, log_args, log_stdin_args
+from orkestra.mining.index import split_counts
 
 PACKAGES = ["core", "api", "web", "cli", "auth", "billing", "search", "worker", "sdk", "docs-site"]
 TYPES = ["feat"] * 5 + ["fix"] * 6 + ["chore", "docs", "refactor", "perf", "test", "ci", "build", "style"]
@@ -240,42 +241,55 @@ def run_measured(args: list[str], cwd: Path) -> tuple[float, float, float, float
 
 
 def run_split_floor(cwd: Path, stats: bool) -> tuple[float, float, float, float]:
-    """The git commands of ``log_parts`` alone, output thrown away: the list, then the runs at once.
+    """The git commands of a full sync alone, output thrown away, in the same two lanes at once.
 
-    Each run reads its slice of the list with one ``git log --stdin`` per ``CHUNK_COMMITS``, one after the
-    other, as ``orkestra.mining.index`` does with a run in each of its two processes."""
+    The child's lane: ``git log --max-count=NEWEST_COMMITS`` (newest first), then its handed slice of the
+    list; this process's lane: ``git rev-list --reverse``, then the oldest commits. A slice is read by one
+    ``git log --no-walk=unsorted --stdin`` per ``CHUNK_COMMITS``, one after the other
+    (``orkestra.mining.index._write_streamed``)."""
     with MemorySampler() as memory, tempfile.TemporaryDirectory(prefix="bench-mine-floor-") as tmp:
-        started = time.perf_counter()
-        revs = Path(tmp) / "revs"
-        with revs.open("wb") as out:
-            listing = subprocess.Popen(
-                ["git", "rev-list", "--reverse", "HEAD", "--"], cwd=cwd, stdout=out, env=ENV
-            )
-            _, _, usage = os.wait4(listing.pid, 0)
-        cpu = [usage.ru_utime + usage.ru_stime]
-        shas = revs.read_bytes().splitlines(keepends=True)
-        runs = max(1, min(WORKERS, len(shas) // SPLIT_MIN_COMMITS))
-        edges = [len(shas) * i // runs for i in range(runs + 1)]
+        cpu, listed, failed = [], threading.Event(), []
+        shas: list[bytes] = []
 
-        def run(first: int, last: int) -> None:
+        def git(args: list[str], stdin=None) -> None:
+            proc = subprocess.Popen(args, cwd=cwd, stdin=stdin, stdout=subprocess.DEVNULL, env=ENV)
+            _, status, used = os.wait4(proc.pid, 0)
+            if os.waitstatus_to_exitcode(status):
+                failed.append(args)
+            cpu.append(used.ru_utime + used.ru_stime)
+
+        def read(first: int, last: int) -> None:
             for start in range(first, last, CHUNK_COMMITS):
                 chunk = Path(tmp) / f"chunk-{start}"
                 chunk.write_bytes(b"".join(shas[start : min(last, start + CHUNK_COMMITS)]))
                 with chunk.open("rb") as handle:
-                    proc = subprocess.Popen(
-                        log_stdin_args(stats), cwd=cwd, stdin=handle, stdout=subprocess.DEVNULL, env=ENV
-                    )
-                    _, status, used = os.wait4(proc.pid, 0)
-                if os.waitstatus_to_exitcode(status):
-                    raise SystemExit("git log --stdin failed")
-                cpu.append(used.ru_utime + used.ru_stime)
+                    git(log_stdin_args(stats), handle)
 
-        threads = [threading.Thread(target=run, args=pair) for pair in itertools.pairwise(edges)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        def child_lane() -> None:
+            newest = log_args("HEAD", stats)
+            newest.insert(-2, f"--max-count={NEWEST_COMMITS}")
+            git(newest)
+            listed.wait()
+            own, middle, _ = split_counts(len(shas))
+            read(own, own + middle)
+
+        started = time.perf_counter()
+        lane = threading.Thread(target=child_lane)
+        lane.start()
+        revs = Path(tmp) / "revs"
+        with revs.open("wb") as out:
+            listing = subprocess.Popen(
+                ["git", *MEMORY_LIMITS, "rev-list", "--reverse", "HEAD", "--"], cwd=cwd, stdout=out, env=ENV
+            )
+            _, _, usage = os.wait4(listing.pid, 0)
+        cpu.append(usage.ru_utime + usage.ru_stime)
+        shas.extend(revs.read_bytes().splitlines(keepends=True))
+        listed.set()
+        read(0, split_counts(len(shas))[0])
+        lane.join()
         wall = time.perf_counter() - started
+    if failed:
+        raise SystemExit(f"{failed[0]} failed")
     return wall, memory.rss, sum(cpu), memory.pss
 
 
@@ -345,7 +359,7 @@ def measure(args: argparse.Namespace, repo: Path, commit_graph: bool) -> None:
             "mine_sync_full_vs_git_log",
             commits=args.commits,
             stats=stats,
-            floor="git rev-list --reverse + 2 runs of git log --no-walk=unsorted --stdin at once",
+            floor="the gits of a full sync in its two lanes: log --max-count + rev-list, then --stdin slices",
             git_floor_s=round(f, 2),
             mine_sync_s=round(o, 2),
             ratio=round(o / f, 2),

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
 import json
-from contextlib import contextmanager
 
 import pytest
 from conftest import git
@@ -28,22 +28,22 @@ def test_index_lines_are_the_compact_json_of_each_record_oldest_first(git_repo):
     assert lines == [json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in records]
 
 
-def test_a_log_that_fails_mid_stream_leaves_the_old_index(git_repo):
+def test_a_log_that_fails_mid_stream_leaves_the_old_index(git_repo, monkeypatch):
+    import orkestra.mining.git as mining_git
+
     for day in range(1, 4):
         commit(git_repo, f"feat: change {day}", {f"f{day}.py": "x\n"}, day=day)
     paths = mining(git_repo)
     sync_index(paths)
     before = (paths.index_dir / INDEX_FILE).read_bytes()
-
-    class Broken(Git):
-        @contextmanager
-        def log_parts(self, revision, stats=False, parts=2):
-            with super().log_parts(revision, stats, parts) as runs:
-                yield [_dies_after_one(run) for run in runs]
-
-    with pytest.raises(OrkestraError, match="git log died"):
-        sync_index(paths, full=True, git=Broken(git_repo))
-    assert (paths.index_dir / INDEX_FILE).read_bytes() == before
+    original = mining_git.LogPart.__iter__
+    monkeypatch.setattr(mining_git.LogPart, "__iter__", lambda part: _dies_after_one(original(part)))
+    monkeypatch.setattr(mining_git, "log_newest", lambda *a: _dies_after_one(iter(())))
+    for full in (True, False):
+        commit(git_repo, "fix: one more", {"g.py": f"{full}\n"})
+        with pytest.raises(OrkestraError, match="git log died"):
+            sync_index(paths, full=full)
+        assert (paths.index_dir / INDEX_FILE).read_bytes() == before
     assert not [
         p for p in paths.index_dir.iterdir() if p.name.startswith(f".{INDEX_FILE}.")
     ]  # no temporary left
@@ -51,51 +51,89 @@ def test_a_log_that_fails_mid_stream_leaves_the_old_index(git_repo):
 
 def _dies_after_one(run):
     stream = iter(run)
-    yield next(stream)
+    yield from itertools.islice(stream, 1)
     raise OrkestraError("git log died")
 
 
-@pytest.mark.parametrize("failing", [0, 1])
-def test_a_failure_in_either_process_of_a_forked_sync_leaves_the_old_index(git_repo, monkeypatch, failing):
-    """The second run is written by a forked child: its failure reaches the parent as the same error."""
+def _split_small(monkeypatch):
+    """Make a nine-commit history take every path of a two-process sync: three parts, chunks of two."""
     import orkestra.mining.git as mining_git
+    import orkestra.mining.index as mining_index
+
+    monkeypatch.setattr(mining_git, "SPLIT_MIN_COMMITS", 2)
+    monkeypatch.setattr(mining_git, "CHUNK_COMMITS", 2)
+    monkeypatch.setattr(mining_index, "NEWEST_COMMITS", 3)  # the child streams 3, is handed 1; 5 stay here
+
+
+@pytest.mark.parametrize("failing", ["newest", "parts"])
+def test_a_failure_in_either_process_of_a_forked_sync_leaves_the_old_index(git_repo, monkeypatch, failing):
+    """The child streams the newest commits and writes a handed slice: its failure reaches the parent."""
+    import orkestra.mining.git as mining_git
+    import orkestra.mining.index as mining_index
 
     _branchy_history(git_repo)
     paths = mining(git_repo)
     sync_index(paths)
     before = (paths.index_dir / INDEX_FILE).read_bytes()
-    monkeypatch.setattr(mining_git, "SPLIT_MIN_COMMITS", 2)
-
-    class Broken(Git):
-        @contextmanager
-        def log_parts(self, revision, stats=False, parts=2):
-            with super().log_parts(revision, stats, parts) as runs:
-                assert len(runs) == 2
-                runs[failing] = _dies_after_one(runs[failing])
-                yield runs
-
+    _split_small(monkeypatch)
+    if failing == "newest":
+        original = mining_index.log_newest
+        monkeypatch.setattr(mining_index, "log_newest", lambda *a: _dies_after_one(original(*a)))
+    else:
+        original = mining_git.LogPart.__iter__
+        monkeypatch.setattr(mining_git.LogPart, "__iter__", lambda part: _dies_after_one(original(part)))
     with pytest.raises(OrkestraError, match="git log died"):
-        sync_index(paths, full=True, git=Broken(git_repo))
+        sync_index(paths, full=True)
     assert (paths.index_dir / INDEX_FILE).read_bytes() == before
 
 
-def test_a_forked_sync_writes_the_bytes_of_a_sync_in_one_process(git_repo, monkeypatch):
-    import orkestra.mining.git as mining_git
+def _index_files(paths) -> dict[str, bytes]:
+    return {name: (paths.index_dir / name).read_bytes() for name in (INDEX_FILE, "graph.txt", "state.json")}
+
+
+@pytest.mark.parametrize("full", [True, False])
+def test_a_forked_sync_writes_the_bytes_of_a_sync_in_one_process(git_repo, monkeypatch, full):
+    import orkestra.mining.index as mining_index
+
+    _branchy_history(git_repo)
+    paths = mining(git_repo)
+    base = git(git_repo, "rev-list", "--max-parents=0", "HEAD").strip()
+    monkeypatch.setattr(mining_index, "WORKERS", 1)
+    sync_index(paths, full=True)
+    one = _index_files(paths)
+    if not full:  # an incremental sync from the first commit on: the listed range in two runs
+        sync_index(paths, full=True)
+        state = json.loads((paths.index_dir / "state.json").read_text())
+        (paths.index_dir / "state.json").write_text(json.dumps(state | {"head": base, "count": 1}))
+        lines = (paths.index_dir / INDEX_FILE).read_bytes().splitlines(keepends=True)
+        (paths.index_dir / INDEX_FILE).write_bytes(lines[0])
+        graph = (paths.index_dir / "graph.txt").read_bytes().splitlines(keepends=True)
+        (paths.index_dir / "graph.txt").write_bytes(graph[0])
+    monkeypatch.setattr(mining_index, "WORKERS", 2)
+    _split_small(monkeypatch)
+    forks = []
+    original = mining_index.os.fork
+    monkeypatch.setattr(mining_index.os, "fork", lambda: forks.append(1) or original())
+    result = sync_index(paths, full=full)
+    assert (forks, result.mode) == ([1], "full" if full else "incremental")
+    assert _index_files(paths) == one
+
+
+def test_a_walk_that_differs_from_the_list_is_read_again_not_trusted(git_repo, monkeypatch):
+    """If git's streamed walk ever disagreed with ``rev-list``, the parent reads those commits itself."""
     import orkestra.mining.index as mining_index
 
     _branchy_history(git_repo)
     paths = mining(git_repo)
     monkeypatch.setattr(mining_index, "WORKERS", 1)
     sync_index(paths, full=True)
-    one = {name: (paths.index_dir / name).read_bytes() for name in (INDEX_FILE, "graph.txt", "state.json")}
+    one = _index_files(paths)
     monkeypatch.setattr(mining_index, "WORKERS", 2)
-    monkeypatch.setattr(mining_git, "SPLIT_MIN_COMMITS", 2)
-    forks = []
-    original = mining_index.os.fork
-    monkeypatch.setattr(mining_index.os, "fork", lambda: forks.append(1) or original())
+    _split_small(monkeypatch)
+    original = mining_index.log_newest
+    monkeypatch.setattr(mining_index, "log_newest", lambda *a: iter(sorted(original(*a))))  # by sha
     sync_index(paths, full=True)
-    assert forks == [1]
-    assert {name: (paths.index_dir / name).read_bytes() for name in one} == one
+    assert _index_files(paths) == one
 
 
 def test_path_signals_are_computed_once_per_distinct_path(git_repo, monkeypatch):
@@ -112,6 +150,7 @@ def test_path_signals_are_computed_once_per_distinct_path(git_repo, monkeypatch)
         return built[-1]
 
     monkeypatch.setattr(SignalExtractor, "build", classmethod(spy))
+    monkeypatch.setattr("orkestra.mining.index.WORKERS", 1)  # one process: its extractor sees every path
     sync_index(mining(git_repo))
     extractor = built[0]
     assert sorted(extractor._paths) == ["Dockerfile", "apps/web/rank.js"]  # 10 file changes, 2 paths
@@ -165,7 +204,9 @@ def test_the_log_parts_give_the_single_logs_records_in_the_same_order(git_repo, 
     assert [len(run) for run in runs] == [4, 5]
     assert [r for run in runs for r in run] == single and len(single) == 9
     assert any(len(r.parents) == 2 for r in single)  # the merge, diffed against its first parent as before
-    kinds = ["log" if "log" in a and "--stdin" in a else a[1] for a in started]
+    kinds = [
+        "log" if "log" in a and "--stdin" in a else "rev-list" if "rev-list" in a else a for a in started
+    ]
     assert kinds == ["rev-list"] + ["log"] * 5  # the list, then one git per chunk of at most two commits
     base = single[0].sha
     with mining_git.log_parts(git_repo, f"{base}..HEAD", stats) as parts:

@@ -22,7 +22,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
-from typing import NamedTuple
+from typing import BinaryIO, NamedTuple
 
 from orkestra import git
 from orkestra.errors import OrkestraError
@@ -117,6 +117,16 @@ def _plumbing(cwd: Path, *args: str) -> subprocess.CompletedProcess:
     return git.run(cwd, *args)
 
 
+MEMORY_LIMITS = (
+    "-c",
+    "core.deltaBaseCacheLimit=8m",
+    "-c",
+    "core.packedGitWindowSize=1m",
+    "-c",
+    "core.packedGitLimit=8m",
+)
+
+
 def log_args(revision: str, stats: bool = False, reverse: bool = False) -> list[str]:
     """The one ``git log`` command mining runs (bench/bench_mine_scale.py times it alone as the floor)."""
     diff = ["--numstat"] if stats else ["--name-status"]
@@ -126,12 +136,7 @@ def log_args(revision: str, stats: bool = False, reverse: bool = False) -> list[
     # ~160 MB, at no measurable cost in time (bench/bench_mine_scale.py)
     return [
         "git",
-        "-c",
-        "core.deltaBaseCacheLimit=8m",
-        "-c",
-        "core.packedGitWindowSize=1m",
-        "-c",
-        "core.packedGitLimit=8m",
+        *MEMORY_LIMITS,
         "log",
         f"--format={LOG_FORMAT}",
         "-z",
@@ -156,50 +161,43 @@ CHUNK_COMMITS = (
 )
 
 
-@contextmanager
-def log_parts(root: Path, revision: str, stats: bool = False, parts: int = 2) -> Iterator[list[LogPart]]:
-    """The commits of ``revision`` oldest first, as up to ``parts`` consecutive runs that can be read at once.
+NEWEST_COMMITS = CHUNK_COMMITS  # what a full sync's second process streams while the first lists the rest
 
-    ``git rev-list --reverse`` lists the commits in the very order ``git log --reverse`` shows them (same
-    walk); each run is a slice of that list, read by ``git log --no-walk=unsorted --stdin`` (one git per
-    :data:`CHUNK_COMMITS`, one after the other), which shows the given commits in the given order, each
-    diffed against its first parent as before: the runs' records concatenated are the single log's, byte
-    for byte. A run starts its gits only when it is read, in whichever process reads it (see
-    ``orkestra.mining.index``); the sha lists wait in unnamed temporary files, so memory stays bounded."""
-    with (
-        tempfile.TemporaryFile(buffering=0) as revs,
-        tempfile.TemporaryFile() as errors,
-        ExitStack() as files,
-    ):
-        listing = git.popen(root, "rev-list", "--reverse", revision, "--", stdout=revs, stderr=errors)
+
+@contextmanager
+def log_listing(root: Path, revision: str) -> Iterator[tuple[BinaryIO, int, int]]:
+    """``git rev-list --reverse`` of ``revision`` in an unnamed temporary file: (file, commits, line width).
+
+    The list is in the very order ``git log --reverse`` shows the commits (same walk)."""
+    with tempfile.TemporaryFile(buffering=0) as revs, tempfile.TemporaryFile() as errors:
+        listing = git.popen(  # the pack limits: 41 MB of RSS instead of 103 MB for 60k commits, same time
+            root, *MEMORY_LIMITS, "rev-list", "--reverse", revision, "--", stdout=revs, stderr=errors
+        )
         if listing.wait():
             errors.seek(0)
             raise OrkestraError(f"git rev-list {revision} failed: {_text(errors.read()).strip()}")
         size = os.fstat(revs.fileno()).st_size
         revs.seek(0)
         width = len(revs.readline())  # every line is one full sha: 41 or 65 bytes
-        count = size // width if width else 0
+        yield revs, size // width if width else 0, width
+
+
+@contextmanager
+def log_parts(root: Path, revision: str, stats: bool = False, parts: int = 2) -> Iterator[list[LogPart]]:
+    """The commits of ``revision`` oldest first, as up to ``parts`` consecutive runs that can be read at once.
+
+    Each run is a slice of :func:`log_listing`, read by ``git log --no-walk=unsorted --stdin`` (one git per
+    :data:`CHUNK_COMMITS`, one after the other), which shows the given commits in the given order, each
+    diffed against its first parent as before: the runs' records concatenated are the single log's, byte
+    for byte. A run starts its gits only when it is read, in whichever process reads it (see
+    ``orkestra.mining.index``); the sha lists wait in unnamed temporary files, so memory stays bounded."""
+    with log_listing(root, revision) as (revs, count, width), ExitStack() as files:
         if not count:  # an empty range: ``git log --stdin`` given nothing would show HEAD
             yield []
             return
         runs = max(1, min(parts, count // SPLIT_MIN_COMMITS))
         edges = [count * i // runs for i in range(runs + 1)]
-        revs.seek(0)
-        result = []
-        for first, last in pairwise(edges):
-            chunks = -(-(last - first) // CHUNK_COMMITS)
-            cuts = [first + (last - first) * i // chunks for i in range(chunks + 1)]
-            lists = []
-            for a, b in pairwise(cuts):
-                shas = files.enter_context(tempfile.TemporaryFile(buffering=0))
-                while (left := (b - a) * width - shas.tell()) > 0 and (
-                    block := revs.read(min(left, 1 << 20))
-                ):
-                    shas.write(block)  # this chunk's shas to its own file, in 1 MiB steps
-                shas.seek(0)
-                lists.append(shas)
-            result.append(LogPart(root, revision, stats, tuple(lists)))
-        yield result
+        yield [LogPart.of(root, revision, stats, revs, width, a, b, files) for a, b in pairwise(edges)]
 
 
 @dataclass(frozen=True)
@@ -211,14 +209,41 @@ class LogPart:
     stats: bool
     shas: tuple  # unnamed temporary files, one sha list per git
 
+    @classmethod
+    def of(
+        cls, root: Path, revision: str, stats: bool, revs, width: int, first: int, last: int, files: ExitStack
+    ) -> LogPart:
+        """Lines ``first`` to ``last`` of the sha list ``revs``, one temporary file per chunk (closed with ``files``)."""
+        chunks = max(1, -(-(last - first) // CHUNK_COMMITS))
+        cuts = [first + (last - first) * i // chunks for i in range(chunks + 1)]
+        lists = []
+        for a, b in pairwise(cuts):
+            shas = files.enter_context(tempfile.TemporaryFile(buffering=0))  # noqa: SIM115 - closed by files
+            for offset in range(
+                a * width, b * width, 1 << 20
+            ):  # this chunk's shas to its own file, 1 MiB a step
+                shas.write(os.pread(revs.fileno(), min(1 << 20, b * width - offset), offset))
+            shas.seek(0)
+            lists.append(shas)
+        return cls(root, revision, stats, tuple(lists) if last > first else ())
+
     def __iter__(self) -> Iterator[RawCommit]:
         for shas in self.shas:
-            yield from _log_stdin(self.root, self.revision, shas, self.stats)
+            yield from _log_stream(self.root, log_stdin_args(self.stats)[1:], self.revision, self.stats, shas)
 
 
-def _log_stdin(root: Path, revision: str, shas, stats: bool) -> Iterator[RawCommit]:
+def log_newest(root: Path, revision: str, stats: bool, count: int) -> Iterator[RawCommit]:
+    """The newest ``count`` commits of ``revision``, newest first: the last ``count`` of :func:`log_listing`
+    reversed (git streams them while it walks, no list needed)."""
+    args = log_args(revision, stats)[1:]
+    args.insert(-2, f"--max-count={count}")
+    yield from _log_stream(root, args, revision, stats)
+
+
+def _log_stream(root: Path, args: list[str], revision: str, stats: bool, stdin=None) -> Iterator[RawCommit]:
     with tempfile.TemporaryFile() as errors:
-        proc = git.popen(root, *log_stdin_args(stats)[1:], stdin=shas, stdout=subprocess.PIPE, stderr=errors)
+        source = subprocess.DEVNULL if stdin is None else stdin
+        proc = git.popen(root, *args, stdin=source, stdout=subprocess.PIPE, stderr=errors)
         try:
             yield from _records(proc.stdout, stats)
             if proc.wait():
