@@ -1,7 +1,9 @@
 """Mining's view of git: discovery, plumbing, and one streamed ``git log`` (run by ``orkestra.git``).
 
 Discovery and plumbing are plain git commands; the log is streamed from ``git log -z`` with a
-fixed format, one pass over its output (a long oldest-first log: two gits at once, :func:`split_log`).
+fixed format, one pass over its output; a long oldest-first log also comes as slices of
+:func:`log_listing` (:func:`log_parts`, :class:`LogPart`) and as the newest commits alone
+(:func:`log_newest`), which two processes read at once (``orkestra.mining.index``).
 
 The stream is NUL-delimited throughout and read positionally, so no byte of a message, author
 or file name can start a record: git prints a message only up to its first NUL, each commit is
