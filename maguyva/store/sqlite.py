@@ -22,15 +22,21 @@ from maguyva.models import Edge, FileExtraction, FileRecord, Reference, Symbol
 from maguyva.store.base import Centrality, LanguageStats, Snapshot, Span, Store
 from maguyva.store.filetext import FileText, as_file_text, gram_query, grams, unpack_text
 from maguyva.store.lines import matching_lines, prefilter, split_lines
-from maguyva.store.rows import (
-    EDGE_COLUMNS,
-    REF_COLUMNS,
-    SYMBOL_COLUMNS,
-    edge_values,
-    reference_from_row,
-    symbol_from_row,
-)
+from maguyva.store.rows import EDGE_COLUMNS, REF_COLUMNS, SYMBOL_COLUMNS, reference_from_row, symbol_from_row
 from maguyva.store.schema import SCHEMA, SCHEMA_VERSION, TABLES
+from maguyva.store.sqlite_names import Names
+from maguyva.store.sqlite_rows import FILE as _FILE
+from maguyva.store.sqlite_rows import NAME as _NAME
+from maguyva.store.sqlite_rows import NAMES as _NAMES
+from maguyva.store.sqlite_rows import RESOLVED as _RESOLVED
+from maguyva.store.sqlite_rows import (
+    chunk_words,
+    edge_strings,
+    edge_values,
+    extraction_strings,
+    ref_values,
+    symbol_values,
+)
 from maguyva.store.sqlite_vectors import VECTOR_SCHEMA, SQLiteVectors
 
 READ_BUSY_MS = 5_000  # readers only wait through brief WAL recovery or checkpoint steps
@@ -38,6 +44,7 @@ WRITE_BUSY_MS = 30_000  # a second writer waits this long for the running one, t
 WAL_LIMIT_BYTES = 64 << 20  # the WAL is truncated back to this after a checkpoint (a rebuild grows it)
 
 _MAX_VARS = 500
+_CENTRALITY_COLUMNS = "path, symbol, pagerank, in_degree, out_degree"
 
 
 class SQLiteStore(SQLiteVectors, Store):
@@ -51,6 +58,7 @@ class SQLiteStore(SQLiteVectors, Store):
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self.names = Names(self.db)
             self.db.execute(f"PRAGMA busy_timeout={READ_BUSY_MS if readonly else WRITE_BUSY_MS}")
             if readonly:
                 self._check_version()
@@ -87,6 +95,8 @@ class SQLiteStore(SQLiteVectors, Store):
         for statement in _statements(SCHEMA + VECTOR_SCHEMA):
             self.db.execute(statement)
         self.db.execute(f"INSERT OR IGNORE INTO meta VALUES ('schema_version', '{SCHEMA_VERSION}')")
+        if self.db.execute("SELECT NOT EXISTS (SELECT 1 FROM names)").fetchone()[0]:
+            self.names.reset(empty=True)
 
     def clear(self) -> None:
         """Forget every indexed row (``index --full``), inside the open transaction: until it commits,
@@ -94,7 +104,7 @@ class SQLiteStore(SQLiteVectors, Store):
         for table in TABLES:
             if table != "meta":
                 self.db.execute(f"DROP TABLE IF EXISTS {table}")
-        self._edges_changed()
+        self.db.execute("DELETE FROM meta WHERE key = 'edge_counts'")
         self._create_schema()
 
     def recorded_root(self) -> str | None:
@@ -119,6 +129,7 @@ class SQLiteStore(SQLiteVectors, Store):
             return
         try:
             self.db.execute("BEGIN IMMEDIATE")
+            self.names.reset()
         except sqlite3.OperationalError as exc:
             if "locked" not in str(exc) and "busy" not in str(exc):
                 raise
@@ -131,6 +142,7 @@ class SQLiteStore(SQLiteVectors, Store):
             yield
         except BaseException:
             self.db.execute("ROLLBACK")
+            self.names.reset()
             raise
         self.db.execute("COMMIT")
 
@@ -196,7 +208,7 @@ class SQLiteStore(SQLiteVectors, Store):
         self.delete_file(record.path)
         stored = as_file_text(text)
         db = self.db
-        cursor = db.execute(
+        file = db.execute(
             "INSERT INTO files (path, language, size, mtime_ns, hash, flags, errors, n_symbols)"
             " VALUES (?,?,?,?,?,?,?,?)",
             (
@@ -209,47 +221,42 @@ class SQLiteStore(SQLiteVectors, Store):
                 json.dumps(list(extraction.errors)),
                 len(extraction.symbols),
             ),
-        )
-        db.execute("INSERT INTO files_text (id, text) VALUES (?, ?)", (cursor.lastrowid, stored.packed))
-        db.execute("INSERT INTO files_grams (rowid, grams) VALUES (?, ?)", (cursor.lastrowid, stored.grams))
+        ).lastrowid
+        db.execute("INSERT INTO files_text (id, text) VALUES (?, ?)", (file, stored.packed))
+        db.execute("INSERT INTO files_grams (rowid, grams) VALUES (?, ?)", (file, stored.grams))
+        ids = self.names.intern(extraction_strings(extraction))
         db.executemany(
-            f"INSERT INTO symbols ({SYMBOL_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
-            [
-                (
-                    s.path,
-                    s.name,
-                    s.qualified_name,
-                    s.kind,
-                    s.line,
-                    s.end_line,
-                    s.col,
-                    s.signature,
-                    s.doc,
-                    s.parent,
-                )
-                for s in extraction.symbols
-            ],
+            "INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?,?)", symbol_values(file, extraction.symbols, ids)
         )
         db.executemany(
-            f"INSERT INTO refs ({REF_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)",
-            [
-                (r.path, r.name, r.kind, r.line, r.col, r.qualifier, r.scope, r.module, r.alias)
-                for r in extraction.references
-            ],
+            "INSERT INTO refs VALUES (?,?,?,?,?,?,?,?,?,?)", ref_values(file, extraction.references, ids)
         )
+        chunks = extraction.chunks
+        if not chunks:
+            return
         first = db.execute("SELECT coalesce(max(id), 0) + 1 FROM chunks").fetchone()[0]
         db.executemany(
-            "INSERT INTO chunks (id, path, start_line, end_line, symbol, kind) VALUES (?,?,?,?,?,?)",
+            "INSERT INTO chunks VALUES (?,?,?,?,?,?)",
             [
-                (first + i, c.path, c.start_line, c.end_line, c.symbol, c.kind)
-                for i, c in enumerate(extraction.chunks)
+                (
+                    first + i,
+                    file,
+                    c.start_line,
+                    c.end_line,
+                    None if c.symbol is None else ids[c.symbol],
+                    ids[c.kind],
+                )
+                for i, c in enumerate(chunks)
             ],
         )
+        lines = None
+        if any(c.words is None for c in chunks):  # the words a delete recomputes: from the stored text
+            lines = stored.text.splitlines()
         db.executemany(
             "INSERT INTO chunks_fts (rowid, words) VALUES (?, ?)",
             [
-                (first + i, search_words(c.text) if c.words is None else c.words)
-                for i, c in enumerate(extraction.chunks)
+                (first + i, chunk_words(lines, c.start_line, c.end_line) if c.words is None else c.words)
+                for i, c in enumerate(chunks)
             ],
         )
 
@@ -263,21 +270,29 @@ class SQLiteStore(SQLiteVectors, Store):
             return
         old = db.execute("SELECT text FROM files_text WHERE id = ?", row).fetchone()
         if old is not None:  # a contentless FTS5 row is deleted by giving back the tokens it was given
+            text = unpack_text(old[0])
             db.execute(
                 "INSERT INTO files_grams (files_grams, rowid, grams) VALUES ('delete', ?, ?)",
-                (row[0], grams(unpack_text(old[0]))),
+                (row[0], grams(text)),
             )
+            chunks = db.execute("SELECT id, start_line, end_line FROM chunks WHERE file = ?", row).fetchall()
+            if chunks:
+                lines = text.splitlines()
+                db.executemany(
+                    "INSERT INTO chunks_fts (chunks_fts, rowid, words) VALUES ('delete', ?, ?)",
+                    [(chunk, chunk_words(lines, start, end)) for chunk, start, end in chunks],
+                )
         db.execute("DELETE FROM files_text WHERE id = ?", row)
-        db.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE path = ?)", (path,))
         for table in ("chunks", "symbols", "refs"):
-            db.execute(f"DELETE FROM {table} WHERE path = ?", (path,))
+            db.execute(f"DELETE FROM {table} WHERE file = ?", row)
         db.execute("DELETE FROM files WHERE id = ?", row)
 
     def replace_edges(self, src_paths: Iterable[str], edges: Iterable[Edge]) -> None:
         src_paths, edges = set(src_paths), list(edges)
-        self._edges_changed()
-        for batch in _batches(sorted(src_paths)):
-            self.db.execute(f"DELETE FROM edges WHERE src_path IN ({_marks(batch)})", batch)
+        if src_paths:
+            where, args = f"src_path_id IN {_NAMES}", (json.dumps(sorted(src_paths)),)
+            self._count_edges(where, args, -1)
+            self.db.execute(f"DELETE FROM edges WHERE {where}", args)
         self._insert_edges(edges)
         resolved = Counter(e.src_path for e in edges if e.resolution in ("resolved", "inferred"))
         self.db.executemany(
@@ -287,34 +302,63 @@ class SQLiteStore(SQLiteVectors, Store):
 
     def replace_reference_edges(self, edges: Iterable[Edge]) -> None:
         edges = list(edges)
-        self._edges_changed()
-        self.db.executemany(
-            "DELETE FROM edges WHERE src_path = ? AND src_line = ? AND src_col = ? AND kind = ? AND name = ?",
-            [(e.src_path, e.src_line, e.src_col, e.kind, e.name) for e in edges],
-        )
+        where = f"src_path_id = {_NAME} AND src_line = ? AND src_col = ? AND kind_id = {_NAME} AND name_id = {_NAME}"
+        for key in {(e.src_path, e.src_line, e.src_col, e.kind, e.name) for e in edges}:
+            self._count_edges(where, key, -1)
+            self.db.execute(f"DELETE FROM edges WHERE {where}", key)
         self._insert_edges(edges)
         self._recount({e.src_path for e in edges})
 
     def _recount(self, paths: set[str]) -> None:
-        # "+resolution" keeps SQLite on the src_path index (the resolution index matches most rows)
-        for batch in _batches(sorted(paths)):
-            self.db.execute(
-                f"UPDATE files SET n_edges = (SELECT count(*) FROM edges WHERE src_path = files.path"
-                f" AND +resolution IN ('resolved', 'inferred')) WHERE path IN ({_marks(batch)})",
-                batch,
-            )
-
-    def _insert_edges(self, edges: Iterable[Edge]) -> None:
-        self.db.executemany(
-            f"INSERT INTO edges ({EDGE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            map(edge_values, edges),
+        # "+resolution_id": SQLite stays on the src_path index
+        self.db.execute(
+            f"UPDATE files SET n_edges = (SELECT count(*) FROM edges WHERE src_path_id = "
+            f"(SELECT id FROM names WHERE text = files.path) AND +resolution_id IN {_RESOLVED})"
+            f" WHERE path IN (SELECT value FROM json_each(?))",
+            (json.dumps(sorted(paths)),),
         )
 
+    def _insert_edges(self, edges: list[Edge]) -> None:
+        if not edges:
+            return
+        ids = self.names.intern(edge_strings(edges))
+        self.db.executemany(
+            "INSERT INTO edges (kind_id, src_path_id, src_line, src_symbol_id, dst_path_id, dst_line,"
+            " dst_symbol_id, name_id, resolution_id, reason_id, src_col) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            edge_values(edges, ids),
+        )
+        self._bump_edge_counts(Counter(e.resolution for e in edges))
+
+    def _count_edges(self, where: str, args, sign: int) -> None:
+        """Take the edges matching ``where`` off the per-resolution totals (before they are deleted)."""
+        rows = self.db.execute(
+            f"SELECT n.text, c.k FROM (SELECT resolution_id, count(*) AS k FROM edges WHERE {where}"
+            f" GROUP BY 1) c JOIN names n ON n.id = c.resolution_id",
+            args,
+        )
+        self._bump_edge_counts({resolution: sign * k for resolution, k in rows})
+
+    def _bump_edge_counts(self, delta) -> None:
+        if not delta:
+            return
+        totals = Counter(self._edge_totals())
+        totals.update(delta)
+        self.db.execute(
+            "INSERT OR REPLACE INTO meta VALUES ('edge_counts', ?)",
+            (json.dumps({k: n for k, n in sorted(totals.items()) if n}),),
+        )
+
+    def _edge_totals(self) -> dict[str, int]:
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'edge_counts'").fetchone()
+        return json.loads(row[0]) if row else {}
+
     def set_centrality(self, rows: Iterable[Centrality]) -> None:
+        rows = list(rows)
+        ids = self.names.intern(text for c in rows for text in (c.path, c.symbol or ""))
         self.db.execute("DELETE FROM centrality")
         self.db.executemany(
             "INSERT INTO centrality VALUES (?,?,?,?,?)",
-            [(c.path, c.symbol or "", c.pagerank, c.in_degree, c.out_degree) for c in rows],
+            [(ids[c.path], ids[c.symbol or ""], c.pagerank, c.in_degree, c.out_degree) for c in rows],
         )
 
     def add_snapshot(self, snapshot: Snapshot) -> None:
@@ -328,33 +372,34 @@ class SQLiteStore(SQLiteVectors, Store):
         return dict(self.db.execute("SELECT path, language FROM files"))
 
     def symbols_named(self, name: str):
-        return self._symbols("name = ?", (name,))
+        return self._symbols(f"name_id = {_NAME} ORDER BY file, seq", (name,))
 
     def symbols_in(self, path: str):
-        return self._symbols("path = ?", (path,))
+        return self._symbols(f"file = {_FILE} ORDER BY seq", (path,))
 
     def symbols_qualified(self, qualified_name: str):
-        return self._symbols("qualified_name = ?", (qualified_name,))
+        return self._symbols(f"qualified_id = {_NAME} ORDER BY file, seq", (qualified_name,))
 
     def references_in(self, path: str):
-        return self._references("path = ?", (path,))
+        return self._references(f"file = {_FILE}", (path,))
 
     def _references(self, clause: str, args) -> list[Reference]:
         rows = self.db.execute(
-            f"SELECT {REF_COLUMNS} FROM refs WHERE {clause} ORDER BY path, line, col, kind, name, id", args
+            f"SELECT {REF_COLUMNS} FROM ref_rows WHERE {clause} ORDER BY path, line, col, kind, name, seq",
+            args,
         )
         return [reference_from_row(r) for r in rows]
 
     def references_named(self, names: Iterable[str]) -> list[Reference]:
         found: list[Reference] = []
-        for batch in _batches(sorted(set(names))):
-            found += self._references(f"name IN ({_marks(batch)})", batch)
+        for batch in _batches(sorted(set(names))):  # in batches, sorted per batch: as schema 7 did
+            found += self._references(f"name_id IN {_NAMES}", (json.dumps(batch),))
         return found
 
     def edges_named(self, names: Iterable[str]) -> list[Edge]:
         found: list[Edge] = []
         for batch in _batches(sorted(set(names))):
-            found += self._edges(f"name IN ({_marks(batch)})", batch)
+            found += self._edges(f"name_id IN {_NAMES}", (json.dumps(batch),))
         return found
 
     def paths_importing(self, fragments: Iterable[str]) -> set[str]:
@@ -364,9 +409,9 @@ class SQLiteStore(SQLiteVectors, Store):
             found.update(
                 p
                 for (p,) in self.db.execute(
-                    "SELECT DISTINCT path FROM refs WHERE kind = 'import' AND "
+                    f"SELECT DISTINCT path FROM ref_rows WHERE kind_id = {_NAME} AND "
                     "(module LIKE ? ESCAPE '\\' OR name LIKE ? ESCAPE '\\')",
-                    (pattern, pattern),
+                    ("import", pattern, pattern),
                 )
             )
         return found
@@ -377,16 +422,16 @@ class SQLiteStore(SQLiteVectors, Store):
             found.update(
                 p
                 for (p,) in self.db.execute(
-                    f"SELECT DISTINCT src_path FROM edges WHERE kind = 'inherits' AND dst_path IN ({_marks(batch)})",
-                    batch,
+                    f"SELECT DISTINCT src_path FROM edge_rows WHERE kind_id = {_NAME} AND dst_path_id IN {_NAMES}",
+                    ("inherits", json.dumps(batch)),
                 )
             )
         return found
 
     def all_edges(self, resolved_only: bool = True):
-        where = "WHERE resolution IN ('resolved', 'inferred')" if resolved_only else ""
+        where = f"WHERE resolution_id IN {_RESOLVED}" if resolved_only else ""
         return [
-            Edge(*row) for row in self.db.execute(f"SELECT {EDGE_COLUMNS} FROM edges {where} ORDER BY id")
+            Edge(*row) for row in self.db.execute(f"SELECT {EDGE_COLUMNS} FROM edge_rows {where} ORDER BY id")
         ]
 
     # ---- retrieval ----
@@ -395,15 +440,15 @@ class SQLiteStore(SQLiteVectors, Store):
         if prefix:
             clause, args = f"{column} >= ? AND {column} < ?", [name, name + "\U0010ffff"]
         else:
-            clause, args = f"{column} = ?", [name]
+            clause, args = f"{'qualified_id' if qualified else 'name_id'} = {_NAME}", [name]
         if kind:
-            clause, args = clause + " AND kind = ?", [*args, kind]
-        return self._symbols(clause + " ORDER BY path, line, id LIMIT ?", (*args, limit))
+            clause, args = clause + f" AND kind_id = {_NAME}", [*args, kind]
+        return self._symbols(clause + " ORDER BY path, line, file, seq LIMIT ?", (*args, limit))
 
     def query_symbols(self, *, kind=None, name_glob=None, signature_like=None, path_prefix=None, limit=50):
         clauses, args = ["1"], []
         if kind:
-            clauses.append("kind = ?")
+            clauses.append(f"kind_id = {_NAME}")
             args.append(kind)
         if name_glob:
             clauses.append("name GLOB ?")
@@ -414,23 +459,25 @@ class SQLiteStore(SQLiteVectors, Store):
         if path_prefix:
             clauses.append("substr(path, 1, ?) = ?")
             args += [len(path_prefix), path_prefix]
-        return self._symbols(" AND ".join(clauses) + " ORDER BY path, line, id LIMIT ?", (*args, limit))
+        return self._symbols(
+            " AND ".join(clauses) + " ORDER BY path, line, file, seq LIMIT ?", (*args, limit)
+        )
 
     def edges_out(self, path, symbol=None):
         if symbol is None:
-            return self._edges("src_path = ?", (path,))
-        return self._edges("src_path = ? AND src_symbol = ?", (path, symbol))
+            return self._edges(f"src_path_id = {_NAME}", (path,))
+        return self._edges(f"src_path_id = {_NAME} AND src_symbol_id = {_NAME}", (path, symbol))
 
     def neighbour_files(self, paths):
         found: dict[str, set[str]] = {p: set() for p in paths}
         if not paths:
             return found
-        marks = ", ".join("?" * len(paths))
+        wanted = _json_list(paths)
         rows = self.db.execute(
-            f"SELECT src_path, dst_path FROM edges WHERE src_path IN ({marks}) AND dst_path IS NOT NULL "
-            f"AND dst_path != src_path UNION SELECT dst_path, src_path FROM edges WHERE dst_path IN ({marks}) "
-            f"AND src_path != dst_path",
-            (*paths, *paths),
+            f"SELECT src_path, dst_path FROM edge_rows WHERE src_path_id IN {_NAMES} AND dst_path_id IS NOT NULL"
+            f" AND dst_path_id != src_path_id UNION SELECT dst_path, src_path FROM edge_rows"
+            f" WHERE dst_path_id IN {_NAMES} AND src_path_id != dst_path_id",
+            (wanted, wanted),
         )
         for path, other in rows:
             found[path].add(other)
@@ -438,10 +485,10 @@ class SQLiteStore(SQLiteVectors, Store):
 
     def edges_in(self, path=None, symbol=None):
         if symbol is not None and path is not None:
-            return self._edges("dst_path = ? AND dst_symbol = ?", (path, symbol))
+            return self._edges(f"dst_symbol_id = {_NAME} AND dst_path_id = {_NAME}", (symbol, path))
         if symbol is not None:
-            return self._edges("dst_symbol = ?", (symbol,))
-        return self._edges("dst_path = ?", (path,))
+            return self._edges(f"dst_symbol_id = {_NAME}", (symbol,))
+        return self._edges(f"dst_path_id = {_NAME}", (path,))
 
     def search_literal(self, text: str, limit: int = 50) -> list[Span]:
         if not text:
@@ -477,7 +524,7 @@ class SQLiteStore(SQLiteVectors, Store):
         expression = " OR ".join('"' + w.replace('"', '""') + '"' for w in dict.fromkeys(words))
         rows = self.db.execute(
             "SELECT c.path, c.start_line, c.end_line, c.symbol, bm25(chunks_fts) AS score "
-            "FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid "
+            "FROM chunks_fts JOIN chunk_rows c ON c.id = chunks_fts.rowid "
             "WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?",
             (expression, limit),
         ).fetchall()
@@ -538,7 +585,8 @@ class SQLiteStore(SQLiteVectors, Store):
         wanted = list(dict.fromkeys(paths))
         found: dict[str, list[Symbol]] = {p: [] for p in wanted}
         for symbol in self._symbols(
-            "path IN (SELECT value FROM json_each(?)) ORDER BY id", (json.dumps(wanted),)
+            "file IN (SELECT f.id FROM json_each(?) j JOIN files f ON f.path = j.value) ORDER BY file, seq",
+            (json.dumps(wanted),),
         ):
             found[symbol.path].append(symbol)
         return found
@@ -546,8 +594,10 @@ class SQLiteStore(SQLiteVectors, Store):
     def centralities(self, keys):
         wanted = [[path, symbol or ""] for path, symbol in dict.fromkeys(keys)]
         rows = self.db.execute(
-            "SELECT c.* FROM json_each(?) k JOIN centrality c "
-            "ON c.path = json_extract(k.value, '$[0]') AND c.symbol = json_extract(k.value, '$[1]')",
+            "SELECT p.text, s.text, c.pagerank, c.in_degree, c.out_degree FROM json_each(?) k "
+            "CROSS JOIN names p CROSS JOIN names s CROSS JOIN centrality c "
+            "WHERE p.text = json_extract(k.value, '$[0]') AND s.text = json_extract(k.value, '$[1]') "
+            "AND c.path_id = p.id AND c.symbol_id = s.id",
             (json.dumps(wanted),),
         )
         return {(row[0], row[1] or None): _centrality(row) for row in rows}
@@ -560,14 +610,24 @@ class SQLiteStore(SQLiteVectors, Store):
 
     def centrality(self, path, symbol=None):
         row = self.db.execute(
-            "SELECT * FROM centrality WHERE path = ? AND symbol = ?", (path, symbol or "")
+            f"SELECT {_CENTRALITY_COLUMNS} FROM centrality_rows WHERE path_id = {_NAME} AND symbol_id = {_NAME}",
+            (path, symbol or ""),
         ).fetchone()
         return _centrality(row) if row else None
 
     def top_central(self, limit=20, files=False):
-        clause = "symbol = ''" if files else "symbol != ''"
+        clause = f"symbol_id {'=' if files else '!='} {_NAME}"
+        args: tuple = ("",)
+        if limit > 0:  # the limit-th best pagerank bounds the rows joined to their names (ties included)
+            clause += (
+                f" AND pagerank >= coalesce((SELECT pagerank FROM centrality WHERE {clause}"
+                " ORDER BY pagerank DESC LIMIT 1 OFFSET ?), -1e308)"
+            )
+            args = ("", "", limit - 1)
         rows = self.db.execute(
-            f"SELECT * FROM centrality WHERE {clause} ORDER BY pagerank DESC, path, symbol LIMIT ?", (limit,)
+            f"SELECT {_CENTRALITY_COLUMNS} FROM centrality_rows WHERE {clause}"
+            " ORDER BY pagerank DESC, path, symbol LIMIT ?",
+            (*args, limit),
         )
         return [_centrality(row) for row in rows]
 
@@ -579,29 +639,16 @@ class SQLiteStore(SQLiteVectors, Store):
         return [LanguageStats(*row) for row in rows]
 
     def edge_counts(self) -> dict[str, int]:
-        # kept in meta between the runs that change edges (the count scans every edge: 36 ms on the
-        # stdlib, 3× the whole no-change check's floor); every edge write drops it
-        row = self.db.execute("SELECT value FROM meta WHERE key = 'edge_counts'").fetchone()
-        if row is not None:
-            return json.loads(row[0])
-        counts = dict(
-            self.db.execute("SELECT resolution, count(*) FROM edges GROUP BY resolution ORDER BY 1")
-        )
-        if self.db.in_transaction:
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('edge_counts', ?)", (json.dumps(counts),))
-        return counts
-
-    def _edges_changed(self) -> None:
-        self.db.execute("DELETE FROM meta WHERE key = 'edge_counts'")
+        return dict(sorted(self._edge_totals().items()))
 
     # ---- helpers ----
     def _symbols(self, clause: str, args) -> list[Symbol]:
-        rows = self.db.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols WHERE {clause}", args)
+        rows = self.db.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbol_rows WHERE {clause}", args)
         return [symbol_from_row(r) for r in rows]
 
     def _edges(self, clause: str, args) -> list[Edge]:
         rows = self.db.execute(
-            f"SELECT {EDGE_COLUMNS} FROM edges WHERE {clause} ORDER BY src_path, src_line, id", args
+            f"SELECT {EDGE_COLUMNS} FROM edge_rows WHERE {clause} ORDER BY src_path, src_line, id", args
         )
         return [Edge(*row) for row in rows]
 

@@ -30,7 +30,7 @@ class SQLiteVectors:
 
     def chunks_without_vectors(self, model: str) -> list[ChunkRow]:
         rows = self.db.execute(
-            "SELECT c.id, c.path, c.start_line, c.end_line, c.symbol, c.kind FROM chunks c "
+            "SELECT c.id, c.path, c.start_line, c.end_line, c.symbol, c.kind FROM chunk_rows c "
             "LEFT JOIN vectors v ON v.chunk_id = c.id AND v.model = ? WHERE v.chunk_id IS NULL "
             "ORDER BY c.path, c.start_line",
             (model,),
@@ -75,7 +75,8 @@ class SQLiteVectors:
             part = list(ids[start : start + 500])
             marks = ",".join("?" * len(part))
             for row in self.db.execute(
-                f"SELECT id, path, start_line, end_line, symbol, kind FROM chunks WHERE id IN ({marks})", part
+                f"SELECT id, path, start_line, end_line, symbol, kind FROM chunk_rows WHERE id IN ({marks})",
+                part,
             ):
                 found[row[0]] = ChunkRow(*row)
         return found

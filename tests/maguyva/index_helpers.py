@@ -27,7 +27,8 @@ def commit_all(repo: Path, message: str = "snapshot") -> None:
 
 
 def dump_index(db: Path) -> dict[str, list[tuple]]:
-    """Every symbol, reference, edge and file hash of an index, sorted, for equality checks."""
+    """Every symbol, reference, edge and file hash of an index, sorted, for equality checks (through the
+    schema's ``*_rows`` views, which give the rows their strings back)."""
     con = sqlite3.connect(db)
     try:
         return {
@@ -35,17 +36,17 @@ def dump_index(db: Path) -> dict[str, list[tuple]]:
             "symbols": sorted(
                 con.execute(
                     "SELECT path, name, qualified_name, kind, line, end_line, col, signature, doc, "
-                    "coalesce(parent, '') FROM symbols"
+                    "coalesce(parent, '') FROM symbol_rows"
                 )
             ),
             "edges": sorted(
                 con.execute(
                     "SELECT kind, src_path, src_line, coalesce(src_symbol, ''), coalesce(dst_path, ''), "
-                    "coalesce(dst_line, 0), coalesce(dst_symbol, ''), name, resolution, reason FROM edges"
+                    "coalesce(dst_line, 0), coalesce(dst_symbol, ''), name, resolution, reason FROM edge_rows"
                 )
             ),
             "chunks": sorted(
-                con.execute("SELECT path, start_line, end_line, coalesce(symbol, '') FROM chunks")
+                con.execute("SELECT path, start_line, end_line, coalesce(symbol, '') FROM chunk_rows")
             ),
         }
     finally:
