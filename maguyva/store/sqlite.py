@@ -22,9 +22,9 @@ from maguyva.models import Edge, FileExtraction, FileRecord, Reference, Symbol
 from maguyva.store.base import Centrality, LanguageStats, Snapshot, Span, Store
 from maguyva.store.filetext import FileText, as_file_text, gram_query, grams, unpack_text
 from maguyva.store.lines import matching_lines, prefilter, split_lines
-from maguyva.store.rows import EDGE_COLUMNS, REF_COLUMNS, SYMBOL_COLUMNS, reference_from_row, symbol_from_row
+from maguyva.store.rows import SYMBOL_COLUMNS, symbol_from_row
 from maguyva.store.schema import SCHEMA, SCHEMA_VERSION, TABLES
-from maguyva.store.sqlite_names import Names
+from maguyva.store.sqlite_names import IMPORT_ID, Names, register
 from maguyva.store.sqlite_rows import FILE as _FILE
 from maguyva.store.sqlite_rows import NAME as _NAME
 from maguyva.store.sqlite_rows import NAMES as _NAMES
@@ -45,6 +45,7 @@ WAL_LIMIT_BYTES = 64 << 20  # the WAL is truncated back to this after a checkpoi
 
 _MAX_VARS = 500
 _CENTRALITY_COLUMNS = "path, symbol, pagerank, in_degree, out_degree"
+_SYMBOL_COLUMNS_S = ", ".join(f"s.{c}" for c in SYMBOL_COLUMNS.split(", "))
 
 
 class SQLiteStore(SQLiteVectors, Store):
@@ -58,6 +59,7 @@ class SQLiteStore(SQLiteVectors, Store):
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            register(self.db)
             self.names = Names(self.db)
             self.db.execute(f"PRAGMA busy_timeout={READ_BUSY_MS if readonly else WRITE_BUSY_MS}")
             if readonly:
@@ -312,8 +314,9 @@ class SQLiteStore(SQLiteVectors, Store):
     def _recount(self, paths: set[str]) -> None:
         # "+resolution_id": SQLite stays on the src_path index
         self.db.execute(
-            f"UPDATE files SET n_edges = (SELECT count(*) FROM edges WHERE src_path_id = "
-            f"(SELECT id FROM names WHERE text = files.path) AND +resolution_id IN {_RESOLVED})"
+            f"UPDATE files SET n_edges = (SELECT count(*) FROM edges WHERE src_path_id = (SELECT n.id FROM"
+            f" names n WHERE n.hash = name_hash(files.path) AND n.text = files.path)"
+            f" AND +resolution_id IN {_RESOLVED})"
             f" WHERE path IN (SELECT value FROM json_each(?))",
             (json.dumps(sorted(paths)),),
         )
@@ -372,7 +375,7 @@ class SQLiteStore(SQLiteVectors, Store):
         return dict(self.db.execute("SELECT path, language FROM files"))
 
     def symbols_named(self, name: str):
-        return self._symbols(f"name_id = {_NAME} ORDER BY file, seq", (name,))
+        return self._symbols("name = ? ORDER BY file, seq", (name,))
 
     def symbols_in(self, path: str):
         return self._symbols(f"file = {_FILE} ORDER BY seq", (path,))
@@ -381,19 +384,43 @@ class SQLiteStore(SQLiteVectors, Store):
         return self._symbols(f"qualified_id = {_NAME} ORDER BY file, seq", (qualified_name,))
 
     def references_in(self, path: str):
-        return self._references(f"file = {_FILE}", (path,))
+        return self._references(f"r.file = {_FILE}", (path,))
 
     def _references(self, clause: str, args) -> list[Reference]:
+        """The references matching ``clause`` (on ``refs r``) ordered by path, line, col, kind, name and
+        insertion; their strings are looked up once each, not joined row by row."""
         rows = self.db.execute(
-            f"SELECT {REF_COLUMNS} FROM ref_rows WHERE {clause} ORDER BY path, line, col, kind, name, seq",
+            "SELECT f.path, r.name_id, r.kind_id, r.line, r.col, r.qualifier_id, r.scope_id, r.module_id,"
+            f" r.alias_id, r.seq FROM refs r JOIN files f ON f.id = r.file WHERE {clause}",
             args,
+        ).fetchall()
+        text = self._texts({i for r in rows for i in (r[1], r[2], r[5], r[6], r[7], r[8])})
+        found = [
+            (
+                Reference(
+                    r[0],
+                    text[r[1]],
+                    text[r[2]],
+                    r[3],
+                    r[4],
+                    text.get(r[5], ""),
+                    text.get(r[6]),
+                    text.get(r[7], ""),
+                    text.get(r[8], ""),
+                ),
+                r[9],
+            )
+            for r in rows
+        ]
+        found.sort(
+            key=lambda pair: (pair[0].path, pair[0].line, pair[0].col, pair[0].kind, pair[0].name, pair[1])
         )
-        return [reference_from_row(r) for r in rows]
+        return [ref for ref, _ in found]
 
     def references_named(self, names: Iterable[str]) -> list[Reference]:
         found: list[Reference] = []
         for batch in _batches(sorted(set(names))):  # in batches, sorted per batch: as schema 7 did
-            found += self._references(f"name_id IN {_NAMES}", (json.dumps(batch),))
+            found += self._references(f"r.name_id IN {_NAMES}", (json.dumps(batch),))
         return found
 
     def edges_named(self, names: Iterable[str]) -> list[Edge]:
@@ -409,9 +436,11 @@ class SQLiteStore(SQLiteVectors, Store):
             found.update(
                 p
                 for (p,) in self.db.execute(
-                    f"SELECT DISTINCT path FROM ref_rows WHERE kind_id = {_NAME} AND "
-                    "(module LIKE ? ESCAPE '\\' OR name LIKE ? ESCAPE '\\')",
-                    ("import", pattern, pattern),
+                    "SELECT DISTINCT f.path FROM refs r INDEXED BY refs_import JOIN files f ON f.id = r.file"
+                    " JOIN names n ON n.id = r.name_id LEFT JOIN names m ON m.id = r.module_id"
+                    f" WHERE r.kind_id = {IMPORT_ID} AND"
+                    " (coalesce(m.text, '') LIKE ? ESCAPE '\\' OR n.text LIKE ? ESCAPE '\\')",
+                    (pattern, pattern),
                 )
             )
         return found
@@ -429,10 +458,7 @@ class SQLiteStore(SQLiteVectors, Store):
         return found
 
     def all_edges(self, resolved_only: bool = True):
-        where = f"WHERE resolution_id IN {_RESOLVED}" if resolved_only else ""
-        return [
-            Edge(*row) for row in self.db.execute(f"SELECT {EDGE_COLUMNS} FROM edge_rows {where} ORDER BY id")
-        ]
+        return self._edges(f"resolution_id IN {_RESOLVED}" if resolved_only else "1", (), by_id=True)
 
     # ---- retrieval ----
     def find_symbols(self, name, *, kind=None, qualified=False, prefix=False, limit=50):
@@ -440,7 +466,7 @@ class SQLiteStore(SQLiteVectors, Store):
         if prefix:
             clause, args = f"{column} >= ? AND {column} < ?", [name, name + "\U0010ffff"]
         else:
-            clause, args = f"{'qualified_id' if qualified else 'name_id'} = {_NAME}", [name]
+            clause, args = (f"qualified_id = {_NAME}", [name]) if qualified else ("name = ?", [name])
         if kind:
             clause, args = clause + f" AND kind_id = {_NAME}", [*args, kind]
         return self._symbols(clause + " ORDER BY path, line, file, seq LIMIT ?", (*args, limit))
@@ -457,11 +483,16 @@ class SQLiteStore(SQLiteVectors, Store):
             clauses.append("instr(lower(signature), lower(?)) > 0")
             args.append(signature_like)
         if path_prefix:
-            clauses.append("substr(path, 1, ?) = ?")
+            clauses.append("substr(s.path, 1, ?) = ?")
             args += [len(path_prefix), path_prefix]
-        return self._symbols(
-            " AND ".join(clauses) + " ORDER BY path, line, file, seq LIMIT ?", (*args, limit)
+        # files first, in path order, so LIMIT stops the walk early; a glob's prefix is searched by name
+        tables = "symbol_rows s" if name_glob else "files f CROSS JOIN symbol_rows s ON s.file = f.id"
+        rows = self.db.execute(
+            f"SELECT {_SYMBOL_COLUMNS_S} FROM {tables} WHERE {' AND '.join(clauses)}"
+            " ORDER BY s.path, s.line, s.file, s.seq LIMIT ?",
+            (*args, limit),
         )
+        return [symbol_from_row(r) for r in rows]
 
     def edges_out(self, path, symbol=None):
         if symbol is None:
@@ -596,7 +627,8 @@ class SQLiteStore(SQLiteVectors, Store):
         rows = self.db.execute(
             "SELECT p.text, s.text, c.pagerank, c.in_degree, c.out_degree FROM json_each(?) k "
             "CROSS JOIN names p CROSS JOIN names s CROSS JOIN centrality c "
-            "WHERE p.text = json_extract(k.value, '$[0]') AND s.text = json_extract(k.value, '$[1]') "
+            "WHERE p.hash = name_hash(k.value ->> 0) AND p.text = k.value ->> 0 "
+            "AND s.hash = name_hash(k.value ->> 1) AND s.text = k.value ->> 1 "
             "AND c.path_id = p.id AND c.symbol_id = s.id",
             (json.dumps(wanted),),
         )
@@ -646,11 +678,49 @@ class SQLiteStore(SQLiteVectors, Store):
         rows = self.db.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbol_rows WHERE {clause}", args)
         return [symbol_from_row(r) for r in rows]
 
-    def _edges(self, clause: str, args) -> list[Edge]:
+    def _edges(self, clause: str, args, by_id: bool = False) -> list[Edge]:
+        """The edges matching ``clause`` ordered by source path, line and insertion (or insertion only);
+        their strings are looked up once each, not joined row by row."""
         rows = self.db.execute(
-            f"SELECT {EDGE_COLUMNS} FROM edge_rows WHERE {clause} ORDER BY src_path, src_line, id", args
+            "SELECT id, kind_id, src_path_id, src_line, src_symbol_id, dst_path_id, dst_line, dst_symbol_id,"
+            f" name_id, resolution_id, reason_id, src_col FROM edges WHERE {clause}"
+            + (" ORDER BY id" if by_id else ""),
+            args,
+        ).fetchall()
+        text = self._texts({i for r in rows for i in (r[1], r[2], r[4], r[5], r[7], r[8], r[9], r[10])})
+        get = text.get
+        edges = [
+            Edge(
+                text[r[1]],
+                text[r[2]],
+                r[3],
+                get(r[4]),
+                get(r[5]),
+                r[6],
+                get(r[7]),
+                text[r[8]],
+                text[r[9]],
+                get(r[10], ""),
+                r[11],
+            )
+            for r in rows
+        ]
+        if by_id:
+            return edges
+        order = sorted(range(len(rows)), key=lambda i: (edges[i].src_path, edges[i].src_line, rows[i][0]))
+        return [edges[i] for i in order]
+
+    def _texts(self, ids: set) -> dict[int, str]:
+        """id → text of ``names`` (None, a NULL column, is left out)."""
+        ids.discard(None)
+        if len(ids) > 20_000:  # most of the table: one scan beats that many lookups
+            return dict(self.db.execute("SELECT id, text FROM names"))
+        return dict(
+            self.db.execute(
+                "SELECT id, text FROM names WHERE id IN (SELECT value FROM json_each(?))",
+                (json.dumps(list(ids)),),
+            )
         )
-        return [Edge(*row) for row in rows]
 
 
 def _centrality(row) -> Centrality:

@@ -4,13 +4,40 @@
 write transaction (another process may have rewritten the table since, and a rolled-back one
 may have dropped ids the cache handed out); after ``clear`` the table is empty, so the cache is
 all of it and a clean run never asks SQLite whether a string is already there.
+
+A string is found by ``name_hash`` (a SQL function every store connection registers) and then by
+its text. The commonest strings are stored first (``SEED``): ids under 128 take one byte in a row.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+import zlib
 from collections.abc import Iterable
+
+# kinds, resolutions and the empty string: one of them in nearly every row
+SEED = (
+    "",
+    *("calls", "imports", "inherits", "references"),
+    *("resolved", "inferred", "external", "ambiguous", "unresolved"),
+    *("call", "bind", "return", "import", "inherit", "iterate", "decorate", "arg", "param", "type"),
+    *("method", "class", "function", "field", "variable", "constant", "heading", "struct", "interface"),
+    *("enum", "trait", "module", "namespace", "symbol", "section", "text"),
+)
+IMPORT_ID = SEED.index("import") + 1  # fixed by SEED: the schema's partial index of imports names it
+_HASH_BITS = 0x7FFFFF  # 23 bits: three bytes in a record, few collisions among a few 100k strings
+
+
+def name_hash(text: str | None) -> int | None:
+    """The ``names.hash`` of ``text``: CRC-32 of its UTF-8, 23 bits (stable across processes)."""
+    if text is None:
+        return None
+    return zlib.crc32(str(text).encode("utf-8", "surrogatepass")) & _HASH_BITS
+
+
+def register(db: sqlite3.Connection) -> None:
+    db.create_function("name_hash", 1, name_hash, deterministic=True)
 
 
 class Names:
@@ -21,10 +48,12 @@ class Names:
         self._next = 0
 
     def reset(self, *, empty: bool = False) -> None:
-        """Forget the cache (a new transaction), or know the table is ``empty`` (just created)."""
+        """Forget the cache (a new transaction), or know the table is ``empty`` (just created): seed it."""
         self.ids = {}
         self._complete = empty
-        self._next = 1 if empty else 0
+        self._next = 0
+        if empty:
+            self._insert(list(SEED))
 
     def intern(self, texts: Iterable[str | None]) -> dict[str, int]:
         """Make sure every string of ``texts`` (None is skipped) has an id; return text → id."""
@@ -34,17 +63,21 @@ class Names:
             return ids
         if not self._complete:
             for text, key in self.db.execute(
-                "SELECT text, id FROM names WHERE text IN (SELECT value FROM json_each(?))",
+                "SELECT n.text, n.id FROM json_each(?) j JOIN names n"
+                " ON n.hash = name_hash(j.value) AND n.text = j.value",
                 (json.dumps(sorted(missing)),),
             ):
                 ids[text] = key
                 missing.discard(text)
             if not missing:
                 return ids
+        self._insert(sorted(missing))
+        return ids
+
+    def _insert(self, texts: list[str]) -> None:
         if not self._next:
             self._next = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM names").fetchone()[0]
-        rows = list(enumerate(sorted(missing), self._next))
+        rows = [(key, text, name_hash(text)) for key, text in enumerate(texts, self._next)]
         self._next += len(rows)
-        self.db.executemany("INSERT INTO names (id, text) VALUES (?, ?)", rows)
-        ids.update((text, key) for key, text in rows)
-        return ids
+        self.db.executemany("INSERT INTO names (id, text, hash) VALUES (?, ?, ?)", rows)
+        self.ids.update((text, key) for key, text, _ in rows)

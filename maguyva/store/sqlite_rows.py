@@ -9,16 +9,18 @@ from maguyva.index.chunk import search_words
 from maguyva.models import Edge, FileExtraction, Reference, Symbol
 
 # a string's id inside a statement (0, never an id, when the string is not stored: nothing matches it)
-NAME = "coalesce((SELECT id FROM names WHERE text = ?), 0)"
-NAMES = "(SELECT n.id FROM json_each(?) j JOIN names n ON n.text = j.value)"  # a JSON array's ids
+NAME = "coalesce((SELECT n.id FROM (SELECT ? AS t) q JOIN names n ON n.hash = name_hash(q.t) AND n.text = q.t), 0)"
+# the ids of a JSON array's strings
+NAMES = "(SELECT n.id FROM json_each(?) j JOIN names n ON n.hash = name_hash(j.value) AND n.text = j.value)"
 FILE = "coalesce((SELECT id FROM files WHERE path = ?), 0)"
-RESOLVED = "(SELECT id FROM names WHERE text IN ('resolved', 'inferred'))"
+RESOLVED = "(SELECT id FROM names WHERE hash IN (name_hash('resolved'), name_hash('inferred'))"
+RESOLVED += " AND text IN ('resolved', 'inferred'))"
 
 
 def extraction_strings(extraction: FileExtraction) -> Iterator[str | None]:
     """Every string of a file's symbols, references and chunks that its rows store as an id."""
     for s in extraction.symbols:
-        yield from (s.name, s.qualified_name, s.kind, s.parent)
+        yield from (s.qualified_name, s.kind, s.parent)
     for r in extraction.references:
         yield from (r.name, r.kind, r.qualifier, r.scope, r.module, r.alias)
     for c in extraction.chunks:
@@ -30,7 +32,7 @@ def symbol_values(file: int, symbols: Sequence[Symbol], ids: dict[str, int]) -> 
         (
             file,
             seq,
-            ids[s.name],
+            s.name,
             ids[s.qualified_name],
             ids[s.kind],
             s.line,
@@ -53,10 +55,10 @@ def ref_values(file: int, references: Sequence[Reference], ids: dict[str, int]) 
             ids[r.kind],
             r.line,
             r.col,
-            ids[r.qualifier],
+            ids[r.qualifier] if r.qualifier else None,  # '' is stored as NULL (no byte in the row)
             None if r.scope is None else ids[r.scope],
-            ids[r.module],
-            ids[r.alias],
+            ids[r.module] if r.module else None,
+            ids[r.alias] if r.alias else None,
         )
         for seq, r in enumerate(references)
     ]
@@ -89,7 +91,7 @@ def edge_values(edges: Iterable[Edge], ids: dict[str, int]) -> list[tuple]:
             get(e.dst_symbol),
             ids[e.name],
             ids[e.resolution],
-            ids[e.reason],
+            ids[e.reason] if e.reason else None,
             e.src_col,
         )
         for e in edges
