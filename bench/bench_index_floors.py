@@ -10,8 +10,13 @@
 * one-file update p50 / p95 (a median-sized file edited, then ``index_repository``).
 
 Corpora: the running interpreter's stdlib copied into a temp git repository (as bench_index.py),
-and a work tree of svelte cloned from a bare mirror (``--svelte-mirror``). One JSON line per figure.
-Usage: python bench/bench_index_floors.py [--corpus stdlib,svelte] [--updates 20] [--repeat 5]
+and a work tree of svelte cloned from a bare mirror (``--svelte-mirror``); ``--root NAME=REPO``
+clones a git repository instead (e.g. ``--root stdlib=/work/bc/stdlib``: the edits of the update
+figure then touch the clone only). ``--figures`` picks some of cold (with db_size), literal,
+no_change and update. The db_size line lists the largest tables and indexes (SQLite's dbstat).
+One JSON line per figure.
+Usage: python bench/bench_index_floors.py [--corpus stdlib,svelte] [--root NAME=REPO] [--updates 20]
+       [--repeat 5] [--figures cold,literal,no_change,update]
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from bench_index import copy_stdlib, git
 
 REPO = Path(__file__).resolve().parent.parent
 SVELTE_MIRROR = Path("/work/.mirror/sveltejs+svelte/repo")
+CODE = REPO  # the checkout whose maguyva is measured (--code: e.g. main, for a same-run baseline)
 
 CPU = """
 import resource
@@ -94,7 +100,7 @@ def in_fresh_process(script: str, *args: str) -> dict:
         capture_output=True,
         text=True,
         cwd=REPO,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
+        env={**os.environ, "PYTHONPATH": str(CODE)},
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -112,6 +118,18 @@ def source_bytes(store: Path) -> int:
         return con.execute("SELECT sum(size) FROM files").fetchone()[0] or 0
     finally:
         con.close()
+
+
+def table_sizes(store: Path, top: int = 12) -> dict[str, float]:
+    """MB per table and index (FTS5 shadow tables by their own names), largest first."""
+    con = sqlite3.connect(store)
+    try:
+        rows = con.execute(
+            "SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT ?", (top,)
+        ).fetchall()
+    finally:
+        con.close()
+    return {name: round(size / 1e6, 1) for name, size in rows}
 
 
 def cold(name: str, root: Path, store: Path) -> None:
@@ -148,6 +166,7 @@ def cold(name: str, root: Path, store: Path) -> None:
                 "source_mb": round(source / 1e6, 1),
                 "ratio": round(size / source, 2),
                 "target": "<= 3",
+                "tables_mb": table_sizes(store),
             }
         ),
         flush=True,
@@ -160,10 +179,12 @@ def literal_search(name: str, store: Path, queries: int = 50) -> None:
 
     db = open_store(store, readonly=True)
     try:
+        # schema 8 keeps a symbol's file as files.id (symbols.file), schema 7 as its path
+        column = "file" if "file" in {c[1] for c in db.db.execute("PRAGMA table_info(symbols)")} else "path"
         names = [
             n
             for (n,) in db.db.execute(
-                "SELECT name FROM symbols WHERE length(name) >= 10 GROUP BY name HAVING count(DISTINCT path) <= 2"
+                f"SELECT name FROM symbols WHERE length(name) >= 10 GROUP BY name HAVING count(DISTINCT {column}) <= 2"
             )
         ]
         random.Random(17).shuffle(names)
@@ -287,6 +308,7 @@ def one_file_update(name: str, root: Path, store: Path, count: int) -> None:
 
 
 def svelte_tree(target: Path, mirror: Path) -> Path:
+    """A work tree cloned from ``mirror`` (a bare or a work-tree repository)."""
     subprocess.run(["git", "clone", "-q", str(mirror), str(target)], check=True)
     return target
 
@@ -300,11 +322,27 @@ def main() -> None:
     parser.add_argument("--updates", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--dir", type=Path, default=None, help="scratch directory (default: a temp dir)")
+    parser.add_argument(
+        "--root",
+        action="append",
+        default=[],
+        metavar="NAME=REPO",
+        help="clone this git repository as corpus NAME",
+    )
+    parser.add_argument("--figures", default="cold,literal,no_change,update")
+    parser.add_argument("--code", type=Path, default=REPO, help="checkout whose maguyva is measured")
     args = parser.parse_args()
+    global CODE
+    CODE = args.code.resolve()
+    sys.path.insert(0, str(CODE))
+    roots = dict(item.split("=", 1) for item in args.root)
+    figures = set(args.figures.split(","))
     scratch = Path(tempfile.mkdtemp(prefix="bench_floors_", dir=args.dir))
     try:
         for name in args.corpus.split(","):
-            if name == "stdlib":
+            if name in roots:
+                root = svelte_tree(scratch / name, Path(roots[name]))
+            elif name == "stdlib":
                 root = copy_stdlib(scratch / "stdlib")
                 git(root, "add", "-A")
                 git(
@@ -315,10 +353,16 @@ def main() -> None:
             else:
                 raise SystemExit(f"unknown corpus {name!r} (stdlib, svelte)")
             store = scratch / f"{name}.db"
-            cold(name, root, store)
-            literal_search(name, store)
-            no_change(name, root, store, args.repeat)
-            one_file_update(name, root, store, args.updates)
+            if "cold" in figures:
+                cold(name, root, store)
+            else:  # the other figures need an index
+                in_fresh_process(COLD, str(root), str(store))
+            if "literal" in figures:
+                literal_search(name, store)
+            if "no_change" in figures:
+                no_change(name, root, store, args.repeat)
+            if "update" in figures:
+                one_file_update(name, root, store, args.updates)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

@@ -69,7 +69,8 @@ CREATE TABLE IF NOT EXISTS edges (
     dst_symbol_id INTEGER, name_id INTEGER NOT NULL, resolution_id INTEGER NOT NULL,
     reason_id INTEGER, src_col INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS edges_src ON edges(src_path_id, src_symbol_id);
+-- by file only: a file's edges out of one symbol are found among its few hundred
+CREATE INDEX IF NOT EXISTS edges_src ON edges(src_path_id);
 CREATE INDEX IF NOT EXISTS edges_name ON edges(name_id);
 -- external and ambiguous edges (a third) have no destination: they are left out of these two
 CREATE INDEX IF NOT EXISTS edges_dst ON edges(dst_path_id) WHERE dst_path_id IS NOT NULL;
