@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import textwrap
 from pathlib import Path
@@ -30,6 +31,7 @@ def dump_index(db: Path) -> dict[str, list[tuple]]:
     """Every symbol, reference, edge and file hash of an index, sorted, for equality checks (through the
     schema's ``*_rows`` views, which give the rows their strings back)."""
     con = sqlite3.connect(db)
+    con.execute("CREATE VIRTUAL TABLE temp.bm25_terms USING fts5vocab(main, chunks_fts, row)")
     try:
         return {
             "files": sorted(con.execute("SELECT path, language, hash, flags FROM files")),
@@ -47,6 +49,18 @@ def dump_index(db: Path) -> dict[str, list[tuple]]:
             ),
             "chunks": sorted(
                 con.execute("SELECT path, start_line, end_line, coalesce(symbol, '') FROM chunk_rows")
+            ),
+            "refs": sorted(
+                con.execute(
+                    "SELECT path, name, kind, line, col, qualifier, coalesce(scope, ''), module, alias FROM ref_rows"
+                )
+            ),
+            # the contentless BM25 index: a delete that gave back other words than it was given shows here
+            "bm25_terms": sorted(con.execute("SELECT term, doc, cnt FROM temp.bm25_terms")),
+            "edge_counts": json.loads(
+                con.execute(
+                    "SELECT coalesce((SELECT value FROM meta WHERE key = 'edge_counts'), '{}')"
+                ).fetchone()[0]
             ),
         }
     finally:

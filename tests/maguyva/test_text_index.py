@@ -151,3 +151,28 @@ def test_a_changed_file_is_read_once_per_run_and_unchanged_ones_not_at_all(git_r
 def _clean(repo, tmp_path):
     index_repository(repo, tmp_path / "clean.db", full=True)
     return dump_index(tmp_path / "clean.db")
+
+
+def test_bm25_words_are_deleted_exactly_whatever_the_line_breaks_and_bytes(git_repo, tmp_path):
+    """``chunks_fts`` keeps no content: replacing a file gives back the words recomputed from its stored
+    text, which must be the ones its chunks were indexed with (else the BM25 index drifts from a
+    clean one). Form feeds, CR, U+2028 and invalid UTF-8 all split lines for the chunker."""
+    odd = (
+        b"def first():\r\n    return alpha_beta\x0c\n\n"
+        b"class Second:\n    '''docs \xe2\x80\xa8 more'''\n    def third(self):\r        return gamma\n"
+        b"# bad bytes \xff\xfe end\n" + b"".join(b"def f%d():\n    return v%d\n" % (n, n) for n in range(70))
+    )
+    write_tree(git_repo, {"odd.py": odd, "notes.txt": b"plain\x0cwords\rhere\n" * 80, "keep.py": "x = 1\n"})
+    commit_all(git_repo)
+    store = tmp_path / "index.db"
+    index_repository(git_repo, store)
+    write_tree(git_repo, {"odd.py": odd.replace(b"alpha_beta", b"delta"), "notes.txt": b"other words\n"})
+    index_repository(git_repo, store)
+    index_repository(git_repo, tmp_path / "clean.db", full=True)
+    ours, clean = dump_index(store), dump_index(tmp_path / "clean.db")
+    assert ours["bm25_terms"] == clean["bm25_terms"]
+    assert ("delta", 1, 1) in ours["bm25_terms"] and not any(t[0] == "alpha" for t in ours["bm25_terms"])
+    (git_repo / "odd.py").unlink()
+    index_repository(git_repo, store)
+    terms = {t[0] for t in dump_index(store)["bm25_terms"]}
+    assert "delta" not in terms and "gamma" not in terms and "other" in terms
