@@ -99,7 +99,7 @@ def in_fresh_process(script: str, *args: str) -> dict:
         check=True,
         capture_output=True,
         text=True,
-        cwd=REPO,
+        cwd=CODE,  # python -c puts the working directory first on sys.path
         env={**os.environ, "PYTHONPATH": str(CODE)},
     )
     return json.loads(out.stdout.strip().splitlines()[-1])

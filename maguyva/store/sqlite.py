@@ -14,6 +14,7 @@ import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from operator import attrgetter
 from pathlib import Path
 
 from maguyva.errors import SchemaVersionError, StoreError
@@ -22,7 +23,7 @@ from maguyva.models import Edge, FileExtraction, FileRecord, Reference, Symbol
 from maguyva.store.base import Centrality, LanguageStats, Snapshot, Span, Store
 from maguyva.store.filetext import FileText, as_file_text, gram_query, grams, unpack_text
 from maguyva.store.lines import matching_lines, prefilter, split_lines
-from maguyva.store.rows import SYMBOL_COLUMNS, symbol_from_row
+from maguyva.store.rows import EDGE_COLUMNS, SYMBOL_COLUMNS, symbol_from_row
 from maguyva.store.schema import SCHEMA, SCHEMA_VERSION, TABLES
 from maguyva.store.sqlite_names import IMPORT_ID, Names, register
 from maguyva.store.sqlite_rows import FILE as _FILE
@@ -388,34 +389,31 @@ class SQLiteStore(SQLiteVectors, Store):
 
     def _references(self, clause: str, args) -> list[Reference]:
         """The references matching ``clause`` (on ``refs r``) ordered by path, line, col, kind, name and
-        insertion; their strings are looked up once each, not joined row by row."""
+        insertion. SQLite sorts by path, line, col and insertion (one join, to ``files``); the strings
+        are looked up once each; the rare references sharing a place are then ordered by kind and name."""
         rows = self.db.execute(
             "SELECT f.path, r.name_id, r.kind_id, r.line, r.col, r.qualifier_id, r.scope_id, r.module_id,"
-            f" r.alias_id, r.seq FROM refs r JOIN files f ON f.id = r.file WHERE {clause}",
+            f" r.alias_id FROM refs r JOIN files f ON f.id = r.file WHERE {clause}"
+            " ORDER BY f.path, r.line, r.col, r.file, r.seq",
             args,
         ).fetchall()
         text = self._texts({i for r in rows for i in (r[1], r[2], r[5], r[6], r[7], r[8])})
+        get = text.get
         found = [
-            (
-                Reference(
-                    r[0],
-                    text[r[1]],
-                    text[r[2]],
-                    r[3],
-                    r[4],
-                    text.get(r[5], ""),
-                    text.get(r[6]),
-                    text.get(r[7], ""),
-                    text.get(r[8], ""),
-                ),
-                r[9],
+            Reference(
+                r[0],
+                text[r[1]],
+                text[r[2]],
+                r[3],
+                r[4],
+                get(r[5], ""),
+                get(r[6]),
+                get(r[7], ""),
+                get(r[8], ""),
             )
             for r in rows
         ]
-        found.sort(
-            key=lambda pair: (pair[0].path, pair[0].line, pair[0].col, pair[0].kind, pair[0].name, pair[1])
-        )
-        return [ref for ref, _ in found]
+        return _order_ties(found, attrgetter("path", "line", "col"), attrgetter("kind", "name"))
 
     def references_named(self, names: Iterable[str]) -> list[Reference]:
         found: list[Reference] = []
@@ -679,48 +677,36 @@ class SQLiteStore(SQLiteVectors, Store):
         return [symbol_from_row(r) for r in rows]
 
     def _edges(self, clause: str, args, by_id: bool = False) -> list[Edge]:
-        """The edges matching ``clause`` ordered by source path, line and insertion (or insertion only);
-        their strings are looked up once each, not joined row by row."""
+        """The edges matching ``clause`` (on the ``edge_rows`` view) by source path, line and insertion
+        (or by insertion only). Joined row by row: as fast as looking each string up once, here."""
         rows = self.db.execute(
-            "SELECT id, kind_id, src_path_id, src_line, src_symbol_id, dst_path_id, dst_line, dst_symbol_id,"
-            f" name_id, resolution_id, reason_id, src_col FROM edges WHERE {clause}"
-            + (" ORDER BY id" if by_id else ""),
+            f"SELECT {EDGE_COLUMNS} FROM edge_rows WHERE {clause} ORDER BY "
+            + ("id" if by_id else "src_path, src_line, id"),
             args,
-        ).fetchall()
-        text = self._texts({i for r in rows for i in (r[1], r[2], r[4], r[5], r[7], r[8], r[9], r[10])})
-        get = text.get
-        edges = [
-            Edge(
-                text[r[1]],
-                text[r[2]],
-                r[3],
-                get(r[4]),
-                get(r[5]),
-                r[6],
-                get(r[7]),
-                text[r[8]],
-                text[r[9]],
-                get(r[10], ""),
-                r[11],
-            )
-            for r in rows
-        ]
-        if by_id:
-            return edges
-        order = sorted(range(len(rows)), key=lambda i: (edges[i].src_path, edges[i].src_line, rows[i][0]))
-        return [edges[i] for i in order]
+        )
+        return [Edge(*row) for row in rows]
 
     def _texts(self, ids: set) -> dict[int, str]:
         """id → text of ``names`` (None, a NULL column, is left out)."""
         ids.discard(None)
-        if len(ids) > 20_000:  # most of the table: one scan beats that many lookups
-            return dict(self.db.execute("SELECT id, text FROM names"))
         return dict(
             self.db.execute(
-                "SELECT id, text FROM names WHERE id IN (SELECT value FROM json_each(?))",
-                (json.dumps(list(ids)),),
+                "SELECT n.id, n.text FROM json_each(?) j JOIN names n ON n.id = j.value",
+                (json.dumps(sorted(ids)),),
             )
         )
+
+
+def _order_ties(rows: list, place, tie) -> list:
+    """``rows`` (sorted by ``place`` and insertion) with each run of equal places sorted by ``tie``."""
+    places = list(map(place, rows))
+    out: list = []
+    start = 0
+    for i in range(1, len(rows) + 1):
+        if i == len(rows) or places[i] != places[start]:
+            out += sorted(rows[start:i], key=tie) if i - start > 1 else rows[start:i]  # stable
+            start = i
+    return out
 
 
 def _centrality(row) -> Centrality:
