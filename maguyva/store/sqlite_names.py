@@ -58,7 +58,8 @@ class Names:
     def intern(self, texts: Iterable[str | None]) -> dict[str, int]:
         """Make sure every string of ``texts`` (None is skipped) has an id; return text → id."""
         ids = self.ids
-        missing = {t for t in texts if t is not None and t not in ids}
+        missing = {t for t in texts if t not in ids}  # (not ``- ids.keys()``: that copies the keys)
+        missing.discard(None)
         if not missing:
             return ids
         if not self._complete:

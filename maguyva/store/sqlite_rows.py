@@ -3,7 +3,9 @@ and the rows a file owns numbered within it. Pure."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
+from itertools import count, repeat
+from operator import attrgetter
 
 from maguyva.index.chunk import search_words
 from maguyva.models import Edge, FileExtraction, Reference, Symbol
@@ -17,85 +19,85 @@ RESOLVED = "(SELECT id FROM names WHERE hash IN (name_hash('resolved'), name_has
 RESOLVED += " AND text IN ('resolved', 'inferred'))"
 
 
-def extraction_strings(extraction: FileExtraction) -> Iterator[str | None]:
+# the fields each row stores as ids, and how each row is laid out (``c`` a names id, ``v`` the value)
+SYMBOL_IDS = ("qualified_name", "kind", "parent")
+REF_IDS = ("name", "kind", "qualifier", "scope", "module", "alias")
+EDGE_IDS = ("kind", "src_path", "src_symbol", "dst_path", "dst_symbol", "name", "resolution", "reason")
+CHUNK_IDS = ("symbol", "kind")
+_SYMBOL_ROW = (
+    ("v", "name"),
+    ("c", "qualified_name"),
+    ("c", "kind"),
+    ("v", "line"),
+    ("v", "end_line"),
+    ("v", "col"),
+    ("v", "signature"),
+    ("v", "doc"),
+    ("c", "parent"),
+)
+_REF_ROW = (
+    ("c", "name"),
+    ("c", "kind"),
+    ("v", "line"),
+    ("v", "col"),
+    ("c", "qualifier"),
+    ("c", "scope"),
+    ("c", "module"),
+    ("c", "alias"),
+)
+_EDGE_ROW = (
+    ("c", "kind"),
+    ("c", "src_path"),
+    ("v", "src_line"),
+    ("c", "src_symbol"),
+    ("c", "dst_path"),
+    ("v", "dst_line"),
+    ("c", "dst_symbol"),
+    ("c", "name"),
+    ("c", "resolution"),
+    ("c", "reason"),
+    ("v", "src_col"),
+)
+
+
+def strings(rows: Sequence, fields: Sequence[str]) -> set[str | None]:
+    """The distinct values of ``fields`` over ``rows`` (C-level passes, no per-value Python code)."""
+    return set().union(*(map(attrgetter(f), rows) for f in fields))
+
+
+def extraction_strings(extraction: FileExtraction) -> set[str | None]:
     """Every string of a file's symbols, references and chunks that its rows store as an id."""
-    for s in extraction.symbols:
-        yield from (s.qualified_name, s.kind, s.parent)
-    for r in extraction.references:
-        yield from (r.name, r.kind, r.qualifier, r.scope, r.module, r.alias)
-    for c in extraction.chunks:
-        yield from (c.symbol, c.kind)
+    return (
+        strings(extraction.symbols, SYMBOL_IDS)
+        | strings(extraction.references, REF_IDS)
+        | strings(extraction.chunks, CHUNK_IDS)
+    )
 
 
-def symbol_values(file: int, symbols: Sequence[Symbol], ids: dict[str, int]) -> list[tuple]:
+def _columns(rows: Sequence, layout, ids: dict[str, int]) -> list[Iterable]:
+    """Column by column, ``rows``' values with each ``c`` field as its id ('' is id 1: no byte in a
+    row; None stays NULL): ``zip`` of these gives the INSERT tuples."""
+    get = ids.get
     return [
-        (
-            file,
-            seq,
-            s.name,
-            ids[s.qualified_name],
-            ids[s.kind],
-            s.line,
-            s.end_line,
-            s.col,
-            s.signature,
-            s.doc,
-            None if s.parent is None else ids[s.parent],
-        )
-        for seq, s in enumerate(symbols)
+        map(get, map(attrgetter(f), rows)) if how == "c" else map(attrgetter(f), rows) for how, f in layout
     ]
 
 
-def ref_values(file: int, references: Sequence[Reference], ids: dict[str, int]) -> list[tuple]:
-    return [
-        (
-            file,
-            seq,
-            ids[r.name],
-            ids[r.kind],
-            r.line,
-            r.col,
-            ids[r.qualifier] if r.qualifier else None,  # '' is stored as NULL (no byte in the row)
-            None if r.scope is None else ids[r.scope],
-            ids[r.module] if r.module else None,
-            ids[r.alias] if r.alias else None,
-        )
-        for seq, r in enumerate(references)
-    ]
+def symbol_values(file: int, symbols: Sequence[Symbol], ids: dict[str, int]) -> Iterable[tuple]:
+    """(file, seq, …) for a file's symbols, seq their place in it."""
+    return zip(repeat(file), count(), *_columns(symbols, _SYMBOL_ROW, ids))
 
 
-def edge_strings(edges: Iterable[Edge]) -> Iterator[str | None]:
-    for e in edges:
-        yield from (
-            e.kind,
-            e.src_path,
-            e.src_symbol,
-            e.dst_path,
-            e.dst_symbol,
-            e.name,
-            e.resolution,
-            e.reason,
-        )
+def ref_values(file: int, references: Sequence[Reference], ids: dict[str, int]) -> Iterable[tuple]:
+    return zip(repeat(file), count(), *_columns(references, _REF_ROW, ids))
 
 
-def edge_values(edges: Iterable[Edge], ids: dict[str, int]) -> list[tuple]:
-    get = ids.get  # None (no symbol, unresolved) stays NULL; every string was interned
-    return [
-        (
-            ids[e.kind],
-            ids[e.src_path],
-            e.src_line,
-            get(e.src_symbol),
-            get(e.dst_path),
-            e.dst_line,
-            get(e.dst_symbol),
-            ids[e.name],
-            ids[e.resolution],
-            ids[e.reason] if e.reason else None,
-            e.src_col,
-        )
-        for e in edges
-    ]
+def edge_strings(edges: Sequence[Edge]) -> set[str | None]:
+    return strings(edges, EDGE_IDS)
+
+
+def edge_values(edges: Sequence[Edge], ids: dict[str, int]) -> Iterable[tuple]:
+    return zip(*_columns(edges, _EDGE_ROW, ids))
 
 
 def chunk_words(lines: list[str], start: int, end: int) -> str:
