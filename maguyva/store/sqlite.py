@@ -162,6 +162,7 @@ class SQLiteStore(SQLiteVectors, Store):
         ]
         for name, _ in indexes:
             self.db.execute(f"DROP INDEX IF EXISTS {name}")
+        self.names.load()  # names_hash is gone too: strings are found in the cache only
         yield
         for _, statement in indexes:
             self.db.execute(statement)

@@ -3,7 +3,8 @@
 ``Names`` caches text → id for the writes of one transaction. The cache starts empty with every
 write transaction (another process may have rewritten the table since, and a rolled-back one
 may have dropped ids the cache handed out); after ``clear`` the table is empty, so the cache is
-all of it and a clean run never asks SQLite whether a string is already there.
+all of it, and so it is after ``load`` (a clean run's bulk load): a clean run never asks SQLite
+whether a string is already there.
 
 A string is found by ``name_hash`` (a SQL function every store connection registers) and then by
 its text. The commonest strings are stored first (``SEED``): ids under 128 take one byte in a row.
@@ -54,6 +55,13 @@ class Names:
         self._next = 0
         if empty:
             self._insert(list(SEED))
+
+    def load(self) -> None:
+        """Cache the whole table (a clean run's: the seed), so no string is looked up in SQLite again
+        (a bulk load drops ``names_hash``; a lookup without it would scan the table)."""
+        self.ids = dict(self.db.execute("SELECT text, id FROM names"))
+        self._complete = True
+        self._next = 0
 
     def intern(self, texts: Iterable[str | None]) -> dict[str, int]:
         """Make sure every string of ``texts`` (None is skipped) has an id; return text → id."""

@@ -203,3 +203,18 @@ def test_an_index_run_rebuilds_an_index_from_another_schema_version(tmp_path):
 def test_opening_a_missing_index_read_only_says_how_to_create_it(tmp_path):
     with pytest.raises(StoreError, match="run `orkestra code index` first"):
         open_store(tmp_path / "none.db", readonly=True)
+
+
+def test_a_bulk_load_finds_every_string_in_its_cache_never_in_the_unindexed_names_table(tmp_path):
+    """A clean run drops ``names_hash`` for its inserts: a per-file lookup would then scan ``names``."""
+    store = open_store(tmp_path / "index.db")  # a new file, not ``clear``: the run of `index` without --full
+    statements: list[str] = []
+    store.db.set_trace_callback(statements.append)
+    with store.transaction(), store.bulk_load():
+        for n in range(3):
+            path = f"svc/users{n}.py"
+            extraction = extract_source(path, "python", SOURCE.encode())
+            store.put_file(FileRecord(path, "python", len(SOURCE), "h", ()), 7, extraction, SOURCE)
+    assert statements and not [s for s in statements if "FROM json_each" in s and "names" in s]
+    assert [s.qualified_name for s in store.symbols_in("svc/users2.py")][:1] == ["svc.users2.UserService"]
+    store.close()
