@@ -179,7 +179,7 @@ def literal_search(name: str, store: Path, queries: int = 50) -> None:
 
     db = open_store(store, readonly=True)
     try:
-        # schema 8 keeps a symbol's file as files.id (symbols.file), schema 7 as its path
+        # schema 9 keeps a symbol's file as files.id (symbols.file), schemas 7 and 8 its path
         column = "file" if "file" in {c[1] for c in db.db.execute("PRAGMA table_info(symbols)")} else "path"
         names = [
             n

@@ -11,7 +11,7 @@ took the database from 334 MB (9x the source) to under 3x; see docs/BENCHMARKS.m
 
 from maguyva.store.sqlite_names import IMPORT_ID
 
-SCHEMA_VERSION = 8  # 8: interned strings, file-clustered rows, contentless BM25 (7: compressed text)
+SCHEMA_VERSION = 9  # 9: interned strings, file-clustered rows, contentless BM25 (8: files.hash a git blob id)
 
 # every table, in creation order; ``clear`` drops all but ``meta`` (fts5 shadow tables go with theirs)
 TABLES = (
