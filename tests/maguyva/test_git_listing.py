@@ -60,7 +60,9 @@ def _same_as_clean(repo, store, tmp_path):
 def _centrality(db_path):
     db = sqlite3.connect(db_path)
     try:
-        return db.execute("SELECT path, symbol, round(pagerank, 9) FROM centrality_rows ORDER BY 1, 2").fetchall()
+        return db.execute(
+            "SELECT path, symbol, round(pagerank, 9) FROM centrality_rows ORDER BY 1, 2"
+        ).fetchall()
     finally:
         db.close()
 
