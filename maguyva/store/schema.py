@@ -30,6 +30,24 @@ TABLES = (
     "vectors",
 )
 
+# every column holding a ``names`` id, by table (what pruning ``names`` must keep)
+NAME_COLUMNS = {
+    "symbols": ("qualified_id", "kind_id", "parent_id"),
+    "refs": ("name_id", "kind_id", "qualifier_id", "scope_id", "module_id", "alias_id"),
+    "edges": (
+        "kind_id",
+        "src_path_id",
+        "src_symbol_id",
+        "dst_path_id",
+        "dst_symbol_id",
+        "name_id",
+        "resolution_id",
+        "reason_id",
+    ),
+    "chunks": ("symbol_id", "kind_id"),
+    "centrality": ("path_id", "symbol_id"),
+}
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files (
@@ -39,7 +57,7 @@ CREATE TABLE IF NOT EXISTS files (
     -- kept by the store as rows change, so per-language totals never scan symbols or edges
     n_symbols INTEGER NOT NULL DEFAULT 0, n_edges INTEGER NOT NULL DEFAULT 0
 );
--- each distinct string once; never deleted by an incremental run (a --full run starts afresh).
+-- each distinct string once; pruned of unused ones by the commit after a quarter of it is new.
 -- Found by ``hash`` (maguyva.store.sqlite_names.name_hash, 23 bits) and then text: an index of the
 -- hash is a quarter the size of one of the text. The first ids go to the commonest strings (SEED).
 CREATE TABLE IF NOT EXISTS names (id INTEGER PRIMARY KEY, text TEXT NOT NULL, hash INTEGER NOT NULL);

@@ -24,7 +24,7 @@ from maguyva.store.base import Centrality, LanguageStats, Snapshot, Span, Store
 from maguyva.store.filetext import FileText, as_file_text, gram_query, grams, unpack_text
 from maguyva.store.lines import matching_lines, prefilter, split_lines
 from maguyva.store.rows import EDGE_COLUMNS, SYMBOL_COLUMNS, symbol_from_row
-from maguyva.store.schema import SCHEMA, SCHEMA_VERSION, TABLES
+from maguyva.store.schema import NAME_COLUMNS, SCHEMA, SCHEMA_VERSION, TABLES
 from maguyva.store.sqlite_names import IMPORT_ID, Names, register
 from maguyva.store.sqlite_rows import FILE as _FILE
 from maguyva.store.sqlite_rows import NAME as _NAME
@@ -147,6 +147,7 @@ class SQLiteStore(SQLiteVectors, Store):
             self.db.execute("ROLLBACK")
             self.names.reset()
             raise
+        self.names.settle(NAME_COLUMNS)
         self.db.execute("COMMIT")
 
     @contextmanager

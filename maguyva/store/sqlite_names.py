@@ -6,6 +6,8 @@ may have dropped ids the cache handed out); after ``clear`` the table is empty, 
 all of it, and so it is after ``load`` (a clean run's bulk load): a clean run never asks SQLite
 whether a string is already there.
 
+Strings no row holds any more are deleted by ``settle`` at a commit, once enough are new.
+
 A string is found by ``name_hash`` (a SQL function every store connection registers) and then by
 its text. The commonest strings are stored first (``SEED``): ids under 128 take one byte in a row.
 """
@@ -27,6 +29,10 @@ SEED = (
     *("enum", "trait", "module", "namespace", "symbol", "section", "text"),
 )
 IMPORT_ID = SEED.index("import") + 1  # fixed by SEED: the schema's partial index of imports names it
+# an incremental run never deletes a string in passing (a reason naming candidates' lines changes with
+# every edit): once a quarter of the table is new since the last count, a commit drops what no row uses
+PRUNE_GROWTH = 0.25
+PRUNE_MIN = 10_000
 _HASH_BITS = 0x7FFFFF  # 23 bits: three bytes in a record, few collisions among a few 100k strings
 
 
@@ -47,13 +53,16 @@ class Names:
         self.ids: dict[str, int] = {}
         self._complete = False
         self._next = 0
+        self.added = 0
 
     def reset(self, *, empty: bool = False) -> None:
         """Forget the cache (a new transaction), or know the table is ``empty`` (just created): seed it."""
         self.ids = {}
         self._complete = empty
         self._next = 0
+        self.added = 0
         if empty:
+            self.db.execute("DELETE FROM meta WHERE key = 'names'")  # a fresh table: counted at commit
             self._insert(list(SEED))
 
     def load(self) -> None:
@@ -88,5 +97,28 @@ class Names:
             self._next = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM names").fetchone()[0]
         rows = [(key, text, name_hash(text)) for key, text in enumerate(texts, self._next)]
         self._next += len(rows)
+        self.added += len(rows)
         self.db.executemany("INSERT INTO names (id, text, hash) VALUES (?, ?, ?)", rows)
         self.ids.update((text, key) for key, text, _ in rows)
+
+    def settle(self, columns: dict[str, tuple[str, ...]]) -> None:
+        """Before a commit: count the strings added since the last count (a fresh table's size is the
+        baseline); once they pass a quarter of it, delete the strings no column of ``columns``
+        (table → its ``names`` id columns) holds any more, and start counting again."""
+        if not self.added:
+            return
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'names'").fetchone()
+        state = json.loads(row[0]) if row else None
+        if state is not None:
+            state["added"] += self.added
+        if state is None or state["added"] > max(PRUNE_MIN, PRUNE_GROWTH * state["baseline"]):
+            if state is not None:
+                used = " UNION ".join(
+                    f"SELECT {c} FROM {table} WHERE {c} IS NOT NULL"
+                    for table, cs in columns.items()
+                    for c in cs
+                )
+                self.db.execute(f"DELETE FROM names WHERE id > {len(SEED)} AND id NOT IN ({used})")
+            state = {"baseline": self.db.execute("SELECT count(*) FROM names").fetchone()[0], "added": 0}
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES ('names', ?)", (json.dumps(state),))
+        self.reset()

@@ -141,3 +141,29 @@ def test_a_changed_return_value_reaches_the_files_that_call_through_it(git_repo,
     edges = {(e[1], e[2], e[7]): (e[6], e[8]) for e in dump_index(store)["edges"]}
     assert edges[("pkg/c.py", 5, "m")] == ("pkg.a.B.m", "resolved")
     assert dump_index(store) == _clean(git_repo, tmp_path)
+
+
+def test_strings_no_row_uses_are_pruned_once_enough_are_new(git_repo, tmp_path, monkeypatch):
+    """An incremental run adds strings and deletes none in passing; the commit after enough are new
+    drops the unused ones, and the index still reads as a clean one."""
+    import sqlite3
+
+    from maguyva.store import sqlite_names
+
+    write_tree(
+        git_repo, {"a.py": "def alpha_one():\n    return beta_two()\n", "b.py": "def beta_two():\n    pass\n"}
+    )
+    commit_all(git_repo)
+    store = tmp_path / "index.db"
+    index_repository(git_repo, store)
+    monkeypatch.setattr(sqlite_names, "PRUNE_MIN", 0)
+    monkeypatch.setattr(sqlite_names, "PRUNE_GROWTH", 0.0)
+    write_tree(git_repo, {"a.py": "def gamma_three():\n    return beta_two()\n"})
+    index_repository(git_repo, store)
+    con = sqlite3.connect(store)
+    try:
+        names = {text for (text,) in con.execute("SELECT text FROM names")}
+    finally:
+        con.close()
+    assert "a.alpha_one" not in names and "alpha_one" not in names and "a.gamma_three" in names
+    assert dump_index(store) == _clean(git_repo, tmp_path)

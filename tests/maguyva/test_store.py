@@ -218,3 +218,14 @@ def test_a_bulk_load_finds_every_string_in_its_cache_never_in_the_unindexed_name
     assert statements and not [s for s in statements if "FROM json_each" in s and "names" in s]
     assert [s.qualified_name for s in store.symbols_in("svc/users2.py")][:1] == ["svc.users2.UserService"]
     store.close()
+
+
+def test_pruning_names_knows_every_column_that_holds_a_name_id(store):
+    from maguyva.store.schema import NAME_COLUMNS
+
+    tables = ("symbols", "refs", "edges", "chunks", "centrality")
+    held = {
+        table: tuple(c[1] for c in store.db.execute(f"PRAGMA table_info({table})") if c[1].endswith("_id"))
+        for table in tables
+    }
+    assert held == {table: NAME_COLUMNS[table] for table in tables}
