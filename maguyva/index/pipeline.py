@@ -27,7 +27,7 @@ from maguyva.index.listing import Listed, ListingRecord
 from maguyva.index.parse import DEFAULT_BUDGET_MS
 from maguyva.index.resolve import MemoryDefinitions, Resolver, is_fact, resolve_all
 from maguyva.index.scan import DEFAULT_MAX_BYTES, GitListing, ScanResult, scan_repository
-from maguyva.index.workers import extract_records, iter_extractions
+from maguyva.index.workers import extract_records, iter_extractions, iter_resolved
 from maguyva.memory import paused_gc
 from maguyva.models import Edge, FileExtraction, Symbol
 from maguyva.store import Store, open_store, reset_store, store_exists
@@ -36,7 +36,6 @@ from maguyva.store.location import repository_root, settle_root
 from maguyva.store.location import store_path as locate_store
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
-EDGE_BATCH = 200  # files resolved and stored at a time in a clean run
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,7 +260,10 @@ def index_repository(
                     store.touch_file(touched, by_path[touched].mtime_ns)
                 report("resolve", 0, 1)
                 if clean:
-                    reresolved, links = {e.path for e in extractions}, _resolve_clean(store, extractions)
+                    reresolved, links = (
+                        {e.path for e in extractions},
+                        _resolve_clean(store, extractions, workers),
+                    )
                 elif not (diff.added or diff.changed or diff.deleted):  # nothing can resolve differently
                     reresolved, links = set(), None
                 else:
@@ -366,15 +368,14 @@ class StoreDefinitions:
         return self._get("refs", path, self.store.references_in)
 
 
-def _resolve_clean(store: Store, extractions: list[FileExtraction]) -> Links:
-    """Resolve every file and store its edges a slice at a time (all edges of a large repository
-    would strain the memory budget); return the graph they form, for centrality."""
+def _resolve_clean(store: Store, extractions: list[FileExtraction], workers: int | None = None) -> Links:
+    """Resolve every file (in a pool for a large repository) and store its edges a slice at a time
+    (all edges of a large repository would strain the memory budget); return the graph they form,
+    for centrality."""
     resolver = Resolver(MemoryDefinitions(extractions))
     links = Links()
-    for start in range(0, len(extractions), EDGE_BATCH):
-        edges = [
-            edge for e in extractions[start : start + EDGE_BATCH] for edge in resolver.resolve_file(e.path)
-        ]
+    references = sum(len(e.references) for e in extractions)
+    for edges in iter_resolved(resolver, [e.path for e in extractions], references, workers):
         store.replace_edges((), edges)
         links.add(edges)
     return links

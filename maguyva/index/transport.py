@@ -13,7 +13,7 @@ from dataclasses import fields
 from operator import attrgetter
 from sys import intern
 
-from maguyva.models import Chunk, FileExtraction, Reference, Symbol
+from maguyva.models import Chunk, Edge, FileExtraction, Reference, Symbol
 
 Packed = tuple  # (path, language, symbols, references, chunks, errors), each record a field tuple
 
@@ -22,7 +22,7 @@ def _getter(cls) -> attrgetter:
     return attrgetter(*(f.name for f in fields(cls)))
 
 
-_SYMBOL, _REFERENCE, _CHUNK = _getter(Symbol), _getter(Reference), _getter(Chunk)
+_SYMBOL, _REFERENCE, _CHUNK, _EDGE = _getter(Symbol), _getter(Reference), _getter(Chunk), _getter(Edge)
 
 
 def pack(extraction: FileExtraction) -> Packed:
@@ -63,3 +63,13 @@ def _reference(reference: Reference) -> tuple:
         intern(module),
         intern(alias),
     )
+
+
+def pack_edges(edges) -> list[tuple]:
+    """Edges as tuples of their fields (the resolution pool's results)."""
+    return list(map(_EDGE, edges))
+
+
+def unpack_edges(packed) -> list[Edge]:
+    """The inverse of ``pack_edges``."""
+    return [Edge(*e) for e in packed]

@@ -8,6 +8,7 @@ import gc
 import os
 import pickle
 import sqlite3
+import time
 
 from index_helpers import write_tree
 
@@ -15,6 +16,7 @@ from maguyva.index import workers
 from maguyva.index.extract import extract_source
 from maguyva.index.graph import Links
 from maguyva.index.pipeline import extract_tree, index_repository
+from maguyva.index.resolve import MemoryDefinitions, Resolver
 from maguyva.index.scan import scan_repository
 from maguyva.index.transport import pack, unpack
 from maguyva.models import FileRecord
@@ -97,6 +99,8 @@ def test_a_pooled_cold_index_stores_what_an_in_process_one_stores(tmp_path, monk
     )
     monkeypatch.setattr(workers, "PARALLEL_MIN_FILES", 0)
     monkeypatch.setattr(workers, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(workers, "RESOLVE_MIN_REFERENCES", 0)  # resolution in a pool too
+    monkeypatch.setattr(workers, "RESOLVE_SLICE", 2)
     tables = {}
     for count in (1, 2):
         index_repository(tmp_path / "repo", tmp_path / f"{count}.db", full=True, workers=count)
@@ -111,8 +115,7 @@ def test_a_pooled_cold_index_stores_what_an_in_process_one_stores(tmp_path, monk
                 " GROUP BY c.id ORDER BY c.path, c.start_line",
                 f"SELECT {REF_COLUMNS} FROM ref_rows ORDER BY path, line, col, name",
                 f"SELECT {SYMBOL_COLUMNS} FROM symbol_rows ORDER BY path, line, name",
-                "SELECT kind, src_path, src_line, dst_path, dst_symbol, resolution FROM edge_rows"
-                " ORDER BY 1, 2, 3, 4, 5",
+                "SELECT kind, src_path, src_line, dst_path, dst_symbol, resolution FROM edge_rows ORDER BY id",
             )
         ]
         db.close()
@@ -137,3 +140,40 @@ def test_a_pool_is_forked_only_for_enough_work_from_a_single_threaded_process():
     assert not use_pool(many, workers=1, threads=1)
     assert not use_pool(many[:-1], workers=2, threads=1)
     assert not use_pool([FileRecord("f.py", "python", 1, "h")] * PARALLEL_MIN_FILES, workers=2, threads=1)
+
+
+def _resolve_slowly(paths):
+    """A resolution worker that never answers for ``pkg/m1.py`` (as one the OOM killer took)."""
+    if "pkg/m1.py" in paths:
+        time.sleep(60)
+    return _RESOLVE_SLICE(paths)
+
+
+_RESOLVE_SLICE = workers._resolve_slice
+
+
+def test_pooled_resolution_gives_the_in_process_edges_in_order_even_when_a_slice_times_out(
+    tmp_path, monkeypatch
+):
+    write_tree(
+        tmp_path,
+        {
+            f"pkg/m{n}.py": f"from pkg.m{(n + 1) % 6} import C{(n + 1) % 6}\n\nclass C{n}(C{(n + 1) % 6}):\n"
+            f"    def run(self):\n        return self.go(C{(n + 2) % 6}().run())\n"
+            for n in range(6)
+        },
+    )
+    extractions = workers.extract_records(tmp_path, [f.record for f in scan_repository(tmp_path).files], 2000)
+    paths = [e.path for e in extractions]
+    expected = [
+        edge for path in paths for edge in Resolver(MemoryDefinitions(extractions)).resolve_file(path)
+    ]
+    # a cycle of bases: the base cache's guard must not make a file's edges depend on resolution order
+    assert {(e.kind, e.resolution) for e in expected} >= {("inherits", "resolved"), ("calls", "inferred")}
+    monkeypatch.setattr(workers, "RESOLVE_SLICE", 1)
+    pooled = workers.iter_resolved(Resolver(MemoryDefinitions(extractions)), paths, 0, workers=2)
+    assert [e for batch in pooled for e in batch] == expected
+    monkeypatch.setattr(workers, "RESOLVE_SECONDS", 0.5)
+    monkeypatch.setattr(workers, "_resolve_slice", _resolve_slowly)
+    pooled = workers.iter_resolved(Resolver(MemoryDefinitions(extractions)), paths, 0, workers=2)
+    assert [e for batch in pooled for e in batch] == expected  # the rest resolved in-process
