@@ -8,7 +8,6 @@ into fixed windows. Chunks partition the file: every line belongs to exactly one
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from maguyva.models import Chunk, Symbol
 
@@ -60,13 +59,25 @@ def search_words(text: str) -> str:
 
     ``getUserName`` → ``getusername get user name``; ``HTTPServer_v2`` → ``httpserver_v2 http server v 2``.
     """
-    return " ".join(map(_identifier_words, _IDENT.findall(text)))
+    return " ".join(map(_WORDS.__getitem__, _IDENT.findall(text)))
 
 
-@lru_cache(maxsize=1 << 16)
-def _identifier_words(ident: str) -> str:
-    lower = ident.lower()
-    if lower == ident and ident.isalpha():
-        return lower
-    parts = _PARTS.findall(ident)
-    return " ".join([lower, *(part.lower() for part in parts)]) if len(parts) > 1 else lower
+class _IdentifierWords(dict):
+    """identifier → its words, computed on first use (a dict lookup per identifier, cheaper than an
+    ``lru_cache`` call); bounded: emptied when it holds ``_WORDS_MAX`` identifiers."""
+
+    def __missing__(self, ident: str) -> str:
+        lower = ident.lower()
+        if lower == ident and ident.isalpha():
+            words = lower
+        else:
+            parts = _PARTS.findall(ident)
+            words = " ".join([lower, *(part.lower() for part in parts)]) if len(parts) > 1 else lower
+        if len(self) >= _WORDS_MAX:
+            self.clear()
+        self[ident] = words
+        return words
+
+
+_WORDS_MAX = 1 << 17
+_WORDS = _IdentifierWords()

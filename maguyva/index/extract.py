@@ -65,14 +65,21 @@ def extract_file(path: str, language: str, source: bytes, tree) -> FileExtractio
     from tree_sitter import QueryCursor
 
     defs: dict[tuple[int, int, int], _Def] = {}
-    raw_refs: dict[tuple[str, int, int], tuple[str, int, dict]] = {}
+    raw_refs: dict[
+        tuple[str, int, int, int], tuple
+    ] = {}  # key → (kind, captures count, node, name, captures)
     keep = getattr(hooks(language), "keep_reference", None)  # e.g. Ruby: a bare local is no call
     fact_nodes: dict[tuple[str, int, int], object] = {}
-    for pattern, captures in QueryCursor(compiled_query(language)).matches(tree.root_node):
-        kind, node = _main_capture(captures)
-        if kind is None:
-            continue
-        family, _, sub = kind.partition(".")
+    query = compiled_query(language)
+    mains = _pattern_mains(language, query.pattern_count)
+    for pattern, captures in QueryCursor(query).matches(tree.root_node):
+        main = mains[pattern]
+        if main is None or main[0] not in captures:
+            main = mains[pattern] = _main_capture(captures)
+            if main is None:
+                continue
+        capture, family, sub = main
+        node = captures[capture][0]
         if family == "fact":
             fact_nodes.setdefault((sub, node.start_byte, node.end_byte), node)
         elif family == "def":
@@ -85,28 +92,31 @@ def extract_file(path: str, language: str, source: bytes, tree) -> FileExtractio
             elif docs and not found.doc_nodes:
                 found.doc_nodes = docs
         elif keep is None or keep(node, captures):
+            size = len(captures)
+            start, end = node.start_byte, node.end_byte
             for name_node in captures.get("name") or [None]:
                 # a bare ``import a, b, c`` matches once per module: each is its own reference
                 anchor = name_node if name_node is not None else (captures.get("module") or [node])[0]
-                key = (sub, anchor.start_byte, node.start_byte, node.end_byte)
-                if key not in raw_refs or len(captures) > raw_refs[key][1]:  # keep the richest match
-                    raw_refs[key] = (sub, len(captures), {**captures, "_node": node, "name": name_node})
+                key = (sub, anchor.start_byte, start, end)
+                known = raw_refs.get(key)
+                if known is None or size > known[1]:  # keep the richest match
+                    raw_refs[key] = (sub, size, node, name_node, captures)
     symbols, spans = _build_symbols(path, language, source, sorted(defs.values(), key=_order))
-    found = sorted(raw_refs.values(), key=lambda item: item[2]["_node"].start_byte)
-    scopes = _innermost_scopes(
-        spans, [(caps["_node"].start_byte, caps["_node"].end_byte) for _, _, caps in found]
-    )
+    ordered = sorted(raw_refs.items(), key=_by_start)
+    found = [item for _, item in ordered]
+    scopes = _innermost_scopes(spans, [(key[2], key[3]) for key, _ in ordered])
     references = [
-        _build_reference(path, sub, caps, scope, source) for (sub, _, caps), scope in zip(found, scopes)
+        _build_reference(path, sub, node, name_node, caps, scope, source)
+        for (sub, _, node, name_node, caps), scope in zip(found, scopes)
     ]
     if fact_nodes:
         defined = {s.name for s in symbols}
-        for (sub, _, caps), ref in zip(found, references):  # a call's arguments matter only for our callees
+        # a call's arguments matter only for our callees
+        for (sub, _, node, _, _), ref in zip(found, references):
             if sub == "call" and ref.name in defined and ref.qualifier.count(".") < 1 + (not ref.qualifier):
-                node = caps["_node"]
                 fact_nodes.setdefault(("arg", node.start_byte, node.end_byte), node)
         references += _facts(path, language, source, fact_nodes, spans, symbols, references)
-    references = tuple(sorted(references, key=lambda r: (r.line, r.col, r.kind, r.name)))
+    references = tuple(sorted(references, key=_reference_order))
     text = source.decode("utf-8", errors="replace")
     return FileExtraction(
         path=path,
@@ -169,27 +179,38 @@ def _facts(path: str, language: str, source: bytes, nodes: dict, spans, symbols,
             weak = not alias and (not qualifier or qualifier == "?" or qualifier.startswith("'"))
             if weak and name not in called and (kind == "bind" or scope.rsplit(".", 1)[-1] not in passed):
                 continue
-        found.append(
-            Reference(
-                path=path,
-                name=name,
-                kind=kind,
-                line=anchor.start_point[0] + 1,
-                col=anchor.start_point[1],
-                qualifier=qualifier,
-                scope=scope,
-                module=module,
-                alias=alias,
-            )
-        )
+        line, col = anchor.start_point
+        found.append(Reference(path, name, kind, line + 1, col, qualifier, scope, module, alias))
     return found
 
 
-def _main_capture(captures: dict) -> tuple[str | None, object]:
+def _main_capture(captures: dict) -> tuple[str, str, str] | None:
+    """(capture, family, kind) of a match's ``@def.*`` / ``@ref.*`` / ``@fact.*`` capture."""
     for name in captures:
         if name in _MAIN_CAPTURES:
-            return name, captures[name][0]
-    return None, None
+            family, _, sub = name.partition(".")
+            return name, family, sub
+    return None
+
+
+_MAINS: dict[str, list] = {}
+
+
+def _pattern_mains(language: str, patterns: int) -> list:
+    """Per query pattern, its main capture as ``_main_capture`` found it in the pattern's first match
+    (each of our patterns has exactly one; a match without it is looked at again)."""
+    found = _MAINS.get(language)
+    if found is None or len(found) != patterns:
+        found = _MAINS[language] = [None] * patterns
+    return found
+
+
+def _by_start(item) -> int:
+    return item[0][2]
+
+
+def _reference_order(ref: Reference) -> tuple:
+    return ref.line, ref.col, ref.kind, ref.name
 
 
 def _order(found: _Def) -> tuple[int, int]:
@@ -216,18 +237,20 @@ def _build_symbols(path: str, language: str, source: bytes, defs: list[_Def]):
         name = _text(found.name_node, source).strip()
         outer = parent[2] if parent else _owner(hooks(language), node, prefix)
         qualified = f"{outer or prefix}.{name}" if (outer or prefix) else name
+        (row, col), (end_row, end_col) = node.start_point, node.end_point
+        end_line = end_row if end_col == 0 and end_row > row else end_row + 1  # a span ending at column 0
         symbols.append(
             Symbol(
-                path=path,
-                name=name,
-                qualified_name=qualified,
-                kind=kind,
-                line=node.start_point[0] + 1,
-                end_line=_end_line(node),
-                col=node.start_point[1],
-                signature=_signature(node, source),
-                doc=_doc(found.doc_nodes, source),
-                parent=outer,
+                path,
+                name,
+                qualified,
+                kind,
+                row + 1,
+                end_line,
+                col,
+                _signature(node, source),
+                _doc(found.doc_nodes, source),
+                outer,
             )
         )
         stack.append((node.start_byte, node.end_byte, qualified, kind))
@@ -244,15 +267,9 @@ def _owner(hook, node, prefix: str) -> str | None:
     return (f"{prefix}.{owner}" if prefix else owner) if owner else None
 
 
-def _end_line(node) -> int:
-    """1-based last line; a span ending at column 0 ends on the line before."""
-    row, col = node.end_point
-    return row if col == 0 and row > node.start_point[0] else row + 1
-
-
-def _build_reference(path: str, kind: str, captures: dict, scope: str | None, source: bytes) -> Reference:
-    node = captures["_node"]
-    name_node = captures["name"]
+def _build_reference(
+    path: str, kind: str, node, name_node, captures: dict, scope: str | None, source: bytes
+) -> Reference:
     modules = captures.get("module")  # several nodes (Scala's a . b . c path) → the span they cover
     module = (
         _clean_module(source[modules[0].start_byte : modules[-1].end_byte].decode("utf-8", errors="replace"))
@@ -262,18 +279,8 @@ def _build_reference(path: str, kind: str, captures: dict, scope: str | None, so
     name = _text(name_node, source).strip() if name_node is not None else module
     qualifier = _SPACE.sub("", _text(captures["qualifier"][0], source)) if captures.get("qualifier") else ""
     alias = _text(captures["alias"][0], source).strip() if captures.get("alias") else ""
-    anchor = name_node if name_node is not None and kind != "import" else node
-    return Reference(
-        path=path,
-        name=name,
-        kind=kind,
-        line=anchor.start_point[0] + 1,
-        col=anchor.start_point[1],
-        qualifier=qualifier,
-        scope=scope,
-        module=module,
-        alias=alias,
-    )
+    line, col = (name_node if name_node is not None and kind != "import" else node).start_point
+    return Reference(path, name, kind, line + 1, col, qualifier, scope, module, alias)
 
 
 def _innermost_scopes(spans: list[tuple[int, int, str]], ranges: list[tuple[int, int]]) -> list[str | None]:
@@ -355,11 +362,12 @@ def extract_source(
     path: str, language: str | None, source: bytes, budget_ms: int = DEFAULT_BUDGET_MS
 ) -> FileExtraction:
     """Parse and extract a file with a query; chunk any other text file. Never raises on bad input."""
-    text = source.decode("utf-8", errors="replace")
     if not has_query(language):
+        text = source.decode("utf-8", errors="replace")
         return FileExtraction(path=path, language=language, chunks=chunk_text(path, text))
     try:
         tree = parse_source(path, language, source, budget_ms)
     except ParseError as exc:
+        text = source.decode("utf-8", errors="replace")
         return FileExtraction(path=path, language=language, chunks=chunk_text(path, text), errors=(str(exc),))
     return extract_file(path, language, source, tree)

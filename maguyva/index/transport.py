@@ -5,6 +5,8 @@ on the stdlib (360k references) that cost 2.9 s in the workers and 3.4 s in the 
 0.6 s and 0.2 s (+1 s to rebuild the records) for the same data as tuples of fields. The worker
 interns the strings references repeat (names, kinds, qualifiers, scopes) and pickle sends each
 once per batch: on the stdlib the records the parent holds for resolution shrink from 141 MB to 87 MB.
+The parent rebuilds records by setting their slots directly (``_builder``): a frozen dataclass's
+``__init__`` calls ``object.__setattr__`` once per field (the stdlib: 510k references, 363k edges).
 """
 
 from __future__ import annotations
@@ -22,7 +24,22 @@ def _getter(cls) -> attrgetter:
     return attrgetter(*(f.name for f in fields(cls)))
 
 
+def _builder(cls):
+    """``cls(*values)`` for a slotted dataclass without ``__post_init__``, built as unpickling does:
+    a bare instance whose slots are set through their descriptors, one unrolled line per field (as
+    ``dataclasses`` generates ``__init__``), 0.5 µs for a reference against 0.95 µs."""
+    names = [f.name for f in fields(cls)]
+    namespace = {"new": object.__new__, "cls": cls} | {
+        f"set_{name}": getattr(cls, name).__set__ for name in names
+    }
+    lines = [f"    set_{name}(record, values[{i}])" for i, name in enumerate(names)]
+    code = "\n".join(["def build(values):", "    record = new(cls)", *lines, "    return record"])
+    exec(code, namespace)  # our own field names, fixed at import
+    return namespace["build"]
+
+
 _SYMBOL, _REFERENCE, _CHUNK, _EDGE = _getter(Symbol), _getter(Reference), _getter(Chunk), _getter(Edge)
+_NEW_SYMBOL, _NEW_REFERENCE, _NEW_CHUNK, _NEW_EDGE = map(_builder, (Symbol, Reference, Chunk, Edge))
 
 
 def pack(extraction: FileExtraction) -> Packed:
@@ -43,9 +60,9 @@ def unpack(packed: Packed) -> FileExtraction:
     return FileExtraction(
         path=path,
         language=language,
-        symbols=tuple(Symbol(*s) for s in symbols),
-        references=tuple(Reference(*r) for r in references),
-        chunks=tuple(Chunk(*c) for c in chunks),
+        symbols=tuple(map(_NEW_SYMBOL, symbols)),
+        references=tuple(map(_NEW_REFERENCE, references)),
+        chunks=tuple(map(_NEW_CHUNK, chunks)),
         errors=errors,
     )
 
@@ -72,4 +89,4 @@ def pack_edges(edges) -> list[tuple]:
 
 def unpack_edges(packed) -> list[Edge]:
     """The inverse of ``pack_edges``."""
-    return [Edge(*e) for e in packed]
+    return list(map(_NEW_EDGE, packed))

@@ -23,7 +23,7 @@ from maguyva.index.extract import extract_source
 from maguyva.index.languages import compiled_query, has_query
 from maguyva.index.parse import run_guarded
 from maguyva.index.transport import pack, pack_edges, unpack, unpack_edges
-from maguyva.models import Edge, FileExtraction, FileRecord
+from maguyva.models import Chunk, Edge, FileExtraction, FileRecord
 from maguyva.store.filetext import FileText
 
 Extracted = tuple[FileExtraction, "FileText | None"]  # the stored text comes along when asked for
@@ -158,7 +158,10 @@ def _extract_one(
     if not with_text:
         return extraction, None
     # what the store would compute in the parent, computed here while the parent stores other files
-    chunks = tuple(replace(c, words=search_words(c.text)) for c in extraction.chunks)
+    chunks = tuple(
+        Chunk(c.path, c.start_line, c.end_line, c.text, c.symbol, c.kind, search_words(c.text))
+        for c in extraction.chunks
+    )
     return replace(extraction, chunks=chunks), FileText.of_source(source)
 
 

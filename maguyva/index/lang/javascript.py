@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import posixpath
 
+from maguyva.index.values import UNKNOWN, capped, join
+
 EXTENSIONS = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".d.ts")
 
 
@@ -70,8 +72,6 @@ _KEY = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789
 
 def summarize(node, source: bytes, depth: int = 0) -> str:
     """The value expression (``maguyva.index.values``) of a JavaScript/TypeScript expression."""
-    from maguyva.index.values import UNKNOWN, capped, join
-
     if node is None or depth > 6:
         return UNKNOWN
     kind = node.type
@@ -163,8 +163,6 @@ def _target(node, source: bytes) -> str | None:
 
 def facts(kind: str, node, source: bytes, defined: frozenset) -> list[tuple]:
     """(name, qualifier, module, alias, anchor) rows for one fact node (see lang/python.py ``facts``)."""
-    from maguyva.index.values import capped, join
-
     if kind == "bind":
         if node.type == "variable_declarator":
             left, right = node.child_by_field_name("name"), node.child_by_field_name("value")

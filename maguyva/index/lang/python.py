@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from maguyva.index.values import UNKNOWN, capped, join
+
 SOURCE_ROOTS = ("", "src/", "lib/")
 
 
@@ -75,8 +77,6 @@ _SELF = ("self", "cls")
 
 def summarize(node, source: bytes, depth: int = 0) -> str:
     """The value expression (``maguyva.index.values``) of an expression node."""
-    from maguyva.index.values import UNKNOWN, capped, join
-
     if node is None or depth > 6:
         return UNKNOWN
     kind = node.type
@@ -213,8 +213,6 @@ def _binds(node, source: bytes) -> list[tuple]:
 
 
 def _unpack(left, value: str, source: bytes, right, alias: str = "") -> list[tuple]:
-    from maguyva.index.values import capped, join
-
     if left is None:
         return []
     if left.type in ("pattern_list", "tuple_pattern", "list_pattern"):
