@@ -212,6 +212,7 @@ class Resolver:
         self._parents: dict[str, set] = {}
         self._external_roots: dict[str, set[str]] = {}
         self._chains: dict[tuple[str, str | None], list[str | None]] = {}
+        self._families: dict[str, str | None] = {}  # path → language family
         self.infer = Inference(self)
 
     def resolve_file(self, path: str) -> list[Edge]:
@@ -396,7 +397,7 @@ class Resolver:
     def _subclass_member(self, ref: Reference, classes: list[Symbol]) -> Edge:
         """``x.m()`` where ``x`` is typed as classes without ``m``: a unique override in a subclass."""
         found = []
-        for method in self._same_family(ref, self._candidates(ref.name, frozenset({"method"}))):
+        for method in self._same_family(ref, self._candidates(ref.name, frozenset({"method"}))).symbols:
             owner = self._symbol(method.parent, method.path) if method.parent else None
             if owner is not None and any(cls in self.infer.mro(owner) for cls in classes):
                 found.append(method)
@@ -430,9 +431,8 @@ class Resolver:
     def _unbound_name(self, ref: Reference) -> Edge:
         """A name no scope, import or builtin binds: a unique repository function or class of that
         name (nearest directory breaks ties) is a guess, so ``inferred``."""
-        candidates = self._same_family(
-            ref, self._candidates(ref.name, FUNCTION_KINDS - {"method"} | CLASS_KINDS)
-        )
+        family = self._same_family(ref, self._candidates(ref.name, FUNCTION_KINDS - {"method"} | CLASS_KINDS))
+        candidates = family.symbols
         if not candidates:
             return _unresolved(ref, "external", f"no definition of {ref.name!r} in the repository")
         if len(candidates) == 1:
@@ -440,28 +440,30 @@ class Resolver:
         near = [s for s in candidates if _dirname(s.path) == _dirname(ref.path)]
         if len(near) == 1:
             return _to_symbol(ref, near[0], "inferred")
-        return _unresolved(ref, "ambiguous", _Candidates(tuple(candidates)).reason())
+        return _unresolved(ref, "ambiguous", family.reason())
 
     def _unknown_receiver(self, ref: Reference) -> Edge:
         """``x.m()`` with ``x`` of unknown type: only a method can be meant, and only a unique one."""
-        candidates = self._same_family(ref, self._candidates(ref.name, frozenset({"method"})))
+        family = self._same_family(ref, self._candidates(ref.name, frozenset({"method"})))
+        candidates = family.symbols
         if not candidates:
             return _unresolved(ref, "external", f"no method {ref.name!r} in the repository")
         language = self.defs.language(ref.path) or ""
         builtin = ref.name in _BUILTIN_METHODS.get(_FAMILY.get(language, language), ())
         if len(candidates) == 1 and not builtin:
             return _to_symbol(ref, candidates[0], "inferred")
-        reason = _Candidates(tuple(candidates)).reason()
+        reason = family.reason()
         return _unresolved(ref, "ambiguous", reason + ("; also a method of builtin types" if builtin else ""))
 
-    def _same_family(self, ref: Reference, candidates: _Candidates) -> list[Symbol]:
-        language = self.defs.language(ref.path)
-        family = _FAMILY.get(language, language)
-        return [
-            s
-            for s in candidates.symbols
-            if _FAMILY.get(self.defs.language(s.path), self.defs.language(s.path)) == family
-        ]
+    def _same_family(self, ref: Reference, candidates: _Candidates) -> _Candidates:
+        """``candidates`` in ``ref``'s language family (JavaScript and TypeScript are one)."""
+        return candidates.of_family(self._family_of(ref.path), self._family_of)
+
+    def _family_of(self, path: str) -> str | None:
+        if path not in self._families:
+            language = self.defs.language(path)
+            self._families[path] = _FAMILY.get(language, language)
+        return self._families[path]
 
     # ---- imports ----
     def module_path(self, module: str, from_path: str) -> str | None:
@@ -719,12 +721,22 @@ class _Candidates:
     """Definitions one name may refer to, with the per-directory narrowing and the ambiguity
     reason computed once (common names such as ``get`` have hundreds of candidates)."""
 
-    __slots__ = ("_near", "_reason", "symbols")
+    __slots__ = ("_families", "_near", "_reason", "symbols")
 
     def __init__(self, symbols: tuple[Symbol, ...]):
         self.symbols = symbols
         self._near: dict[str, list[Symbol]] = {}
+        self._families: dict[str | None, _Candidates] = {}
         self._reason = ""
+
+    def of_family(self, family: str | None, family_of) -> _Candidates:
+        """The candidates whose file is of language ``family`` (``family_of(path)``), in order."""
+        found = self._families.get(family)
+        if found is None:
+            found = self._families[family] = _Candidates(
+                tuple(s for s in self.symbols if family_of(s.path) == family)
+            )
+        return found
 
     def near(self, directory: str) -> list[Symbol]:
         if directory not in self._near:
