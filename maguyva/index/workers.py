@@ -69,7 +69,9 @@ def iter_extractions(
     """(extraction, stored text) pairs of ``records`` in input order, a batch at a time, so the caller
     can store them while the workers go on. A pool runs only for cold indexes of many files. With
     ``with_text`` the worker that parsed a file also compresses and gram-tokenises its text (see
-    ``maguyva.store.filetext``); ``sources`` holds bytes the caller already read, so no file is read twice."""
+    ``maguyva.store.filetext``) and computes its chunks' search words, which replace their text (a
+    store reads only the words); ``sources`` holds bytes the caller already read, so no file is read
+    twice."""
     workers = worker_count() if workers is None else workers
     sources = sources or {}
     if not use_pool(records, workers, threading.active_count()):
@@ -157,9 +159,10 @@ def _extract_one(
     extraction = extract_source(path, language, source, budget_ms)
     if not with_text:
         return extraction, None
-    # what the store would compute in the parent, computed here while the parent stores other files
+    # what the store would compute in the parent, computed here while the parent stores other files;
+    # a chunk then travels with its words and no text (the store keeps the file's, not the chunk's)
     chunks = tuple(
-        Chunk(c.path, c.start_line, c.end_line, c.text, c.symbol, c.kind, search_words(c.text))
+        Chunk(c.path, c.start_line, c.end_line, "", c.symbol, c.kind, search_words(c.text))
         for c in extraction.chunks
     )
     return replace(extraction, chunks=chunks), FileText.of_source(source)
