@@ -358,7 +358,11 @@ class Resolver:
                 else None
             )
             if symbol is not None and (symbol.kind in FUNCTION_KINDS or symbol.kind in CLASS_KINDS):
-                targets.setdefault((symbol.path, symbol.qualified_name), symbol)
+                key = (symbol.path, symbol.qualified_name)
+                # a name defined twice in one scope: the later definition (the one in force once the
+                # module has run), whatever order the set of values comes in
+                if key not in targets or _place(symbol) > _place(targets[key]):
+                    targets[key] = symbol
         if targets:
             resolution = "inferred" if infer.inferred else "resolved"
             return [_to_symbol(ref, symbol, resolution) for _, symbol in sorted(targets.items())]
@@ -378,7 +382,9 @@ class Resolver:
                     )
                 ]
             return [self._unbound_name(ref)]
-        classes = [r[1] for r in receivers or () if r[0] in ("inst", "def") and r[1].kind in CLASS_LIKE]
+        classes = sorted(
+            (r[1] for r in receivers or () if r[0] in ("inst", "def") and r[1].kind in CLASS_LIKE), key=_place
+        )
         if classes:  # the member may be a subclass's (the receiver's static type is a base)
             return [self._subclass_member(ref, classes)]
         if receivers:
@@ -413,19 +419,19 @@ class Resolver:
         value is an instance of (nothing when its type is not known: no guessing for implicit calls)."""
         ctx = Ctx(ref.path, ref.path, ref.scope, ref.line)
         edges = []
-        for value in self.infer.evaluate(V.parse(ref.qualifier), ctx, 0):
-            if value[0] == "inst":
-                for method in self.infer.iterators(value[1], ctx, 0):
-                    call = Reference(
-                        path=ref.path,
-                        name=method.name,
-                        kind="call",
-                        line=ref.line,
-                        col=ref.col,
-                        qualifier=ref.qualifier,
-                        scope=ref.scope,
-                    )
-                    edges.append(_to_symbol(call, method))
+        values = self.infer.evaluate(V.parse(ref.qualifier), ctx, 0)
+        for value in sorted((v for v in values if v[0] == "inst"), key=lambda v: _place(v[1])):
+            for method in self.infer.iterators(value[1], ctx, 0):
+                call = Reference(
+                    path=ref.path,
+                    name=method.name,
+                    kind="call",
+                    line=ref.line,
+                    col=ref.col,
+                    qualifier=ref.qualifier,
+                    scope=ref.scope,
+                )
+                edges.append(_to_symbol(call, method))
         return edges
 
     def _unbound_name(self, ref: Reference) -> Edge:
@@ -803,3 +809,10 @@ def _unresolved(ref: Reference, resolution: str, reason: str) -> Edge:
         reason=reason,
         src_col=ref.col,
     )
+
+
+def _place(symbol: Symbol) -> tuple:
+    """Where a definition is, as a sort key. Sets of values order by hash, and on Python 3.11 a value
+    holding None hashes by an address that changes from one process to the next: every choice among
+    such values goes by this key instead, so a clean run and an incremental one pick alike."""
+    return (symbol.path, symbol.line, symbol.col, symbol.qualified_name, symbol.kind)

@@ -155,3 +155,41 @@ def test_inheritance_cycles_and_self_referring_bases_terminate(tmp_path):
     found = {(e.src_line, e.name): _to(e) for e in edges}
     assert found[(3, "g")] == ("external", "no member 'g' on A or its in-repo bases")
     assert found[(12, "Base")] == ("external", "no member 'Base' on C or its in-repo bases")  # self is C's
+
+
+PICKS = """
+import json, sys
+from maguyva.index.pipeline import extract_tree
+_, edges = extract_tree(sys.argv[1])
+print(json.dumps(sorted([e.src_path, e.src_line, e.dst_path or "", e.dst_line or 0, e.resolution, e.reason]
+                        for e in edges if e.kind == "calls")))
+"""
+
+
+def test_which_definition_an_edge_names_is_the_same_in_every_process(tmp_path):
+    """Sets of values order by hash, and hash(None) moves with the address space on Python 3.11: a
+    name defined twice in one scope, or a receiver of several classes, must not pick by that order."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    write_tree(
+        tmp_path,
+        {
+            "app/tools.py": "def build():\n    return 1\n\n\ndef build():\n    return 2\n",
+            "app/shapes.py": "class A:\n    pass\n\n\nclass B:\n    pass\n",
+            "app/main.py": "from app.tools import build\nfrom app.shapes import A, B\n\n\n"
+            "def run(flag):\n    shape = A() if flag else B()\n    shape.area()\n    return build()\n",
+        },
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    answers = {
+        subprocess.run(
+            [sys.executable, "-c", PICKS, str(tmp_path)], capture_output=True, text=True, check=True, env=env
+        ).stdout
+        for _ in range(6)
+    }
+    assert len(answers) == 1
+    calls = json.loads(answers.pop())
+    assert ["app/main.py", 7, "", 0, "external", "no member 'area' on A or its in-repo bases"] in calls
