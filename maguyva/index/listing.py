@@ -108,7 +108,25 @@ class GitListing:
         self.root = root
         self.trailer = _index_trailer(root)  # before status starts: a later index change then shows
         self.status = _git_start(root, *STATUS_ARGS)
+        self.tracked: subprocess.Popen | None = None
         self._result: Listed | None = None
+
+    def digest(self, salt: str) -> str | None:
+        """What a recorded listing must match for a quick one: git's index checksum with the scan's own
+        settings (None when the index cannot be read, or ``root`` is not the work tree's top)."""
+        if self.trailer is None or not os.path.lexists(self.root / ".git"):
+            return None
+        return hashlib.sha1(b"%d\0%s\0%s" % (LISTING_FORMAT, salt.encode(), self.trailer)).hexdigest()
+
+    def may_be_quick(self, recorded: ListingRecord | None, salt: str) -> bool:
+        """Whether ``recorded`` can spare the run ``ls-files`` (known before git status ends)."""
+        digest = self.digest(salt)
+        return recorded is not None and digest is not None and recorded.digest == digest
+
+    def start_tracked(self) -> None:
+        """Start ``git ls-files`` now, beside git status, for a listing that will need it."""
+        if self.tracked is None and self._result is None:
+            self.tracked = _git_start(self.root, "ls-files", "-z", "-s", "-v")
 
     def result(self, recorded: ListingRecord | None = None, salt: str = "") -> Listed | None:
         """What git listed, or None outside a work tree (or without git). With the ``recorded`` listing
@@ -118,14 +136,14 @@ class GitListing:
         status = _git_output(self.status)
         self.status = None  # read once: a later call gives the same answer
         if status is None:
+            if self.tracked is not None:  # not a work tree after all
+                self.tracked.kill()
+                self.tracked.wait()
             return None
         prefix = _status_prefix(self.root)
-        digest = None
-        if self.trailer is not None and not prefix:
-            salted = b"%d\0%s\0%s" % (LISTING_FORMAT, salt.encode(), self.trailer)
-            digest = hashlib.sha1(salted).hexdigest()
+        digest = self.digest(salt)
         reported, dirty, nested, changed, head = _parse_status(status, prefix)
-        if recorded is not None and digest is not None and recorded.digest == digest:
+        if self.may_be_quick(recorded, salt) and self.tracked is None:
             paths = sorted(set(reported).union(recorded.reported, recorded.special))
             if not any(p.rpartition("/")[2] == ".maguyvaignore" for p in paths):
                 self._result = Listed(
@@ -141,8 +159,8 @@ class GitListing:
                     quick=recorded,
                 )
                 return self._result
-        tracked = _git_start(self.root, "ls-files", "-z", "-s", "-v")
-        out = _git_output(tracked) if tracked is not None else None
+        self.start_tracked()
+        out = _git_output(self.tracked) if self.tracked is not None else None
         if out is None:  # git failed between the two commands: the caller walks the tree
             return None
         files, blobs, submodules, special = _parse_tracked(out)

@@ -209,8 +209,9 @@ def index_repository(
             listing = None
         root = settled
         recorded = store.recorded_listing()
-        record = ListingRecord.from_json(recorded)
-        listed = listing.result(record, salt=str(max_bytes)) if listing is not None and not full else None
+        record, salt = ListingRecord.from_json(recorded), str(max_bytes)
+        quick = listing is not None and not full and listing.may_be_quick(record, salt)
+        listed = listing.result(record, salt) if quick else None
         indexed = None  # path → language of every indexed file, read in place of ``states`` when quick
         if full:
             states = {}
@@ -219,6 +220,8 @@ def index_repository(
             walked = tuple(top + "/" for top in listed.nested)  # nested repositories: walked, as always
             states = store.known_files_of(listed.paths + [p for p in indexed if p.startswith(walked)])
         else:
+            if listing is not None:
+                listing.start_tracked()  # ls-files beside git status, while every state is read
             states = store.known_files()  # (size, stamp, hash, language, flags)
         scan = scan_repository(
             root, max_bytes, known=states, listing=listing, recorded=record, indexed=indexed
