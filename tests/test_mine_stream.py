@@ -15,6 +15,18 @@ from orkestra.mining.index import INDEX_FILE, sync_index
 from orkestra.mining.signals import SignalExtractor
 
 
+@pytest.fixture
+def alone(monkeypatch):
+    """The sync sees no other thread: earlier tests of a full suite leave idle worker threads behind
+    (anyio, asyncio executors), and mining never forks beside threads. Only ``orkestra.mining.index``
+    is told so; the refusal itself is tested with a real thread below."""
+    import types
+
+    import orkestra.mining.index as mining_index
+
+    monkeypatch.setattr(mining_index, "threading", types.SimpleNamespace(active_count=lambda: 1))
+
+
 def test_index_lines_are_the_compact_json_of_each_record_oldest_first(git_repo):
     commit(
         git_repo, 'feat(ui): café \u2028 naïve\n\nTab\there \x01 and "quotes" \\ too', {"a.py": "1\n"}, day=1
@@ -66,7 +78,9 @@ def _split_small(monkeypatch):
 
 
 @pytest.mark.parametrize("failing", ["newest", "parts"])
-def test_a_failure_in_either_process_of_a_forked_sync_leaves_the_old_index(git_repo, monkeypatch, failing):
+def test_a_failure_in_either_process_of_a_forked_sync_leaves_the_old_index(
+    git_repo, monkeypatch, alone, failing
+):
     """The child streams the newest commits and writes a handed slice: its failure reaches the parent."""
     import orkestra.mining.git as mining_git
     import orkestra.mining.index as mining_index
@@ -92,7 +106,7 @@ def _index_files(paths) -> dict[str, bytes]:
 
 
 @pytest.mark.parametrize("full", [True, False])
-def test_a_forked_sync_writes_the_bytes_of_a_sync_in_one_process(git_repo, monkeypatch, full):
+def test_a_forked_sync_writes_the_bytes_of_a_sync_in_one_process(git_repo, monkeypatch, alone, full):
     import orkestra.mining.index as mining_index
 
     _branchy_history(git_repo)
@@ -119,7 +133,7 @@ def test_a_forked_sync_writes_the_bytes_of_a_sync_in_one_process(git_repo, monke
     assert _index_files(paths) == one
 
 
-def test_a_walk_that_differs_from_the_list_is_read_again_not_trusted(git_repo, monkeypatch):
+def test_a_walk_that_differs_from_the_list_is_read_again_not_trusted(git_repo, monkeypatch, alone):
     """If git's streamed walk ever disagreed with ``rev-list``, the parent reads those commits itself."""
     import orkestra.mining.index as mining_index
 
@@ -132,7 +146,11 @@ def test_a_walk_that_differs_from_the_list_is_read_again_not_trusted(git_repo, m
     _split_small(monkeypatch)
     original = mining_index.log_newest
     monkeypatch.setattr(mining_index, "log_newest", lambda *a: iter(sorted(original(*a))))  # by sha
+    forks = []
+    fork = mining_index.os.fork
+    monkeypatch.setattr(mining_index.os, "fork", lambda: forks.append(1) or fork())
     sync_index(paths, full=True)
+    assert forks == [1]
     assert _index_files(paths) == one
 
 
