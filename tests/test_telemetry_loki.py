@@ -389,6 +389,9 @@ def test_pushes_are_capped_in_events_and_bytes():
     assert loki.chunks([]) == []
 
 
+@pytest.mark.filterwarnings(
+    "error::pytest.PytestUnhandledThreadExceptionWarning"
+)  # a flusher that raises fails
 def test_hooks_appending_while_flushers_run_lose_nothing_and_duplicate_nothing(tmp_path):
     """8 writer threads append (like concurrent hooks) while 3 flushers rename and push the outbox."""
     stub = StubLoki()

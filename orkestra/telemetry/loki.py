@@ -175,9 +175,11 @@ def pending_events(store_dir: str) -> int:
     paths = [*pending_batches(store_dir), os.path.join(outbox_dir(store_dir), OUTBOX)]
     total = 0
     for path in paths:
-        if os.path.exists(path):
+        try:
             with open(path, "rb") as handle:
                 total += sum(1 for line in handle if line.strip())
+        except FileNotFoundError:  # none yet, or another flusher sent and removed it since the listing
+            continue
     return total
 
 
@@ -340,7 +342,10 @@ def flush(
                     return FlushResult(sent, pending_events(store_dir), rejected, warnings)
         finally:
             os.close(fd)  # releases the lock
-        outbox = os.path.join(directory, OUTBOX)
-        if not (os.path.exists(outbox) and os.path.getsize(outbox)):
+        try:  # another flusher may move the outbox aside between any two looks at it
+            refilled = os.path.getsize(os.path.join(directory, OUTBOX))
+        except FileNotFoundError:
+            refilled = 0
+        if not refilled:
             break  # a hook that appended after our rename found the lock free, or we see its line
     return FlushResult(sent, pending_events(store_dir), rejected, warnings)
