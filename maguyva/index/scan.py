@@ -199,11 +199,11 @@ class _Scanner:
     def listed(self, listed: Listed) -> None:
         """Files git listed (sorted, repo-relative), then the nested repositories it did not enter."""
         root, top_dir = self.root, str(self.root)  # strings, not pathlib: 9k paths cost 0.25 s as Paths
-        paths, blobs, nested, known = listed.paths, listed.blobs, list(listed.nested), self.known
-        quick = listed.quick
+        blobs, nested, known, quick = listed.blobs, list(listed.nested), self.known, listed.quick
+        walked = tuple(top + "/" for top in nested)  # their files come from the walk below, once
+        paths = [p for p in listed.paths if not p.startswith(walked)] if walked else listed.paths
         look = set(paths)
         if quick is not None:  # the rest of the tracked files are as the last run left them
-            walked = tuple(top + "/" for top in nested)
             every = known if self.indexed is None else self.indexed
             self.kept = [p for p in every if p not in look and not p.startswith(walked)]
             carried = tuple((path, reason) for path, reason in quick.skipped if path not in look)

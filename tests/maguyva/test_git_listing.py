@@ -282,3 +282,16 @@ def test_a_git_file_pointing_at_a_fifo_index_neither_blocks_nor_takes_the_quick_
     work.mkdir()
     (work / ".git").write_text(f"gitdir: {gitdir}\n")
     assert _index_trailer(work) is None
+
+
+def test_an_untracked_directory_that_becomes_a_nested_repository_is_walked_once(repo, tmp_path, monkeypatch):
+    write_tree(repo, {"tools/gen.py": "def gen():\n    return 1\n"})  # untracked: status lists the file
+    store = tmp_path / "index.db"
+    index_repository(repo, store)
+    index_repository(repo, store)
+    git(repo / "tools", "init", "-q", "-b", "main")  # now status says "? tools/": a nested repository
+    commands = _spy_git(monkeypatch)
+    summary = index_repository(repo, store)
+    assert commands == ["status"]
+    assert summary.files == 6 and summary.changed == summary.added == summary.deleted == 0  # gen.py once
+    _same_as_clean(repo, store, tmp_path)
