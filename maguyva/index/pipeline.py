@@ -210,15 +210,17 @@ def index_repository(
         root = settled
         recorded = store.recorded_listing()
         record, salt = ListingRecord.from_json(recorded), str(max_bytes)
-        quick = listing is not None and not full and listing.may_be_quick(record, salt)
-        listed = listing.result(record, salt) if quick else None
+        quick = None  # git's listing, when the few paths it names are all there is to look at
+        if listing is not None and not full and listing.may_be_quick(record, salt):
+            quick = listing.result(record, salt)
+            quick = quick if quick is not None and quick.quick is not None else None
         indexed = None  # path → language of every indexed file, read in place of ``states`` when quick
         if full:
             states = {}
-        elif listed is not None and listed.quick is not None:  # git names the few paths to look at
+        elif quick is not None:
             indexed = store.known_paths()
-            walked = tuple(top + "/" for top in listed.nested)  # nested repositories: walked, as always
-            states = store.known_files_of(listed.paths + [p for p in indexed if p.startswith(walked)])
+            walked = tuple(top + "/" for top in quick.nested)  # nested repositories: walked, as always
+            states = store.known_files_of(quick.paths + [p for p in indexed if p.startswith(walked)])
         else:
             if listing is not None:
                 listing.start_tracked()  # ls-files beside git status, while every state is read
