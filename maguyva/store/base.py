@@ -129,10 +129,6 @@ class Store(ABC):
         wanted = set(paths)
         return {p: state for p, state in self.known_files().items() if p in wanted}
 
-    def indexed_paths(self) -> list[str]:
-        """Every indexed path (what a quick git listing keeps without looking)."""
-        return list(self.known_paths())
-
     @abstractmethod
     def put_file(
         self, record: FileRecord, mtime_ns: int, extraction: FileExtraction, text: str | FileText

@@ -204,9 +204,6 @@ class SQLiteStore(SQLiteVectors, Store):
             found.update(self._known_files(f" WHERE path IN ({_marks(batch)})", batch))
         return found
 
-    def indexed_paths(self):
-        return [path for (path,) in self.db.execute("SELECT path FROM files")]  # its UNIQUE index covers it
-
     def put_file(
         self, record: FileRecord, mtime_ns: int, extraction: FileExtraction, text: str | FileText
     ) -> None:
