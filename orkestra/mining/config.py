@@ -117,6 +117,8 @@ def load_mining_paths(root: Path) -> MiningPaths:
 def mining_paths(root: Path, orkestra_config: OrkestraConfig) -> MiningPaths:
     """Mining's paths from an already loaded config (``mining.decisions_dir`` defaults to
     ``paths.decisions``)."""
+    from orkestra.render.manifest import manifest_path
+
     config = orkestra_config.mining
     if "decisions_dir" not in config.model_fields_set:
         config = config.model_copy(update={"decisions_dir": orkestra_config.paths.decisions})
@@ -126,7 +128,7 @@ def mining_paths(root: Path, orkestra_config: OrkestraConfig) -> MiningPaths:
         config=config,
         state_dir=root / orkestra_config.paths.state,
         project=project_name(root, raw_project),
-        sync_manifest=f"{orkestra_config.paths.output.rstrip('/')}/.orkestra-manifest.json",
+        sync_manifest=manifest_path(orkestra_config),
     )
 
 
