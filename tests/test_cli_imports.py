@@ -184,3 +184,13 @@ def test_orkestra_code_answers_from_maguyva_directly_exactly_as_the_whole_tree_d
     assert (direct.returncode, direct.stdout, direct.stderr) == (whole.returncode, whole.stdout, whole.stderr)
     assert direct.returncode in (0, 2)
     assert direct.stdout + direct.stderr  # an answer or an error, never silence
+
+
+def test_orkestra_code_never_builds_the_orkestra_tree(tmp_path):
+    script = (
+        "import sys\nsys.argv = ['orkestra', 'code', 'grep', '--help']\nfrom orkestra.entry import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\nsys.stderr.write(str('orkestra.cli' in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path)
+    assert done.stderr.strip().splitlines()[-1] == "False"
+    assert "Usage: orkestra code grep" in done.stdout
