@@ -17,14 +17,28 @@ from pathlib import Path
 
 
 def find_bindir() -> Path | None:
+    """``pg_config``'s binaries, else Debian's newest; as root, only binaries the ``postgres`` user
+    can run (a clone in a 0700 directory, as ``mktemp -d`` makes, hides a venv's own from it)."""
+    candidates = []
     pg_config = shutil.which("pg_config")
     if pg_config:
         out = subprocess.run([pg_config, "--bindir"], capture_output=True, text=True)
-        candidate = Path(out.stdout.strip())
-        if (candidate / "initdb").exists():
+        candidates.append(Path(out.stdout.strip()))
+    candidates += [
+        Path(p).parent for p in sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), reverse=True)
+    ]
+    for candidate in candidates:
+        initdb = candidate / "initdb"
+        if initdb.exists() and (os.geteuid() != 0 or _runs_as_postgres(initdb)):
             return candidate
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    return Path(found[-1]).parent if found else None
+    return None
+
+
+def _runs_as_postgres(program: Path) -> bool:
+    done = subprocess.run(
+        ["runuser", "-u", "postgres", "--", "test", "-x", str(program)], capture_output=True
+    )
+    return done.returncode == 0
 
 
 def _free_port() -> int:
@@ -43,6 +57,7 @@ class TempPostgres:
         self.port = _free_port()
         self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
         self._as_postgres = os.geteuid() == 0
+        self.started = False
 
     def _run(self, *args: str) -> None:
         command = [str(self.bindir / args[0]), *args[1:]]
@@ -61,10 +76,12 @@ class TempPostgres:
             f"-c synchronous_commit=off -c full_page_writes=off -c max_connections=60"
         )
         self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.base / "log"), "-w", "start")
+        self.started = True
         return self
 
     def stop(self) -> None:
         try:
-            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+            if self.started:  # a server that never started has nothing to stop (and pg_ctl may not run)
+                self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         finally:
             shutil.rmtree(self.base, ignore_errors=True)
