@@ -42,11 +42,13 @@ if TYPE_CHECKING:  # the file ranker needs numpy: imported on the first ranked q
     )
     from maguyva.models import FileRecord
     from maguyva.retrieve.bm25f import FileIndex
-    from maguyva.retrieve.hits import FusedHit
+    from maguyva.retrieve.fuse import FusedHit
     from maguyva.retrieve.query import ParsedQuery
     from maguyva.retrieve.rank import FileScore
 
 MAX_FILE_BYTES = 1_000_000
+# ``Maguyva.open``'s embedding settings: the repository's, read on first use (a grep never needs them)
+FROM_CONFIG: Any = object()
 DEMOTED_FLAGS = frozenset({"vendor", "build", "archive", "generated"})
 
 
@@ -58,7 +60,7 @@ class Maguyva:
     store: Store
     store_location: str
     embedder: Any = None  # maguyva.embed.base.Embedder; created lazily from the settings when None
-    embedding_settings: Any = None  # maguyva.embed.base.EmbeddingSettings
+    embedding_settings: Any = None  # maguyva.embed.settings.EmbeddingSettings, None, or FROM_CONFIG
     _files: int | None = None
     _semantic_problem: str | None = None
     _index: Any = None  # the file ranker's BM25F index, built on first use
@@ -77,19 +79,19 @@ class Maguyva:
     def open(
         cls, root: str | os.PathLike[str], store: str | None = None, *, readonly: bool = True
     ) -> Maguyva:
-        from maguyva.embed.base import settings_for
-        from maguyva.store import open_store
-        from maguyva.store.location import repository_root, store_path
+        from maguyva.store.location import locating
 
-        root_path = repository_root(root, store)  # the git top level when started in a subdirectory
-        location = store_path(root_path, store)
+        located = locating(root, store)  # git answers while the store's modules are imported
+        from maguyva.store import open_store
+
+        root_path, location = located()  # the git top level when started in a subdirectory
         if readonly and isinstance(location, Path) and not location.exists():
             raise MaguyvaError(f"no index at {location}: run `orkestra code index` in {root_path} first")
         opened = open_store(location, readonly=readonly)
         recorded = opened.recorded_root()
         if recorded is not None and Path(recorded) in root_path.parents:  # a --store index's own root
             root_path = Path(recorded)
-        return cls(root_path, opened, str(location), embedding_settings=settings_for(root_path))
+        return cls(root_path, opened, str(location), embedding_settings=FROM_CONFIG)
 
     def close(self) -> None:
         self.store.close()
@@ -126,11 +128,19 @@ class Maguyva:
         record = self._record(hit.path)
         return bool(record and DEMOTED_FLAGS.intersection(record.flags))
 
+    def _embedding_settings(self) -> Any:
+        """The embedding settings given, or (``FROM_CONFIG``) the repository's, read now."""
+        if self.embedding_settings is FROM_CONFIG:
+            from maguyva.embed.settings import settings_for
+
+            self.embedding_settings = settings_for(self.root)
+        return self.embedding_settings
+
     def _semantic_embedder(self) -> Any:
         """The embedder when this index has vectors for it; else None (and why, for the response)."""
         from maguyva.embed.pipeline import model_key
 
-        settings = self.embedding_settings
+        settings = self._embedding_settings()
         if self.embedder is None and (settings is None or settings.backend == "none"):
             self._semantic_problem = "no embeddings backend configured"
             return None
@@ -836,7 +846,7 @@ class Maguyva:
         from maguyva.status import read_status
 
         report = read_status(
-            self.store, self.root, self.store_location, embedding_settings=self.embedding_settings
+            self.store, self.root, self.store_location, embedding_settings=self._embedding_settings()
         )
         return StatusAnswer.model_validate(report.tool_dict(uncommitted_paths(self.root)))
 

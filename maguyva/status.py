@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 from maguyva.index.scan import DEFAULT_MAX_BYTES
 
 if TYPE_CHECKING:
-    from maguyva.store.base import LanguageStats, Snapshot, Store
+    from maguyva.store.base import Store
+    from maguyva.store.values import LanguageStats, Snapshot
 
 NOT_IN_MAP_SHOWN = 200  # the MCP answer lists at most this many paths (and gives the count)
 
@@ -121,10 +122,9 @@ def index_status(
     from maguyva.embed.settings import settings_for
     from maguyva.errors import StoreError
     from maguyva.store import open_store
-    from maguyva.store.location import repository_root, settle_root, store_path
+    from maguyva.store.location import locating, settle_root
 
-    root = repository_root(Path(path), store)
-    location = store_path(root, store)
+    root, location = locating(Path(path), store)()
     opened = open_store(location, readonly=True)
     try:
         root = settle_root(opened.recorded_root(), root, rebuild=False)

@@ -68,6 +68,12 @@ NOT_FOR_GREP = (
     "maguyva.cli.index",
     "maguyva.cli.team",
     "maguyva.cli.embed",
+    # nor the embedding settings, the PostgreSQL location model, the index-wide values, BM25's words
+    "maguyva.embed.settings",
+    "maguyva.embed.units",
+    "maguyva.store.postgres.location",
+    "maguyva.store.values",
+    "maguyva.index.chunk",
 )  # and no other command's module
 
 MAGUYVA_RUNNER = """

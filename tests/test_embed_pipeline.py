@@ -10,7 +10,7 @@ pytest.importorskip("sentence_transformers", reason="the local extra is not inst
 
 from maguyva_project import make_project
 
-from maguyva.api import Maguyva
+from maguyva.api import FROM_CONFIG, Maguyva
 from maguyva.embed.base import EmbeddingSettings, shared_embedder
 from maguyva.embed.cache import EmbeddingCache
 from maguyva.embed.pipeline import embed_index, estimate, model_key
@@ -132,3 +132,17 @@ def test_embed_refuses_when_no_backend_is_configured(indexed):
     root, store_path = indexed
     result = run_cli("code", "embed", "--repo", str(root), "--store", str(store_path), cwd=root)
     assert result.returncode == 1 and "embeddings are off" in result.stderr
+
+
+def test_the_repository_embedding_settings_are_read_on_first_use_not_by_a_grep(indexed):
+    root, store_path = indexed
+    (root / "orkestra.yaml").write_text("maguyva:\n  embeddings:\n    backend: local\n")
+    api = Maguyva.open(root, str(store_path))
+    try:
+        assert api.search_text_json("def")["count"] > 0
+        assert api.embedding_settings is FROM_CONFIG  # a grep never read them
+        status = api.index_status().model_dump()
+        assert status["embeddings"]["backend"] == "local" and status["embeddings"]["coverage"] == 0.0
+        assert api.embedding_settings.backend == "local"  # read once, now kept
+    finally:
+        api.close()

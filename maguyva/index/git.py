@@ -27,6 +27,28 @@ def toplevel(path: Path) -> Path | None:
     return Path(out.strip()).resolve() if out and out.strip() else None
 
 
+def work_tree_later(path: Path) -> Callable[[], tuple[Path, Path] | None]:
+    """``toplevel`` and ``git_dir`` of the work tree holding ``path`` from one git process, started now
+    in the background: call the result for them (None outside a work tree or inside ``.git``)."""
+    try:
+        process = subprocess.Popen(
+            ["git", "-C", str(path), "rev-parse", "--show-toplevel", "--absolute-git-dir"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+    except OSError:
+        return lambda: None
+
+    def found() -> tuple[Path, Path] | None:
+        out, _ = process.communicate()
+        lines = out.decode("utf-8", "surrogateescape").splitlines() if process.returncode == 0 else []
+        if len(lines) != 2 or not lines[0].strip():
+            return None
+        return Path(lines[0]).resolve(), Path(lines[1])
+
+    return found
+
+
 def head_commit(root: Path) -> str | None:
     out = _git(root, "rev-parse", "--verify", "-q", "HEAD")
     return out.strip() if out else None

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterable
 
 from maguyva.models import Edge
-from maguyva.store.base import Centrality
+from maguyva.store.values import Centrality
 
 ALPHA = 0.85
 MAX_ITERATIONS = 100

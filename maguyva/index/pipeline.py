@@ -31,9 +31,9 @@ from maguyva.index.workers import extract_records, iter_extractions, iter_resolv
 from maguyva.memory import paused_gc
 from maguyva.models import Edge, FileExtraction, Symbol
 from maguyva.store import Store, open_store, reset_store, store_exists
-from maguyva.store.base import Snapshot
 from maguyva.store.location import repository_root, settle_root
 from maguyva.store.location import store_path as locate_store
+from maguyva.store.values import Snapshot
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from maguyva.retrieve.hits import MODALITIES, FusedHit, Hit
+from maguyva.retrieve.hits import MODALITIES, Hit
 from maguyva.retrieve.intent import FAST_PATH_CONFIDENCE, Intent
 
 PRESETS = ("quick", "default", "thorough")
@@ -20,6 +20,17 @@ RRF_K = {"quick": 40, "default": 40, "thorough": 60}
 DEMOTION = 0.35
 BOOST_CAP = 1.5
 T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class FusedHit:
+    """A hit after fusion, with the modalities that found it and their ranks."""
+
+    hit: Hit
+    score: float
+    ranks: dict[str, int] = field(default_factory=dict)  # modality -> 0-based rank
+    boost: float = 1.0
+    demoted: bool = False
 
 
 @dataclass(frozen=True, slots=True)

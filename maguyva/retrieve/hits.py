@@ -1,8 +1,8 @@
-"""The one result type every retriever returns, and the fused answer around it."""
+"""The one result type every retriever returns (fusion wraps it: ``maguyva.retrieve.fuse.FusedHit``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 MODALITIES = ("semantic", "text", "structure", "graph")
 
@@ -42,14 +42,3 @@ class Hit:
 
     def with_score(self, score: float, modality: str | None = None) -> Hit:
         return replace(self, score=score, modality=modality or self.modality)
-
-
-@dataclass(frozen=True, slots=True)
-class FusedHit:
-    """A hit after fusion, with the modalities that found it and their ranks."""
-
-    hit: Hit
-    score: float
-    ranks: dict[str, int] = field(default_factory=dict)  # modality -> 0-based rank
-    boost: float = 1.0
-    demoted: bool = False

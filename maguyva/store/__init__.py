@@ -7,10 +7,12 @@ from typing import TYPE_CHECKING
 
 from maguyva.errors import StoreError
 from maguyva.store.base import Store
-from maguyva.store.postgres.location import PostgresLocation, is_postgres_url
+from maguyva.store.postgres.scheme import is_postgres_url
 
 if TYPE_CHECKING:
     from types import ModuleType
+
+    from maguyva.store.postgres.location import PostgresLocation
 
 
 def open_store(location: Path | str | PostgresLocation, *, readonly: bool = False) -> Store:
@@ -39,6 +41,8 @@ def reset_store(location: Path | str | PostgresLocation) -> None:
         for suffix in ("", "-wal", "-shm"):
             Path(f"{location}{suffix}").unlink(missing_ok=True)
         return
+    from maguyva.store.postgres.location import PostgresLocation
+
     postgres = _postgres()
     place = PostgresLocation.parse(location)
     conn = postgres.catalog.connect(place.conninfo, create=True)

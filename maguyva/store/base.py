@@ -12,13 +12,13 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from maguyva.models import Edge, FileExtraction, FileRecord, Reference, Symbol
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # hints only: a command imports the records it reads, and no others
     import numpy as np
 
     from maguyva.embed.units import ChunkRow
+    from maguyva.models import Edge, FileExtraction, FileRecord, Reference, Symbol
     from maguyva.store.filetext import FileText
+    from maguyva.store.values import Centrality, LanguageStats, Snapshot
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,45 +31,6 @@ class Span:
     text: str  # the matching line (literal search) or the chunk text (BM25)
     score: float = 0.0
     symbol: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Snapshot:
-    """What the index was built from."""
-
-    commit: str | None
-    created_at: str  # ISO 8601, UTC
-    dirty: tuple[str, ...]  # uncommitted files at index time (indexed, but not in the commit)
-
-    def as_dict(self) -> dict:
-        """The JSON form every answer uses: ``{commit, created_at, dirty}``."""
-        return {"commit": self.commit, "created_at": self.created_at, "dirty": list(self.dirty)}
-
-
-@dataclass(frozen=True, slots=True)
-class Centrality:
-    """Graph importance of one symbol (``symbol`` set) or one file (``symbol`` None)."""
-
-    path: str
-    symbol: str | None
-    pagerank: float
-    in_degree: int
-    out_degree: int
-
-
-@dataclass(frozen=True, slots=True)
-class LanguageStats:
-    language: str
-    files: int
-    symbols: int
-    edges: int
-
-    def counts(self) -> dict[str, int]:
-        return {"files": self.files, "symbols": self.symbols, "edges": self.edges}
-
-    def as_row(self) -> dict:
-        """The JSON row every answer uses: ``{language, files, symbols, edges}``."""
-        return {"language": self.language, **self.counts()}
 
 
 class Store(ABC):

@@ -8,15 +8,20 @@ a URL without ``repo`` gets the repository directory's name.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from maguyva.errors import MaguyvaError, NotARepositoryError
-from maguyva.index.git import git_dir, toplevel
-from maguyva.store.postgres.location import PostgresLocation, is_postgres_url
+from maguyva.index.git import git_dir, toplevel, work_tree_later
+from maguyva.store.postgres.scheme import is_postgres_url
+
+if TYPE_CHECKING:  # the location model is imported when a URL is seen, so a SQLite run never builds it
+    from maguyva.store.postgres.location import PostgresLocation
+
+    StoreLocation = Path | PostgresLocation
 
 ENV_VAR = "MAGUYVA_STORE"
-
-StoreLocation = Path | PostgresLocation
 
 
 def repository_root(path: Path | str, explicit: str | Path | PostgresLocation | None = None) -> Path:
@@ -27,13 +32,41 @@ def repository_root(path: Path | str, explicit: str | Path | PostgresLocation | 
     of re-rooting it. A store named by ``--store`` or ``$MAGUYVA_STORE`` may index any directory;
     it records its root, and ``settle_root`` keeps later runs from a subdirectory on it.
     """
-    path = Path(path).resolve()
-    inside = [i for i, part in enumerate(path.parts) if part.lower() == ".git"]
-    if inside:  # started inside a git dir: its work tree, never the git dir itself
-        path = Path(*path.parts[: inside[0]])
+    path = _outside_git_dir(path)
     if explicit or os.environ.get(ENV_VAR):
         return path
     return toplevel(path) or path
+
+
+def locating(
+    path: Path | str, explicit: str | Path | PostgresLocation | None = None
+) -> Callable[[], tuple[Path, StoreLocation]]:
+    """``repository_root`` and its ``store_path`` together, for the default store from one git process
+    started now: call the result for them (``Maguyva.open`` imports the store while git answers)."""
+    path = _outside_git_dir(path)
+    if explicit or os.environ.get(ENV_VAR):
+        return lambda: (path, store_path(path, explicit))
+    later = work_tree_later(path)
+
+    def located() -> tuple[Path, StoreLocation]:
+        found = later()
+        if found is None:  # not a work tree: the two questions one by one, as the error needs them
+            root = repository_root(path)
+            return root, store_path(root)
+        root, real_git_dir = found
+        configured = _configured(root)
+        if configured:
+            return root, _located(root, configured, relative_to=root)
+        return root, real_git_dir / "maguyva" / "index.db"
+
+    return located
+
+
+def _outside_git_dir(path: Path | str) -> Path:
+    """``path`` resolved; its work tree when it lies inside a git dir (never the git dir itself)."""
+    path = Path(path).resolve()
+    inside = [i for i, part in enumerate(path.parts) if part.lower() == ".git"]
+    return Path(*path.parts[: inside[0]]) if inside else path
 
 
 def settle_root(recorded: str | None, root: Path, *, rebuild: bool) -> Path:
@@ -72,6 +105,8 @@ def store_path(root: Path, explicit: str | Path | PostgresLocation | None = None
 
 def _located(root: Path, value: str | Path | PostgresLocation, relative_to: Path) -> StoreLocation:
     if is_postgres_url(value):
+        from maguyva.store.postgres.location import PostgresLocation
+
         location = PostgresLocation.parse(value)
         return location if location.repo else location.for_repo(Path(root).resolve().name)
     return (relative_to / Path(value).expanduser()).resolve()

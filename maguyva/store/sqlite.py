@@ -16,11 +16,11 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from operator import attrgetter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from maguyva.errors import SchemaVersionError, StoreError
-from maguyva.index.chunk import search_words
 from maguyva.models import Edge, FileExtraction, FileRecord, Reference, Symbol
-from maguyva.store.base import Centrality, LanguageStats, Snapshot, Span, Store
+from maguyva.store.base import Span, Store
 from maguyva.store.filetext import FileText, as_file_text, gram_query, grams, unpack_text
 from maguyva.store.lines import matching_lines, prefilter, split_lines
 from maguyva.store.rows import EDGE_COLUMNS, SYMBOL_COLUMNS, symbol_from_row
@@ -39,6 +39,9 @@ from maguyva.store.sqlite_rows import (
     symbol_values,
 )
 from maguyva.store.sqlite_vectors import VECTOR_SCHEMA, SQLiteVectors
+
+if TYPE_CHECKING:
+    from maguyva.store.values import Centrality, LanguageStats, Snapshot
 
 READ_BUSY_MS = 5_000  # readers only wait through brief WAL recovery or checkpoint steps
 WRITE_BUSY_MS = 30_000  # a second writer waits this long for the running one, then gets a clear error
@@ -546,6 +549,8 @@ class SQLiteStore(SQLiteVectors, Store):
         return spans
 
     def search_bm25(self, query: str, limit: int = 20) -> list[Span]:
+        from maguyva.index.chunk import search_words  # its word patterns: only BM25 compiles them
+
         words = search_words(query).split()
         if not words:
             return []
@@ -635,6 +640,8 @@ class SQLiteStore(SQLiteVectors, Store):
         row = self.db.execute(
             "SELECT commit_sha, created_at, dirty FROM snapshots ORDER BY id DESC LIMIT 1"
         ).fetchone()
+        from maguyva.store.values import Snapshot
+
         return Snapshot(row[0], row[1], tuple(json.loads(row[2]))) if row else None
 
     def centrality(self, path, symbol=None):
@@ -665,6 +672,8 @@ class SQLiteStore(SQLiteVectors, Store):
             "SELECT coalesce(language, 'text'), count(*), sum(n_symbols), sum(n_edges)"
             " FROM files GROUP BY 1 ORDER BY 2 DESC, 1"
         )
+        from maguyva.store.values import LanguageStats
+
         return [LanguageStats(*row) for row in rows]
 
     def edge_counts(self) -> dict[str, int]:
@@ -709,6 +718,8 @@ def _order_ties(rows: list, place, tie) -> list:
 
 
 def _centrality(row) -> Centrality:
+    from maguyva.store.values import Centrality  # a dict lookup once imported; grep never pays for it
+
     return Centrality(
         path=row[0], symbol=row[1] or None, pagerank=row[2], in_degree=row[3], out_degree=row[4]
     )

@@ -7,7 +7,6 @@ from collections.abc import Iterable, Sequence
 from itertools import count, repeat
 from operator import attrgetter
 
-from maguyva.index.chunk import search_words
 from maguyva.models import Edge, FileExtraction, Reference, Symbol
 
 # a string's id inside a statement (0, never an id, when the string is not stored: nothing matches it)
@@ -104,4 +103,6 @@ def chunk_words(lines: list[str], start: int, end: int) -> str:
     """The BM25 words of the chunk spanning lines ``start``..``end`` of a file's ``str.splitlines()``:
     what a worker computes from the chunk's text (``maguyva.index.chunk``), recomputed from the
     stored text to insert a chunk or to delete it from the contentless ``chunks_fts``."""
+    from maguyva.index.chunk import search_words
+
     return search_words("\n".join(lines[start - 1 : end]))

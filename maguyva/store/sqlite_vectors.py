@@ -11,10 +11,10 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from maguyva.embed.units import ChunkRow
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the embedding modules are imported by the methods that build their rows
     import numpy as np
+
+    from maguyva.embed.units import ChunkRow
 
 VECTOR_SCHEMA = """
 CREATE TABLE IF NOT EXISTS vectors (
@@ -29,6 +29,8 @@ class SQLiteVectors:
     db: sqlite3.Connection
 
     def chunks_without_vectors(self, model: str) -> list[ChunkRow]:
+        from maguyva.embed.units import ChunkRow
+
         rows = self.db.execute(
             "SELECT c.id, c.path, c.start_line, c.end_line, c.symbol, c.kind FROM chunk_rows c "
             "LEFT JOIN vectors v ON v.chunk_id = c.id AND v.model = ? WHERE v.chunk_id IS NULL "
@@ -70,6 +72,8 @@ class SQLiteVectors:
         return with_vectors, total
 
     def chunks_by_id(self, ids: Sequence[int]) -> dict[int, ChunkRow]:
+        from maguyva.embed.units import ChunkRow
+
         found: dict[int, ChunkRow] = {}
         for start in range(0, len(ids), 500):
             part = list(ids[start : start + 500])

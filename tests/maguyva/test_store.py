@@ -10,8 +10,9 @@ from maguyva.errors import StoreError
 from maguyva.index.extract import extract_source
 from maguyva.models import Edge, FileRecord, Symbol
 from maguyva.store import open_store
-from maguyva.store.base import Centrality, Snapshot, Span
+from maguyva.store.base import Span
 from maguyva.store.schema import SCHEMA_VERSION
+from maguyva.store.values import Centrality, Snapshot
 
 SOURCE = (
     "class UserService:\n"

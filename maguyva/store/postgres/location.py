@@ -10,13 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-SCHEMES = ("postgresql://", "postgres://")
+from maguyva.store.postgres.scheme import SCHEMES, is_postgres_url
+
+__all__ = ["ALL_REPOS", "DEFAULT_WORKSPACE", "SCHEMES", "PostgresLocation", "is_postgres_url"]
+
 DEFAULT_WORKSPACE = "default"
 ALL_REPOS = "*"
-
-
-def is_postgres_url(location: object) -> bool:
-    return isinstance(location, (str, PostgresLocation)) and str(location).startswith(SCHEMES)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,10 +9,11 @@ from __future__ import annotations
 import json
 
 from maguyva.models import Edge, FileRecord, Reference, Symbol
-from maguyva.store.base import Centrality, LanguageStats, Snapshot, Span
+from maguyva.store.base import Span
 from maguyva.store.lines import matching_lines, prefilter, split_lines
 from maguyva.store.postgres.bm25 import query_terms
 from maguyva.store.rows import EDGE_COLUMNS, REF_COLUMNS, SYMBOL_COLUMNS, reference_from_row, symbol_from_row
+from maguyva.store.values import Centrality, LanguageStats, Snapshot
 
 # FTS5's bm25() with k1 = 1.2, b = 0.75; a phrase's frequency is counted in the chunk's token stream.
 _BM25 = """

@@ -15,7 +15,7 @@ import psycopg
 
 from maguyva.errors import StoreError
 from maguyva.models import Edge, FileExtraction, FileRecord
-from maguyva.store.base import Centrality, Snapshot, Store
+from maguyva.store.base import Store
 from maguyva.store.filetext import FileText
 from maguyva.store.postgres import catalog
 from maguyva.store.postgres.bm25 import postings
@@ -23,6 +23,7 @@ from maguyva.store.postgres.location import PostgresLocation
 from maguyva.store.postgres.reads import PostgresReads
 from maguyva.store.postgres.vectors import PostgresVectors
 from maguyva.store.rows import EDGE_COLUMNS, REF_COLUMNS, SYMBOL_COLUMNS, edge_values
+from maguyva.store.values import Centrality, Snapshot
 
 _FLUSH_ROWS = 20_000
 _WRITE_LOCK = 0x6D677772  # with the repo id: one writer per repository at a time
