@@ -108,6 +108,7 @@ ENV = {
     "GIT_COMMITTER_EMAIL": "b@example.com",
     "GIT_CONFIG_NOSYSTEM": "1",
 }
+LOG_ENV = {**ENV, "GIT_FLUSH": "0"}  # what mining's log gits run with (orkestra.mining.git.log_env)
 
 
 def file_paths(rng: random.Random) -> dict[str, list[str]]:
@@ -226,11 +227,11 @@ class MemorySampler:
             self.rss, self.pss = max(self.rss, rss / 1024), max(self.pss, pss / 1024)
 
 
-def run_measured(args: list[str], cwd: Path) -> tuple[float, float, float, float]:
+def run_measured(args: list[str], cwd: Path, env: dict = ENV) -> tuple[float, float, float, float]:
     """(wall seconds, peak summed RSS in MB, CPU seconds, peak summed PSS in MB) of the process and its children."""
     with MemorySampler() as memory:
         started = time.perf_counter()
-        proc = subprocess.Popen(args, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV)
+        proc = subprocess.Popen(args, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - started
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -252,7 +253,7 @@ def run_split_floor(cwd: Path, stats: bool) -> tuple[float, float, float, float]
         shas: list[bytes] = []
 
         def git(args: list[str], stdin=None) -> None:
-            proc = subprocess.Popen(args, cwd=cwd, stdin=stdin, stdout=subprocess.DEVNULL, env=ENV)
+            proc = subprocess.Popen(args, cwd=cwd, stdin=stdin, stdout=subprocess.DEVNULL, env=LOG_ENV)
             _, status, used = os.wait4(proc.pid, 0)
             if os.waitstatus_to_exitcode(status):
                 failed.append(args)
@@ -343,14 +344,17 @@ def main() -> None:
 def measure(args: argparse.Namespace, repo: Path, commit_graph: bool) -> None:
     """Every figure on the history in ``repo``, interleaved runs, medians of ``args.repeat``."""
     ork = [sys.executable, "-m", "orkestra", "mine", "sync", "--full"]
+    cpu = {}  # the medians of the run without --stats: where the CPU goes, next to cz's below
     for stats in [False, True] if args.stats else [False]:
         floor, single, ours = [], [], []
         for _ in range(args.repeat):  # interleaved, so load drifts hit both alike
             floor.append(run_split_floor(repo, stats))
-            single.append(run_measured(log_args("HEAD", stats=stats, reverse=True), repo))
+            single.append(run_measured(log_args("HEAD", stats=stats, reverse=True), repo, LOG_ENV))
             ours.append(run_measured(ork + (["--stats"] if stats else []), repo))
         f, g, o = (statistics.median(r[0] for r in runs) for runs in (floor, single, ours))
         fc, gc, oc = (statistics.median(r[2] for r in runs) for runs in (floor, single, ours))
+        if not stats:
+            cpu = {"gits": fc, "single": gc, "ours": oc}
         peak = {
             name: (round(max(r[1] for r in runs)), round(max(r[3] for r in runs)))
             for name, runs in (("ours", ours), ("floor", floor), ("single", single))
@@ -391,7 +395,9 @@ def measure(args: argparse.Namespace, repo: Path, commit_graph: bool) -> None:
         t, o = (statistics.median(r[0] for r in runs) for runs in (theirs, ours))
         tc, oc = (statistics.median(r[2] for r in runs) for runs in (theirs, ours))
         # what cz reads: the log without --name-status (no tree diffs), next to the log we need
-        bare = run_measured([a for a in log_args("HEAD", reverse=True) if a != "--name-status"], repo)
+        bare = run_measured(
+            [a for a in log_args("HEAD", reverse=True) if a != "--name-status"], repo, LOG_ENV
+        )
         emit(
             "mine_sync_full_vs_cz_changelog",
             commits=args.commits,
@@ -405,6 +411,13 @@ def measure(args: argparse.Namespace, repo: Path, commit_graph: bool) -> None:
             cz_peak_rss_mb=round(max(r[1] for r in theirs)),
             git_log_without_files_s=round(bare[0], 2),
             git_log_without_files_cpu_s=round(bare[2], 2),
+            # why, in CPU seconds: git's tree diffs alone (the single log less the log without files), the
+            # gits of the two lanes, our Python (the sync less its gits), and the wall time of that CPU on
+            # two idle cores (perfect overlap): cz is faster unless that bound is below cz's own wall time
+            tree_diffs_cpu_s=round(cpu["single"] - bare[2], 2),
+            sync_gits_cpu_s=round(cpu["gits"], 2),
+            sync_python_cpu_s=round(cpu["ours"] - cpu["gits"], 2),
+            sync_wall_bound_on_2_cores_s=round(cpu["ours"] / 2, 2),
             commit_graph=commit_graph,
             load_average=os.getloadavg()[0],
         )

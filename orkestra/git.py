@@ -41,9 +41,11 @@ def output(root: Path, *args: str, timeout: float = 30) -> str:
 
 
 @contextmanager
-def stream(root: Path, *args: str) -> Iterator[subprocess.Popen]:
+def stream(root: Path, *args: str, env: dict[str, str] | None = None) -> Iterator[subprocess.Popen]:
     """A git command whose stdout (bytes) is read while it runs; stderr is kept for the error."""
-    with subprocess.Popen([GIT, *args], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+    with subprocess.Popen(
+        [GIT, *args], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    ) as proc:
         yield proc
 
 

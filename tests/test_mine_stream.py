@@ -282,3 +282,49 @@ def test_a_sync_in_a_process_that_runs_other_threads_does_not_fork(git_repo, mon
         stop.set()
         other.join()
     assert result.new_commits == 9
+
+
+@pytest.mark.parametrize("block", [1, 7, 10, 1 << 20])
+def test_records_written_last_first_come_out_whole_whatever_the_block(tmp_path, block):
+    """The child writes its newest-first records oldest first: one read per block of records, a record
+    larger than the block read alone."""
+    from orkestra.mining.index import _write_reversed
+
+    records = [b"a" * 3, b"bb\n", b"c" * 12, b"", b"d\n", b"e" * 9]
+    with (tmp_path / "source").open("wb+") as source, (tmp_path / "target").open("wb+") as target:
+        source.write(b"prefix" + b"".join(records))
+        source.flush()
+        _write_reversed(source.fileno(), [len(r) for r in records], source.tell(), target, block=block)
+        target.seek(0)
+        assert target.read() == b"".join(reversed(records))
+
+
+@pytest.mark.parametrize("block", [1, 41 * 2, 1 << 20])
+def test_the_childs_lines_are_checked_against_the_list_in_blocks(tmp_path, block):
+    from orkestra.mining.index import _listed
+
+    shas = [f"{n:040x}".encode() for n in range(7)]
+    revs = tmp_path / "revs"
+    revs.write_bytes(b"".join(s + b"\n" for s in shas))
+    lines = tmp_path / "lines"
+    with revs.open("rb") as listing, lines.open("wb+") as graph:
+        graph.write(b"".join(s + b" parent\n" for s in shas[2:6]))
+        assert _listed(graph, listing, 41, 2, 6, block)
+        assert not _listed(graph, listing, 41, 2, 7, block)  # one line short
+        assert not _listed(graph, listing, 41, 1, 5, block)  # shifted by one
+        graph.write(shas[6] + b"\n")
+        assert not _listed(graph, listing, 41, 2, 6, block)  # one line too many
+
+
+def test_log_gits_write_fully_buffered_output(git_repo, monkeypatch):
+    """``GIT_FLUSH=0``: git writes its log in blocks instead of flushing after every commit (same bytes)."""
+    import orkestra.git as orkestra_git
+
+    commit(git_repo, "feat: one", {"a.py": "1\n"}, day=1)
+    envs = []
+    popen = orkestra_git.popen
+    monkeypatch.setattr(orkestra_git, "popen", lambda *a, **k: envs.append(k.get("env")) or popen(*a, **k))
+    from orkestra.mining.git import log_newest
+
+    assert [c.message for c in log_newest(git_repo, "HEAD", False, 5)] == ["feat: one\n"]
+    assert envs and all(env["GIT_FLUSH"] == "0" for env in envs)

@@ -107,7 +107,7 @@ class Git:
         """Stream commits of ``revision`` (``HEAD`` or ``a..b``), newest first (oldest first with ``reverse``).
 
         One ``git log``; :meth:`log_parts` gives the same records as runs that can be read at once."""
-        with git.stream(self.root, *log_args(revision, stats, reverse)[1:]) as proc:
+        with git.stream(self.root, *log_args(revision, stats, reverse)[1:], env=log_env()) as proc:
             yield from _records(proc.stdout, stats)
             stderr = proc.stderr.read().decode("utf-8", "replace")
         if proc.returncode:
@@ -127,6 +127,15 @@ MEMORY_LIMITS = (
     "-c",
     "core.packedGitLimit=8m",
 )
+
+
+def log_env() -> dict[str, str]:
+    """The environment of a log git: this one with ``GIT_FLUSH=0`` (git's documented switch).
+
+    Writing to a pipe, git flushes its output after every commit unless told otherwise: one ``write`` per
+    commit and as many wake-ups of the reader (60k of each for a 60k-commit log). Fully buffered, git writes
+    the same bytes in 4 KiB blocks: 0.1-0.2 s less system time for git and as much for the reader there."""
+    return {**os.environ, "GIT_FLUSH": "0"}
 
 
 def log_args(revision: str, stats: bool = False, reverse: bool = False) -> list[str]:
@@ -245,7 +254,7 @@ def log_newest(root: Path, revision: str, stats: bool, count: int) -> Iterator[R
 def _log_stream(root: Path, args: list[str], revision: str, stats: bool, stdin=None) -> Iterator[RawCommit]:
     with tempfile.TemporaryFile() as errors:
         source = subprocess.DEVNULL if stdin is None else stdin
-        proc = git.popen(root, *args, stdin=source, stdout=subprocess.PIPE, stderr=errors)
+        proc = git.popen(root, *args, stdin=source, stdout=subprocess.PIPE, stderr=errors, env=log_env())
         try:
             yield from _records(proc.stdout, stats)
             if proc.wait():

@@ -215,7 +215,7 @@ def _write_log(
 
 def _write_forked(parts: list, extractor: SignalExtractor, index: BinaryIO, graph: BinaryIO) -> int:
     """``parts[0]`` written here, the rest by a forked child into temporary files appended after it."""
-    with tempfile.TemporaryFile() as later_index, tempfile.TemporaryFile() as later_graph:
+    with tempfile.TemporaryFile(buffering=1 << 20) as later_index, tempfile.TemporaryFile() as later_graph:
         child = _fork(
             lambda: sum(_write_records(part, extractor, later_index, later_graph) for part in parts[1:]),
             later_index,
@@ -241,7 +241,7 @@ def _write_streamed(
     (git walks the same way for both; if it ever did not, the child's commits are read again here)."""
     root = git.root
     with (
-        tempfile.TemporaryFile() as later_index,
+        tempfile.TemporaryFile(buffering=1 << 20) as later_index,
         tempfile.TemporaryFile() as later_graph,
         tempfile.TemporaryFile(buffering=0) as handed,
     ):
@@ -298,7 +298,7 @@ def _newest_then_handed(
 ) -> int:
     """The child of :func:`_write_streamed`: the newest commits, then the handed slice, written oldest first."""
     with (
-        tempfile.TemporaryFile() as newest_index,
+        tempfile.TemporaryFile(buffering=1 << 20) as newest_index,
         tempfile.TemporaryFile() as newest_graph,
         ExitStack() as files,
     ):
@@ -320,20 +320,41 @@ def _newest_then_handed(
         )
         for source, target, side in ((newest_index, later_index, 0), (newest_graph, later_graph, 1)):
             source.flush()
-            end = source.tell()
-            for size in reversed([pair[side] for pair in sizes]):  # oldest first, as the parent's list
-                end -= size
-                target.write(os.pread(source.fileno(), size, end))
+            _write_reversed(source.fileno(), [pair[side] for pair in sizes], source.tell(), target)
         return count + len(sizes)
 
 
-def _listed(lines: BinaryIO, revs, width: int, first: int, last: int) -> bool:
-    """Whether the graph lines in ``lines`` are for the listed commits ``first`` to ``last``, in order."""
+def _write_reversed(source: int, sizes: list[int], end: int, target: BinaryIO, block: int = 1 << 20) -> None:
+    """The records of ``sizes`` bytes each that end at ``end`` in ``source``, written to ``target`` last first.
+
+    One read per ``block`` bytes of records (a record larger than that is read alone), not one per record."""
+    last = len(sizes)
+    while last:
+        first, size = last - 1, sizes[last - 1]
+        while first and size + sizes[first - 1] <= block:
+            first -= 1
+            size += sizes[first]
+        data = os.pread(source, size, end - size)
+        cut = size
+        for number in range(last - 1, first - 1, -1):  # the block's records, last first
+            target.write(data[cut - sizes[number] : cut])
+            cut -= sizes[number]
+        end -= size
+        last = first
+
+
+def _listed(lines: BinaryIO, revs, width: int, first: int, last: int, block: int = 1 << 20) -> bool:
+    """Whether the graph lines in ``lines`` are for the listed commits ``first`` to ``last``, in order
+    (the list read ``block`` bytes at a time)."""
     lines.seek(0)
-    number = first
+    number, listed = first, []
     for line in lines:
-        sha = line.split(b" ", 1)[0].rstrip(b"\n")
-        if number >= last or os.pread(revs.fileno(), width - 1, number * width) != sha:
+        if number >= last:
+            return False
+        if not listed:  # the list's next shas, oldest first
+            step = min(last - number, max(1, block // width))
+            listed = os.pread(revs.fileno(), step * width, number * width).split(b"\n")[step - 1 :: -1]
+        if listed.pop() != line.split(b" ", 1)[0].rstrip(b"\n"):
             return False
         number += 1
     return number == last
