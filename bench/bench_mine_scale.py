@@ -395,9 +395,9 @@ def measure(args: argparse.Namespace, repo: Path, commit_graph: bool) -> None:
         t, o = (statistics.median(r[0] for r in runs) for runs in (theirs, ours))
         tc, oc = (statistics.median(r[2] for r in runs) for runs in (theirs, ours))
         # what cz reads: the log without --name-status (no tree diffs), next to the log we need
-        bare = run_measured(
-            [a for a in log_args("HEAD", reverse=True) if a != "--name-status"], repo, LOG_ENV
-        )
+        # (without --diff-merges too: with no diff format of its own, git 2.39 shows merges as patches there)
+        skip = ("--name-status", "--diff-merges=first-parent")
+        bare = run_measured([a for a in log_args("HEAD", reverse=True) if a not in skip], repo, LOG_ENV)
         emit(
             "mine_sync_full_vs_cz_changelog",
             commits=args.commits,
