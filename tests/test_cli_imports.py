@@ -68,7 +68,10 @@ NOT_FOR_GREP = (
     "maguyva.cli.index",
     "maguyva.cli.team",
     "maguyva.cli.embed",
-    # nor the embedding settings, the PostgreSQL location model, the index-wide values, BM25's words
+    # nor the graph and extraction records, the embedding settings, the PostgreSQL location model,
+    # the index-wide values, BM25's words
+    "maguyva.models.references",
+    "maguyva.models.extraction",
     "maguyva.embed.settings",
     "maguyva.embed.units",
     "maguyva.store.postgres.location",

@@ -8,10 +8,11 @@ Everything else is read from the store itself.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from maguyva.models import Symbol
-from maguyva.store.base import Store
+if TYPE_CHECKING:
+    from maguyva.models import Symbol
+    from maguyva.store.base import Store
 
 
 class SymbolsOf:

@@ -4,8 +4,12 @@ edges, so a SELECT written for SQLite and one written for PostgreSQL build the s
 from __future__ import annotations
 
 from operator import attrgetter
+from typing import TYPE_CHECKING
 
-from maguyva.models import Reference, Symbol
+from maguyva import models  # each record's module is imported by the first row that builds one
+
+if TYPE_CHECKING:
+    from maguyva.models import Reference, Symbol
 
 SYMBOL_FIELDS = (
     "path",
@@ -42,8 +46,8 @@ edge_values = attrgetter(*EDGE_FIELDS)  # an Edge as the tuple an INSERT of EDGE
 
 
 def symbol_from_row(row) -> Symbol:
-    return Symbol(**dict(zip(SYMBOL_FIELDS, row, strict=True)))
+    return models.Symbol(**dict(zip(SYMBOL_FIELDS, row, strict=True)))
 
 
 def reference_from_row(row) -> Reference:
-    return Reference(**dict(zip(REF_FIELDS, row, strict=True)))
+    return models.Reference(**dict(zip(REF_FIELDS, row, strict=True)))

@@ -18,8 +18,8 @@ from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from maguyva import models  # each record's module is imported by the first read that builds one
 from maguyva.errors import SchemaVersionError, StoreError
-from maguyva.models import Edge, FileExtraction, FileRecord, Reference, Symbol
 from maguyva.store.base import Span, Store
 from maguyva.store.filetext import FileText, as_file_text, gram_query, grams, unpack_text
 from maguyva.store.lines import matching_lines, prefilter, split_lines
@@ -41,6 +41,7 @@ from maguyva.store.sqlite_rows import (
 from maguyva.store.sqlite_vectors import VECTOR_SCHEMA, SQLiteVectors
 
 if TYPE_CHECKING:
+    from maguyva.models import Edge, FileExtraction, FileRecord, Reference, Symbol
     from maguyva.store.values import Centrality, LanguageStats, Snapshot
 
 READ_BUSY_MS = 5_000  # readers only wait through brief WAL recovery or checkpoint steps
@@ -402,7 +403,7 @@ class SQLiteStore(SQLiteVectors, Store):
         text = self._texts({i for r in rows for i in (r[1], r[2], r[5], r[6], r[7], r[8])})
         get = text.get
         found = [
-            Reference(
+            models.Reference(
                 r[0],
                 text[r[1]],
                 text[r[2]],
@@ -580,7 +581,7 @@ class SQLiteStore(SQLiteVectors, Store):
         ).fetchone()
         if row is None:
             return None
-        return FileRecord(
+        return models.FileRecord(
             path=row[0],
             language=row[1],
             size=row[2],
@@ -596,7 +597,7 @@ class SQLiteStore(SQLiteVectors, Store):
             (_json_list(paths),),
         )
         return {
-            r[0]: FileRecord(
+            r[0]: models.FileRecord(
                 path=r[0],
                 language=r[1],
                 size=r[2],
@@ -692,7 +693,7 @@ class SQLiteStore(SQLiteVectors, Store):
             + ("id" if by_id else "src_path, src_line, id"),
             args,
         )
-        return [Edge(*row) for row in rows]
+        return [models.Edge(*row) for row in rows]
 
     def _texts(self, ids: set) -> dict[int, str]:
         """id → text of ``names`` (None, a NULL column, is left out)."""

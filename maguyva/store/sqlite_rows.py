@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import count, repeat
 from operator import attrgetter
+from typing import TYPE_CHECKING
 
-from maguyva.models import Edge, FileExtraction, Reference, Symbol
+if TYPE_CHECKING:
+    from maguyva.models import Edge, FileExtraction, Reference, Symbol
 
 # a string's id inside a statement (0, never an id, when the string is not stored: nothing matches it)
 NAME = "coalesce((SELECT n.id FROM (SELECT ? AS t) q JOIN names n ON n.hash = name_hash(q.t) AND n.text = q.t), 0)"
