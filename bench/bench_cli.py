@@ -18,9 +18,11 @@ exists), and measures:
   ``code grep`` / ``code symbol`` and ``maguyva grep`` / ``maguyva symbol`` (on a small indexed repository) next to
   ``python -c "import typer"`` (target ≤ 1.5×), and a no-op ``orkestra sync`` and
   ``orkestra --help`` next to ``python -c pass`` (target ≤ 3× for sync), median wall and CPU
-  of round-robin runs, as same-run ratios.
+  of round-robin runs, as same-run ratios. With ``--instructions`` (needs valgrind), each of them
+  is also run once under callgrind and its instruction count printed next to the floor's: a
+  ratio that other processes' load cannot move (a shared 2-core box moves the timed ones ±5 %).
 
-    .venv/bin/python bench/bench_cli.py [--repeat 10] [--scale 1] [--only-floors]
+    .venv/bin/python bench/bench_cli.py [--repeat 10] [--scale 1] [--only-floors] [--instructions]
 """
 
 from __future__ import annotations
@@ -130,7 +132,19 @@ def bench_startup(root: Path, repeat: int) -> None:
         )
 
 
-def bench_floors(root: Path, repeat: int) -> None:
+def instructions(args: list[str], cwd: Path) -> int:
+    """Instructions the process executes (its children not counted), from one callgrind run."""
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return int(done.stderr.split("Collected : ")[1].split()[0])
+
+
+def bench_floors(root: Path, repeat: int, count_instructions: bool = False) -> None:
     """Each code-command and sync start-up against the interpreter floor it cannot go below."""
     import compileall
     import shutil
@@ -190,6 +204,21 @@ def bench_floors(root: Path, repeat: int) -> None:
             cpu_ratio=round(cpu[name] / cpu[floor], 2),
             **({"target_ratio": target} if target else {}),
         )
+    if count_instructions:
+        counted = {
+            name: instructions(*runs[name])
+            for name in (*floors, 'python -c "import typer"', "python -c pass")
+        }
+        for name, (floor, target) in floors.items():
+            emit(
+                name="cli_floor_instructions",
+                command=name,
+                instructions=counted[name],
+                floor=floor,
+                floor_instructions=counted[floor],
+                ratio=round(counted[name] / counted[floor], 3),
+                **({"target_ratio": target} if target else {}),
+            )
 
 
 def bench_search(root: Path) -> None:
@@ -223,6 +252,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--scale", type=int, default=1)
     parser.add_argument("--only-floors", action="store_true", help="only the #17 start-up floors")
+    parser.add_argument(
+        "--instructions", action="store_true", help="also count the floors' instructions (valgrind)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "ws"
@@ -230,7 +262,7 @@ def main() -> None:
         counts = generate(root, args.scale)
         subprocess.run([sys.executable, "-m", "orkestra", "sync"], cwd=root, check=True, capture_output=True)
         emit(name="workspace", **counts, cpus=os.cpu_count(), load_1min=round(os.getloadavg()[0], 1))
-        bench_floors(root, args.repeat)
+        bench_floors(root, args.repeat, args.instructions)
         if not args.only_floors:
             bench_startup(root, args.repeat)
             bench_search(root)
