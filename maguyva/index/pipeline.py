@@ -470,7 +470,11 @@ def _read_states(path: Path, root: Path, full: bool) -> tuple[Path, dict]:
 
 def _open_for_update(path, full: bool) -> Store:
     """The store to write. An index of another schema version, or (on a ``--full`` run) one that cannot
-    be opened at all (a damaged file), starts from nothing: that index could not serve anyway."""
+    be opened at all (a damaged file), starts from nothing: that index could not serve anyway. A new
+    SQLite index is built in a file of its own, renamed into place when the run commits: a run killed
+    before that leaves no index, as before it started."""
+    if not store_exists(path):  # a first index is built aside and moved in whole (see ``open_store``)
+        return open_store(path, fresh=True)
     try:
         return open_store(path)
     except SchemaVersionError:
@@ -479,4 +483,4 @@ def _open_for_update(path, full: bool) -> Store:
         if not full:
             raise
     reset_store(path)
-    return open_store(path)
+    return open_store(path, fresh=True)

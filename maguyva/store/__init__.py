@@ -15,13 +15,18 @@ if TYPE_CHECKING:
     from maguyva.store.postgres.location import PostgresLocation
 
 
-def open_store(location: Path | str | PostgresLocation, *, readonly: bool = False) -> Store:
-    """Open (creating unless ``readonly``) the index at ``location``: a ``postgresql://`` URL or a SQLite path."""
+def open_store(
+    location: Path | str | PostgresLocation, *, readonly: bool = False, fresh: bool = False
+) -> Store:
+    """Open (creating unless ``readonly``) the index at ``location``: a ``postgresql://`` URL or a SQLite path.
+
+    ``fresh``: there is no SQLite index there yet; it is built in a file of its own (no WAL, no
+    fsync per step) that replaces ``location`` when the first transaction commits."""
     if is_postgres_url(location):
         return _postgres().store.PostgresStore(location, readonly=readonly)
     from maguyva.store.sqlite import SQLiteStore
 
-    return SQLiteStore(location, readonly=readonly)
+    return SQLiteStore(location, readonly=readonly, fresh=fresh)
 
 
 def store_exists(location: Path | str | PostgresLocation) -> bool:

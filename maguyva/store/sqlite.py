@@ -3,12 +3,16 @@
 The only module that speaks SQL. An index run is one write transaction (a ``--full`` rebuild
 drops and recreates the tables inside it), so a crash or kill -9 at any moment leaves the previous
 index, and WAL readers keep reading the last committed state while a writer works. Read-only
-connections never write, not even the schema check, so they never wait for the write lock.
+connections never write, not even the schema check, so they never wait for the write lock. A first
+index (no file yet) is built in a file of its own with an in-memory journal and no fsync per step,
+then linked in whole when its run commits: half the bytes written of a WAL build (stdlib: 110 MB,
+not 227 MB), no checkpoint; a run killed before that leaves no index, as before it started.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import zlib
 from collections import Counter
@@ -56,30 +60,77 @@ _SYMBOL_COLUMNS_S = ", ".join(f"s.{c}" for c in SYMBOL_COLUMNS.split(", "))
 class SQLiteStore(SQLiteVectors, Store):
     """A Maguyva index in one SQLite file."""
 
-    def __init__(self, path: Path | str, *, readonly: bool = False):
+    def __init__(self, path: Path | str, *, readonly: bool = False, fresh: bool = False):
         self.path = Path(path)
         if readonly and not self.path.exists():
             raise StoreError(f"no index at {self.path} (run `orkestra code index` first)")
         self.readonly = readonly
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        # a fresh index is built aside and moved into place when its first transaction commits
+        self.building = _building_file(self.path) if fresh and not readonly else None
+        self._built = False  # a fresh index moves into place when a transaction after its schema's commits
         try:
-            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            register(self.db)
-            self.names = Names(self.db)
-            self.db.execute(f"PRAGMA busy_timeout={READ_BUSY_MS if readonly else WRITE_BUSY_MS}")
+            if self.building is not None:
+                _remove_stale_builds(self.path)
+                self.building.unlink(missing_ok=True)
+            self._connect(self.building or self.path)
             if readonly:
                 self._check_version()
                 return
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
-            self.db.execute("PRAGMA cache_size=-65536")  # 64 MiB, not 2: a cold index's B-tree updates
-            # spill far less (stdlib: its file writes took 6.6 s instead of 7.9 s)
             if not self._check_version():
                 with self.transaction():
                     self._create_schema()
+            self._built = True
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: {exc}") from exc
+
+    def _connect(self, file: Path) -> None:
+        self.db = sqlite3.connect(file, isolation_level=None, check_same_thread=False)
+        register(self.db)
+        self.names = Names(self.db)
+        self.db.execute(f"PRAGMA busy_timeout={READ_BUSY_MS if self.readonly else WRITE_BUSY_MS}")
+        if self.readonly:
+            return
+        if file == self.building:  # nobody else sees this file: no WAL, no fsync per step; a
+            # transaction still rolls back (an in-memory journal: a new file's pages need none)
+            self.db.execute("PRAGMA journal_mode=MEMORY")
+            self.db.execute("PRAGMA synchronous=OFF")
+        else:
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
+        self.db.execute("PRAGMA cache_size=-65536")  # 64 MiB, not 2: a cold index's B-tree updates
+        # spill far less (stdlib: its file writes took 6.6 s instead of 7.9 s)
+
+    def _move_into_place(self) -> None:
+        """After a fresh index's first data commit: make it a WAL database, write it to disk and link it
+        in as ``path`` (atomic: a reader finds no index or the whole of it), then go on from there. If
+        a concurrent first run put an index there meanwhile, that one stays (never a file swapped under
+        its readers) and this build is dropped."""
+        built = self.building
+        self.building = None
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.close()
+        _fsync(built)
+        if not self.path.exists():  # a WAL left beside no database would be replayed into this one
+            for suffix in ("-wal", "-shm"):
+                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        try:
+            os.link(built, self.path)
+        except FileExistsError:
+            pass
+        except OSError:  # a file system without hard links
+            if not self.path.exists():
+                built.replace(self.path)
+        built.unlink(missing_ok=True)
+        _fsync(self.path.parent)
+        self._connect(self.path)
+
+    def _abandon_build(self) -> None:
+        self.db.close()
+        for suffix in ("", "-journal", "-wal", "-shm"):
+            Path(f"{self.building}{suffix}").unlink(missing_ok=True)
+        self.building = None
 
     def _check_version(self) -> bool:
         """Whether the schema is in place (a read, no lock); raise if it is another version."""
@@ -150,9 +201,13 @@ class SQLiteStore(SQLiteVectors, Store):
         except BaseException:
             self.db.execute("ROLLBACK")
             self.names.reset()
+            if self.building is not None and self._built:  # a failed fresh build leaves nothing
+                self._abandon_build()
             raise
         self.names.settle(NAME_COLUMNS)
         self.db.execute("COMMIT")
+        if self.building is not None and self._built:
+            self._move_into_place()
 
     @contextmanager
     def bulk_load(self) -> Iterator[None]:
@@ -174,6 +229,8 @@ class SQLiteStore(SQLiteVectors, Store):
 
     def close(self) -> None:
         self.db.close()
+        if self.building is not None:  # never committed a run: nothing to keep
+            self._abandon_build()
 
     def integrity_check(self) -> str:
         return self.db.execute("PRAGMA integrity_check").fetchone()[0]
@@ -733,6 +790,36 @@ def _marks(batch) -> str:
 def _batches(items: list) -> Iterator[list]:
     for start in range(0, len(items), _MAX_VARS):
         yield items[start : start + _MAX_VARS]
+
+
+def _building_file(path: Path) -> Path:
+    return path.with_name(f".{path.name}.{os.getpid()}.building")
+
+
+def _remove_stale_builds(path: Path) -> None:
+    """Remove the files of fresh builds whose process is gone (killed before it moved its index in)."""
+    for stale in path.parent.glob(f".{path.name}.*.building*"):
+        pid = stale.name[len(path.name) + 2 :].split(".", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            stale.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _statements(script: str) -> Iterator[str]:
