@@ -176,3 +176,29 @@ def test_bm25_words_are_deleted_exactly_whatever_the_line_breaks_and_bytes(git_r
     index_repository(git_repo, store)
     terms = {t[0] for t in dump_index(store)["bm25_terms"]}
     assert "delta" not in terms and "gamma" not in terms and "other" in terms
+
+
+def _words_by_definition(text: str) -> str:
+    """BM25 words as ``search_words`` documents them: each identifier or digit run (``_IDENT``)
+    lower-cased, then its camel-case and digit parts when it has several."""
+    import re
+
+    words = []
+    for ident in re.findall(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+", text):
+        parts = re.findall(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+", ident)
+        words.append(
+            " ".join([ident.lower(), *(p.lower() for p in parts)]) if len(parts) > 1 else ident.lower()
+        )
+    return " ".join(words)
+
+
+def test_search_words_split_digit_led_runs_as_the_identifier_pattern_does():
+    from maguyva.index import chunk
+
+    rng = random.Random(7)
+    texts = ["0x1F 12abc a1 _9 9_ 0b1010_1111 1e10 x2y 3D dé9f ÄbC 99Bottles __init__ 7z_ZZtop", "9", ""]
+    texts += ["".join(rng.choice("aZq0_9 .\n-éX") for _ in range(300)) for _ in range(300)]
+    for text in texts:
+        chunk._WORDS.clear()
+        assert chunk.search_words(text) == _words_by_definition(text), text
+        assert chunk.search_words(text) == _words_by_definition(text), text  # from the filled cache
