@@ -287,7 +287,7 @@ class SQLiteStore(SQLiteVectors, Store):
         ).lastrowid
         db.execute("INSERT INTO files_text (id, text) VALUES (?, ?)", (file, stored.packed))
         db.execute("INSERT INTO files_grams (rowid, grams) VALUES (?, ?)", (file, stored.grams))
-        ids = self.names.intern(extraction_strings(extraction))
+        ids = self.names.lookup(lambda: extraction_strings(extraction))
         db.executemany(
             "INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?,?)", symbol_values(file, extraction.symbols, ids)
         )
@@ -296,6 +296,7 @@ class SQLiteStore(SQLiteVectors, Store):
         )
         chunks = extraction.chunks
         if not chunks:
+            self.names.flush()
             return
         first = db.execute("SELECT coalesce(max(id), 0) + 1 FROM chunks").fetchone()[0]
         db.executemany(
@@ -322,6 +323,7 @@ class SQLiteStore(SQLiteVectors, Store):
                 for i, c in enumerate(chunks)
             ],
         )
+        self.names.flush()
 
     def touch_file(self, path: str, mtime_ns: int) -> None:
         self.db.execute("UPDATE files SET mtime_ns = ? WHERE path = ?", (mtime_ns, path))
@@ -385,12 +387,13 @@ class SQLiteStore(SQLiteVectors, Store):
     def _insert_edges(self, edges: list[Edge]) -> None:
         if not edges:
             return
-        ids = self.names.intern(edge_strings(edges))
+        ids = self.names.lookup(lambda: edge_strings(edges))
         self.db.executemany(
             "INSERT INTO edges (kind_id, src_path_id, src_line, src_symbol_id, dst_path_id, dst_line,"
             " dst_symbol_id, name_id, resolution_id, reason_id, src_col) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
             edge_values(edges, ids),
         )
+        self.names.flush()
         self._bump_edge_counts(Counter(e.resolution for e in edges))
 
     def _count_edges(self, where: str, args, sign: int) -> None:

@@ -77,8 +77,8 @@ def extraction_strings(extraction: FileExtraction) -> set[str | None]:
 
 def _columns(rows: Sequence, layout, ids: dict[str, int]) -> list[Iterable]:
     """Column by column, ``rows``' values with each ``c`` field as its id ('' is id 1: no byte in a
-    row; None stays NULL): ``zip`` of these gives the INSERT tuples."""
-    get = ids.get
+    row; None stays NULL, ``ids`` maps it to None): ``zip`` of these gives the INSERT tuples."""
+    get = ids.__getitem__  # (a clean run's cache numbers a new string here: ``Names.lookup``)
     return [
         map(get, map(attrgetter(f), rows)) if how == "c" else map(attrgetter(f), rows) for how, f in layout
     ]
