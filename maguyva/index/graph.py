@@ -49,22 +49,26 @@ class Links:
 
     def centrality(self) -> list[Centrality]:
         """Rows for every symbol and file that takes part in a resolved edge."""
-        sym_in, sym_out = _degrees(self.symbols)
-        file_in, file_out = _degrees(self.files)
+        nodes, ranks, into, out = _ranked(self.symbols)
         rows = [
-            Centrality(path, symbol, rank, sym_in[(path, symbol)], sym_out[(path, symbol)])
-            for (path, symbol), rank in pagerank(self.symbols).items()
+            Centrality(path, symbol, rank, n_in, n_out)
+            for (path, symbol), rank, n_in, n_out in zip(nodes, ranks, into, out)
             if symbol
         ]
-        file_ranks = pagerank(self.files, extra_nodes=self.paths)
-        rows += [
-            Centrality(path, None, rank, file_in[path], file_out[path]) for path, rank in file_ranks.items()
-        ]
+        nodes, ranks, into, out = _ranked(self.files, extra_nodes=self.paths)
+        rows += [Centrality(*row) for row in zip(nodes, [None] * len(nodes), ranks, into, out)]
         return rows
 
 
 def pagerank(links: Counter, extra_nodes: Iterable[Hashable] = ()) -> dict[Hashable, float]:
     """PageRank of a weighted digraph given as ``{(src, dst): weight}`` (networkx semantics)."""
+    nodes, ranks, _, _ = _ranked(links, extra_nodes)
+    return dict(zip(nodes, ranks))
+
+
+def _ranked(links: Counter, extra_nodes: Iterable[Hashable] = ()) -> tuple[list, list, list, list]:
+    """The nodes of ``links`` (then ``extra_nodes``) in first-seen order, with their PageRank and
+    their weighted in- and out-degree (integers: sums of integer weights, exact in a float64)."""
     import numpy as np
 
     index: dict[Hashable, int] = {}
@@ -75,11 +79,12 @@ def pagerank(links: Counter, extra_nodes: Iterable[Hashable] = ()) -> dict[Hasha
         index.setdefault(node, len(index))
     size = len(index)
     if size == 0:
-        return {}
+        return [], [], [], []
     rows = np.fromiter((index[src] for src, _ in links), dtype=np.int64, count=len(links))
     cols = np.fromiter((index[dst] for _, dst in links), dtype=np.int64, count=len(links))
     weights = np.fromiter(links.values(), dtype=float, count=len(links))
     out = np.bincount(rows, weights=weights, minlength=size)
+    into = np.bincount(cols, weights=weights, minlength=size)
     dangling = out == 0
     share = weights / out[rows]  # each link's fraction of its source's out-weight
     ranks = np.full(size, 1.0 / size)
@@ -89,12 +94,4 @@ def pagerank(links: Counter, extra_nodes: Iterable[Hashable] = ()) -> dict[Hasha
         ranks = ALPHA * (inflow + ranks[dangling].sum() / size) + (1 - ALPHA) / size
         if np.abs(ranks - previous).sum() < size * TOLERANCE:
             break
-    return dict(zip(index, ranks.tolist()))
-
-
-def _degrees(links: Counter) -> tuple[Counter, Counter]:
-    into, out = Counter(), Counter()
-    for (src, dst), weight in links.items():
-        out[src] += weight
-        into[dst] += weight
-    return into, out
+    return list(index), ranks.tolist(), into.astype(np.int64).tolist(), out.astype(np.int64).tolist()
