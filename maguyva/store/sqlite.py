@@ -53,6 +53,7 @@ WRITE_BUSY_MS = 30_000  # a second writer waits this long for the running one, t
 WAL_LIMIT_BYTES = 64 << 20  # the WAL is truncated back to this after a checkpoint (a rebuild grows it)
 
 _MAX_VARS = 500
+GRAMS_HELD_CHARS = 64 << 20  # a bulk load holds back this much gram text (the stdlib's is 25 MB)
 _CENTRALITY_COLUMNS = "path, symbol, pagerank, in_degree, out_degree"
 _SYMBOL_COLUMNS_S = ", ".join(f"s.{c}" for c in SYMBOL_COLUMNS.split(", "))
 
@@ -68,6 +69,8 @@ class SQLiteStore(SQLiteVectors, Store):
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # a fresh index is built aside and moved into place when its first transaction commits
         self.building = _building_file(self.path) if fresh and not readonly else None
+        self._grams: list[tuple[int, str]] | None = None  # a bulk load's gram rows, inserted in bulk
+        self._grams_chars = 0
         self._built = False  # a fresh index moves into place when a transaction after its schema's commits
         try:
             if self.building is not None:
@@ -223,9 +226,23 @@ class SQLiteStore(SQLiteVectors, Store):
         for name, _ in indexes:
             self.db.execute(f"DROP INDEX IF EXISTS {name}")
         self.names.load()  # names_hash is gone too: strings are found in the cache only
-        yield
+        self._grams, self._grams_chars = [], 0
+        try:
+            yield
+            self._flush_grams()
+        finally:
+            self._grams = None
         for _, statement in indexes:
             self.db.execute(statement)
+
+    def _flush_grams(self) -> None:
+        """Insert the gram rows a bulk load holds back. Interleaved with the other tables' rows, one
+        file at a time, ``files_grams`` took 1.5–1.8 s of CPU on the stdlib; all at once 0.7–0.8 s
+        (and the run's other inserts got cheaper too: the store's writes 8.0–9.0 → 6.6–6.7 s)."""
+        if self._grams:
+            self.db.executemany("INSERT INTO files_grams (rowid, grams) VALUES (?, ?)", self._grams)
+            self._grams.clear()
+            self._grams_chars = 0
 
     def close(self) -> None:
         self.db.close()
@@ -286,7 +303,13 @@ class SQLiteStore(SQLiteVectors, Store):
             ),
         ).lastrowid
         db.execute("INSERT INTO files_text (id, text) VALUES (?, ?)", (file, stored.packed))
-        db.execute("INSERT INTO files_grams (rowid, grams) VALUES (?, ?)", (file, stored.grams))
+        if self._grams is None:
+            db.execute("INSERT INTO files_grams (rowid, grams) VALUES (?, ?)", (file, stored.grams))
+        else:  # a bulk load: held back, up to a bound on the memory they take
+            self._grams.append((file, stored.grams))
+            self._grams_chars += len(stored.grams)
+            if self._grams_chars > GRAMS_HELD_CHARS:
+                self._flush_grams()
         ids = self.names.lookup(lambda: extraction_strings(extraction))
         db.executemany(
             "INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?,?)", symbol_values(file, extraction.symbols, ids)
@@ -333,6 +356,7 @@ class SQLiteStore(SQLiteVectors, Store):
         row = db.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
         if row is None:
             return
+        self._flush_grams()  # a contentless row's delete must follow its insert
         old = db.execute("SELECT text FROM files_text WHERE id = ?", row).fetchone()
         if old is not None:  # a contentless FTS5 row is deleted by giving back the tokens it was given
             text = unpack_text(old[0])
