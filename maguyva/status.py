@@ -147,11 +147,10 @@ def index_freshness(root: Path | str, store: str | None = None) -> dict[str, Any
     from maguyva.errors import MaguyvaError
     from maguyva.index.git import head_commit
     from maguyva.store import open_store
-    from maguyva.store.location import repository_root, store_path
+    from maguyva.store.location import locating
 
-    root = repository_root(Path(root), store)
     try:
-        location = store_path(root, store)
+        root, location = locating(Path(root), store)()
     except MaguyvaError:  # not a git repository, no store named
         return {"present": False}
     if isinstance(location, Path) and not location.is_file():

@@ -5,8 +5,8 @@ brings a store up to date: only added, changed, renamed and deleted files are re
 every file whose references might now resolve differently is re-resolved, so the result equals
 a clean index. All writes of one run happen in one transaction, a ``--full`` rebuild's clearing
 included: a run killed at any moment leaves the previous index intact and serving. Every entry
-point resolves the repository first (``repository_root``): a run from a subdirectory updates the
-whole repository's index.
+point resolves the repository and its store first (``maguyva.store.location.locating``): a run from a
+subdirectory updates the whole repository's index.
 """
 
 from __future__ import annotations
@@ -31,8 +31,7 @@ from maguyva.index.workers import extract_records, iter_extractions, iter_resolv
 from maguyva.memory import paused_gc
 from maguyva.models import Edge, FileExtraction, Symbol
 from maguyva.store import Store, open_store, reset_store, store_exists
-from maguyva.store.location import repository_root, settle_root
-from maguyva.store.location import store_path as locate_store
+from maguyva.store.location import locating, settle_root
 from maguyva.store.values import Snapshot
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
@@ -118,8 +117,7 @@ def plan_index(
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> IndexPlan:
     """Preview an index run: files per language, flags, skipped files with reasons, the diff."""
-    root = repository_root(root, store_path)
-    path = locate_store(root, store_path)
+    root, path = locating(root, store_path)()
     states: dict = {}
     if store_exists(path):
         root, states = _read_states(path, root, full)
@@ -151,8 +149,7 @@ def index_status(
     root: Path | str, store_path: Path | str | None = None, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> IndexStatus:
     """Report the last snapshot and the files that changed since it. Writes nothing."""
-    root = repository_root(root, store_path)
-    path = locate_store(root, store_path)
+    root, path = locating(root, store_path)()
     store = open_store(path, readonly=True)
     try:
         root = settle_root(store.recorded_root(), root, rebuild=False)
@@ -197,8 +194,7 @@ def index_repository(
 ) -> IndexSummary:
     """Create or update the index of the repository at ``root``; return what was done."""
     started = time.perf_counter()
-    root = repository_root(root, store_path)
-    path = locate_store(root, store_path)
+    root, path = locating(root, store_path)()
     report = progress or (lambda stage, done, total: None)
     listing = GitListing(root)  # git lists the files while the store is read
     store = _open_for_update(path, full)
