@@ -92,7 +92,7 @@ class Names:
         self.ids = self._cache(self.db.execute("SELECT text, id FROM names"))
         self._complete = True
         # (read now, not from ``_allocate`` in the middle of an ``executemany`` that asks for ids)
-        self._next = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM names").fetchone()[0]
+        self._next = self._first_free()
 
     def lookup(self, texts: Callable[[], Iterable[str | None]]) -> dict[str, int]:
         """text → id for rows whose strings are ``texts()``. A complete cache skips them: each
@@ -124,12 +124,15 @@ class Names:
         if not self._complete:
             raise KeyError(text)  # not interned first: a bug, not a new string
         if not self._next:
-            self._next = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM names").fetchone()[0]
+            self._next = self._first_free()
         key = self._next
         self._next += 1
         self.ids[text] = key
         self._pending.append((key, text, name_hash(text)))
         return key
+
+    def _first_free(self) -> int:
+        return self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM names").fetchone()[0]
 
     def flush(self) -> None:
         """Store the strings ``lookup``'s cache numbered since the last flush."""
@@ -141,7 +144,7 @@ class Names:
     def _insert(self, texts: list[str]) -> None:
         self.flush()
         if not self._next:
-            self._next = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM names").fetchone()[0]
+            self._next = self._first_free()
         rows = [(key, text, name_hash(text)) for key, text in enumerate(texts, self._next)]
         self._next += len(rows)
         self.added += len(rows)
