@@ -154,7 +154,7 @@ def cold(name: str, root: Path, store: Path) -> None:
                 "floor_cpu_s": round(floor_cpu, 2),
                 "cpu_ratio": round(index["cpu"] / floor_cpu, 2),
                 # the parent's share (stores every row; the workers extract and resolve)
-                "parent_cpu_s": round(index["parent_cpu"], 2) if "parent_cpu" in index else None,
+                "parent_cpu_s": round(index["parent_cpu"], 2),
                 "target": "<= 2.5",
             }
         ),
