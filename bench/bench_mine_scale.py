@@ -7,9 +7,9 @@ commit. Then, in the same run, prints each figure next to its floor:
 
 * ``mine sync --full`` from the CLI (wall time, CPU, and the peak of the summed RSS and PSS of the
   process and its git children, sampled every 20 ms) against the very git commands it runs, timed
-  alone (output thrown away) in the same two lanes at once (``git log --max-count`` then a slice of
-  ``git log --stdin``, beside ``git rev-list --reverse`` then the oldest slice; see
-  ``orkestra.mining.index._write_streamed``), and, for comparison, the single ``git log --reverse``;
+  alone (output thrown away) in the same two lanes at once (``git log --max-count`` then runs of
+  ``git log --stdin`` from the list's newest end, beside ``git rev-list --reverse`` then runs from its
+  oldest end; see ``orkestra.mining.lanes``), and, for comparison, the single ``git log --reverse``;
 * against ``cz changelog --dry-run`` (commitizen) on the same history, skipped with a printed
   reason when ``cz`` is not installed (``pip install commitizen``).
 
@@ -32,8 +32,8 @@ import threading
 import time
 from pathlib import Path
 
-from orkestra.mining.git import CHUNK_COMMITS, MEMORY_LIMITS, NEWEST_COMMITS, log_args, log_stdin_args
-from orkestra.mining.index import split_counts
+from orkestra.mining.git import MEMORY_LIMITS, log_args, log_stdin_args
+from orkestra.mining.lanes import NEWEST_COMMITS, Claims
 
 PACKAGES = ["core", "api", "web", "cli", "auth", "billing", "search", "worker", "sdk", "docs-site"]
 TYPES = ["feat"] * 5 + ["fix"] * 6 + ["chore", "docs", "refactor", "perf", "test", "ci", "build", "style"]
@@ -242,15 +242,20 @@ def run_measured(args: list[str], cwd: Path, env: dict = ENV) -> tuple[float, fl
 
 
 def run_split_floor(cwd: Path, stats: bool) -> tuple[float, float, float, float]:
-    """The git commands of a full sync alone, output thrown away, in the same two lanes at once.
+    """The git commands of a full sync alone, output thrown away, in its two lanes at once, sharing the
+    list out as the sync does (``orkestra.mining.lanes``, the same :class:`~orkestra.mining.lanes.Claims`).
 
-    The child's lane: ``git log --max-count=NEWEST_COMMITS`` (newest first), then its handed slice of the
-    list; this process's lane: ``git rev-list --reverse``, then the oldest commits. A slice is read by one
-    ``git log --no-walk=unsorted --stdin`` per ``CHUNK_COMMITS``, one after the other
-    (``orkestra.mining.index._write_streamed``)."""
-    with MemorySampler() as memory, tempfile.TemporaryDirectory(prefix="bench-mine-floor-") as tmp:
+    The child's lane: ``git log --max-count=NEWEST_COMMITS`` (newest first), then runs from the list's
+    back; this process's lane: ``git rev-list --reverse``, then runs from its front. A run is read by one
+    ``git log --no-walk=unsorted --stdin``."""
+    with (
+        MemorySampler() as memory,
+        tempfile.TemporaryDirectory(prefix="bench-mine-floor-") as tmp,
+        (Path(tmp) / "claims").open("wb+", buffering=0) as claimed,
+    ):
         cpu, listed, failed = [], threading.Event(), []
         shas: list[bytes] = []
+        claims = Claims(claimed)
 
         def git(args: list[str], stdin=None) -> None:
             proc = subprocess.Popen(args, cwd=cwd, stdin=stdin, stdout=subprocess.DEVNULL, env=LOG_ENV)
@@ -259,20 +264,19 @@ def run_split_floor(cwd: Path, stats: bool) -> tuple[float, float, float, float]
                 failed.append(args)
             cpu.append(used.ru_utime + used.ru_stime)
 
-        def read(first: int, last: int) -> None:
-            for start in range(first, last, CHUNK_COMMITS):
-                chunk = Path(tmp) / f"chunk-{start}"
-                chunk.write_bytes(b"".join(shas[start : min(last, start + CHUNK_COMMITS)]))
+        def read(from_front: bool) -> None:
+            while run := claims.take(from_front):
+                chunk = Path(tmp) / f"chunk-{run[0]}"
+                chunk.write_bytes(b"".join(shas[run[0] : run[1]]))
                 with chunk.open("rb") as handle:
                     git(log_stdin_args(stats), handle)
 
         def child_lane() -> None:
             newest = log_args("HEAD", stats)
-            newest.insert(-2, f"--max-count={NEWEST_COMMITS}")
+            newest.insert(-2, f"--max-count={claims.newest(NEWEST_COMMITS)}")
             git(newest)
             listed.wait()
-            own, middle, _ = split_counts(len(shas))
-            read(own, own + middle)
+            read(from_front=False)
 
         started = time.perf_counter()
         lane = threading.Thread(target=child_lane)
@@ -285,8 +289,9 @@ def run_split_floor(cwd: Path, stats: bool) -> tuple[float, float, float, float]
             _, _, usage = os.wait4(listing.pid, 0)
         cpu.append(usage.ru_utime + usage.ru_stime)
         shas.extend(revs.read_bytes().splitlines(keepends=True))
+        claims.listed(len(shas))
         listed.set()
-        read(0, split_counts(len(shas))[0])
+        read(from_front=True)
         lane.join()
         wall = time.perf_counter() - started
     if failed:

@@ -10,6 +10,7 @@ from conftest import git
 from mine_repo import commit, mining
 
 from orkestra.errors import OrkestraError
+from orkestra.mining import lanes
 from orkestra.mining.git import Git
 from orkestra.mining.index import INDEX_FILE, sync_index
 from orkestra.mining.signals import SignalExtractor
@@ -70,20 +71,20 @@ def _dies_after_one(run):
 def _split_small(monkeypatch):
     """Make a nine-commit history take every path of a two-process sync: three parts, chunks of two."""
     import orkestra.mining.git as mining_git
-    import orkestra.mining.index as mining_index
 
     monkeypatch.setattr(mining_git, "SPLIT_MIN_COMMITS", 2)
     monkeypatch.setattr(mining_git, "CHUNK_COMMITS", 2)
-    monkeypatch.setattr(mining_index, "NEWEST_COMMITS", 3)  # the child streams 3, is handed 1; 5 stay here
+    monkeypatch.setattr(lanes, "NEWEST_COMMITS", 3)  # the child streams at most 3 first, one at a time
+    monkeypatch.setattr(lanes, "NEWEST_STEP", 1)
+    monkeypatch.setattr(lanes, "LEAST_RUN", 1)  # then runs of one or two commits from each end
 
 
 @pytest.mark.parametrize("failing", ["newest", "parts"])
 def test_a_failure_in_either_process_of_a_forked_sync_leaves_the_old_index(
     git_repo, monkeypatch, alone, failing
 ):
-    """The child streams the newest commits and writes a handed slice: its failure reaches the parent."""
+    """The child streams the newest commits, then takes runs from the list: its failure reaches the parent."""
     import orkestra.mining.git as mining_git
-    import orkestra.mining.index as mining_index
 
     _branchy_history(git_repo)
     paths = mining(git_repo)
@@ -91,8 +92,8 @@ def test_a_failure_in_either_process_of_a_forked_sync_leaves_the_old_index(
     before = (paths.index_dir / INDEX_FILE).read_bytes()
     _split_small(monkeypatch)
     if failing == "newest":
-        original = mining_index.log_newest
-        monkeypatch.setattr(mining_index, "log_newest", lambda *a: _dies_after_one(original(*a)))
+        original = lanes.log_newest
+        monkeypatch.setattr(lanes, "log_newest", lambda *a: _dies_after_one(original(*a)))
     else:
         original = mining_git.LogPart.__iter__
         monkeypatch.setattr(mining_git.LogPart, "__iter__", lambda part: _dies_after_one(original(part)))
@@ -144,8 +145,8 @@ def test_a_walk_that_differs_from_the_list_is_read_again_not_trusted(git_repo, m
     one = _index_files(paths)
     monkeypatch.setattr(mining_index, "WORKERS", 2)
     _split_small(monkeypatch)
-    original = mining_index.log_newest
-    monkeypatch.setattr(mining_index, "log_newest", lambda *a: iter(sorted(original(*a))))  # by sha
+    original = lanes.log_newest
+    monkeypatch.setattr(lanes, "log_newest", lambda *a: (c for c in sorted(original(*a))))  # by sha
     forks = []
     fork = mining_index.os.fork
     monkeypatch.setattr(mining_index.os, "fork", lambda: forks.append(1) or fork())
@@ -288,20 +289,20 @@ def test_a_sync_in_a_process_that_runs_other_threads_does_not_fork(git_repo, mon
 def test_records_written_last_first_come_out_whole_whatever_the_block(tmp_path, block):
     """The child writes its newest-first records oldest first: one read per block of records, a record
     larger than the block read alone."""
-    from orkestra.mining.index import _write_reversed
+    from orkestra.mining.lanes import write_reversed
 
     records = [b"a" * 3, b"bb\n", b"c" * 12, b"", b"d\n", b"e" * 9]
     with (tmp_path / "source").open("wb+") as source, (tmp_path / "target").open("wb+") as target:
         source.write(b"prefix" + b"".join(records))
         source.flush()
-        _write_reversed(source.fileno(), [len(r) for r in records], source.tell(), target, block=block)
+        write_reversed(source.fileno(), [len(r) for r in records], source.tell(), target, block=block)
         target.seek(0)
         assert target.read() == b"".join(reversed(records))
 
 
 @pytest.mark.parametrize("block", [1, 41 * 2, 1 << 20])
 def test_the_childs_lines_are_checked_against_the_list_in_blocks(tmp_path, block):
-    from orkestra.mining.index import _listed
+    from orkestra.mining.lanes import listed
 
     shas = [f"{n:040x}".encode() for n in range(7)]
     revs = tmp_path / "revs"
@@ -309,11 +310,11 @@ def test_the_childs_lines_are_checked_against_the_list_in_blocks(tmp_path, block
     lines = tmp_path / "lines"
     with revs.open("rb") as listing, lines.open("wb+") as graph:
         graph.write(b"".join(s + b" parent\n" for s in shas[2:6]))
-        assert _listed(graph, listing, 41, 2, 6, block)
-        assert not _listed(graph, listing, 41, 2, 7, block)  # one line short
-        assert not _listed(graph, listing, 41, 1, 5, block)  # shifted by one
+        assert listed(graph, listing, 41, 2, 6, block)
+        assert not listed(graph, listing, 41, 2, 7, block)  # one line short
+        assert not listed(graph, listing, 41, 1, 5, block)  # shifted by one
         graph.write(shas[6] + b"\n")
-        assert not _listed(graph, listing, 41, 2, 6, block)  # one line too many
+        assert not listed(graph, listing, 41, 2, 6, block)  # one line too many
 
 
 def test_log_gits_write_fully_buffered_output(git_repo, monkeypatch):
@@ -328,3 +329,86 @@ def test_log_gits_write_fully_buffered_output(git_repo, monkeypatch):
 
     assert [c.message for c in log_newest(git_repo, "HEAD", False, 5)] == ["feat: one\n"]
     assert envs and all(env["GIT_FLUSH"] == "0" for env in envs)
+
+
+def test_claims_give_every_listed_commit_to_one_lane_once(tmp_path):
+    """Runs from both ends: half of what is left, at most ``most``, at least LEAST_RUN (unless less is left)."""
+    with (tmp_path / "claims").open("wb+", buffering=0) as handle:
+        claims = lanes.Claims(handle)
+        assert claims.newest(5) == 5  # before the list is made the child's first stream is not held back
+        claims.listed(1000)
+        runs, front = [], True
+        while run := claims.take(front, most=300):
+            runs.append(run)
+            front = not front
+        claims.give_back(0)
+        assert sorted(p for a, b in runs for p in range(a, b)) == list(
+            range(995)
+        )  # 995..999: the newest five
+        sizes = [b - a for a, b in runs]
+        assert sizes == [
+            300,
+            300,
+            256,
+            139,
+        ]  # 995 left: 695, 395, then half of it but at least 256, then the rest
+        assert claims.newest(10) == 0 and claims.front() == max(b for a, b in runs if a < 500)
+
+
+def test_claims_exclude_each_other_across_a_fork(tmp_path, monkeypatch):
+    """Two processes taking one commit at a time as fast as they can: every position once, none twice."""
+    import os
+
+    monkeypatch.setattr(lanes, "LEAST_RUN", 1)
+    total = 4000
+    with (tmp_path / "claims").open("wb+", buffering=0) as handle, (tmp_path / "theirs").open("w+") as theirs:
+        claims = lanes.Claims(handle)
+        claims.listed(total)
+
+        def take_all(front: bool) -> list[int]:
+            return [run[0] for run in iter(lambda: claims.take(front, most=1), None)]
+
+        pid = os.fork()
+        if pid == 0:
+            try:
+                theirs.write(" ".join(map(str, take_all(False))))
+                theirs.flush()
+            finally:
+                os._exit(0)
+        mine = take_all(True)
+        os.waitpid(pid, 0)
+        theirs.seek(0)
+        child = [int(p) for p in theirs.read().split()]
+    assert sorted(mine + child) == list(range(total))
+    assert mine and child  # both took part
+
+
+@pytest.mark.parametrize("slow", ["parent", "child"])
+def test_the_lanes_meet_where_the_work_meets(git_repo, monkeypatch, alone, slow):
+    """The slower lane writes fewer commits, and the bytes stay those of one process."""
+    import os
+    import time
+
+    import orkestra.mining.index as mining_index
+
+    _branchy_history(git_repo)
+    paths = mining(git_repo)
+    monkeypatch.setattr(mining_index, "WORKERS", 1)
+    sync_index(paths, full=True)
+    one = _index_files(paths)
+    monkeypatch.setattr(mining_index, "WORKERS", 2)
+    _split_small(monkeypatch)
+    parent, written_here = os.getpid(), []
+    original = mining_index._lines
+
+    def lines(raw, extractor):
+        here = os.getpid() == parent
+        written_here.extend([raw.sha] if here else [])
+        if here == (slow == "parent"):
+            time.sleep(0.2)
+        return original(raw, extractor)
+
+    monkeypatch.setattr(mining_index, "_lines", lines)
+    sync_index(paths, full=True)
+    assert _index_files(paths) == one
+    assert len(written_here) <= 3 if slow == "parent" else len(written_here) >= 6  # of nine

@@ -3,7 +3,7 @@
 Discovery and plumbing are plain git commands; the log is streamed from ``git log -z`` with a
 fixed format, one pass over its output; a long oldest-first log also comes as slices of
 :func:`log_listing` (:func:`log_parts`, :class:`LogPart`) and as the newest commits alone
-(:func:`log_newest`), which two processes read at once (``orkestra.mining.index``).
+(:func:`log_newest`), which two processes read at once (``orkestra.mining.lanes``).
 
 The stream is NUL-delimited throughout and read positionally, so no byte of a message, author
 or file name can start a record: git prints a message only up to its first NUL, each commit is
@@ -176,15 +176,17 @@ CHUNK_COMMITS = (
 )
 
 
-NEWEST_COMMITS = CHUNK_COMMITS  # what a full sync's second process streams while the first lists the rest
-
-
 @contextmanager
-def log_listing(root: Path, revision: str) -> Iterator[tuple[BinaryIO, int, int]]:
-    """``git rev-list --reverse`` of ``revision`` in an unnamed temporary file: (file, commits, line width).
+def log_listing(
+    root: Path, revision: str, into: BinaryIO | None = None
+) -> Iterator[tuple[BinaryIO, int, int]]:
+    """``git rev-list --reverse`` of ``revision`` in an unnamed temporary file (or ``into``, an empty
+    unbuffered one the caller made): (file, commits, line width).
 
     The list is in the very order ``git log --reverse`` shows the commits (same walk)."""
-    with tempfile.TemporaryFile(buffering=0) as revs, tempfile.TemporaryFile() as errors:
+    with ExitStack() as files:
+        revs = into if into is not None else files.enter_context(tempfile.TemporaryFile(buffering=0))
+        errors = files.enter_context(tempfile.TemporaryFile())
         listing = git.popen(  # the pack limits: 41 MB of RSS instead of 103 MB for 60k commits, same time
             root, *MEMORY_LIMITS, "rev-list", "--reverse", revision, "--", stdout=revs, stderr=errors
         )
