@@ -125,6 +125,18 @@ def test_code_search_still_builds_the_typed_answer(git_repo):
     assert probe == {"code": 0, "heavy": ["maguyva.answers", "pydantic"]}
 
 
+def test_mine_sync_without_orkestra_yaml_imports_no_config_model_nor_yaml(git_repo):
+    """A repository that is only mined (no orkestra.yaml) is read with the defaults: no pydantic, no YAML."""
+    (git_repo / "a.py").write_text("x = 1\n")
+    git(git_repo, "add", ".")
+    git(git_repo, "commit", "-qm", "feat: one")
+    heavy = ("pydantic", "yaml", "orkestra.workspace.config", "jinja2", "rich", "git")
+    assert run_in_process("mine", "sync", "--full", heavy=heavy, cwd=git_repo) == {"code": 0, "heavy": []}
+    (git_repo / "orkestra.yaml").write_text("version: 1\nmining:\n  releasable_types: [feat]\n")
+    with_file = run_in_process("mine", "sync", heavy=("pydantic", "yaml"), cwd=git_repo)
+    assert with_file == {"code": 0, "heavy": ["pydantic", "yaml"]}  # a file is validated by the model
+
+
 def test_root_help_imports_no_command_module_and_matches_the_full_tree():
     modules = tuple(sorted({module for module, _ in ENTRIES.values()}))
     for argv in (("--help",), ()):

@@ -50,6 +50,14 @@ def test_every_section_is_typed_by_the_model_its_owner_keeps(tmp_path):
             "orkestra.yaml:4:3: maguyva.colour: unknown field (not part of the schema)",
         ),
         (
+            "version: 1\nmining:\n  domains:\n    web: {paths: [a], scope: [b]}\n",
+            "orkestra.yaml:4:23: mining.domains.web.scope: unknown field (not part of the schema)",
+        ),
+        (
+            "version: 1\nmining:\n  ledger_dir: [a]\n",
+            "orkestra.yaml:3:3: mining.ledger_dir: Input should be a valid string",
+        ),
+        (
             "version: 1\nmining:\n  changelog:\n    format: nope\n",
             "orkestra.yaml:4:5: mining.changelog.format: Input should be 'keep-a-changelog' or 'release-please'",
         ),
@@ -181,3 +189,22 @@ def test_a_bad_memory_section_is_located_at_load_time(tmp_path):
     assert messages(info) == ["orkestra.yaml:3:3: memory.hook: expected true or false"]
     write(tmp_path, "version: 1\nmemory:\n  hook: true\n")
     assert load_config(tmp_path).memory == {"hook": True}
+
+
+def test_mining_without_orkestra_yaml_has_the_paths_of_the_default_model(tmp_path):
+    """No orkestra.yaml: mining builds its paths without the model (no pydantic), the very paths the
+    default model gives."""
+    from orkestra.mining.config import mining_paths
+
+    without = load_mining_paths(tmp_path)
+    assert without == mining_paths(tmp_path, OrkestraConfig())
+    assert without.decisions_dir == tmp_path / "ai_assets/reference/decisions"
+    assert without.config.releasable == ("feat", "fix", "perf", "revert")
+    assert without.project == tmp_path.name  # looked up when first asked
+
+
+def test_releasable_types_set_in_the_file_are_told_from_the_default(tmp_path):
+    write(tmp_path, "version: 1\nmining:\n  releasable_types: [feat, fix, perf, revert]\n")
+    assert load_mining_paths(tmp_path).config.releasable_types == ["feat", "fix", "perf", "revert"]
+    write(tmp_path, "version: 1\n")
+    assert load_mining_paths(tmp_path).config.releasable_types is None  # release-please then uses its own

@@ -22,13 +22,13 @@ The commit index is derived state under ``paths.state`` (``.orkestra/mining/``),
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from orkestra.errors import OrkestraError
+from orkestra.workspace.root import CONFIG_FILE, DECISIONS_DIR, OUTPUT_DIR, STATE_DIR
 
 if TYPE_CHECKING:
     from orkestra.workspace.config import OrkestraConfig
@@ -48,22 +48,28 @@ DEFAULT_INFRASTRUCTURE = (
     "**/migrations/**",
     "Makefile",
 )
+DEFAULT_RELEASABLE_TYPES = ("feat", "fix", "perf", "revert")
+
+# The section's models are plain frozen dataclasses: mining a repository without ``orkestra.yaml``
+# imports no pydantic (~0.1-0.2 s of a full sync's start on this box). Pydantic validates them where
+# the workspace model embeds them (``orkestra.workspace.config``); this setting refuses unknown keys.
+_STRICT = {"extra": "forbid"}
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class DomainRule(_Strict):
+@dataclass(frozen=True)
+class DomainRule:
     """A domain is affected by a commit touching one of ``paths`` or carrying one of ``scopes``."""
 
-    paths: list[str] = Field(default_factory=list)
-    scopes: list[str] = Field(default_factory=list)
+    __pydantic_config__: ClassVar = _STRICT
+    paths: list[str] = field(default_factory=list)
+    scopes: list[str] = field(default_factory=list)
 
 
-class ChangelogConfig(_Strict):
+@dataclass(frozen=True)
+class ChangelogConfig:
     """How ``registry changelog render`` and ``mine auto`` write changelogs (never part of the index)."""
 
+    __pydantic_config__: ClassVar = _STRICT
     format: Literal["keep-a-changelog", "release-please"] = "keep-a-changelog"
     path: str | None = None
     packages: Literal["per-package", "root", "both"] = "per-package"
@@ -72,25 +78,48 @@ class ChangelogConfig(_Strict):
     release_type: str | None = None  # release-please's release type (python, node, java…); default: detected
 
 
-class MiningConfig(_Strict):
+@dataclass(frozen=True)
+class MiningConfig:
+    """The ``mining:`` section. ``releasable_types`` and ``decisions_dir`` are None when orkestra.yaml
+    does not set them: the release-please format then uses its own types, and the decisions live at
+    ``paths.decisions`` (see :attr:`releasable` and :func:`mining_paths`)."""
+
+    __pydantic_config__: ClassVar = _STRICT
     ledger_dir: str = "ai_assets/reference/changelog"
-    releasable_types: list[str] = Field(default_factory=lambda: ["feat", "fix", "perf", "revert"])
-    domains: dict[str, DomainRule] = Field(default_factory=dict)
-    packages: list[str] = Field(default_factory=list)
-    infrastructure: list[str] = Field(default_factory=lambda: list(DEFAULT_INFRASTRUCTURE))
-    decisions_dir: str = "ai_assets/reference/decisions"
-    changelog: ChangelogConfig = Field(default_factory=ChangelogConfig)
+    releasable_types: list[str] | None = None
+    domains: dict[str, DomainRule] = field(default_factory=dict)
+    packages: list[str] = field(default_factory=list)
+    infrastructure: list[str] = field(default_factory=lambda: list(DEFAULT_INFRASTRUCTURE))
+    decisions_dir: str | None = None
+    changelog: ChangelogConfig = field(default_factory=ChangelogConfig)
+
+    @property
+    def releasable(self) -> tuple[str, ...]:
+        """The releasable commit types: as set, or feat, fix, perf and revert."""
+        return DEFAULT_RELEASABLE_TYPES if self.releasable_types is None else tuple(self.releasable_types)
+
+    def index_settings(self) -> dict:
+        """What the commit index depends on (everything but the changelog's layout), as plain data."""
+        settings = asdict(self)
+        del settings["changelog"]
+        settings["releasable_types"] = list(self.releasable)
+        return settings
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class MiningPaths:
     """Every file mining reads or writes, absolute."""
 
     root: Path
     config: MiningConfig
     state_dir: Path
-    project: str
+    configured_project: str | None = None  # ``project:`` when orkestra.yaml sets it
     sync_manifest: str = ""  # repo-relative: what `orkestra sync` owns is generated, not a decision's files
+
+    @cached_property
+    def project(self) -> str:
+        """The project's name (:func:`project_name`), looked up when first asked."""
+        return project_name(self.root, self.configured_project)
 
     @property
     def ledger_dir(self) -> Path:
@@ -102,13 +131,19 @@ class MiningPaths:
 
     @property
     def decisions_dir(self) -> Path:
-        return self.root / self.config.decisions_dir
+        return self.root / (self.config.decisions_dir or DECISIONS_DIR)
 
 
 def load_mining_paths(root: Path) -> MiningPaths:
     """The ``mining:`` section of ``root/orkestra.yaml`` (the one config model, loaded once per
     process) and the paths it names; a repository without ``orkestra.yaml`` is mined with the
-    defaults. A bad file or value raises ``WorkspaceError`` naming the file, line and field."""
+    defaults, without loading the model. A bad file or value raises ``WorkspaceError`` naming the
+    file, line and field."""
+    if not (Path(root) / CONFIG_FILE).is_file():
+        from orkestra.render.manifest import MANIFEST_NAME
+
+        config = MiningConfig(decisions_dir=DECISIONS_DIR)
+        return MiningPaths(root, config, Path(root) / STATE_DIR, None, f"{OUTPUT_DIR}/{MANIFEST_NAME}")
     from orkestra.workspace.config import load_config
 
     return mining_paths(root, load_config(root))
@@ -120,14 +155,14 @@ def mining_paths(root: Path, orkestra_config: OrkestraConfig) -> MiningPaths:
     from orkestra.render.manifest import manifest_path
 
     config = orkestra_config.mining
-    if "decisions_dir" not in config.model_fields_set:
-        config = config.model_copy(update={"decisions_dir": orkestra_config.paths.decisions})
+    if config.decisions_dir is None:
+        config = replace(config, decisions_dir=orkestra_config.paths.decisions)
     raw_project = orkestra_config.project if "project" in orkestra_config.model_fields_set else None
     return MiningPaths(
         root=root,
         config=config,
         state_dir=root / orkestra_config.paths.state,
-        project=project_name(root, raw_project),
+        configured_project=raw_project,
         sync_manifest=manifest_path(orkestra_config),
     )
 

@@ -86,9 +86,7 @@ def commit_record(raw: RawCommit, extractor: SignalExtractor) -> dict:
 
 
 def _fingerprint(paths: MiningPaths, packages: list[str]) -> str:
-    settings = json.dumps(
-        [INDEX_VERSION, paths.config.model_dump(mode="json", exclude={"changelog"}), packages], sort_keys=True
-    )
+    settings = json.dumps([INDEX_VERSION, paths.config.index_settings(), packages], sort_keys=True)
     return hashlib.sha256(settings.encode()).hexdigest()[:16]
 
 

@@ -176,8 +176,8 @@ def changelog_types(paths) -> tuple[frozenset[str], dict[str, str]]:
     """
     config = paths.config
     titles = dict(TYPE_SECTIONS)
-    if config.changelog.format != "release-please" or "releasable_types" in config.model_fields_set:
-        return frozenset(t.lower() for t in config.releasable_types), titles
+    if config.changelog.format != "release-please" or config.releasable_types is not None:
+        return frozenset(t.lower() for t in config.releasable), titles
     sections = read_release_please_config(paths.root).get("changelog-sections")
     if isinstance(sections, list) and all(
         isinstance(s, dict) and isinstance(s.get("type"), str) for s in sections

@@ -68,7 +68,7 @@ class SignalExtractor:
             for name, rule in sorted(config.domains.items())
         )
         return cls(
-            releasable=frozenset(t.lower() for t in config.releasable_types),
+            releasable=frozenset(t.lower() for t in config.releasable),
             domain_paths=domains,
             packages=tuple(sorted(packages, key=lambda p: (-len(p), p))),
             infrastructure=_glob_re(config.infrastructure),

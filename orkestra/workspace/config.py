@@ -24,7 +24,7 @@ from pydantic_core import PydanticCustomError
 from maguyva.config import MaguyvaConfig
 from orkestra.mining.config import MiningConfig
 from orkestra.telemetry.settings import SettingsError, TelemetrySettings, parse_settings
-from orkestra.workspace.root import CONFIG_FILE, find_root
+from orkestra.workspace.root import CONFIG_FILE, DECISIONS_DIR, OUTPUT_DIR, STATE_DIR, find_root
 
 if TYPE_CHECKING:
     from orkestra.workspace.source import Document
@@ -50,15 +50,15 @@ class Paths(Strict):
     registries: str = "registries"
     templates: str = "templates"
     ai_assets: str = "ai_assets"
-    output: str = ".claude"
+    output: str = OUTPUT_DIR
     mcp_config: str = ".mcp.json"
     # Every ground-truth registry is found with this glob (relative to the root).
     ground_truths_glob: str = "**/ai_assets/reference/ground_truths.yaml"
-    decisions: str = "ai_assets/reference/decisions"
+    decisions: str = DECISIONS_DIR
     domains: str = "ai_assets/domains"
     decisions_digest: str = "ai_assets/reference/DECISIONS.md"
     # Derived state (manifests, caches, indexes); git-ignored.
-    state: str = ".orkestra"
+    state: str = STATE_DIR
     # The `plugin` target: a marketplace folder holding the Claude Code plugin built from the registries.
     marketplace: str = "marketplace"
 

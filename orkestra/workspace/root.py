@@ -5,6 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 CONFIG_FILE = "orkestra.yaml"
+# Defaults of ``paths:`` (``orkestra.workspace.config.Paths``) for callers that do without the model
+# when there is no orkestra.yaml (mining)
+STATE_DIR = ".orkestra"
+DECISIONS_DIR = "ai_assets/reference/decisions"
+OUTPUT_DIR = ".claude"
 
 
 def find_root(root: str | Path | None = None, *, must_exist: bool = False) -> Path:

@@ -328,7 +328,7 @@ def diagnostics_from_validation(
         line, col = locate(doc, loc)
         field = ".".join(str(part) for part in loc)
         message = error["msg"]
-        if error["type"] == "extra_forbidden":
+        if error["type"] in ("extra_forbidden", "unexpected_keyword_argument"):  # a model's, a dataclass's
             message = "unknown field (not part of the schema)"
         elif error["type"] == "missing":
             message = "required field is missing"
