@@ -167,3 +167,38 @@ def test_strings_no_row_uses_are_pruned_once_enough_are_new(git_repo, tmp_path, 
         con.close()
     assert "a.alpha_one" not in names and "alpha_one" not in names and "a.gamma_three" in names
     assert dump_index(store) == _clean(git_repo, tmp_path)
+
+
+def test_a_clean_index_counts_its_strings_without_looking_for_unused_ones(git_repo, tmp_path, monkeypatch):
+    """A clean run's strings were all numbered for the rows it wrote: its commit sets the baseline and
+    never runs the query that reads every id column; the next incremental run still prunes."""
+    import sqlite3
+
+    from maguyva.store import sqlite as sqlite_store
+    from maguyva.store import sqlite_names
+
+    statements = []
+    connect = sqlite3.connect
+
+    def traced(*args, **kwargs):
+        db = connect(*args, **kwargs)
+        db.set_trace_callback(statements.append)
+        return db
+
+    monkeypatch.setattr(sqlite_store.sqlite3, "connect", traced)
+    monkeypatch.setattr(sqlite_names, "PRUNE_MIN", 0)
+    monkeypatch.setattr(sqlite_names, "PRUNE_GROWTH", 0.0)  # any new string would call for a prune
+    write_tree(
+        git_repo, {"a.py": "def alpha_one():\n    return beta_two()\n", "b.py": "def beta_two():\n    pass\n"}
+    )
+    commit_all(git_repo)
+    store = tmp_path / "index.db"
+    for full in (False, True):  # a first index, then a rebuild of it
+        statements.clear()
+        index_repository(git_repo, store, full=full)
+        assert not [s for s in statements if s.startswith("DELETE FROM names")]
+    write_tree(git_repo, {"a.py": "def gamma_three():\n    return beta_two()\n"})
+    statements.clear()
+    index_repository(git_repo, store)
+    assert [s for s in statements if s.startswith("DELETE FROM names")]
+    assert dump_index(store) == _clean(git_repo, tmp_path)
