@@ -383,9 +383,11 @@ def test_claims_exclude_each_other_across_a_fork(tmp_path, monkeypatch):
     assert mine and child  # both took part
 
 
+@pytest.mark.parametrize("newest", [3, 100])  # the child's first stream: 3 commits, or the whole history
 @pytest.mark.parametrize("slow", ["parent", "child"])
-def test_the_lanes_meet_where_the_work_meets(git_repo, monkeypatch, alone, slow):
-    """The slower lane writes fewer commits, and the bytes stay those of one process."""
+def test_the_lanes_meet_where_the_work_meets(git_repo, monkeypatch, alone, slow, newest):
+    """The slower lane writes fewer commits, and the bytes stay those of one process (also when the
+    child's first stream meets the parent and stops its git there)."""
     import os
     import time
 
@@ -398,6 +400,7 @@ def test_the_lanes_meet_where_the_work_meets(git_repo, monkeypatch, alone, slow)
     one = _index_files(paths)
     monkeypatch.setattr(mining_index, "WORKERS", 2)
     _split_small(monkeypatch)
+    monkeypatch.setattr(lanes, "NEWEST_COMMITS", newest)
     parent, written_here = os.getpid(), []
     original = mining_index._lines
 
