@@ -15,7 +15,6 @@ import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
 
 import orjson
 
@@ -198,7 +197,7 @@ def _write_log(
     temporary files, appended after this process's: the same bytes as one process writing every record
     in order, on two cores (``orkestra.mining.lanes``). A full sync's two lanes take the listed commits
     from its two ends as they go, the child at work from the start (:func:`lanes.write_two_lanes`); an
-    incremental one splits the listed range in two runs (``Git.log_parts``, :func:`_write_forked`)."""
+    incremental one splits the listed range in two runs (``Git.log_parts``, :func:`lanes.write_forked`)."""
     # a fork copies only the calling thread: never fork a process that runs others (an MCP server, say)
     alone = hasattr(os, "fork") and threading.active_count() == 1
     workers = WORKERS if (os.cpu_count() or 1) > 1 and alone else 1
@@ -211,23 +210,7 @@ def _write_log(
     with git.log_parts(revision, stats, parts=workers) as parts:
         if len(parts) < 2:
             return sum(lanes.write_records(part, lines, index, graph) for part in parts)
-        return _write_forked(parts, lines, index, graph)
-
-
-def _write_forked(parts: list, lines: lanes.Lines, index: BinaryIO, graph: BinaryIO) -> int:
-    """``parts[0]`` written here, the rest by a forked child into temporary files appended after it."""
-    with tempfile.TemporaryFile(buffering=1 << 20) as later_index, tempfile.TemporaryFile() as later_graph:
-        child = lanes.fork(
-            lambda: sum(lanes.write_records(part, lines, later_index, later_graph) for part in parts[1:]),
-            later_index,
-            later_graph,
-        )
-        with child:
-            count = lanes.write_records(parts[0], lines, index, graph)
-            count += child.join()
-        lanes.append(later_index, index)
-        lanes.append(later_graph, graph)
-        return count
+        return lanes.write_forked(parts, lines, index, graph)
 
 
 def _lines(raw: RawCommit, extractor: SignalExtractor) -> tuple[bytes, bytes]:

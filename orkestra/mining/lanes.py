@@ -1,4 +1,7 @@
-"""Two processes writing one commit index: a forked child, and a full sync's two lanes.
+"""Two processes writing one commit index: a forked child for a listed range, and a full sync's two lanes.
+
+An incremental sync's range comes as runs (``Git.log_parts``): :func:`write_forked` writes the first
+here and has a forked child write the rest.
 
 A full sync reads ``git rev-list --reverse`` (:func:`~orkestra.mining.git.log_listing`, oldest
 first) and shares the list out from its two ends. This process's lane takes runs from the front
@@ -112,6 +115,22 @@ class Claims:
     def front(self) -> int:
         with self._held() as state:
             return state[1]
+
+
+def write_forked(parts: list, lines: Lines, index: BinaryIO, graph: BinaryIO) -> int:
+    """``parts[0]`` written here, the rest by a forked child into temporary files appended after it."""
+    with tempfile.TemporaryFile(buffering=1 << 20) as later_index, tempfile.TemporaryFile() as later_graph:
+        child = fork(
+            lambda: sum(write_records(part, lines, later_index, later_graph) for part in parts[1:]),
+            later_index,
+            later_graph,
+        )
+        with child:
+            count = write_records(parts[0], lines, index, graph)
+            count += child.join()
+        append(later_index, index)
+        append(later_graph, graph)
+        return count
 
 
 def write_two_lanes(
