@@ -51,7 +51,7 @@ def test_a_log_that_fails_mid_stream_leaves_the_old_index(git_repo, monkeypatch)
     before = (paths.index_dir / INDEX_FILE).read_bytes()
     original = mining_git.LogPart.__iter__
     monkeypatch.setattr(mining_git.LogPart, "__iter__", lambda part: _dies_after_one(original(part)))
-    monkeypatch.setattr(mining_git, "log_newest", lambda *a: _dies_after_one(iter(())))
+    monkeypatch.setattr(lanes, "log_newest", lambda *a: _dies_after_one(iter(())))  # the full sync's child
     for full in (True, False):
         commit(git_repo, "fix: one more", {"g.py": f"{full}\n"})
         with pytest.raises(OrkestraError, match="git log died"):
@@ -414,4 +414,5 @@ def test_the_lanes_meet_where_the_work_meets(git_repo, monkeypatch, alone, slow,
     monkeypatch.setattr(mining_index, "_lines", lines)
     sync_index(paths, full=True)
     assert _index_files(paths) == one
-    assert len(written_here) <= 3 if slow == "parent" else len(written_here) >= 6  # of nine
+    # of nine; a split fixed in advance gave this process 5 whichever lane was slow
+    assert len(written_here) <= 4 if slow == "parent" else len(written_here) >= 6
