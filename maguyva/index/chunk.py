@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from maguyva.index.transport import new_chunk
 from maguyva.models import Chunk, Symbol
 
 WINDOW = 60  # lines per chunk when no definition boundary splits the text
@@ -47,7 +48,7 @@ def _windows(path: str, lines: list[str], start: int, end: int, symbol: str | No
         last = min(first + WINDOW - 1, end)
         body = "\n".join(lines[first - 1 : last])
         if body.strip():
-            yield Chunk(path=path, start_line=first, end_line=last, text=body, symbol=symbol, kind=kind)
+            yield new_chunk((path, first, last, body, symbol, kind, None))
 
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")

@@ -25,6 +25,7 @@ from maguyva.errors import ParseError
 from maguyva.index.chunk import chunk_code, chunk_text
 from maguyva.index.languages import compiled_query, has_query, hooks
 from maguyva.index.parse import DEFAULT_BUDGET_MS, parse_source
+from maguyva.index.transport import new_reference, new_symbol
 from maguyva.models import DEF_KINDS, FACT_KINDS, REF_KINDS, FileExtraction, Reference, Symbol
 
 CLASS_LIKE = frozenset({"class", "interface", "struct", "trait", "enum"})
@@ -180,7 +181,7 @@ def _facts(path: str, language: str, source: bytes, nodes: dict, spans, symbols,
             if weak and name not in called and (kind == "bind" or scope.rsplit(".", 1)[-1] not in passed):
                 continue
         line, col = anchor.start_point
-        found.append(Reference(path, name, kind, line + 1, col, qualifier, scope, module, alias))
+        found.append(new_reference((path, name, kind, line + 1, col, qualifier, scope, module, alias)))
     return found
 
 
@@ -240,17 +241,19 @@ def _build_symbols(path: str, language: str, source: bytes, defs: list[_Def]):
         (row, col), (end_row, end_col) = node.start_point, node.end_point
         end_line = end_row if end_col == 0 and end_row > row else end_row + 1  # a span ending at column 0
         symbols.append(
-            Symbol(
-                path,
-                name,
-                qualified,
-                kind,
-                row + 1,
-                end_line,
-                col,
-                _signature(node, source),
-                _doc(found.doc_nodes, source),
-                outer,
+            new_symbol(
+                (
+                    path,
+                    name,
+                    qualified,
+                    kind,
+                    row + 1,
+                    end_line,
+                    col,
+                    _signature(node, source),
+                    _doc(found.doc_nodes, source),
+                    outer,
+                )
             )
         )
         stack.append((node.start_byte, node.end_byte, qualified, kind))
@@ -280,7 +283,7 @@ def _build_reference(
     qualifier = _SPACE.sub("", _text(captures["qualifier"][0], source)) if captures.get("qualifier") else ""
     alias = _text(captures["alias"][0], source).strip() if captures.get("alias") else ""
     line, col = (name_node if name_node is not None and kind != "import" else node).start_point
-    return Reference(path, name, kind, line + 1, col, qualifier, scope, module, alias)
+    return new_reference((path, name, kind, line + 1, col, qualifier, scope, module, alias))
 
 
 def _innermost_scopes(spans: list[tuple[int, int, str]], ranges: list[tuple[int, int]]) -> list[str | None]:

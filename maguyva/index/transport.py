@@ -5,7 +5,7 @@ on the stdlib (360k references) that cost 2.9 s in the workers and 3.4 s in the 
 0.6 s and 0.2 s (+1 s to rebuild the records) for the same data as tuples of fields. The worker
 interns the strings references repeat (names, kinds, qualifiers, scopes) and pickle sends each
 once per batch: on the stdlib the records the parent holds for resolution shrink from 141 MB to 87 MB.
-The parent rebuilds records by setting their slots directly (``_builder``): a frozen dataclass's
+The parent rebuilds records by setting their slots directly (``builder``): a frozen dataclass's
 ``__init__`` calls ``object.__setattr__`` once per field (the stdlib: 510k references, 363k edges).
 """
 
@@ -24,10 +24,11 @@ def _getter(cls) -> attrgetter:
     return attrgetter(*(f.name for f in fields(cls)))
 
 
-def _builder(cls):
+def builder(cls):
     """``cls(*values)`` for a slotted dataclass without ``__post_init__``, built as unpickling does:
     a bare instance whose slots are set through their descriptors, one unrolled line per field (as
-    ``dataclasses`` generates ``__init__``), 0.5 µs for a reference against 0.95 µs."""
+    ``dataclasses`` generates ``__init__``), 0.5 µs for a reference against 0.95 µs. Extraction
+    builds its records with these too (every field given, in field order)."""
     names = [f.name for f in fields(cls)]
     namespace = {"new": object.__new__, "cls": cls} | {
         f"set_{name}": getattr(cls, name).__set__ for name in names
@@ -39,7 +40,7 @@ def _builder(cls):
 
 
 _SYMBOL, _REFERENCE, _CHUNK, _EDGE = _getter(Symbol), _getter(Reference), _getter(Chunk), _getter(Edge)
-_NEW_SYMBOL, _NEW_REFERENCE, _NEW_CHUNK, _NEW_EDGE = map(_builder, (Symbol, Reference, Chunk, Edge))
+new_symbol, new_reference, new_chunk, new_edge = map(builder, (Symbol, Reference, Chunk, Edge))
 
 
 def pack(extraction: FileExtraction) -> Packed:
@@ -60,9 +61,9 @@ def unpack(packed: Packed) -> FileExtraction:
     return FileExtraction(
         path=path,
         language=language,
-        symbols=tuple(map(_NEW_SYMBOL, symbols)),
-        references=tuple(map(_NEW_REFERENCE, references)),
-        chunks=tuple(map(_NEW_CHUNK, chunks)),
+        symbols=tuple(map(new_symbol, symbols)),
+        references=tuple(map(new_reference, references)),
+        chunks=tuple(map(new_chunk, chunks)),
         errors=errors,
     )
 
@@ -89,4 +90,4 @@ def pack_edges(edges) -> list[tuple]:
 
 def unpack_edges(packed) -> list[Edge]:
     """The inverse of ``pack_edges``."""
-    return list(map(_NEW_EDGE, packed))
+    return list(map(new_edge, packed))

@@ -22,8 +22,8 @@ from maguyva.index.chunk import search_words
 from maguyva.index.extract import extract_source
 from maguyva.index.languages import compiled_query, has_query
 from maguyva.index.parse import run_guarded
-from maguyva.index.transport import pack, pack_edges, unpack, unpack_edges
-from maguyva.models import Chunk, Edge, FileExtraction, FileRecord
+from maguyva.index.transport import new_chunk, pack, pack_edges, unpack, unpack_edges
+from maguyva.models import Edge, FileExtraction, FileRecord
 from maguyva.store.filetext import FileText
 
 Extracted = tuple[FileExtraction, "FileText | None"]  # the stored text comes along when asked for
@@ -162,7 +162,7 @@ def _extract_one(
     # what the store would compute in the parent, computed here while the parent stores other files;
     # a chunk then travels with its words and no text (the store keeps the file's, not the chunk's)
     chunks = tuple(
-        Chunk(c.path, c.start_line, c.end_line, "", c.symbol, c.kind, search_words(c.text))
+        new_chunk((c.path, c.start_line, c.end_line, "", c.symbol, c.kind, search_words(c.text)))
         for c in extraction.chunks
     )
     return replace(extraction, chunks=chunks), FileText.of_source(source)

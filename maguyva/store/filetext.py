@@ -34,6 +34,8 @@ class FileText:
     @classmethod
     def of_source(cls, source: bytes) -> FileText:
         """From a file's bytes, stored as the text a reader decodes (invalid UTF-8 becomes U+FFFD)."""
+        if source.isascii():  # valid UTF-8, and its lower-cased bytes are its text's (most code)
+            return cls(zlib.compress(source, LEVEL), _gram_tokens(source.lower()))
         try:
             text = source.decode("utf-8")
         except UnicodeDecodeError:
@@ -56,13 +58,32 @@ def unpack_text(packed: bytes) -> str:
 
 def grams(text: str) -> str:
     """The distinct byte trigrams of ``text.lower()`` as space-separated hex tokens, in sorted order."""
+    return _gram_tokens(text.lower().encode("utf-8", "surrogatepass"))
+
+
+# Distinct trigrams without sorting every position (``numpy.unique`` was 60 % of a file's stored
+# text): each position writes its index into a slot per trigram value; whichever write lands, one
+# position per distinct value reads its own index back. Only those few are sorted. 64 MB of
+# address space per process, allocated on first use; only the slots of trigrams seen are touched.
+_SLOTS: list = []
+_POSITIONS: list = []
+
+
+def _gram_tokens(data: bytes) -> str:
     import numpy as np  # only the indexer pays for numpy; queries use ``gram_query``
 
-    data = np.frombuffer(text.lower().encode("utf-8", "surrogatepass"), np.uint8)
     if len(data) < 3:
         return ""
-    wide = data.astype(np.uint32)
-    unique = np.unique((wide[:-2] << 16) | (wide[1:-1] << 8) | wide[2:])
+    wide = np.frombuffer(data, np.uint8).astype(np.uint32)
+    codes = (wide[:-2] << 16) | (wide[1:-1] << 8) | wide[2:]
+    if not _SLOTS:
+        _SLOTS.append(np.empty(1 << 24, np.int32))
+    if len(_POSITIONS) == 0 or len(_POSITIONS[0]) < len(codes):
+        _POSITIONS[:] = [np.arange(max(len(codes), 1 << 20), dtype=np.int32)]
+    slots, positions = _SLOTS[0], _POSITIONS[0][: len(codes)]
+    slots[codes] = positions
+    unique = codes[slots[codes] == positions]
+    unique.sort()
     digits = np.frombuffer(_HEX, np.uint8)
     out = np.empty((len(unique), 7), np.uint8)
     for k in range(6):

@@ -37,6 +37,26 @@ def test_file_text_keeps_the_text_a_reader_decodes():
     assert grams("DEF") == "646566" == grams("def")
 
 
+def _defined_grams(text: str) -> str:
+    data = text.lower().encode("utf-8", "surrogatepass")
+    return " ".join(sorted({data[i : i + 3].hex() for i in range(len(data) - 2)}))
+
+
+def test_gram_tokens_are_the_sorted_distinct_trigrams_of_the_lower_cased_text():
+    rng = random.Random(11)
+    alphabet = "aAbB_ \n\té\u0130\u00df\u4e2d"
+    texts = ["", "ab", "abc", "aaaa" * 50, "Abc abC ABC"]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 400))) for _ in range(200)]
+    texts.append("".join(rng.choice("abcdefgh\n") for _ in range(1_500_000)))  # longer than any buffer so far
+    for text in texts:
+        expected = _defined_grams(text)
+        assert grams(text) == expected
+        assert FileText.of(text).grams == expected
+        assert FileText.of_source(text.encode()).grams == expected  # ASCII or not: the same tokens
+    bad = b"Bad \xff\xfe BYTES"
+    assert FileText.of_source(bad).grams == _defined_grams(bad.decode("utf-8", errors="replace"))
+
+
 def _put(store: SQLiteStore, path: str, text: str) -> None:
     record = FileRecord(path, "text", len(text), f"h-{hash(text)}")
     store.put_file(record, 1, FileExtraction(path=path, language="text"), text)
