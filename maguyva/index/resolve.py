@@ -30,6 +30,7 @@ from maguyva.index import values as V
 from maguyva.index.extract import CLASS_LIKE, module_name
 from maguyva.index.infer import CLASS_KINDS, FUNCTION_KINDS, Ctx, Inference, normalize
 from maguyva.index.languages import hooks
+from maguyva.index.transport import new_edge
 from maguyva.models import EDGE_KIND, FACT_KINDS, Edge, FileExtraction, Reference, Symbol
 
 SELF_QUALIFIERS = frozenset({"self", "this", "cls", "@", "$this", "Self"})
@@ -208,6 +209,8 @@ class Resolver:
         self._base_cache: dict[str, list[Symbol]] = {}
         self._candidate_cache: dict[tuple[str, frozenset], _Candidates] = {}
         self._split: dict[str, tuple[list[Reference], list[Reference]]] = {}
+        self._inherits: dict[str, dict[str | None, list[Reference]]] = {}  # path → scope → inherit refs
+        self._overrides: dict[tuple, list[Symbol]] = {}  # (family, name, classes) → subclass methods
         self._stars: dict[str, list[str]] = {}
         self._parents: dict[str, set] = {}
         self._external_roots: dict[str, set[str]] = {}
@@ -313,14 +316,19 @@ class Resolver:
         return found
 
     def direct_bases(self, cls: Symbol) -> list[Symbol]:
+        inherits = self._inherits.get(cls.path)
+        if inherits is None:  # one pass over the file's references, not one per class
+            inherits = self._inherits[cls.path] = {}
+            for ref in self._references(cls.path):
+                if ref.kind == "inherit":
+                    inherits.setdefault(ref.scope, []).append(ref)
         bases: list[Symbol] = []
-        for ref in self._references(cls.path):
-            if ref.kind == "inherit" and ref.scope == cls.qualified_name:
-                edge = self._edge(ref)
-                if edge.dst_symbol and edge.dst_symbol != cls.qualified_name:
-                    base = self._symbol(edge.dst_symbol, edge.dst_path)
-                    if base is not None and base not in bases:
-                        bases.append(base)
+        for ref in inherits.get(cls.qualified_name, ()):
+            edge = self._edge(ref)
+            if edge.dst_symbol and edge.dst_symbol != cls.qualified_name:
+                base = self._symbol(edge.dst_symbol, edge.dst_path)
+                if base is not None and base not in bases:
+                    bases.append(base)
         return bases
 
     def all_bases(self, cls: Symbol) -> list[Symbol]:
@@ -402,11 +410,17 @@ class Resolver:
 
     def _subclass_member(self, ref: Reference, classes: list[Symbol]) -> Edge:
         """``x.m()`` where ``x`` is typed as classes without ``m``: a unique override in a subclass."""
-        found = []
-        for method in self._same_family(ref, self._candidates(ref.name, frozenset({"method"}))).symbols:
-            owner = self._symbol(method.parent, method.path) if method.parent else None
-            if owner is not None and any(cls in self.infer.mro(owner) for cls in classes):
-                found.append(method)
+        key = (self._family_of(ref.path), ref.name, tuple(classes))
+        found = self._overrides.get(key)  # the stdlib: 17.7k such calls, 3k distinct questions
+        if found is None:
+            found = self._overrides[key] = [
+                method
+                for method in self._same_family(
+                    ref, self._candidates(ref.name, frozenset({"method"}))
+                ).symbols
+                for owner in [self._symbol(method.parent, method.path) if method.parent else None]
+                if owner is not None and any(cls in self.infer.mro(owner) for cls in classes)
+            ]
         if len(found) == 1:
             return _to_symbol(ref, found[0], "inferred")
         if found:
@@ -781,33 +795,40 @@ def _to_symbol(ref: Reference, symbol: Symbol, resolution: str = "resolved") -> 
 def _edge(
     ref: Reference, dst_path: str, dst_line: int, dst_symbol: str, resolution: str = "resolved"
 ) -> Edge:
-    return Edge(
-        kind=EDGE_KIND[ref.kind],
-        src_path=ref.path,
-        src_line=ref.line,
-        src_symbol=ref.scope,
-        dst_path=dst_path,
-        dst_line=dst_line,
-        dst_symbol=dst_symbol,
-        name=ref.name,
-        src_col=ref.col,
-        resolution=resolution,
+    # Edge's fields in order: kind, src_path, src_line, src_symbol, dst_path, dst_line, dst_symbol,
+    # name, resolution, reason, src_col (built through its slots: ~360k edges on the stdlib)
+    return new_edge(
+        (
+            EDGE_KIND[ref.kind],
+            ref.path,
+            ref.line,
+            ref.scope,
+            dst_path,
+            dst_line,
+            dst_symbol,
+            ref.name,
+            resolution,
+            "",
+            ref.col,
+        )
     )
 
 
 def _unresolved(ref: Reference, resolution: str, reason: str) -> Edge:
-    return Edge(
-        kind=EDGE_KIND[ref.kind],
-        src_path=ref.path,
-        src_line=ref.line,
-        src_symbol=ref.scope,
-        dst_path=None,
-        dst_line=None,
-        dst_symbol=None,
-        name=ref.name,
-        resolution=resolution,
-        reason=reason,
-        src_col=ref.col,
+    return new_edge(
+        (
+            EDGE_KIND[ref.kind],
+            ref.path,
+            ref.line,
+            ref.scope,
+            None,
+            None,
+            None,
+            ref.name,
+            resolution,
+            reason,
+            ref.col,
+        )
     )
 
 
