@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from operator import attrgetter
+from sys import intern
 
 from maguyva.errors import ParseError
 from maguyva.index.chunk import chunk_code, chunk_text
@@ -155,11 +157,13 @@ def _facts(path: str, language: str, source: bytes, nodes: dict, spans, symbols,
         for ((kind, _, _), node), scope in zip(ordered, scopes)
         for row in hook(kind, node, source, defined)
     ]
-    used = {r.name for r in refs if r.kind == "call" and not r.qualifier}
-    used.update(_WORD.findall(" ".join(r.qualifier for r in refs if r.kind == "call")))
-    used.update(_WORD.findall(" ".join(f"{row[1]} {row[3]}" for _, _, row in rows)))
+    calls = [r for r in refs if r.kind == "call"]
+    bare = {r.name for r in calls if not r.qualifier}
+    used = set(bare)
+    used.update(_WORD.findall(" ".join([r.qualifier for r in calls])))
+    used.update(_WORD.findall(" ".join([f"{row[1]} {row[3]}" for _, _, row in rows])))
     kinds = {s.qualified_name: s.kind for s in symbols}
-    called = {r.name for r in refs if r.kind == "call" and not r.qualifier}
+    called = bare
     called.update(s.name for s in symbols if s.parent is None)
     called.update(r.alias or r.name.split(".", 1)[0] for r in refs if r.kind == "import")
     passed = {row[0] for kind, _, row in rows if kind == "arg"}
@@ -181,7 +185,21 @@ def _facts(path: str, language: str, source: bytes, nodes: dict, spans, symbols,
             if weak and name not in called and (kind == "bind" or scope.rsplit(".", 1)[-1] not in passed):
                 continue
         line, col = anchor.start_point
-        found.append(new_reference((path, name, kind, line + 1, col, qualifier, scope, module, alias)))
+        found.append(
+            new_reference(
+                (
+                    path,
+                    intern(name),
+                    kind,
+                    line + 1,
+                    col,
+                    intern(qualifier),
+                    scope,
+                    intern(module),
+                    intern(alias),
+                )
+            )
+        )
     return found
 
 
@@ -190,7 +208,7 @@ def _main_capture(captures: dict) -> tuple[str, str, str] | None:
     for name in captures:
         if name in _MAIN_CAPTURES:
             family, _, sub = name.partition(".")
-            return name, family, sub
+            return name, family, intern(sub)
     return None
 
 
@@ -210,8 +228,7 @@ def _by_start(item) -> int:
     return item[0][2]
 
 
-def _reference_order(ref: Reference) -> tuple:
-    return ref.line, ref.col, ref.kind, ref.name
+_reference_order = attrgetter("line", "col", "kind", "name")
 
 
 def _order(found: _Def) -> tuple[int, int]:
@@ -280,10 +297,15 @@ def _build_reference(
         else ""
     )
     name = _text(name_node, source).strip() if name_node is not None else module
-    qualifier = _SPACE.sub("", _text(captures["qualifier"][0], source)) if captures.get("qualifier") else ""
-    alias = _text(captures["alias"][0], source).strip() if captures.get("alias") else ""
+    qualifiers = captures.get("qualifier")
+    qualifier = _SPACE.sub("", _text(qualifiers[0], source)) if qualifiers else ""
+    aliases = captures.get("alias")
+    alias = _text(aliases[0], source).strip() if aliases else ""
     line, col = (name_node if name_node is not None and kind != "import" else node).start_point
-    return new_reference((path, name, kind, line + 1, col, qualifier, scope, module, alias))
+    # interned, as ``transport.pack`` sends them: each distinct string crosses once per batch
+    return new_reference(
+        (path, intern(name), kind, line + 1, col, intern(qualifier), scope, intern(module), intern(alias))
+    )
 
 
 def _innermost_scopes(spans: list[tuple[int, int, str]], ranges: list[tuple[int, int]]) -> list[str | None]:
