@@ -35,7 +35,6 @@ _VALUE_KINDS = frozenset(
     {"variable", "constant", "field"}
 )  # definitions that are no scope of their own value
 SIGNATURE_MAX = 200
-_SPACE = re.compile(r"\s+")
 _WORD = re.compile(r"[^\W\d][\w$]*")
 _MAX_SYNTAX_ERRORS = 3
 
@@ -298,7 +297,7 @@ def _build_reference(
     )
     name = _text(name_node, source).strip() if name_node is not None else module
     qualifiers = captures.get("qualifier")
-    qualifier = _SPACE.sub("", _text(qualifiers[0], source)) if qualifiers else ""
+    qualifier = "".join(_text(qualifiers[0], source).split()) if qualifiers else ""  # = re's \s
     aliases = captures.get("alias")
     alias = _text(aliases[0], source).strip() if aliases else ""
     line, col = (name_node if name_node is not None and kind != "import" else node).start_point
@@ -342,7 +341,7 @@ def _signature(node, source: bytes) -> str:
     text = source[node.start_byte : end].decode("utf-8", errors="replace")
     if body is None:
         text = text.split("\n", 1)[0]
-    return _SPACE.sub(" ", text).strip().rstrip("{").strip()[:SIGNATURE_MAX]
+    return " ".join(text.split()).rstrip("{").strip()[:SIGNATURE_MAX]  # whitespace runs → one space
 
 
 _DOC_MARKERS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?|#+|--)\s?")

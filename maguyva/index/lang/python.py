@@ -158,8 +158,12 @@ def facts(kind: str, node, source: bytes, defined: frozenset) -> list[tuple]:
     decorator, module = position (0 outermost). ``arg``: name = callee's last name, qualifier =
     callee, alias = argument, module = position or keyword — only for callees defined in the file.
     """
-    if kind == "bind":
+    if kind == "bind":  # the kinds by frequency (the stdlib: 140k, 68k, 59k, 23k, 10k, 6k nodes)
         return _binds(node, source)
+    if kind == "arg":
+        return _args(node, source, defined)
+    if kind == "param":
+        return _params(node, source)
     if kind == "return":  # module "yield": a generator's item
         value = [c for c in node.named_children if c.type != "comment"]
         text = summarize(value[0], source) if value else "'None"
@@ -167,8 +171,6 @@ def facts(kind: str, node, source: bytes, defined: frozenset) -> list[tuple]:
     if kind == "iterate":  # for x in value: value.__iter__() and its __next__() run implicitly
         value = summarize(node.child_by_field_name("right"), source)
         return [("", value, "", "", node)] if value not in ("?",) and not value.startswith("'") else []
-    if kind == "param":
-        return _params(node, source)
     if kind == "decorate":
         definition = node.child_by_field_name("definition")
         name = definition.child_by_field_name("name") if definition is not None else None
@@ -185,17 +187,16 @@ def facts(kind: str, node, source: bytes, defined: frozenset) -> list[tuple]:
             )
             for i, d in enumerate(decorators)
         ]
-    if kind == "arg":
-        return _args(node, source, defined)
     return []
 
 
 def _binds(node, source: bytes) -> list[tuple]:
-    if node.type == "for_statement":
+    kind = node.type
+    if kind == "for_statement":
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         value = summarize(right, source)
         return _unpack(left, f"{value}[*]" if value != "?" else "?", source, None)
-    if node.type == "as_pattern":  # with A() as a
+    if kind == "as_pattern":  # with A() as a
         alias = node.child_by_field_name("alias")
         target = alias.named_children[0] if alias is not None and alias.named_children else None
         values = [c for c in node.named_children if c.type != "as_pattern_target"]
