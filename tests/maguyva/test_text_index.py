@@ -57,6 +57,29 @@ def test_gram_tokens_are_the_sorted_distinct_trigrams_of_the_lower_cased_text():
     assert FileText.of_source(bad).grams == _defined_grams(bad.decode("utf-8", errors="replace"))
 
 
+def test_gram_slots_are_private_to_a_forked_worker():
+    """Two pool workers forked after the parent made its slots must not write into each other's."""
+    import multiprocessing
+
+    from maguyva.store import filetext
+
+    grams("warm up")  # the parent maps its slots before the fork, as a pool's parent may
+    slots = filetext._SLOTS[0]
+    slots[:8] = 12345
+    child = multiprocessing.get_context("fork").Process(target=_overwrite_slots)
+    child.start()
+    child.join(30)
+    assert child.exitcode == 0
+    assert (slots[:8] == 12345).all()
+    assert grams("Hello, hello") == _defined_grams("Hello, hello")
+
+
+def _overwrite_slots() -> None:
+    from maguyva.store import filetext
+
+    filetext._SLOTS[0][:8] = -1
+
+
 def _put(store: SQLiteStore, path: str, text: str) -> None:
     record = FileRecord(path, "text", len(text), f"h-{hash(text)}")
     store.put_file(record, 1, FileExtraction(path=path, language="text"), text)
