@@ -12,6 +12,7 @@ Changing ``grams`` or ``gram_query`` changes what the index holds: bump the sche
 
 from __future__ import annotations
 
+import threading
 import zlib
 from dataclasses import dataclass
 
@@ -66,9 +67,11 @@ def grams(text: str) -> str:
 # position per distinct value reads its own index back. Only those few are sorted. The slots are
 # 64 MB of address space per process, mapped on first use: private (a forked worker's writes are
 # its own) and without huge pages, so only the 4 KB pages of trigrams seen are ever touched (the
-# whole stdlib: ~30 MB; with 2 MB pages, ~75 MB).
+# whole stdlib: ~30 MB; with 2 MB pages, ~75 MB). The slots are one per process, so threads take
+# turns (an MCP server's worker threads may index at once: numpy lets go of the GIL while it writes).
 _SLOTS: list = []
 _POSITIONS: list = []
+_TURNS = threading.Lock()
 
 
 def _slots():
@@ -94,12 +97,13 @@ def _gram_tokens(data: bytes) -> str:
         return ""
     wide = np.frombuffer(data, np.uint8).astype(np.uint32)
     codes = (wide[:-2] << 16) | (wide[1:-1] << 8) | wide[2:]
-    slots = _slots()
-    if not _POSITIONS or len(_POSITIONS[0]) < len(codes):
-        _POSITIONS[:] = [np.arange(2 * len(codes), dtype=np.int32)]  # 0, 1, 2, …: grown by doubling
-    positions = _POSITIONS[0][: len(codes)]
-    slots[codes] = positions
-    unique = codes[slots[codes] == positions]
+    with _TURNS:
+        slots = _slots()
+        if not _POSITIONS or len(_POSITIONS[0]) < len(codes):
+            _POSITIONS[:] = [np.arange(2 * len(codes), dtype=np.int32)]  # 0, 1, 2, …: grown by doubling
+        positions = _POSITIONS[0][: len(codes)]
+        slots[codes] = positions
+        unique = codes[slots[codes] == positions]  # a copy: the slots are free again
     unique.sort()
     digits = np.frombuffer(_HEX, np.uint8)
     out = np.empty((len(unique), 7), np.uint8)

@@ -245,3 +245,26 @@ def test_search_words_split_digit_led_runs_as_the_identifier_pattern_does():
         chunk._WORDS.clear()
         assert chunk.search_words(text) == _words_by_definition(text), text
         assert chunk.search_words(text) == _words_by_definition(text), text  # from the filled cache
+
+
+def test_gram_tokens_of_threads_working_at_once_are_each_their_own():
+    """The slots are one per process: two threads tokenising different texts at once each get theirs."""
+    import random
+    import threading
+
+    from maguyva.store.filetext import grams
+
+    rng = random.Random(5)
+    texts = ["".join(rng.choice("abcdefgh ijk_\n") for _ in range(200_000)) + str(n) for n in range(4)]
+    expected = [grams(text) for text in texts]
+    found: dict[int, list[str]] = {}
+
+    def work(number: int) -> None:
+        found[number] = [grams(texts[(number + k) % 4]) for k in range(12)]
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(found[n] == [expected[(n + k) % 4] for k in range(12)] for n in range(4))
