@@ -416,3 +416,19 @@ def test_the_lanes_meet_where_the_work_meets(git_repo, monkeypatch, alone, slow,
     assert _index_files(paths) == one
     # of nine; a split fixed in advance gave this process 5 whichever lane was slow
     assert len(written_here) <= 4 if slow == "parent" else len(written_here) >= 6
+
+
+def test_a_sync_pinned_to_one_cpu_does_not_fork(git_repo, monkeypatch, alone):
+    """Two lanes on one usable CPU would only add the list's work: one process writes every record."""
+    import orkestra.mining.index as mining_index
+
+    _branchy_history(git_repo)
+    paths = mining(git_repo)
+    monkeypatch.setattr(mining_index, "WORKERS", 1)
+    sync_index(paths, full=True)
+    one = _index_files(paths)
+    monkeypatch.setattr(mining_index, "WORKERS", 2)
+    monkeypatch.setattr(mining_index.os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    monkeypatch.setattr(mining_index.os, "fork", lambda: pytest.fail("forked on one usable CPU"))
+    assert sync_index(paths, full=True).new_commits == 9
+    assert _index_files(paths) == one

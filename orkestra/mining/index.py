@@ -200,7 +200,7 @@ def _write_log(
     incremental one splits the listed range in two runs (``Git.log_parts``, :func:`lanes.write_forked`)."""
     # a fork copies only the calling thread: never fork a process that runs others (an MCP server, say)
     alone = hasattr(os, "fork") and threading.active_count() == 1
-    workers = WORKERS if (os.cpu_count() or 1) > 1 and alone else 1
+    workers = WORKERS if _usable_cpus() > 1 and alone else 1
 
     def lines(raw: RawCommit) -> tuple[bytes, bytes]:
         return _lines(raw, extractor)
@@ -211,6 +211,14 @@ def _write_log(
         if len(parts) < 2:
             return sum(lanes.write_records(part, lines, index, graph) for part in parts)
         return lanes.write_forked(parts, lines, index, graph)
+
+
+def _usable_cpus() -> int:
+    """The CPUs this process may run on (a ``taskset`` or a cgroup's cpuset may allow fewer than the
+    machine has: then a second lane only adds the list's and its gits' work)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def _lines(raw: RawCommit, extractor: SignalExtractor) -> tuple[bytes, bytes]:
