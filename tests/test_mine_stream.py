@@ -106,6 +106,20 @@ def _index_files(paths) -> dict[str, bytes]:
     return {name: (paths.index_dir / name).read_bytes() for name in (INDEX_FILE, "graph.txt", "state.json")}
 
 
+def _one_process_index(git_repo, monkeypatch):
+    """The branchy history synced in full by one process: (its mining paths, the files it wrote); two
+    workers are allowed again afterwards."""
+    import orkestra.mining.index as mining_index
+
+    _branchy_history(git_repo)
+    paths = mining(git_repo)
+    monkeypatch.setattr(mining_index, "WORKERS", 1)
+    sync_index(paths, full=True)
+    one = _index_files(paths)
+    monkeypatch.setattr(mining_index, "WORKERS", 2)
+    return paths, one
+
+
 @pytest.mark.parametrize("full", [True, False])
 def test_a_forked_sync_writes_the_bytes_of_a_sync_in_one_process(git_repo, monkeypatch, alone, full):
     import orkestra.mining.index as mining_index
@@ -138,12 +152,7 @@ def test_a_walk_that_differs_from_the_list_is_read_again_not_trusted(git_repo, m
     """If git's streamed walk ever disagreed with ``rev-list``, the parent reads those commits itself."""
     import orkestra.mining.index as mining_index
 
-    _branchy_history(git_repo)
-    paths = mining(git_repo)
-    monkeypatch.setattr(mining_index, "WORKERS", 1)
-    sync_index(paths, full=True)
-    one = _index_files(paths)
-    monkeypatch.setattr(mining_index, "WORKERS", 2)
+    paths, one = _one_process_index(git_repo, monkeypatch)
     _split_small(monkeypatch)
     original = lanes.log_newest
     monkeypatch.setattr(lanes, "log_newest", lambda *a: (c for c in sorted(original(*a))))  # by sha
@@ -393,12 +402,7 @@ def test_the_lanes_meet_where_the_work_meets(git_repo, monkeypatch, alone, slow,
 
     import orkestra.mining.index as mining_index
 
-    _branchy_history(git_repo)
-    paths = mining(git_repo)
-    monkeypatch.setattr(mining_index, "WORKERS", 1)
-    sync_index(paths, full=True)
-    one = _index_files(paths)
-    monkeypatch.setattr(mining_index, "WORKERS", 2)
+    paths, one = _one_process_index(git_repo, monkeypatch)
     _split_small(monkeypatch)
     monkeypatch.setattr(lanes, "NEWEST_COMMITS", newest)
     parent, written_here = os.getpid(), []
@@ -422,12 +426,7 @@ def test_a_sync_pinned_to_one_cpu_does_not_fork(git_repo, monkeypatch, alone):
     """Two lanes on one usable CPU would only add the list's work: one process writes every record."""
     import orkestra.mining.index as mining_index
 
-    _branchy_history(git_repo)
-    paths = mining(git_repo)
-    monkeypatch.setattr(mining_index, "WORKERS", 1)
-    sync_index(paths, full=True)
-    one = _index_files(paths)
-    monkeypatch.setattr(mining_index, "WORKERS", 2)
+    paths, one = _one_process_index(git_repo, monkeypatch)
     monkeypatch.setattr(mining_index.os, "sched_getaffinity", lambda pid: {0}, raising=False)
     monkeypatch.setattr(mining_index.os, "fork", lambda: pytest.fail("forked on one usable CPU"))
     assert sync_index(paths, full=True).new_commits == 9
