@@ -133,11 +133,14 @@ def test_a_forked_sync_writes_the_bytes_of_a_sync_in_one_process(git_repo, monke
     if not full:  # an incremental sync from the first commit on: the listed range in two runs
         sync_index(paths, full=True)
         state = json.loads((paths.index_dir / "state.json").read_text())
-        (paths.index_dir / "state.json").write_text(json.dumps(state | {"head": base, "count": 1}))
         lines = (paths.index_dir / INDEX_FILE).read_bytes().splitlines(keepends=True)
         (paths.index_dir / INDEX_FILE).write_bytes(lines[0])
         graph = (paths.index_dir / "graph.txt").read_bytes().splitlines(keepends=True)
         (paths.index_dir / "graph.txt").write_bytes(graph[0])
+        committed = {INDEX_FILE: len(lines[0]), "graph.txt": len(graph[0])}
+        (paths.index_dir / "state.json").write_text(
+            json.dumps(state | {"head": base, "count": 1, "bytes": committed})
+        )
     monkeypatch.setattr(mining_index, "WORKERS", 2)
     _split_small(monkeypatch)
     forks = []

@@ -19,7 +19,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from orkestra.errors import Diagnostic, UsageError, WorkspaceError
 from orkestra.mining.config import MiningPaths
 from orkestra.mining.decisions import DecisionCatalog, upsert_decision_record
-from orkestra.mining.index import INDEX_FILE, load_index
+from orkestra.mining.index import INDEX_FILE, load_index, read_state
+from orkestra.mining.index_files import committed_bytes
 from orkestra.mining.ledger import append_lines, ledger_files, ledger_lock, read_lines
 from orkestra.mining.sections import changelog_types
 
@@ -343,8 +344,7 @@ def _find_commits(paths: MiningPaths, shas: list[str]) -> dict[str, dict | str]:
             elif matches:
                 found[sha] = f"{sha!r} is ambiguous ({len(matches)} commits)"
         return found
-    index_path = paths.index_dir / INDEX_FILE
-    data = index_path.read_bytes() if index_path.is_file() else b""
+    data = committed_bytes(paths.index_dir, INDEX_FILE, read_state(paths))
     text = b"\n" + data
     for sha in wanted:
         hits: dict[bytes, int] = {}

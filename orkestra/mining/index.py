@@ -3,6 +3,8 @@
 ``sync_index`` is incremental: it reads only ``last..HEAD``. When the last synced commit is
 no longer an ancestor of HEAD (history rewritten) or the mining settings changed, it rebuilds
 the index from scratch. The directory holds its own ``.gitignore`` so it is never committed.
+``state.json``, written last, says how much of each file is committed (``orkestra.mining.index_files``):
+a sync killed at any moment leaves the old index or the new one.
 """
 
 from __future__ import annotations
@@ -20,16 +22,14 @@ import orjson
 
 from orkestra.atomic import atomic_file, write_atomic
 from orkestra.errors import OrkestraError
-from orkestra.mining import lanes
+from orkestra.mining import index_files, lanes
 from orkestra.mining.config import MiningPaths
 from orkestra.mining.conventional import message_parts, parse_message
 from orkestra.mining.git import Git, RawCommit
+from orkestra.mining.index_files import GRAPH_FILE, INDEX_FILE, STATE_FILE
 from orkestra.mining.ledger import ensure_gitattributes
 from orkestra.mining.signals import SignalExtractor, detect_packages
 
-INDEX_FILE = "commits.jsonl"
-GRAPH_FILE = "graph.txt"  # "<sha> <parent> …" per commit, oldest first: what the changelog renderer walks
-STATE_FILE = "state.json"
 SYNC_LOCK_FILE = "sync.lock"
 INDEX_VERSION = 2
 
@@ -93,7 +93,13 @@ def read_state(paths: MiningPaths, required: bool = False) -> dict:
     """The index's ``state.json`` ({} before the first sync, or an error when ``required``)."""
     state_path = paths.index_dir / STATE_FILE
     if state_path.is_file():
-        return json.loads(state_path.read_text())
+        try:
+            state = json.loads(state_path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError) as error:
+            raise OrkestraError(f"{state_path}: unreadable ({error}): run `orkestra mine sync`") from None
+        if not isinstance(state, dict):
+            raise OrkestraError(f"{state_path}: not a JSON object: run `orkestra mine sync`")
+        return state
     if required:
         raise OrkestraError(f"{paths.root}: no commit index yet (run `orkestra mine sync` first)")
     return {}
@@ -122,12 +128,19 @@ def _sync_locked(paths: MiningPaths, git: Git, stats: bool, full: bool) -> SyncR
         ignore.write_text("*\n")
     packages = detect_packages(paths.root, paths.config)
     fingerprint = _fingerprint(paths, packages)
-    state = read_state(paths)
+    _remove_debris(index_dir)
+    try:
+        state = read_state(paths)
+    except OrkestraError:  # a damaged state vouches for nothing: rebuilt below
+        state = {"damaged": True}
     stats = stats or bool(state.get("stats"))
     head = git.head()
     index_path = index_dir / INDEX_FILE
+    lengths = index_files.committed(index_dir, state) if state else None
 
-    mode, reason = _plan(git, state, head, fingerprint, stats, full, index_path)
+    mode, reason = _plan(git, state, head, fingerprint, stats, full, index_path, lengths is not None)
+    if mode != "full":  # what a killed sync wrote past its state is not part of the index
+        index_files.cut(index_dir, lengths)
     extractor = SignalExtractor.build(paths.config, packages)
     new = 0
     if mode == "full":  # streamed oldest first into fresh files, swapped in whole
@@ -156,6 +169,7 @@ def _sync_locked(paths: MiningPaths, git: Git, stats: bool, full: bool) -> SyncR
                 "count": total,
                 "fingerprint": fingerprint,
                 "packages": packages,
+                "bytes": index_files.lengths_now(index_dir),
             },
             indent=2,
         )
@@ -165,8 +179,22 @@ def _sync_locked(paths: MiningPaths, git: Git, stats: bool, full: bool) -> SyncR
     return SyncResult(str(paths.root), str(index_path), mode, reason, new, total, head, stats, attributes)
 
 
+def _remove_debris(index_dir: Path) -> None:
+    """The temporary files of syncs killed before their renames (only syncs write them, under the lock)."""
+    for name in (*index_files.FILES, STATE_FILE):
+        for stale in index_dir.glob(f".{name}.*"):
+            stale.unlink(missing_ok=True)
+
+
 def _plan(
-    git: Git, state: dict, head: str | None, fingerprint: str, stats: bool, full: bool, index_path: Path
+    git: Git,
+    state: dict,
+    head: str | None,
+    fingerprint: str,
+    stats: bool,
+    full: bool,
+    index_path: Path,
+    intact: bool,
 ) -> tuple[str, str]:
     if head is None:
         return "full", "repository has no commits"
@@ -174,6 +202,8 @@ def _plan(
         return "full", "--full requested"
     if not state or not index_path.is_file() or not (index_path.parent / GRAPH_FILE).is_file():
         return "full", "no index yet"
+    if not intact:
+        return "full", "the index files do not match state.json (an interrupted sync, or an edit)"
     if state.get("fingerprint") != fingerprint:
         return "full", "mining settings or packages changed"
     if stats and not state.get("stats"):
@@ -236,24 +266,18 @@ def _write_atomic(path: Path, text: str) -> None:
 
 def load_index(paths: MiningPaths) -> dict[str, dict]:
     """Every indexed commit by sha, oldest first (empty when never synced)."""
-    index_path = paths.index_dir / INDEX_FILE
-    if not index_path.is_file():
-        return {}
     commits: dict[str, dict] = {}
-    with index_path.open(encoding="utf-8") as handle:
-        for line in handle:
-            record = json.loads(line)
-            commits[record["sha"]] = record
+    for line in index_files.committed_lines(paths.index_dir, INDEX_FILE, read_state(paths)):
+        record = json.loads(line)
+        commits[record["sha"]] = record
     return commits
 
 
 def load_graph(paths: MiningPaths) -> dict[str, list[str]]:
     """Every indexed commit's parents by sha, oldest first (without parsing the full index)."""
-    graph_path = paths.index_dir / GRAPH_FILE
-    if not graph_path.is_file():
-        return {}
+    data = index_files.committed_bytes(paths.index_dir, GRAPH_FILE, read_state(paths))
     graph: dict[str, list[str]] = {}
-    for line in graph_path.read_text(encoding="utf-8").splitlines():
+    for line in data.decode("utf-8").splitlines():
         sha, *parents = line.split(" ")
         graph[sha] = parents
     return graph

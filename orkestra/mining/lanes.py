@@ -26,6 +26,7 @@ import os
 import shutil
 import signal
 import struct
+import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterable
@@ -39,6 +40,7 @@ from orkestra.mining.git import LogPart, RawCommit, log_listing, log_newest
 
 NEWEST_COMMITS = mining_git.CHUNK_COMMITS  # the child's first stream (one git, so its RSS stays bounded)
 NEWEST_STEP = 256  # the child claims its first stream this many commits at a time
+_PR_SET_PDEATHSIG = 1  # prctl(2)
 LEAST_RUN = 256  # below this a run is not worth a git of its own, unless that is all that is left
 
 Lines = Callable[[RawCommit], tuple[bytes, bytes]]  # a commit's index line and graph line
@@ -325,8 +327,10 @@ def fork(work: Callable[[], int], *outputs: BinaryIO, parents_ends: tuple[int, .
     """Fork a child that runs ``work``, flushes ``outputs`` and reports its count (closing ``parents_ends``,
     the pipe ends only the parent writes to, so the child sees the end of what the parent tells it)."""
     report, child_end = os.pipe()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: never returns, never runs the parent's cleanup or flushes its buffers
+        _die_with(parent)
         os.close(report)
         for end in parents_ends:
             os.close(end)
@@ -343,6 +347,17 @@ def fork(work: Callable[[], int], *outputs: BinaryIO, parents_ends: tuple[int, .
             os._exit(code)
     os.close(child_end)
     return Child(pid, report)
+
+
+def _die_with(parent: int) -> None:
+    """Have the kernel kill this child when ``parent`` dies (Linux), so a killed sync leaves no lane
+    behind holding its lock and running its gits; exit now if the parent is already gone."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def append(temporary: BinaryIO, target: BinaryIO) -> None:
