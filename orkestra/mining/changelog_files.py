@@ -16,6 +16,7 @@ from pathlib import Path
 
 from orkestra.atomic import write_atomic
 from orkestra.errors import NotFoundError
+from orkestra.mining import guarded
 from orkestra.mining.changelog import build_releases, release_tags, render_changelog
 from orkestra.mining.config import MiningPaths
 from orkestra.mining.git import Git, origin_url
@@ -109,7 +110,7 @@ def render_changelogs(
             )
             status = "skipped"
         else:
-            status = _apply(target, text, check)
+            status = _apply(paths.root, target, text, check)
         files.append({"package": path, "path": rel, "entries": len(mine), "status": status})
     ok = not (check and any(f["status"] not in ("unchanged", "skipped") for f in files))
     return {"ok": ok, "files": files, "warnings": warnings}
@@ -141,7 +142,8 @@ def _other_changelog(target: Path) -> str | None:
     return None
 
 
-def _apply(target: Path, text: str, check: bool) -> str:
+def _apply(root: Path, target: Path, text: str, check: bool) -> str:
+    guarded.check(root, target)  # a package folder or CHANGELOG.md that is a symlink: refused
     current = target.read_text(encoding="utf-8") if target.is_file() else None
     if current == text:
         return "unchanged"

@@ -197,15 +197,17 @@ def record_classifications(
     with ledger_lock(paths):
         resolved = _check_repeats(processed_path, resolved, source)
         written = [
-            str(upsert_decision_record(catalog, i.decision_id, c, i.role or "primary"))
+            str(upsert_decision_record(catalog, i.decision_id, c, i.role or "primary", paths.root))
             for _, i, c in resolved
             if i.action == "extract"
         ]
         types = changelog_types(paths)[0]
         append_lines(
-            notes_path, [release_note(paths, i, c, types) for _, i, c in resolved if i.action == "release"]
+            paths.root,
+            notes_path,
+            [release_note(paths, i, c, types) for _, i, c in resolved if i.action == "release"],
         )
-        append_lines(processed_path, [_processed(i, c) for _, i, c in resolved])
+        append_lines(paths.root, processed_path, [_processed(i, c) for _, i, c in resolved])
     actions = [i.action for _, i, _ in resolved]
     return CommitOutcome(
         len(resolved),

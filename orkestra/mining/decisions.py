@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from orkestra.atomic import write_atomic
 from orkestra.errors import NotFoundError, OrkestraError, did_you_mean
+from orkestra.mining import guarded
 
 if TYPE_CHECKING:
     from orkestra.mining.config import MiningPaths
@@ -99,9 +100,14 @@ def _generated(paths: MiningPaths) -> frozenset[str]:
     return frozenset((set(manifest.files) if manifest else set()) | {paths.sync_manifest} - {""})
 
 
-def upsert_decision_record(catalog: DecisionCatalog, decision_id: str, commit: dict, role: str) -> Path:
-    """Create the record, or add ``commit`` to its ``source_commits`` (role primary/supporting) and ``files``."""
+def upsert_decision_record(
+    catalog: DecisionCatalog, decision_id: str, commit: dict, role: str, root: Path | None = None
+) -> Path:
+    """Create the record, or add ``commit`` to its ``source_commits`` (role primary/supporting) and ``files``;
+    with ``root``, the record and its folder must lie inside it, no symlink on the way (``mining.guarded``)."""
     path = catalog.records_dir / f"{decision_id}.yaml"
+    if root is not None:
+        guarded.file_in_folder(root, path)
     source = {"sha": commit["sha"], "message": commit["subject"], "date": commit["date"][:10], "role": role}
     if not path.is_file():
         code = DECISION_ID_RE.match(decision_id)["code"]

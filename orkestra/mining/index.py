@@ -22,7 +22,7 @@ import orjson
 
 from orkestra.atomic import atomic_file, write_atomic
 from orkestra.errors import OrkestraError
-from orkestra.mining import index_files, lanes
+from orkestra.mining import guarded, index_files, lanes
 from orkestra.mining.config import MiningPaths
 from orkestra.mining.conventional import message_parts, parse_message
 from orkestra.mining.git import Git, RawCommit
@@ -91,7 +91,7 @@ def _fingerprint(paths: MiningPaths, packages: list[str]) -> str:
 
 def read_state(paths: MiningPaths, required: bool = False) -> dict:
     """The index's ``state.json`` ({} before the first sync, or an error when ``required``)."""
-    state_path = paths.index_dir / STATE_FILE
+    state_path = guarded.check(paths.root, paths.index_dir / STATE_FILE)
     if state_path.is_file():
         try:
             state = json.loads(state_path.read_text(encoding="utf-8"))
@@ -116,7 +116,9 @@ def sync_index(
     from filelock import FileLock
 
     git = git or Git(paths.root)
-    paths.index_dir.mkdir(parents=True, exist_ok=True)
+    guarded.folder(paths.root, paths.index_dir)
+    for name in (SYNC_LOCK_FILE, ".gitignore", *index_files.FILES, STATE_FILE):
+        guarded.check(paths.root, paths.index_dir / name)  # a committed link is never written through
     with FileLock(str(paths.index_dir / SYNC_LOCK_FILE)):  # two syncs at once would append twice
         return _sync_locked(paths, git, stats, full)
 
@@ -267,6 +269,7 @@ def _write_atomic(path: Path, text: str) -> None:
 def load_index(paths: MiningPaths) -> dict[str, dict]:
     """Every indexed commit by sha, oldest first (empty when never synced)."""
     commits: dict[str, dict] = {}
+    guarded.check(paths.root, paths.index_dir / INDEX_FILE)
     for line in index_files.committed_lines(paths.index_dir, INDEX_FILE, read_state(paths)):
         record = json.loads(line)
         commits[record["sha"]] = record
@@ -275,6 +278,7 @@ def load_index(paths: MiningPaths) -> dict[str, dict]:
 
 def load_graph(paths: MiningPaths) -> dict[str, list[str]]:
     """Every indexed commit's parents by sha, oldest first (without parsing the full index)."""
+    guarded.check(paths.root, paths.index_dir / GRAPH_FILE)
     data = index_files.committed_bytes(paths.index_dir, GRAPH_FILE, read_state(paths))
     graph: dict[str, list[str]] = {}
     for line in data.decode("utf-8").splitlines():

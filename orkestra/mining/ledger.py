@@ -21,7 +21,9 @@ import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from orkestra.mining import guarded
 from orkestra.mining.config import MiningPaths
+from orkestra.render.guard import UnsafePath
 
 PROCESSED_FILE = "commits_processed.jsonl"
 RELEASE_NOTES_FILE = "release_notes.jsonl"
@@ -29,24 +31,32 @@ LOCK_FILE = "ledger.lock"
 
 
 def ledger_files(paths: MiningPaths) -> tuple[Path, Path]:
-    return paths.ledger_dir / PROCESSED_FILE, paths.ledger_dir / RELEASE_NOTES_FILE
+    """Both ledgers' paths, once they are known to be inside the repository with no symlink on the way
+    (``mining.guarded``): every reader and writer asks here."""
+    return tuple(
+        guarded.check(paths.root, paths.ledger_dir / name) for name in (PROCESSED_FILE, RELEASE_NOTES_FILE)
+    )
 
 
 def ledger_lock(paths: MiningPaths):
     """The file lock every ledger writer holds (kept in the git-ignored state dir)."""
     from filelock import FileLock
 
-    paths.index_dir.mkdir(parents=True, exist_ok=True)
-    return FileLock(str(paths.index_dir / LOCK_FILE))
+    guarded.folder(paths.root, paths.index_dir)
+    return FileLock(str(guarded.check(paths.root, paths.index_dir / LOCK_FILE)))
 
 
-def append_lines(path: Path, records: list[dict]) -> None:
-    """Append ``records`` as JSON lines with one write, then fdatasync. Call under ``ledger_lock``."""
+def append_lines(root: Path, path: Path, records: list[dict]) -> None:
+    """Append ``records`` as JSON lines to ``path`` (inside ``root``, never through a symlink) with one
+    write, then fdatasync. Call under ``ledger_lock``."""
     if not records:
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
+    guarded.file_in_folder(root, path)
     data = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records).encode()
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    except OSError as error:  # ELOOP: a link put there since the check
+        raise UnsafePath(f"refusing to append to {str(path)!r}: {error.strerror}") from None
     try:
         _repair_missing_newline(fd, path)
         written = os.write(fd, data)
@@ -107,8 +117,11 @@ def latest(records: Iterable[dict], key=lambda r: (r.get("sha"), r.get("domain")
 
 def ensure_gitattributes(root: Path, ledger_dir: str = "ai_assets/reference/changelog") -> bool:
     """Make sure ``.gitattributes`` marks both ledgers ``merge=union``; idempotent. True if changed."""
-    path = root / ".gitattributes"
-    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    from orkestra.render.guard import SafeTree
+
+    with SafeTree(root) as tree:
+        tree.check(".gitattributes")  # a symlink: refused, never read or written through
+        text = (tree.read(".gitattributes") or b"").decode("utf-8", "replace")
     present = {tuple(line.split()) for line in text.splitlines()}
     missing = [
         f"{ledger_dir.rstrip('/')}/{name} merge=union"
@@ -118,5 +131,6 @@ def ensure_gitattributes(root: Path, ledger_dir: str = "ai_assets/reference/chan
     if not missing:
         return False
     prefix = "" if not text or text.endswith("\n") else "\n"
-    path.write_text(text + prefix + "\n".join(missing) + "\n", encoding="utf-8")
+    with SafeTree(root) as tree:
+        tree.write(".gitattributes", (text + prefix + "\n".join(missing) + "\n").encode())
     return True

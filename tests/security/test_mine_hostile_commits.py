@@ -15,7 +15,7 @@ from mine_repo import commit, mining
 
 from orkestra.errors import WorkspaceError
 from orkestra.mining.classify import classify_commit, commit_classifications
-from orkestra.mining.index import INDEX_FILE, load_index, sync_index
+from orkestra.mining.index import INDEX_FILE, STATE_FILE, load_index, sync_index
 
 FAKE = "f" * 40
 
@@ -51,10 +51,14 @@ def test_classify_and_commit_refuse_a_sha_planted_in_the_index(git_repo, tmp_pat
     shas = _hostile(git_repo)
     paths = mining(git_repo)
     sync_index(paths)
-    index_file = paths.index_dir / INDEX_FILE
+    index_file, state_file = paths.index_dir / INDEX_FILE, paths.index_dir / STATE_FILE
     planted = json.loads(index_file.read_text().splitlines()[0]) | {"sha": FAKE}
-    with index_file.open("a") as handle:
-        handle.write(json.dumps(planted, separators=(",", ":")) + "\n")
+    line = (json.dumps(planted, separators=(",", ":")) + "\n").encode()
+    index_file.write_bytes(line + index_file.read_bytes())  # first, and counted: the head's line stays last
+    state = json.loads(state_file.read_text())
+    state["bytes"][INDEX_FILE] += len(line)
+    state_file.write_text(json.dumps(state))
+    assert FAKE in load_index(paths)
     with pytest.raises(WorkspaceError, match="not a commit of this repository"):
         classify_commit(paths, FAKE, changelog="fixed")
     batch = tmp_path / "batch.jsonl"
