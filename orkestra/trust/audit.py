@@ -8,6 +8,7 @@ cannot be reviewed and say so as findings instead of being skipped silently.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -29,7 +30,19 @@ def audit_skill_dir(path: Path, base: Path | None = None, name: str | None = Non
     """Audit one skill folder; file paths in findings are relative to ``base`` when below it."""
     base = base or path
     findings: list[Finding] = []
-    for file in _files(path):
+    files, links = _files(path)
+    for link in links:
+        findings.append(
+            Finding(
+                "file.symlink",
+                "high",
+                _display(link, base),
+                1,
+                "",
+                f"a symbolic link (to {os.readlink(link)}): never read, copied or followed",
+            )
+        )
+    for file in files:
         shown = _display(file, base)
         data = file.read_bytes()
         if len(data) > MAX_FILE_BYTES:
@@ -96,10 +109,11 @@ def find_skill_dirs(path: Path) -> list[Path]:
     return sorted(p.parent for p in path.rglob(SKILL_FILE) if not _SKIP_DIRS & set(p.parts))
 
 
-def _files(path: Path) -> list[Path]:
-    return sorted(
-        p for p in path.rglob("*") if p.is_file() and not _SKIP_DIRS & set(p.relative_to(path).parts)
-    )
+def _files(path: Path) -> tuple[list[Path], list[Path]]:
+    """(regular files, symlinks) of a skill folder (``orkestra.trust.folder``)."""
+    from orkestra.trust.folder import skill_files
+
+    return skill_files(path, frozenset(_SKIP_DIRS))
 
 
 def _text(data: bytes) -> str | None:

@@ -107,18 +107,16 @@ def read_candidate(path: Path) -> Candidate:
     """Read a skill folder (or its SKILL.md) for evaluation or ingestion."""
     folder = path.parent if path.name == "SKILL.md" else path
     skill_md = folder / "SKILL.md"
+    if skill_md.is_symlink():
+        raise OrkestraError(f"{skill_md}: a symbolic link; a skill's SKILL.md is read only as a regular file")
     if not skill_md.is_file():
         raise OrkestraError(f"{path}: no SKILL.md here")
     data, body, _, error = split_skill(skill_md.read_text(encoding="utf-8"))
     if data is None:
         raise OrkestraError(f"{skill_md}: {error}")
-    files = tuple(
-        sorted(
-            p.relative_to(folder).as_posix()
-            for p in folder.rglob("*")
-            if p.is_file() and ".git" not in p.parts and "__pycache__" not in p.parts
-        )
-    )
+    from orkestra.trust.folder import skill_files
+
+    files = tuple(p.relative_to(folder).as_posix() for p in skill_files(folder)[0])  # links: never read
     return Candidate(folder, data, spec_view(data), body, files)
 
 

@@ -1,0 +1,32 @@
+"""A skill folder's files as the trust review reads them: regular files only, never through a link.
+
+A vendor skill is untrusted. A symlink it bundles (``scripts/helper.py -> ~/.ssh/id_rsa``) would make
+the audit read a file outside the folder, and ingestion copy it into the repository, to be committed
+and pushed. So a link is listed apart: the audit reports it (``file.symlink``, high) and nothing reads
+or copies it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+SKIPPED_PARTS = frozenset({".git", "__pycache__"})
+
+
+def skill_files(folder: Path, skipped: frozenset[str] = SKIPPED_PARTS) -> tuple[list[Path], list[Path]]:
+    """(regular files, symlinks) below ``folder``, each sorted; nothing below a linked folder is listed,
+    and no part named in ``skipped`` is entered."""
+    files: list[Path] = []
+    links: list[Path] = []
+    for top, dirs, names in os.walk(folder):  # os.walk never descends into a linked folder
+        here = Path(top)
+        dirs[:] = [d for d in dirs if d not in skipped]
+        for name in [*dirs, *names]:
+            path = here / name
+            if path.is_symlink():
+                links.append(path)
+            elif name in names and path.is_file():
+                files.append(path)
+        dirs[:] = [d for d in dirs if not (here / d).is_symlink()]
+    return sorted(files), sorted(links)
