@@ -87,15 +87,18 @@ def init_workspace(
             existing_agents=_hand_written(root, "agents"),
             existing_skills=_hand_written(root, "skills"),
         )
+    from orkestra.render.guard import SafeTree
+
     created, skipped = [], []
-    for rel, text in files.items():
-        path = root / rel
-        if path.exists():
-            skipped.append(rel)
-            continue
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text.replace("@TODAY@", stamp), encoding="utf-8")
-        created.append(rel)
+    root.mkdir(parents=True, exist_ok=True)
+    with SafeTree(root) as tree:  # a cloned repository's links never redirect a scaffold file
+        standing = {rel for rel in files if tree.exists(rel)}  # refused before anything is written
+        for rel, text in files.items():
+            if rel in standing:  # kept as it is, a link included (CLAUDE.md -> AGENTS.md)
+                skipped.append(rel)
+                continue
+            tree.write(rel, text.replace("@TODAY@", stamp).encode("utf-8"))
+            created.append(rel)
     from orkestra.mining.ledger import ensure_gitattributes
 
     # the changelog ledgers are append-only JSONL: union merges let several agents classify at once
@@ -176,11 +179,16 @@ def registry_reference() -> str:
 
 
 def _ignore_state(gitignore: Path) -> bool:
-    """Append ``.orkestra/`` to .gitignore unless an equivalent line is there; True if appended."""
-    text = gitignore.read_text(encoding="utf-8") if gitignore.is_file() else ""
-    if any(line.strip().strip("/") == GITIGNORE_ENTRY.strip("/") for line in text.splitlines()):
-        return False
-    prefix = "" if not text or text.endswith("\n") else "\n"
-    with gitignore.open("a", encoding="utf-8") as handle:
-        handle.write(f"{prefix}# orkestra derived state (caches, indexes)\n{GITIGNORE_ENTRY}\n")
+    """Append ``.orkestra/`` to .gitignore unless an equivalent line is there; True if appended. A
+    ``.gitignore`` that is a symlink is refused, never read or written through."""
+    from orkestra.render.guard import SafeTree
+
+    with SafeTree(gitignore.parent) as tree:
+        tree.check(gitignore.name)
+        text = (tree.read(gitignore.name) or b"").decode("utf-8", "replace")
+        if any(line.strip().strip("/") == GITIGNORE_ENTRY.strip("/") for line in text.splitlines()):
+            return False
+        prefix = "" if not text or text.endswith("\n") else "\n"
+        entry = f"{prefix}# orkestra derived state (caches, indexes)\n{GITIGNORE_ENTRY}\n"
+        tree.write(gitignore.name, (text + entry).encode("utf-8"))
     return True

@@ -46,9 +46,10 @@ def create_decision(
     domain = next(name for name, entry in ws.decision_registry.domains.items() if entry.code == code)
     rel = f"{ws.config.paths.decisions}/records/{decision_id}.yaml"
     if not dry_run:
-        target = ws.path(rel)
-        if target.exists():
-            raise OrkestraError(f"{rel}: already exists; not overwriting it")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(decision_skeleton(decision_id, domain, today or _dt.date.today()), encoding="utf-8")
+        from orkestra.render.guard import SafeTree
+
+        with SafeTree(ws.root) as tree:  # no symlinked folder on the way, no link written through
+            if tree.exists(rel):
+                raise OrkestraError(f"{rel}: already exists; not overwriting it")
+            tree.write(rel, decision_skeleton(decision_id, domain, today or _dt.date.today()).encode("utf-8"))
     return {"id": decision_id, "domain": domain, "path": rel, "written": not dry_run}

@@ -125,6 +125,11 @@ class SafeTree:
 
     # --- queries ----------------------------------------------------------------------------
 
+    def exists(self, rel: str) -> bool:
+        """Whether anything stands at ``rel`` (a file, a folder, a link, dangling or not); UnsafePath when
+        a folder on the way is a symlink."""
+        return self._lstat(rel)[2] is not None
+
     def check(self, rel: str) -> str:
         """Raise UnsafePath unless ``rel`` may be written; returns "file", "dir" or "absent"."""
         fd, name, st = self._lstat(rel)
