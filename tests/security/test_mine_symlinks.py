@@ -96,3 +96,25 @@ def test_a_symlinked_ledger_or_index_is_not_read_either(git_repo, outside, link)
     _linked(git_repo, link, outside / "keep.txt")
     _refused(run_cli("mine", "status", cwd=git_repo), link)
     _untouched(outside)
+
+
+@pytest.mark.parametrize(
+    "setting, command",
+    [
+        ("mining:\n  ledger_dir: .git/hooks\n", ("mine", "classify", "HEAD", "--skip", "--reason", "x")),
+        ("mining:\n  ledger_dir: ../outside\n", ("mine", "classify", "HEAD", "--skip", "--reason", "x")),
+        (
+            "mining:\n  changelog:\n    path: ../outside/CHANGELOG.md\n",
+            ("registry", "changelog", "render", "--package", "root"),
+        ),
+    ],
+)
+def test_mining_paths_configured_outside_or_into_git_are_refused(git_repo, outside, setting, command):
+    (git_repo / "orkestra.yaml").write_text("version: 1\n" + setting)
+    sha = commit(git_repo, "feat: one", {"a.py": "1\n"}, day=1)
+    assert run_cli("mine", "sync", cwd=git_repo).returncode == 0
+    args = [sha if arg == "HEAD" else arg for arg in command]
+    result = run_cli(*args, cwd=git_repo)
+    assert result.returncode == 1 and "refusing to" in result.stderr, result.stdout + result.stderr
+    _untouched(outside)
+    assert not list((git_repo / ".git" / "hooks").glob("*.jsonl"))
