@@ -49,7 +49,9 @@ def test_ingest_refuses_a_skill_that_bundles_links(linked_skill):
     findings = {(f["file"], f["rule"], f["severity"]) for f in json.loads(result.stdout)["audit"]["findings"]}
     assert {("genome-qc/scripts/helper.py", "file.symlink", "high")} <= findings
     assert ("genome-qc/references/more", "file.symlink", "high") in findings
-    assert not any(rule.startswith("injection") and "helper" in file for file, rule, _ in findings)  # not read
+    assert not any(
+        rule.startswith("injection") and "helper" in file for file, rule, _ in findings
+    )  # not read
     _nowhere_in(root)
 
 
