@@ -202,11 +202,10 @@ def record_classifications(
             if i.action == "extract"
         ]
         types = changelog_types(paths)[0]
-        append_lines(
-            paths.root,
-            notes_path,
-            [release_note(paths, i, c, types) for _, i, c in resolved if i.action == "release"],
-        )
+        notes = [(i, release_note(paths, i, c, types)) for _, i, c in resolved if i.action == "release"]
+        # the release notes first, the classifications last: a run killed in between left notes that
+        # no classification owns, which this run's notes replace (or repeat, and are dropped)
+        append_lines(paths.root, notes_path, _settled_notes(notes_path, notes))
         append_lines(paths.root, processed_path, [_processed(i, c) for _, i, c in resolved])
     actions = [i.action for _, i, _ in resolved]
     return CommitOutcome(
@@ -216,6 +215,26 @@ def record_classifications(
         actions.count("skip"),
         sorted(set(written)),
     )
+
+
+def _settled_notes(notes_path: Path, notes: list[tuple[Classification, dict]]) -> list[dict]:
+    """The notes to append, given the notes ledger. ``notes`` are for commits whose changelog
+    classification is new or a correction (``_check_repeats``). So a note already there for one that is
+    not a correction has no classification: a killed run wrote it and never its classification. The
+    same note again is dropped; a different one replaces it, as a correction."""
+    data = notes_path.read_bytes() if notes and notes_path.is_file() else b""
+    wanted = {note["sha"] for item, note in notes if not item.correction and note["sha"].encode() in data}
+    if not wanted:
+        return [note for _, note in notes]
+    orphans = {r["sha"]: r for _, r, _ in read_lines(notes_path) if r and r.get("sha") in wanted}
+    settled = []
+    for item, note in notes:
+        orphan = orphans.get(note["sha"])
+        if orphan is None or item.correction:
+            settled.append(note)
+        elif orphan != json.loads(json.dumps(note)):  # as the ledger holds it
+            settled.append({**note, "correction": True})
+    return settled
 
 
 def _in_repository(paths: MiningPaths, shas: list[str]) -> set[str]:

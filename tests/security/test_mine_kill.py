@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from conftest import git, run_cli
-from mine_repo import fast_import, mining
+from mine_repo import commit, fast_import, mining
 
 from orkestra.errors import OrkestraError
 from orkestra.mining.index import GRAPH_FILE, INDEX_FILE, STATE_FILE, load_graph, load_index, sync_index
@@ -209,3 +209,39 @@ def test_a_lane_dies_with_its_killed_sync():
     while _alive(child) and time.monotonic() < deadline:
         time.sleep(0.01)
     assert not _alive(child)
+
+
+@pytest.mark.parametrize("summary", [None, "Another summary on the second try"])
+def test_a_classification_killed_between_its_two_ledgers_is_settled_by_the_next(
+    git_repo, monkeypatch, summary
+):
+    """The release note was appended and fdatasync'd, the process died before the classification: the
+    next classification of that commit neither repeats the note (a `mine validate` error) nor loses it."""
+    from orkestra.mining import classify, ledger
+    from orkestra.mining.classify import classify_commit
+    from orkestra.mining.ledger import ledger_files, read_records
+    from orkestra.mining.validate import validate_ledgers
+
+    sha = [commit(git_repo, f"fix: change {day}", {f"f{day}.py": "x\n"}, day=day) for day in (1, 2)][-1]
+    paths = mining(git_repo)
+    sync_index(paths)
+    real = ledger.append_lines
+    calls = []
+
+    def killed(root, path, records):
+        calls.append(path.name)
+        if len(calls) == 2:
+            raise SystemExit(137)  # the process dies here: the notes are written, the classification is not
+        real(root, path, records)
+
+    monkeypatch.setattr(classify, "append_lines", killed)
+    with pytest.raises(SystemExit):
+        classify_commit(paths, sha, changelog="fixed")
+    monkeypatch.setattr(classify, "append_lines", real)
+    processed, notes = ledger_files(paths)
+    assert calls == [notes.name, processed.name] and not processed.exists()
+    classify_commit(paths, sha, changelog="fixed", summary=summary)
+    lines = read_records(notes)
+    assert [line["sha"] for line in lines] == [sha] * (1 if summary is None else 2)
+    assert lines[-1]["summary"] == (summary or "change 2")
+    assert validate_ledgers(paths)["ok"], validate_ledgers(paths)
