@@ -40,6 +40,7 @@ IN_FLIGHT = 4  # batches queued per worker
 RESOLVE_MIN_REFERENCES = 20_000
 RESOLVE_SLICE = 24  # files per resolution task: small, so both workers finish together
 RESOLVE_IN_FLIGHT = 8  # slices queued per worker: enough for the caller's longest step (an index build)
+RESOLVE_NICE = 10  # resolution workers' niceness above the parent's
 RESOLVE_SECONDS = 300.0  # a slice's hard deadline (a worker killed by the OOM killer never answers)
 
 
@@ -219,55 +220,42 @@ def iter_resolved(
     pass memoises per file: incremental equals clean), so they equal the in-process ones. When a
     slice misses its deadline, the rest is resolved in-process.
 
-    The caller's process is one of the ``workers``: whenever the next slice is not back yet, it
-    takes a step of ``meanwhile`` (its own work, in short steps) or else resolves the next slice
-    itself instead of waiting. A slice resolved here is neither packed, pickled and unpacked nor
-    paid for in page copies (a forked worker's first write to each inherited page, a reference
-    count, copies it: on the stdlib two workers took 100k page faults, one process 14k)."""
+    ``meanwhile`` is the caller's own work in short steps: a step is taken whenever the next slice
+    is not back yet. The workers run at a lower priority, so the caller, whose storing and steps
+    nobody else can do, keeps a core while they share what is left (in-process, nothing runs
+    meanwhile: what is left of the steps is the caller's)."""
     global _RESOLVER
     workers = worker_count() if workers is None else workers
     slices = deque(paths[i : i + RESOLVE_SLICE] for i in range(0, len(paths), RESOLVE_SLICE))
     if workers > 1 and references >= RESOLVE_MIN_REFERENCES and threading.active_count() == 1:
-        forks = workers - 1
         _RESOLVER = resolver
-        left: list = []  # (slice, edges or None) still to yield once a slice missed its deadline
         try:
-            with multiprocessing.get_context("fork").Pool(forks) as pool:
-                running: deque = deque()  # (slice, its worker's handle or None, edges resolved here)
-                sent = held = 0  # slices at the workers; slices resolved here, not yet yielded
-                while running or slices:
-                    while slices and sent < forks * RESOLVE_IN_FLIGHT:
+            with multiprocessing.get_context("fork").Pool(workers, initializer=_yield_to_parent) as pool:
+                running: deque = deque()
+                while slices or running:
+                    while slices and len(running) < workers * RESOLVE_IN_FLIGHT:
                         job = slices.popleft()
-                        running.append((job, pool.apply_async(_resolve_slice, (job,)), None))
-                        sent += 1
-                    job, handle, edges = running[0]
-                    if handle is not None and not handle.ready():
-                        if meanwhile is not None and next(meanwhile, _DONE) is not _DONE:
+                        running.append((job, pool.apply_async(_resolve_slice, (job,))))
+                    job, handle = running[0]
+                    if meanwhile is not None and not handle.ready():
+                        if next(meanwhile, _DONE) is not _DONE:
                             continue
                         meanwhile = None
-                        if slices and held < forks * RESOLVE_IN_FLIGHT:  # bounded memory
-                            own = slices.popleft()
-                            running.append((own, None, _resolve_here(resolver, own)))
-                            held += 1
-                            continue
                     running.popleft()
-                    if handle is None:
-                        held -= 1
-                        yield edges
-                        continue
-                    sent -= 1
                     try:
-                        edges = unpack_edges(handle.get(timeout=RESOLVE_SECONDS))
+                        yield unpack_edges(handle.get(timeout=RESOLVE_SECONDS))
                     except multiprocessing.TimeoutError:
-                        left = [(job, None), *((queued, done) for queued, _, done in running)]
+                        slices.extendleft(reversed([job] + [queued for queued, _ in running]))
                         break
-                    yield edges
         finally:
             _RESOLVER = None
-        for job, edges in left:
-            yield edges if edges is not None else _resolve_here(resolver, job)
     for job in slices:
         yield _resolve_here(resolver, job)
+
+
+def _yield_to_parent() -> None:
+    """A resolution worker's initializer: a lower priority than the parent's."""
+    os.nice(RESOLVE_NICE)
 
 
 def _resolve_here(resolver, paths: Sequence[str]) -> list[Edge]:

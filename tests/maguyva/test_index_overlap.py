@@ -1,10 +1,11 @@
 """What overlapping a cold index's serial work must keep: the bulk load's deferred work taken early
-(gram rows, index builds) stores the same database; the parent resolving slices itself while its
-workers resolve the others gives the in-process edges in order; a cold index whose centrality is
-computed beside the last index builds equals an in-process one, every table and FTS5 shadow table."""
+(gram rows, index builds) stores the same database; the parent taking its steps while lower-priority
+workers resolve gets the in-process edges in order; a cold index whose centrality is computed beside
+the last index builds equals an in-process one, every table and FTS5 shadow table."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 
@@ -128,14 +129,19 @@ def test_every_deferred_index_is_built_when_the_bulk_load_ends_whatever_was_take
 
 
 _RESOLVE_SLICE = workers._resolve_slice
+_NICENESS: list = []  # where a worker writes its niceness (a file, set by the test)
 
 
 def _resolve_slowly(paths):
-    time.sleep(0.2)  # a busy worker: the parent resolves the next slices itself meanwhile
+    """A busy worker, which says how nice it is."""
+    _NICENESS[0].write_text(str(os.nice(0)))
+    time.sleep(0.2)
     return _RESOLVE_SLICE(paths)
 
 
-def test_the_parent_resolves_slices_beside_its_workers_and_the_edges_keep_their_order(tmp_path, monkeypatch):
+def test_the_caller_steps_while_lower_priority_workers_resolve_and_the_edges_keep_their_order(
+    tmp_path, monkeypatch
+):
     write_tree(
         tmp_path,
         {f"pkg/m{n}.py": _source(n % 4).replace(f"Service{n % 4}", f"Service{n}", 1) for n in range(12)},
@@ -147,24 +153,27 @@ def test_the_parent_resolves_slices_beside_its_workers_and_the_edges_keep_their_
     ]
     monkeypatch.setattr(workers, "RESOLVE_SLICE", 1)
     monkeypatch.setattr(workers, "_resolve_slice", _resolve_slowly)
-    here: list[str] = []
-    resolve_here = workers._resolve_here
-    monkeypatch.setattr(workers, "_resolve_here", lambda r, job: here.extend(job) or resolve_here(r, job))
+    _NICENESS[:] = [tmp_path / "niceness"]
     steps: list[int] = []
     meanwhile = (steps.append(n) for n in range(3))  # the caller's own work, in short steps
     many = workers.RESOLVE_MIN_REFERENCES  # as many references as a pool is forked for
-    batches = list(workers.iter_resolved(Resolver(MemoryDefinitions(extractions)), paths, many, 2, meanwhile))
+    try:
+        batches = list(
+            workers.iter_resolved(Resolver(MemoryDefinitions(extractions)), paths, many, 2, meanwhile)
+        )
+    finally:
+        _NICENESS.clear()
     assert [e for batch in batches for e in batch] == expected
     assert [len(batch) for batch in batches] == [
         len(Resolver(MemoryDefinitions(extractions)).resolve_file(p)) for p in paths
     ]
-    assert steps == [0, 1, 2]  # taken while the first slice was out
-    assert 0 < len(here) < len(paths)  # some slices here, the rest in the worker
+    assert steps == [0, 1, 2]  # taken while the first slices were out
+    assert int((tmp_path / "niceness").read_text()) == min(19, os.nice(0) + workers.RESOLVE_NICE)
 
 
 def test_a_pooled_cold_index_equals_an_in_process_one_in_every_table(tmp_path, monkeypatch):
-    """The pool, the parent's own slices, the deferred work taken while the workers resolve and the
-    centrality thread beside the last index builds: none of them changes a row."""
+    """The pool, the deferred work taken while the workers resolve and the centrality thread beside
+    the last index builds: none of them changes a row."""
     write_tree(
         tmp_path / "repo",
         {f"pkg/m{n}.py": _source(n) for n in range(4)} | {"README.md": "# Title\n\nprose\n"},
