@@ -15,6 +15,7 @@ import posixpath
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
@@ -275,7 +276,7 @@ def index_repository(
                 report("resolve", 1, 1)
                 report("graph", 0, 1)
                 if links is not None:
-                    store.set_centrality(links.centrality())
+                    store.set_centrality(_centrality(store, links) if clean else links.centrality())
                 report("graph", 1, 1)
             if clean or diff.added or diff.changed or diff.deleted:
                 store.add_snapshot(
@@ -376,10 +377,25 @@ def _resolve_clean(store: Store, extractions: list[FileExtraction], workers: int
     resolver = Resolver(MemoryDefinitions(extractions))
     links = Links()
     references = sum(len(e.references) for e in extractions)
-    for edges in iter_resolved(resolver, [e.path for e in extractions], references, workers):
+    paths = [e.path for e in extractions]
+    # the bulk load's work for the tables extraction filled runs while the pool's workers resolve
+    for edges in iter_resolved(resolver, paths, references, workers, meanwhile=store.deferred("files")):
         store.replace_edges((), edges)
         links.add(edges)
     return links
+
+
+def _centrality(store: Store, links: Links) -> list:
+    """A clean run's centrality, computed (Python and numpy) on a thread of its own while this one
+    builds the bulk load's last indexes: SQLite's C work, which releases the GIL. Rows still held
+    back are inserted first, alone: a statement per row would wait for the GIL after each one."""
+    for _ in store.deferred("files"):
+        pass
+    with ThreadPoolExecutor(1, thread_name_prefix="maguyva-centrality") as pool:
+        ranked = pool.submit(links.centrality)
+        for _ in store.deferred("files", "edges"):
+            pass
+        return ranked.result()
 
 
 def _reresolve(

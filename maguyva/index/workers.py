@@ -39,6 +39,8 @@ IN_FLIGHT = 4  # batches queued per worker
 # is done before a pool has started (the stdlib: 510k references, ~9 µs each).
 RESOLVE_MIN_REFERENCES = 20_000
 RESOLVE_SLICE = 24  # files per resolution task: small, so both workers finish together
+RESOLVE_IN_FLIGHT = 8  # slices queued per worker: enough for the caller's longest step (an index build)
+RESOLVE_NICE = 10  # resolution workers' niceness above the parent's
 RESOLVE_SECONDS = 300.0  # a slice's hard deadline (a worker killed by the OOM killer never answers)
 
 
@@ -200,10 +202,15 @@ def _hard_seconds(budget_ms: int) -> float:
 
 
 _RESOLVER = None  # the resolver a resolution pool's workers inherit through the fork
+_DONE = object()
 
 
 def iter_resolved(
-    resolver, paths: Sequence[str], references: int, workers: int | None = None
+    resolver,
+    paths: Sequence[str],
+    references: int,
+    workers: int | None = None,
+    meanwhile: Iterator[object] | None = None,
 ) -> Iterator[list[Edge]]:
     """``resolver.resolve_file`` of each of ``paths``, a slice of files at a time, in order.
 
@@ -211,20 +218,30 @@ def iter_resolved(
     holds every definition) and send their edges back as tuples, while the caller stores the slices
     already done. A file's edges depend on the definitions and its own references only (the type
     pass memoises per file: incremental equals clean), so they equal the in-process ones. When a
-    slice misses its deadline, the rest is resolved in-process."""
+    slice misses its deadline, the rest is resolved in-process.
+
+    ``meanwhile`` is the caller's own work in short steps: a step is taken whenever the next slice
+    is not back yet. The workers run at a lower priority, so the caller, whose storing and steps
+    nobody else can do, keeps a core while they share what is left (in-process, nothing runs
+    meanwhile: what is left of the steps is the caller's)."""
     global _RESOLVER
     workers = worker_count() if workers is None else workers
     slices = deque(paths[i : i + RESOLVE_SLICE] for i in range(0, len(paths), RESOLVE_SLICE))
     if workers > 1 and references >= RESOLVE_MIN_REFERENCES and threading.active_count() == 1:
         _RESOLVER = resolver
         try:
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
+            with multiprocessing.get_context("fork").Pool(workers, initializer=_yield_to_parent) as pool:
                 running: deque = deque()
                 while slices or running:
-                    while slices and len(running) < workers * IN_FLIGHT:
+                    while slices and len(running) < workers * RESOLVE_IN_FLIGHT:
                         job = slices.popleft()
                         running.append((job, pool.apply_async(_resolve_slice, (job,))))
-                    job, handle = running.popleft()
+                    job, handle = running[0]
+                    if meanwhile is not None and not handle.ready():
+                        if next(meanwhile, _DONE) is not _DONE:
+                            continue
+                        meanwhile = None
+                    running.popleft()
                     try:
                         yield unpack_edges(handle.get(timeout=RESOLVE_SECONDS))
                     except multiprocessing.TimeoutError:
@@ -233,7 +250,16 @@ def iter_resolved(
         finally:
             _RESOLVER = None
     for job in slices:
-        yield [edge for path in job for edge in resolver.resolve_file(path)]
+        yield _resolve_here(resolver, job)
+
+
+def _yield_to_parent() -> None:
+    """A resolution worker's initializer: a lower priority than the parent's."""
+    os.nice(RESOLVE_NICE)
+
+
+def _resolve_here(resolver, paths: Sequence[str]) -> list[Edge]:
+    return [edge for path in paths for edge in resolver.resolve_file(path)]
 
 
 def _resolve_slice(paths: Sequence[str]) -> list[tuple]:

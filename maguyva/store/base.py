@@ -7,7 +7,7 @@ Results are frozen values; every hit carries ``path`` and a line span for ``path
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -52,6 +52,12 @@ class Store(ABC):
         """Around a clean run's inserts, inside its transaction: a backend may defer its secondary
         indexes until the tables are full. Only writes happen inside."""
         return nullcontext()
+
+    def deferred(self, *writes: str) -> Iterator[None]:
+        """Inside ``bulk_load``, once the run is done with ``writes`` ("files", "edges",
+        "centrality"): the work the bulk load deferred for what only those fill, one short step per
+        item, for the caller to take while other processes or threads compute (none by default)."""
+        return iter(())
 
     def recorded_root(self) -> str | None:
         """The directory this index was built from, when the store records it."""

@@ -54,6 +54,18 @@ WAL_LIMIT_BYTES = 64 << 20  # the WAL is truncated back to this after a checkpoi
 
 _MAX_VARS = 500
 GRAMS_HELD_CHARS = 64 << 20  # a bulk load holds back this much gram text (the stdlib's is 25 MB)
+# a bulk load's deferred work (``SQLiteStore.deferred``): which of a clean run's writes fill each table
+# with secondary indexes, and how many held-back gram rows one step inserts
+_FILLED_BY = {
+    "names": frozenset({"files", "edges"}),
+    "symbols": frozenset({"files"}),
+    "refs": frozenset({"files"}),
+    "edges": frozenset({"edges"}),
+    "chunks": frozenset({"files"}),
+    "centrality": frozenset({"centrality"}),
+}
+_WRITES = frozenset({"files", "edges", "centrality"})
+_GRAMS_STEP = 256
 _CENTRALITY_COLUMNS = "path, symbol, pagerank, in_degree, out_degree"
 _SYMBOL_COLUMNS_S = ", ".join(f"s.{c}" for c in SYMBOL_COLUMNS.split(", "))
 
@@ -71,6 +83,7 @@ class SQLiteStore(SQLiteVectors, Store):
         self.building = _building_file(self.path) if fresh and not readonly else None
         self._grams: list[tuple[int, str]] | None = None  # a bulk load's gram rows, inserted in bulk
         self._grams_chars = 0
+        self._indexes: dict[str, tuple[str, str]] = {}  # a bulk load's indexes still to build: table, SQL
         self._built = False  # a fresh index moves into place when a transaction after its schema's commits
         try:
             if self.building is not None:
@@ -217,23 +230,44 @@ class SQLiteStore(SQLiteVectors, Store):
         """Inside the open transaction: drop the secondary indexes, yield for a clean run's inserts, then
         build them again from the filled tables (one sort each instead of a B-tree update per row; a
         failure rolls the transaction back, indexes and all). Only lookups by rowid or by
-        ``files.path`` (its UNIQUE index stays) may run inside."""
-        indexes = [
-            (statement.split()[5], statement)
-            for statement in _statements(SCHEMA)
-            if statement.startswith("CREATE INDEX")
-        ]
-        for name, _ in indexes:
+        ``files.path`` (its UNIQUE index stays) may run inside. ``deferred`` does part of the end's
+        work earlier, while other processes or threads compute."""
+        self._indexes = {}
+        for statement in _statements(SCHEMA):
+            if statement.startswith("CREATE INDEX"):
+                words = statement.split()  # CREATE INDEX IF NOT EXISTS name ON table(columns) …
+                self._indexes[words[5]] = (words[7].split("(")[0], statement)
+        for name in self._indexes:
             self.db.execute(f"DROP INDEX IF EXISTS {name}")
         self.names.load()  # names_hash is gone too: strings are found in the cache only
         self._grams, self._grams_chars = [], 0
         try:
             yield
-            self._flush_grams()
+            for _ in self.deferred(*_WRITES):
+                pass
         finally:
             self._grams = None
-        for _, statement in indexes:
-            self.db.execute(statement)
+            self._indexes = {}
+
+    def deferred(self, *writes: str) -> Iterator[None]:
+        """Inside ``bulk_load``, once a clean run is done with ``writes`` ("files": ``put_file``,
+        "edges": ``replace_edges``, "centrality"): the held-back rows and index builds of the tables
+        only those fill, a short step per item (rows a few hundred files at a time, then an index),
+        in schema order. Each step is SQLite's C work, most of it without the GIL: the pipeline takes
+        a step while it waits for its workers, and builds the last indexes beside centrality on
+        another thread. What is left undone is done when the bulk load ends; rows a run adds after
+        an index is built go into it as usual."""
+        done = set(writes)
+        if "files" in done:
+            while self._grams:
+                part, self._grams[:_GRAMS_STEP] = self._grams[:_GRAMS_STEP], []
+                self.db.executemany("INSERT INTO files_grams (rowid, grams) VALUES (?, ?)", part)
+                yield
+            self._grams_chars = 0
+        for name, (table, statement) in list(self._indexes.items()):
+            if _FILLED_BY.get(table, _WRITES) <= done and self._indexes.pop(name, None) is not None:
+                self.db.execute(statement)
+                yield
 
     def _flush_grams(self) -> None:
         """Insert the gram rows a bulk load holds back. Interleaved with the other tables' rows, one

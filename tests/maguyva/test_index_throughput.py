@@ -171,9 +171,10 @@ def test_pooled_resolution_gives_the_in_process_edges_in_order_even_when_a_slice
     # a cycle of bases: the base cache's guard must not make a file's edges depend on resolution order
     assert {(e.kind, e.resolution) for e in expected} >= {("inherits", "resolved"), ("calls", "inferred")}
     monkeypatch.setattr(workers, "RESOLVE_SLICE", 1)
-    pooled = workers.iter_resolved(Resolver(MemoryDefinitions(extractions)), paths, 0, workers=2)
+    many = workers.RESOLVE_MIN_REFERENCES  # as many references as a pool is forked for
+    pooled = workers.iter_resolved(Resolver(MemoryDefinitions(extractions)), paths, many, workers=2)
     assert [e for batch in pooled for e in batch] == expected
     monkeypatch.setattr(workers, "RESOLVE_SECONDS", 0.5)
     monkeypatch.setattr(workers, "_resolve_slice", _resolve_slowly)
-    pooled = workers.iter_resolved(Resolver(MemoryDefinitions(extractions)), paths, 0, workers=2)
+    pooled = workers.iter_resolved(Resolver(MemoryDefinitions(extractions)), paths, many, workers=2)
     assert [e for batch in pooled for e in batch] == expected  # the rest resolved in-process
