@@ -11,6 +11,7 @@ written in place (``O_NOFOLLOW``) or replaced by a rename, which replaces a link
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from orkestra.render.guard import SafeTree, UnsafePath, path_parts
@@ -38,6 +39,13 @@ def check(root: Path, path: Path) -> Path:
     with SafeTree(root) as tree:
         tree.check(relative(root, path))
     return path
+
+
+def check_each(root: Path, paths: Iterable[Path]) -> None:
+    """:func:`check` for each of ``paths``, in one walk from ``root``."""
+    with SafeTree(root) as tree:
+        for path in paths:
+            tree.check(relative(root, path))
 
 
 def file_in_folder(root: Path, path: Path) -> Path:

@@ -117,8 +117,8 @@ def sync_index(
 
     git = git or Git(paths.root)
     guarded.folder(paths.root, paths.index_dir)
-    for name in (SYNC_LOCK_FILE, ".gitignore", *index_files.FILES, STATE_FILE):
-        guarded.check(paths.root, paths.index_dir / name)  # a committed link is never written through
+    names = (SYNC_LOCK_FILE, ".gitignore", *index_files.FILES, STATE_FILE)
+    guarded.check_each(paths.root, [paths.index_dir / name for name in names])  # no link written through
     with FileLock(str(paths.index_dir / SYNC_LOCK_FILE)):  # two syncs at once would append twice
         return _sync_locked(paths, git, stats, full)
 

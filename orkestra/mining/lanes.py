@@ -40,7 +40,6 @@ from orkestra.mining.git import LogPart, RawCommit, log_listing, log_newest
 
 NEWEST_COMMITS = mining_git.CHUNK_COMMITS  # the child's first stream (one git, so its RSS stays bounded)
 NEWEST_STEP = 256  # the child claims its first stream this many commits at a time
-_PR_SET_PDEATHSIG = 1  # prctl(2)
 LEAST_RUN = 256  # below this a run is not worth a git of its own, unless that is all that is left
 
 Lines = Callable[[RawCommit], tuple[bytes, bytes]]  # a commit's index line and graph line
@@ -347,6 +346,9 @@ def fork(work: Callable[[], int], *outputs: BinaryIO, parents_ends: tuple[int, .
             os._exit(code)
     os.close(child_end)
     return Child(pid, report)
+
+
+_PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
 def _die_with(parent: int) -> None:

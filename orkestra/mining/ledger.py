@@ -119,18 +119,17 @@ def ensure_gitattributes(root: Path, ledger_dir: str = "ai_assets/reference/chan
     """Make sure ``.gitattributes`` marks both ledgers ``merge=union``; idempotent. True if changed."""
     from orkestra.render.guard import SafeTree
 
-    with SafeTree(root) as tree:
-        tree.check(".gitattributes")  # a symlink: refused, never read or written through
+    with SafeTree(root) as tree:  # a symlink is refused, never read or written through
+        tree.check(".gitattributes")
         text = (tree.read(".gitattributes") or b"").decode("utf-8", "replace")
-    present = {tuple(line.split()) for line in text.splitlines()}
-    missing = [
-        f"{ledger_dir.rstrip('/')}/{name} merge=union"
-        for name in (PROCESSED_FILE, RELEASE_NOTES_FILE)
-        if tuple(f"{ledger_dir.rstrip('/')}/{name} merge=union".split()) not in present
-    ]
-    if not missing:
-        return False
-    prefix = "" if not text or text.endswith("\n") else "\n"
-    with SafeTree(root) as tree:
+        present = {tuple(line.split()) for line in text.splitlines()}
+        missing = [
+            f"{ledger_dir.rstrip('/')}/{name} merge=union"
+            for name in (PROCESSED_FILE, RELEASE_NOTES_FILE)
+            if tuple(f"{ledger_dir.rstrip('/')}/{name} merge=union".split()) not in present
+        ]
+        if not missing:
+            return False
+        prefix = "" if not text or text.endswith("\n") else "\n"
         tree.write(".gitattributes", (text + prefix + "\n".join(missing) + "\n").encode())
     return True
