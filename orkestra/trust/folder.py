@@ -19,14 +19,14 @@ def skill_files(folder: Path, skipped: frozenset[str] = SKIPPED_PARTS) -> tuple[
     and no part named in ``skipped`` is entered."""
     files: list[Path] = []
     links: list[Path] = []
-    for top, dirs, names in os.walk(folder):  # os.walk never descends into a linked folder
+    for top, dirs, names in os.walk(folder):  # os.walk lists a linked folder but never descends into it
         here = Path(top)
         dirs[:] = [d for d in dirs if d not in skipped]
-        for name in [*dirs, *names]:
+        links += [here / d for d in dirs if (here / d).is_symlink()]
+        for name in names:
             path = here / name
             if path.is_symlink():
                 links.append(path)
-            elif name in names and path.is_file():
+            elif path.is_file():
                 files.append(path)
-        dirs[:] = [d for d in dirs if not (here / d).is_symlink()]
     return sorted(files), sorted(links)
