@@ -12,19 +12,12 @@ from pathlib import Path
 
 import pytest
 from conftest import run_cli
+from outside_tree import outside_folder, untouched
 
 
 @pytest.fixture
 def outside(tmp_path: Path) -> Path:
-    folder = tmp_path / "outside"
-    folder.mkdir()
-    (folder / "keep.txt").write_text("keep me\n")
-    return folder
-
-
-def _untouched(outside: Path) -> None:
-    assert sorted(p.name for p in outside.iterdir()) == ["keep.txt"]
-    assert (outside / "keep.txt").read_text() == "keep me\n"
+    return outside_folder(tmp_path)
 
 
 def test_a_dangling_link_at_a_scaffold_path_is_kept_not_written_through(git_repo, outside):
@@ -33,7 +26,7 @@ def test_a_dangling_link_at_a_scaffold_path_is_kept_not_written_through(git_repo
     assert result.returncode == 0, result.stderr
     assert (git_repo / "orkestra.yaml").is_symlink()
     assert (git_repo / "registries").is_dir()  # the rest of the scaffold is written
-    _untouched(outside)
+    untouched(outside)
 
 
 def test_a_linked_folder_on_the_way_is_refused_before_anything_is_written(git_repo, outside):
@@ -41,14 +34,14 @@ def test_a_linked_folder_on_the_way_is_refused_before_anything_is_written(git_re
     result = run_cli("init", "--minimal", cwd=git_repo)
     assert result.returncode == 1 and "registries" in result.stderr and "symlink" in result.stderr
     assert not (git_repo / "orkestra.yaml").exists()
-    _untouched(outside)
+    untouched(outside)
 
 
 def test_a_linked_gitignore_is_neither_read_nor_appended_to(git_repo, outside):
     os.symlink(outside / "keep.txt", git_repo / ".gitignore")
     result = run_cli("init", "--minimal", cwd=git_repo)
     assert result.returncode == 1 and ".gitignore" in result.stderr
-    _untouched(outside)
+    untouched(outside)
 
 
 def test_decisions_new_never_writes_into_a_linked_records_folder(tmp_path, outside):
@@ -63,4 +56,4 @@ def test_decisions_new_never_writes_into_a_linked_records_folder(tmp_path, outsi
     os.symlink(outside, records)
     result = run_cli("decisions", "new", "--domain", "SR", cwd=root)
     assert result.returncode == 1 and "symlink" in result.stderr, result.stdout + result.stderr
-    _untouched(outside)
+    untouched(outside)

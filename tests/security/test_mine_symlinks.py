@@ -12,22 +12,14 @@ from pathlib import Path
 import pytest
 from conftest import git, run_cli
 from mine_repo import commit
+from outside_tree import outside_folder, untouched
 
 LEDGER = "ai_assets/reference/changelog"
 
 
 @pytest.fixture
 def outside(tmp_path: Path) -> Path:
-    """A folder beside the repository, with one file in it that must stay as it is."""
-    folder = tmp_path / "outside"
-    folder.mkdir()
-    (folder / "keep.txt").write_text("keep me\n")
-    return folder
-
-
-def _untouched(outside: Path) -> None:
-    assert sorted(p.name for p in outside.iterdir()) == ["keep.txt"]
-    assert (outside / "keep.txt").read_text() == "keep me\n"
+    return outside_folder(tmp_path)
 
 
 def _linked(repo: Path, rel: str, target: Path) -> None:
@@ -47,7 +39,7 @@ def test_a_symlinked_gitattributes_is_neither_read_nor_written(git_repo, outside
     commit(git_repo, "feat: one", {"a.py": "1\n"}, day=1)
     _linked(git_repo, ".gitattributes", outside / "keep.txt")
     _refused(run_cli("mine", "sync", cwd=git_repo), ".gitattributes", str(outside / "keep.txt"))
-    _untouched(outside)
+    untouched(outside)
 
 
 @pytest.mark.parametrize("link", [".orkestra", ".orkestra/mining", ".orkestra/mining/sync.lock"])
@@ -55,7 +47,7 @@ def test_a_symlinked_state_folder_or_lock_is_refused(git_repo, outside, link):
     commit(git_repo, "feat: one", {"a.py": "1\n"}, day=1)
     _linked(git_repo, link, outside / "keep.txt" if link.endswith(".lock") else outside)
     _refused(run_cli("mine", "sync", cwd=git_repo), link)
-    _untouched(outside)
+    untouched(outside)
 
 
 @pytest.mark.parametrize("setting", ["paths:\n  state: {outside}\n", "paths:\n  state: ../outside\n"])
@@ -64,7 +56,7 @@ def test_a_state_folder_configured_outside_is_refused(git_repo, outside, setting
     commit(git_repo, "feat: one", {"a.py": "1\n"}, day=1)
     result = run_cli("mine", "sync", cwd=git_repo)
     assert result.returncode == 1 and "refusing to write" in result.stderr, result.stderr
-    _untouched(outside)
+    untouched(outside)
 
 
 @pytest.mark.parametrize("link", [LEDGER, f"{LEDGER}/commits_processed.jsonl"])
@@ -73,7 +65,7 @@ def test_a_symlinked_ledger_folder_or_file_is_refused(git_repo, outside, link):
     _linked(git_repo, link, outside / "keep.txt" if link.endswith(".jsonl") else outside)
     assert run_cli("mine", "sync", cwd=git_repo).returncode == 0
     _refused(run_cli("mine", "classify", sha, "--skip", "--reason", "test", cwd=git_repo), link)
-    _untouched(outside)
+    untouched(outside)
 
 
 def test_a_symlinked_package_changelog_is_refused(git_repo, outside):
@@ -83,7 +75,7 @@ def test_a_symlinked_package_changelog_is_refused(git_repo, outside):
     assert run_cli("mine", "sync", cwd=git_repo).returncode == 0
     assert run_cli("mine", "classify", sha, "--changelog", "added", cwd=git_repo).returncode == 0
     _refused(run_cli("registry", "changelog", "render", "--package", "root", cwd=git_repo), "CHANGELOG.md")
-    _untouched(outside)
+    untouched(outside)
 
 
 @pytest.mark.parametrize("link", [f"{LEDGER}/release_notes.jsonl", ".orkestra/mining/commits.jsonl"])
@@ -95,7 +87,7 @@ def test_a_symlinked_ledger_or_index_is_not_read_either(git_repo, outside, link)
     (outside / "keep.txt").write_text("keep me\n")
     _linked(git_repo, link, outside / "keep.txt")
     _refused(run_cli("mine", "status", cwd=git_repo), link)
-    _untouched(outside)
+    untouched(outside)
 
 
 @pytest.mark.parametrize(
@@ -116,5 +108,5 @@ def test_mining_paths_configured_outside_or_into_git_are_refused(git_repo, outsi
     args = [sha if arg == "HEAD" else arg for arg in command]
     result = run_cli(*args, cwd=git_repo)
     assert result.returncode == 1 and "refusing to" in result.stderr, result.stdout + result.stderr
-    _untouched(outside)
+    untouched(outside)
     assert not list((git_repo / ".git" / "hooks").glob("*.jsonl"))
