@@ -68,26 +68,23 @@ def timed_sync(repo: Path, full: bool) -> float:
 
 
 def python_children(pid: int) -> set[int]:
-    """The killed sync's forked lanes: its children that are Python, not git."""
+    """The sync's children that run Python: its forked lanes (and, for an instant, a git between its
+    fork and its exec: :func:`lane_alive` tells them apart later)."""
     try:
         children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     except OSError:
         return set()
-    lanes = set()
-    for child in children:
-        try:
-            if "python" in Path(f"/proc/{child}/comm").read_text():
-                lanes.add(int(child))
-        except OSError:
-            pass
-    return lanes
+    return {int(child) for child in children if lane_alive(int(child))}
 
 
-def alive(pid: int) -> bool:
+def lane_alive(pid: int) -> bool:
+    """Whether ``pid`` is a live Python process (not a zombie, not a git it became by exec)."""
     try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+        stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return False
+    name, state = stat[stat.index("(") + 1 : stat.rindex(")")], stat.rsplit(")", 1)[1].split()[0]
+    return "python" in name and state != "Z"
 
 
 def kill_one(repo: Path, full: bool, delay: float) -> tuple[str, set[int]]:
@@ -151,7 +148,7 @@ def main() -> None:
             delay *= baseline[full]
             ended, lanes = kill_one(repo, full, delay)
             time.sleep(0.5)
-            outlived = sum(alive(pid) for pid in lanes)
+            outlived = sum(lane_alive(pid) for pid in lanes)
             try:
                 count = len(load_index(paths))
                 raw = {old_count: "old", new_count: "new"}.get(count, "mixed")
