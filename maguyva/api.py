@@ -6,6 +6,7 @@ bounded in size (default ≈ 8k tokens, hard cap 25k) and say so when they were 
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -47,6 +48,7 @@ if TYPE_CHECKING:  # the file ranker needs numpy: imported on the first ranked q
     from maguyva.retrieve.rank import FileScore
 
 MAX_FILE_BYTES = 1_000_000
+MAX_FILTER_CHARS = 2_000  # a search_structure filter (as a regex pattern: maguyva.retrieve.safe_regex)
 # ``Maguyva.open``'s embedding settings: the repository's, read on first use (a grep never needs them)
 FROM_CONFIG: Any = object()
 DEMOTED_FLAGS = frozenset({"vendor", "build", "archive", "generated"})
@@ -631,10 +633,16 @@ class Maguyva:
         """(repo-relative path, text, the file on disk — None when the text came from the index)."""
         full = confine(self.root, path)
         relative = full.relative_to(self.root).as_posix()
-        if full.is_file():
-            if full.stat().st_size > MAX_FILE_BYTES and not ranged:
-                raise MaguyvaError(f"{relative} is larger than {MAX_FILE_BYTES} bytes; ask for a line range")
-            return relative, full.read_text(encoding="utf-8", errors="replace"), full
+        try:
+            if full.is_file():
+                if full.stat().st_size > MAX_FILE_BYTES and not ranged:
+                    raise MaguyvaError(
+                        f"{relative} is larger than {MAX_FILE_BYTES} bytes; ask for a line range"
+                    )
+                return relative, full.read_text(encoding="utf-8", errors="replace"), full
+        except OSError as exc:  # unreadable, or a name too long for the file system: the index may hold it
+            if exc.errno != errno.ENAMETOOLONG:
+                raise MaguyvaError(f"{relative}: cannot read: {exc.strerror}") from None
         content = self.store.file_text(relative)
         if content is None:
             raise MaguyvaError(f"no file {relative!r} in the repository")
@@ -710,6 +718,17 @@ class Maguyva:
 
         if not (kind or name or signature_contains):
             raise MaguyvaError("give at least one of kind, name, signature_contains")
+        filters = {
+            "kind": kind,
+            "name": name,
+            "signature_contains": signature_contains,
+            "path_prefix": path_prefix,
+        }
+        for field_name, value in filters.items():  # SQLite refuses LIKE/GLOB patterns over 50,000 bytes
+            if value is not None and len(value) > MAX_FILTER_CHARS:
+                raise MaguyvaError(
+                    f"{field_name} is {len(value)} characters, the limit is {MAX_FILTER_CHARS}; shorten it"
+                )
         symbols = self.store.query_symbols(
             kind=kind, name_glob=name, signature_like=signature_contains, path_prefix=path_prefix, limit=limit
         )

@@ -20,6 +20,9 @@ NOOP_LINES = {("sync",): "wrote 0 file(s), deleted 0; already in sync", ("sync",
 
 
 def main() -> None:
+    from maguyva.argv import refuse_undecodable
+
+    refuse_undecodable(sys.argv[1:], "orkestra")
     line = _noop_sync(tuple(sys.argv[1:]))
     if line is not None:
         sys.stdout.write(line + "\n")
