@@ -30,12 +30,20 @@ def confine(root: Path, path: str) -> Path:
         raise MaguyvaError(f"{path!r} is inside .git, which is not part of the code")
     if candidate.is_absolute():
         try:
-            candidate = candidate.resolve().relative_to(root)
+            candidate = _resolved(candidate, path).relative_to(root)
         except ValueError:
             raise MaguyvaError(f"{path!r} is outside the repository") from None
-    full = (root / candidate).resolve()
+    full = _resolved(root / candidate, path)
     if full != root and root not in full.parents:
         raise MaguyvaError(f"{path!r} is outside the repository")
     if in_vcs_dir(full.relative_to(root).parts):
         raise MaguyvaError(f"{path!r} leads inside .git, which is not part of the code")
     return full
+
+
+def _resolved(candidate: Path, asked: str) -> Path:
+    """``candidate`` with every symlink followed; a loop of links (a cloned repository may hold one) is an error."""
+    try:
+        return candidate.resolve()
+    except (OSError, RuntimeError):  # RuntimeError: Python 3.11's "Symlink loop"; OSError (ELOOP) later
+        raise MaguyvaError(f"{asked!r} cannot be resolved: a loop of symlinks") from None

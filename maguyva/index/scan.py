@@ -299,7 +299,10 @@ def _scan_file(
     if stat is None:
         full = Path(full)  # from the walk, or a link from git's list: check where it leads
         if full.is_symlink():
-            target = full.resolve()
+            try:
+                target = full.resolve()
+            except (OSError, RuntimeError):  # a loop of links: RuntimeError on Python 3.11, ELOOP later
+                return Skipped(rel, "symlink loop")
             if not target.is_relative_to(root):
                 return Skipped(rel, "symlink outside repository")
             if in_vcs_dir(target.relative_to(root).parts):

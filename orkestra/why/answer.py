@@ -257,8 +257,11 @@ def _known(root: Path, rel: str, git: bool) -> bool:
     """A path that exists now, or that git history knows."""
     if not rel:
         return False
-    if (root / rel).exists():
-        return True
+    try:
+        if (root / rel).exists():
+            return True
+    except OSError:  # a name too long for the file system: not there now (history may still know it)
+        pass
     if not git:
         return False
     from orkestra.why.history import _git

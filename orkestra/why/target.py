@@ -42,10 +42,12 @@ class Target:
 def clean_path(root: Path, raw: str) -> str:
     """``raw`` as a repo-relative POSIX path; an error when it leaves the repository or enters ``.git``."""
     text = raw.strip().replace("\\", "/")
+    if "\0" in text:
+        raise OrkestraError(f"{raw!r} is not a path (it holds a NUL character)")
     candidate = Path(text)
     if candidate.is_absolute():
         try:
-            text = candidate.resolve().relative_to(root.resolve()).as_posix()
+            text = _resolved(raw, candidate).relative_to(root.resolve()).as_posix()
         except ValueError:
             raise OrkestraError(f"{raw!r} is outside the repository {root}") from None
     parts = [p for p in PurePosixPath(text).parts if p not in ("", ".")]
@@ -54,10 +56,21 @@ def clean_path(root: Path, raw: str) -> str:
     if parts[0] == ".git":
         raise OrkestraError(f"{raw!r} is inside .git; why answers for tracked code only")
     rel = "/".join(parts)
-    resolved = (root / rel).resolve()
-    if (root / rel).is_symlink() and not resolved.is_relative_to(root.resolve()):
+    try:
+        linked = (root / rel).is_symlink()
+    except OSError:  # a name too long for the file system: nothing is there, link or file
+        return rel
+    if linked and not _resolved(raw, root / rel).is_relative_to(root.resolve()):
         raise OrkestraError(f"{raw!r} is a symlink leading out of the repository")
     return rel
+
+
+def _resolved(raw: str, path: Path) -> Path:
+    """``path`` with every symlink followed; a loop of links (a cloned repository may hold one) is an error."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # RuntimeError: Python 3.11's "Symlink loop"; OSError (ELOOP) later
+        raise OrkestraError(f"{raw!r} cannot be resolved: a loop of symlinks") from None
 
 
 def resolve_target(root: Path, raw: str, known_path, index_lookup=None) -> Target:
