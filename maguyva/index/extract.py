@@ -25,9 +25,11 @@ from sys import intern
 
 from maguyva.errors import ParseError
 from maguyva.index.chunk import chunk_code, chunk_text
+from maguyva.index.infer import normalize
 from maguyva.index.languages import compiled_query, has_query, hooks
 from maguyva.index.parse import DEFAULT_BUDGET_MS, parse_source
 from maguyva.index.transport import new_reference, new_symbol
+from maguyva.index.values import MAX_TEXT, UNKNOWN
 from maguyva.models import DEF_KINDS, FACT_KINDS, REF_KINDS, FileExtraction, Reference, Symbol
 
 CLASS_LIKE = frozenset({"class", "interface", "struct", "trait", "enum"})
@@ -37,6 +39,11 @@ _VALUE_KINDS = frozenset(
 SIGNATURE_MAX = 200
 _WORD = re.compile(r"[^\W\d][\w$]*")
 _MAX_SYNTAX_ERRORS = 3
+# No match starts deeper in the tree: a query's time grows with depth × matches, so a chain
+# ``x.f().f()…`` of 8,000 calls took 2.2 s in tree-sitter alone (20,000: 14 s), and 1,024 levels are
+# more than any file of the stdlib or svelte reaches with a match (bench: every match kept)
+MAX_MATCH_DEPTH = 1024
+MAX_RECEIVER_SPAN = 4096  # source bytes: longer than any receiver of the stdlib or svelte (2.1 / 2.5 KB)
 
 
 @dataclass(slots=True)
@@ -74,7 +81,9 @@ def extract_file(path: str, language: str, source: bytes, tree) -> FileExtractio
     fact_nodes: dict[tuple[str, int, int], object] = {}
     query = compiled_query(language)
     mains = _pattern_mains(language, query.pattern_count)
-    for pattern, captures in QueryCursor(query).matches(tree.root_node):
+    cursor = QueryCursor(query)
+    cursor.set_max_start_depth(MAX_MATCH_DEPTH)
+    for pattern, captures in cursor.matches(tree.root_node):
         main = mains[pattern]
         if main is None or main[0] not in captures:
             main = mains[pattern] = _main_capture(captures)
@@ -107,17 +116,24 @@ def extract_file(path: str, language: str, source: bytes, tree) -> FileExtractio
     ordered = sorted(raw_refs.items(), key=_by_start)
     found = [item for _, item in ordered]
     scopes = _innermost_scopes(spans, [(key[2], key[3]) for key, _ in ordered])
+    written: list[str] = []  # receivers stored in normal form, as written (their words are uses: _facts)
     references = [
-        _build_reference(path, sub, node, name_node, caps, scope, source)
+        _build_reference(path, sub, node, name_node, caps, scope, source, written)
         for (sub, _, node, name_node, caps), scope in zip(found, scopes)
     ]
     if fact_nodes:
         defined = {s.name for s in symbols}
         # a call's arguments matter only for our callees
         for (sub, _, node, _, _), ref in zip(found, references):
-            if sub == "call" and ref.name in defined and ref.qualifier.count(".") < 1 + (not ref.qualifier):
+            bare = not ref.qualifier
+            if (
+                sub == "call"
+                and ref.name in defined
+                and ref.qualifier != UNKNOWN
+                and ref.qualifier.count(".") < 1 + bare
+            ):
                 fact_nodes.setdefault(("arg", node.start_byte, node.end_byte), node)
-        references += _facts(path, language, source, fact_nodes, spans, symbols, references)
+        references += _facts(path, language, source, fact_nodes, spans, symbols, references, written)
     references = tuple(sorted(references, key=_reference_order))
     text = source.decode("utf-8", errors="replace")
     return FileExtraction(
@@ -137,7 +153,9 @@ _MAIN_CAPTURES = (
 )
 
 
-def _facts(path: str, language: str, source: bytes, nodes: dict, spans, symbols, refs) -> list[Reference]:
+def _facts(
+    path: str, language: str, source: bytes, nodes: dict, spans, symbols, refs, written: list[str]
+) -> list[Reference]:
     """The hook's fact rows for every ``@fact`` node, scoped by the node's innermost definition.
 
     Locals and parameters that cannot change an edge are dropped (most are such): one nothing in
@@ -159,7 +177,7 @@ def _facts(path: str, language: str, source: bytes, nodes: dict, spans, symbols,
     calls = [r for r in refs if r.kind == "call"]
     bare = {r.name for r in calls if not r.qualifier}
     used = set(bare)
-    used.update(_WORD.findall(" ".join([r.qualifier for r in calls])))
+    used.update(_WORD.findall(" ".join([r.qualifier for r in calls] + written)))
     used.update(_WORD.findall(" ".join([f"{row[1]} {row[3]}" for _, _, row in rows])))
     kinds = {s.qualified_name: s.kind for s in symbols}
     called = bare
@@ -287,7 +305,14 @@ def _owner(hook, node, prefix: str) -> str | None:
 
 
 def _build_reference(
-    path: str, kind: str, node, name_node, captures: dict, scope: str | None, source: bytes
+    path: str,
+    kind: str,
+    node,
+    name_node,
+    captures: dict,
+    scope: str | None,
+    source: bytes,
+    written: list[str],
 ) -> Reference:
     modules = captures.get("module")  # several nodes (Scala's a . b . c path) → the span they cover
     module = (
@@ -297,7 +322,7 @@ def _build_reference(
     )
     name = _text(name_node, source).strip() if name_node is not None else module
     qualifiers = captures.get("qualifier")
-    qualifier = "".join(_text(qualifiers[0], source).split()) if qualifiers else ""  # = re's \s
+    qualifier = _qualifier(qualifiers[0], source, written if kind == "call" else []) if qualifiers else ""
     aliases = captures.get("alias")
     alias = _text(aliases[0], source).strip() if aliases else ""
     line, col = (name_node if name_node is not None and kind != "import" else node).start_point
@@ -305,6 +330,24 @@ def _build_reference(
     return new_reference(
         (path, intern(name), kind, line + 1, col, intern(qualifier), scope, intern(module), intern(alias))
     )
+
+
+def _qualifier(node, source: bytes, written: list[str]) -> str:
+    """A call's receiver as written, without whitespace (= re's ``\\s``); a long one in its normal form
+    (``infer.normalize``: ``f(<callback>).g``→``f().g``), and ``?`` (not followed) past ``values.MAX_TEXT``.
+
+    A chain ``x.f().f()…`` of n calls has n receivers, each the chain so far: kept whole they cost
+    O(n²) bytes and the value pass O(n³) time (a 26 KB file took minutes and gigabytes). A receiver
+    spanning more than :data:`MAX_RECEIVER_SPAN` bytes is not even read. A receiver stored otherwise
+    than as written is added to ``written``: the words of its callbacks still count as uses."""
+    if node.end_byte - node.start_byte > MAX_RECEIVER_SPAN:
+        return UNKNOWN
+    text = "".join(_text(node, source).split())
+    if len(text) <= MAX_TEXT:
+        return text
+    written.append(text)
+    text = normalize(text)
+    return text if len(text) <= MAX_TEXT else UNKNOWN
 
 
 def _innermost_scopes(spans: list[tuple[int, int, str]], ranges: list[tuple[int, int]]) -> list[str | None]:

@@ -84,7 +84,7 @@ _TOKEN = re.compile(
 @lru_cache(maxsize=65536)
 def parse(text: str) -> object:
     """The expression tree of ``text``; ``Unknown()`` for anything malformed."""
-    if not text:
+    if not text or len(text) > 2 * MAX_TEXT:  # summaries and receivers are capped; a longer text is not one
         return Unknown()
     tokens = _tokens(text)
     if tokens is None:
