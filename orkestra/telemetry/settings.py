@@ -8,7 +8,7 @@ and the config model (``orkestra.workspace.config``) turns that into a located
 ```yaml
 telemetry:
   enabled: true                     # false removes our hooks from settings.json
-  store_dir: .orkestra/telemetry    # relative to the project root
+  store_dir: .orkestra/telemetry    # inside the project (no .., no .git, no symlink on the way)
   otlp_endpoint: http://127.0.0.1:4318   # optional OTLP/HTTP collector
   events: [PreToolUse, PostToolUse]  # optional subset of HANDLED_EVENTS
   loki:                              # optional Loki push (orkestra.telemetry.loki)
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from orkestra.telemetry.store import DEFAULT_STORE_DIR
+from orkestra.telemetry.store import DEFAULT_STORE_DIR, store_dir_problem
 
 # What `orkestra sync` writes into .claude/settings.json: `orkestra-hook` is the stdlib-only
 # twin of `orkestra hooks handle` (no typer start-up cost). Settings the handler needs are
@@ -105,6 +105,12 @@ def parse_settings(config: dict[str, Any] | None) -> TelemetrySettings:
         raise SettingsError("otlp_endpoint", f"expected an http(s) URL, got {endpoint!r}")
     if not isinstance(raw.get("enabled", True), bool):
         raise SettingsError("enabled", "expected true or false")
+    if (
+        raw.get("store_dir") is not None
+    ):  # the repository's own file: the events stay inside it (any folder: --store-dir)
+        problem = store_dir_problem(raw["store_dir"])
+        if problem:
+            raise SettingsError("store_dir", problem)
     return TelemetrySettings(
         enabled=raw.get("enabled", True),
         store_dir=str(raw.get("store_dir") or DEFAULT_STORE_DIR),
