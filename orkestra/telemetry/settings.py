@@ -160,6 +160,22 @@ def load_settings(root: Path) -> TelemetrySettings:
     return load_config(root).telemetry
 
 
+def store_dir_for(root: Path, store_dir: str | None = None) -> str:
+    """The store folder a command reads: the user's own ``--store-dir`` as given (any folder), else the
+    repository's ``telemetry.store_dir``, inside it with no symlink on the way (an ``OrkestraError``
+    naming the file and the field otherwise)."""
+    from orkestra.telemetry.store import UnsafeStoreDir, resolve_store_dir, store_directory
+
+    if store_dir:
+        return resolve_store_dir(root, store_dir)
+    try:
+        return store_directory(str(root), load_settings(Path(root)).store_dir, create=False)
+    except UnsafeStoreDir as exc:
+        from orkestra.errors import OrkestraError
+
+        raise OrkestraError(f"{Path(root) / 'orkestra.yaml'}: telemetry.store_dir: {exc}") from None
+
+
 def hook_command(settings: TelemetrySettings) -> str:
     """The shell command a hook entry runs; options only where they differ from the defaults."""
     words = [HOOK_PROGRAM]

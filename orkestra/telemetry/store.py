@@ -205,7 +205,7 @@ def enqueue(store_dir: str, event: Event, repository: str | None) -> str:
     """
     directory = os.path.join(store_dir, OUTBOX_DIR)
     try:
-        os.mkdir(directory, 0o755)
+        os.makedirs(directory, 0o755)
     except FileExistsError:
         if os.path.islink(directory):  # committed in the store folder: the outbox stays in the project
             raise UnsafeStoreDir(
