@@ -26,13 +26,18 @@ MESSAGE_MB = 20
 FILLER = b"filler line of a hostile commit\n"  # 32 bytes
 
 # the CLI in a subprocess, pinned to one CPU (one lane: this process reads every commit) and reporting
-# its own peak RSS and CPU time (its gits, which hold each commit object whole, are not counted)
+# its own peak RSS (VmHWM) and CPU time (its gits, which hold each commit object whole, are not counted)
 WRAPPER = """
 import atexit, os, resource, runpy, sys
 os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 def report():
     r = resource.getrusage(resource.RUSAGE_SELF)
-    sys.stderr.write("\\nRUSAGE %d %.4f\\n" % (r.ru_maxrss, r.ru_utime + r.ru_stime))
+    try:  # this program's own peak (ru_maxrss also counts the parent's pages at fork)
+        with open("/proc/self/status") as status:
+            peak = next(int(l.split()[1]) for l in status if l.startswith("VmHWM:"))
+    except (OSError, StopIteration):
+        peak = r.ru_maxrss
+    sys.stderr.write("\\nRUSAGE %d %.4f\\n" % (peak, r.ru_utime + r.ru_stime))
 atexit.register(report)
 sys.argv = ["orkestra", "mine", "sync", "--full", "--json"]
 runpy.run_module("orkestra", run_name="__main__", alter_sys=True)

@@ -118,3 +118,41 @@ def test_an_absolute_store_dir_given_by_the_user_goes_anywhere(git_repo, tmp_pat
     assert (store / ".gitignore").read_text() == "# orkestra telemetry: local only\n*\n"
     report = run_cli("telemetry", "report", "--store-dir", str(chosen), "--format", "json", cwd=git_repo)
     assert report.returncode == 0, report.stderr
+
+
+def test_the_flusher_never_opens_its_lock_or_rejected_folder_through_a_link(git_repo, tmp_path):
+    from loki_server import StubLoki
+
+    from orkestra.telemetry import loki
+    from orkestra.telemetry.events import Event, timestamp
+
+    outside = outside_folder(tmp_path)
+    (git_repo / "orkestra.yaml").write_text(
+        "version: 1\ntelemetry:\n  loki:\n    endpoint: http://127.0.0.1:9\n"
+    )
+    outbox = git_repo / ".orkestra" / "telemetry" / "loki"
+    outbox.mkdir(parents=True)
+    (outbox / "outbox.jsonl").write_text('{"x": 1}\n')
+    (outbox / "lock").symlink_to(outside / "lock")
+    done = run_cli("telemetry", "flush", cwd=git_repo, env={"ORKESTRA_LOKI_BACKOFF": "0"})
+    assert done.returncode == 1 and "loki/lock' is a symlink" in done.stderr, done.stderr
+    (outbox / "lock").unlink()
+    (git_repo / ".orkestra").rename(tmp_path / "moved")
+    (git_repo / ".orkestra").symlink_to(outside)
+    done = run_cli("telemetry", "flush", cwd=git_repo, env={"ORKESTRA_LOKI_BACKOFF": "0"})
+    assert done.returncode == 1
+    assert "orkestra.yaml: telemetry.store_dir: store folder '.orkestra' is a symlink" in done.stderr
+    untouched(outside)
+
+    store = tmp_path / "store"  # a batch Loki refuses is set aside in rejected/: never through a link
+    bad = Event(timestamp(), {"event": "Stop", "agent_tool": "claude-code"}, {"session_id": "s1"})
+    loki.enqueue(str(store), bad, None)
+    (store / "loki" / "rejected").symlink_to(outside)
+    stub = StubLoki()
+    stub.start()
+    try:
+        with pytest.raises(OSError, match="a symlink; rejected events are never written through one"):
+            loki.flush(str(store), loki.target(stub.url, service_name=" "), {})  # empty label: 400
+    finally:
+        stub.stop()
+    untouched(outside)
