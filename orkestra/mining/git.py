@@ -30,7 +30,7 @@ from typing import BinaryIO, NamedTuple
 
 from orkestra import git
 from orkestra.errors import OrkestraError
-from orkestra.mining.log_tokens import HEAD_BYTES, token_lists
+from orkestra.mining.log_tokens import token_lists
 
 LOG_FORMAT = "%H%x00%P%x00%cI%x00%aI%x00%an%x00%B%x00"
 HEADER_FIELDS = 6
@@ -363,12 +363,9 @@ def _text(value: bytes) -> str:
 
 def _commit(header: list[str], names: list[str], counts: list[tuple[int, int]], stats: bool) -> RawCommit:
     sha, parents, date, author_date, author, message = header
-    shas = parents.split()
-    if len(parents) > HEAD_BYTES:  # thousands of parents, cut by the token reader: its marker is no parent
-        shas = [word for word in shas if SHA_RE.match(word)]
     return RawCommit(
         sha,
-        tuple(shas),
+        tuple(parents.split()),
         date,
         author_date,
         author,
