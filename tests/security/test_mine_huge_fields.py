@@ -144,3 +144,40 @@ def test_every_token_is_the_token_or_its_capped_form_whatever_the_reads():
         assert all(
             len(token.encode("utf-8", "surrogatepass")) <= FIELD_CAP for token in got if "\ufffd" not in token
         )
+
+
+def test_an_octopus_merge_of_thousands_of_parents_keeps_whole_shas_only(tmp_path):
+    """2,000 parents make an 82 KB parents field: kept as the whole shas of its first 48 KiB, no marker."""
+    repo = tmp_path / "octopus"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    sides = 2000
+    stream = [
+        b"commit refs/heads/side\nmark :%d\ncommitter T <t@example.com> %d +0000\ndata 9\nfix: s%03d\n"
+        b"M 100644 inline s.txt\ndata %d\n%d\n\n" % (n, 1767225600 + n, n % 1000, len(str(n)) + 1, n)
+        for n in range(1, sides + 1)
+    ]
+    stream.append(
+        b"commit refs/heads/main\nmark :%d\ncommitter T <t@example.com> %d +0000\ndata 14\nfeat: octopus\n"
+        b"from :1\n"
+        % (sides + 1, 1767225600 + sides + 1)
+        + b"".join(b"merge :%d\n" % n for n in range(2, sides + 1))
+        + b"\n"
+    )
+    subprocess.run(["git", "fast-import", "--quiet"], cwd=repo, input=b"".join(stream), check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "orkestra", "mine", "sync", "--json"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert done.returncode == 0, done.stderr
+    mining = repo / ".orkestra" / "mining"
+    octopus = json.loads((mining / "commits.jsonl").read_text(encoding="utf-8").splitlines()[-1])
+    assert octopus["subject"] == "feat: octopus"
+    assert len(octopus["parents"]) == (48 << 10) // 41  # cut to the whole shas of the first 48 KiB
+    assert len(" ".join(octopus["parents"])) <= FIELD_CAP
+    assert all(len(p) == 40 and int(p, 16) >= 0 for p in octopus["parents"])
+    graph = (mining / "graph.txt").read_text().splitlines()[-1].split(" ")
+    assert graph == [graph[0], *octopus["parents"]]
