@@ -50,7 +50,9 @@ class MaguyvaConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    store: str | None = None  # a SQLite path (relative to the repository) or a postgresql:// URL
+    # a SQLite path inside the repository (relative, no `..`, no symlink on the way, nothing in .git but
+    # .git/maguyva/: checked where it is opened, maguyva.store.confined) or a postgresql:// URL
+    store: str | None = None
     embeddings: EmbeddingsConfig | None = None
 
 
@@ -73,6 +75,15 @@ def load_maguyva_config(repo_root: Path | str) -> MaguyvaConfig:
     if section is None:
         return MaguyvaConfig()
     return validate_section(section, path, node)
+
+
+def store_line(repo_root: Path | str) -> int | None:
+    """The line of ``maguyva.store`` in ``repo_root/orkestra.yaml`` (for an error found after loading)."""
+    text = read_config_text(repo_root)
+    if text is None:
+        return None
+    _, node = load_document(text, str(config_path(repo_root)))
+    return line_of(node, (SECTION, "store"))
 
 
 def validate_section(section: Any, path: str, node: Any = None) -> MaguyvaConfig:

@@ -144,13 +144,15 @@ def index_freshness(root: Path | str, store: str | None = None) -> dict[str, Any
     Cheap: no scan, one readonly open and ``git rev-parse HEAD``. The store is found as every other
     command finds it (``$MAGUYVA_STORE`` relative to the cwd, a ``postgresql://`` URL opened as such).
     """
-    from maguyva.errors import MaguyvaError
+    from maguyva.errors import ConfigError, MaguyvaError
     from maguyva.index.git import head_commit
     from maguyva.store import open_store
     from maguyva.store.location import locating
 
     try:
         root, location = locating(Path(root), store)()
+    except ConfigError as exc:  # orkestra.yaml names a store it may not (outside the repository, say)
+        return {"present": False, "problem": str(exc)}
     except MaguyvaError:  # not a git repository, no store named
         return {"present": False}
     if isinstance(location, Path) and not location.is_file():

@@ -71,7 +71,10 @@ def test_an_unwritable_store_still_exits_0_with_a_note_on_stderr(git_repo):
         cwd=git_repo,
     )
     assert (result.returncode, result.stdout) == (0, "")
-    assert result.stderr.startswith("orkestra-hook: event not recorded: NotADirectoryError")
+    assert (
+        result.stderr
+        == "orkestra-hook: event not recorded: UnsafeStoreDir: store folder 'blocker' is not a folder\n"
+    )
 
 
 def test_typer_handle_and_codex_notify_write_the_same_store(git_repo):

@@ -1,4 +1,5 @@
-"""Where the index lives: ``--store`` > ``$MAGUYVA_STORE`` > ``maguyva.store`` in orkestra.yaml >
+"""Where the index lives: ``--store`` > ``$MAGUYVA_STORE`` > ``maguyva.store`` in orkestra.yaml (inside the
+repository, never through a symlink: ``maguyva.store.confined``) >
 ``<git dir>/maguyva/index.db`` (never inside the working tree, never tracked).
 
 Each source may name a SQLite file or a PostgreSQL team store (``postgresql://…?workspace=W&repo=R``);
@@ -56,7 +57,7 @@ def locating(
         root, real_git_dir = found
         configured = _configured(root)
         if configured:
-            return root, _located(root, configured, relative_to=root)
+            return root, _in_repository(root, configured)
         return root, real_git_dir / "maguyva" / "index.db"
 
     return located
@@ -94,7 +95,7 @@ def store_path(root: Path, explicit: str | Path | PostgresLocation | None = None
         return _located(root, os.environ[ENV_VAR], relative_to=Path.cwd())
     configured = _configured(root)
     if configured:
-        return _located(root, configured, relative_to=root)
+        return _in_repository(root, configured)
     found = git_dir(root)
     if found is None:
         raise NotARepositoryError(
@@ -110,6 +111,24 @@ def _located(root: Path, value: str | Path | PostgresLocation, relative_to: Path
         location = PostgresLocation.parse(value)
         return location if location.repo else location.for_repo(Path(root).resolve().name)
     return (relative_to / Path(value).expanduser()).resolve()
+
+
+def _in_repository(root: Path, value: str) -> StoreLocation:
+    """The store ``orkestra.yaml`` names: a PostgreSQL location, or a SQLite file inside ``root`` that no
+    symlink leads to (``maguyva.store.confined``); else a ConfigError naming the file, line and field."""
+    if is_postgres_url(value):
+        return _located(root, value, relative_to=root)
+    from maguyva.store.confined import lexical_problem, link_problem
+
+    root = Path(root).resolve()
+    problem = lexical_problem(value) or link_problem(root, value)
+    if problem:
+        from maguyva.config import store_line
+        from maguyva.config_file import config_path
+        from maguyva.errors import ConfigError
+
+        raise ConfigError(str(config_path(root)), problem, line=store_line(root), field="maguyva.store")
+    return root.joinpath(*(part for part in Path(value).parts if part != "."))
 
 
 def _configured(root: Path) -> str | None:

@@ -83,12 +83,12 @@ def dashboard(
         from pathlib import Path
 
         from orkestra.errors import UsageError
-        from orkestra.telemetry.settings import load_settings
-        from orkestra.telemetry.store import find_project_root, resolve_store_dir
+        from orkestra.telemetry.settings import load_settings, store_dir_for
+        from orkestra.telemetry.store import find_project_root
 
         root = find_project_root(repo or os.getcwd())
         settings = load_settings(Path(root))
-        directory = resolve_store_dir(root, store_dir or settings.store_dir)
+        directory = store_dir_for(Path(root), store_dir)
         if grafana:
             from orkestra.telemetry.grafana import build_dashboard
 
@@ -148,10 +148,10 @@ def flush(
         from pathlib import Path
 
         from orkestra.cli.output import show_record
-        from orkestra.errors import UsageError
+        from orkestra.errors import OrkestraError, UsageError
         from orkestra.telemetry import loki
-        from orkestra.telemetry.settings import load_settings
-        from orkestra.telemetry.store import find_project_root, resolve_store_dir
+        from orkestra.telemetry.settings import load_settings, store_dir_for
+        from orkestra.telemetry.store import UnsafeStoreDir, find_project_root
 
         root = find_project_root(repo or os.getcwd())
         settings = load_settings(Path(root))
@@ -163,7 +163,10 @@ def flush(
             settings.loki.tenant,
             settings.loki.service_name,
         )
-        result = loki.flush(resolve_store_dir(root, store_dir or settings.store_dir), where)
+        try:
+            result = loki.flush(store_dir_for(Path(root), store_dir), where)
+        except UnsafeStoreDir as exc:  # a link planted in the outbox folder
+            raise OrkestraError(str(exc)) from None
         show_record(result._asdict(), fmt, "telemetry flush")
         return 0 if result.pending == 0 else 1
 

@@ -10,7 +10,9 @@ or file name can start a record: git prints a message only up to its first NUL, 
 exactly six NUL-terminated header fields (sha, parents, committer date, author date, author,
 message), then ``--name-status`` pairs (status token, path) or ``--numstat`` tokens
 (``ins\\tdel\\tpath``). A new record starts only where a diff token may stand, and only with
-a token that is a full hex sha; anything else is an error, never a guess.
+a token that is a full hex sha; anything else is an error, never a guess. No token is held longer
+than 64 KiB (``orkestra.mining.log_tokens``): a longer message, author or path is kept as its head,
+a marker and its tail, and the rest is skipped as it streams by.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from typing import BinaryIO, NamedTuple
 
 from orkestra import git
 from orkestra.errors import OrkestraError
+from orkestra.mining.log_tokens import token_lists
 
 LOG_FORMAT = "%H%x00%P%x00%cI%x00%aI%x00%an%x00%B%x00"
 HEADER_FIELDS = 6
@@ -308,26 +311,7 @@ def origin_url(root: Path) -> str | None:
     return f"https://{match['host']}/{match['path']}" if match else None
 
 
-READ_SIZE = 1 << 20
 STATUS_LETTERS = frozenset("ACDMRTUXB")  # a status token: one of these, or R/C with a score (STATUS_RE)
-
-
-def _token_lists(stream) -> Iterator[list[str]]:
-    """The NUL-terminated tokens of a stream, decoded, one list per 1 MiB read.
-
-    A read is decoded whole up to its last NUL, which gives the very strings decoding each token alone
-    would: NUL is ASCII, never inside a UTF-8 sequence, so an invalid sequence is replaced the same way."""
-    rest = b""
-    while chunk := stream.read(READ_SIZE):
-        data = rest + chunk if rest else chunk
-        cut = data.rfind(b"\0")
-        if cut < 0:
-            rest = data
-            continue
-        rest = data[cut + 1 :]
-        yield data[:cut].decode("utf-8", "replace").split("\0")
-    if rest:
-        yield [rest.decode("utf-8", "replace")]
 
 
 def _records(stream, stats: bool) -> Iterator[RawCommit]:
@@ -337,7 +321,7 @@ def _records(stream, stats: bool) -> Iterator[RawCommit]:
     counts: list[tuple[int, int]] = []
     path_next = False  # the token after a status is a path, whatever it holds
     letters = STATUS_LETTERS
-    for tokens in _token_lists(stream):
+    for tokens in token_lists(stream):
         for token in tokens:
             if path_next:
                 names.append(token)

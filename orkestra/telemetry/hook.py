@@ -27,7 +27,7 @@ from orkestra.telemetry.store import (
     append_event,
     enqueue,
     find_project_root,
-    resolve_store_dir,
+    store_directory,
 )
 
 USAGE = (
@@ -83,7 +83,7 @@ def record_hook(
     event = parse_payload(text, ts or timestamp(), agent_tool, problem)
     environ = os.environ if env is None else env
     root = project_dir(event, environ, cwd or os.getcwd())
-    directory = resolve_store_dir(root, store_dir)
+    directory = store_directory(root, store_dir)  # relative: inside the project, no symlink on the way
     path = append_event(directory, event)
     warnings = []
     if loki_endpoint:

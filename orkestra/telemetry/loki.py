@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 
 from orkestra.telemetry.events import Event
-from orkestra.telemetry.store import OUTBOX, OUTBOX_DIR, enqueue, flock, outbox_record
+from orkestra.telemetry.store import OUTBOX, OUTBOX_DIR, UnsafeStoreDir, enqueue, flock, outbox_record
 
 # Stdlib-only and light at import (the hook imports it): urllib is imported by the flusher only.
 
@@ -209,7 +209,15 @@ class FlushResult(namedtuple("FlushResult", "sent pending rejected warnings")):
 
 def _lock(directory: str) -> int | None:
     """A non-blocking exclusive lock for the one flusher, or None when another flusher holds it."""
-    fd = os.open(os.path.join(directory, "lock"), os.O_RDWR | os.O_CREAT, 0o644)
+    path = os.path.join(directory, "lock")
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    except OSError as exc:
+        if os.path.islink(path):  # committed in the outbox folder: nothing is created where it points
+            raise UnsafeStoreDir(
+                f"{path!r} is a symlink; the flusher's lock is never opened through one"
+            ) from exc
+        raise
     try:
         import fcntl
 
@@ -293,11 +301,22 @@ def _keep(path: str, records: list[tuple[Event, str | None]]) -> None:
 
 def _reject(path: str, records: list[tuple[Event, str | None]], reason: str) -> None:
     directory = os.path.join(os.path.dirname(path), "rejected")
-    os.makedirs(directory, exist_ok=True)
+    try:
+        os.mkdir(directory, 0o755)
+    except FileExistsError:
+        if os.path.islink(directory):  # never written through a link (orkestra.telemetry.store)
+            raise OSError(f"{directory}: a symlink; rejected events are never written through one") from None
     name = os.path.basename(path)
     _keep(os.path.join(directory, name), records)
-    with open(os.path.join(directory, name + ".reason"), "a", encoding="utf-8") as handle:
-        handle.write(reason + "\n")
+    fd = os.open(
+        os.path.join(directory, name + ".reason"),
+        os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW,
+        0o644,
+    )
+    try:
+        os.write(fd, (reason + "\n").encode("utf-8"))
+    finally:
+        os.close(fd)
 
 
 def backoff_from(env: Mapping[str, str]) -> tuple[float, ...]:

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from orkestra.telemetry.events import MALFORMED, Event
-from orkestra.telemetry.settings import load_settings
-from orkestra.telemetry.store import load_events, resolve_store_dir
+from orkestra.telemetry.settings import store_dir_for
+from orkestra.telemetry.store import load_events
 
 LOOP_THRESHOLD = 3  # consecutive failures of one family in one session
 COMPLETIONS = frozenset({"PostToolUse", "PostToolUseFailure", "PermissionDenied"})
@@ -250,7 +250,7 @@ def project_events(
     now: datetime | None = None,
 ) -> tuple[str, list[Event], list[str]]:
     """(store directory, events, warnings) of the project's store (``telemetry.store_dir`` unless given)."""
-    directory = resolve_store_dir(root, store_dir or load_settings(Path(root)).store_dir)
+    directory = store_dir_for(Path(root), store_dir)
     loaded = load_events(directory, parse_since(since, now) if since else None, session)
     if session and not loaded.events:  # a typo, or a session that only lies outside --since?
         known = {str(e.fields.get("session_id", "")) for e in load_events(directory).events} - {""}

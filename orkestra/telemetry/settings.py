@@ -8,7 +8,7 @@ and the config model (``orkestra.workspace.config``) turns that into a located
 ```yaml
 telemetry:
   enabled: true                     # false removes our hooks from settings.json
-  store_dir: .orkestra/telemetry    # relative to the project root
+  store_dir: .orkestra/telemetry    # inside the project (no .., no .git, no symlink on the way)
   otlp_endpoint: http://127.0.0.1:4318   # optional OTLP/HTTP collector
   events: [PreToolUse, PostToolUse]  # optional subset of HANDLED_EVENTS
   loki:                              # optional Loki push (orkestra.telemetry.loki)
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from orkestra.telemetry.store import DEFAULT_STORE_DIR
+from orkestra.telemetry.store import DEFAULT_STORE_DIR, store_dir_problem
 
 # What `orkestra sync` writes into .claude/settings.json: `orkestra-hook` is the stdlib-only
 # twin of `orkestra hooks handle` (no typer start-up cost). Settings the handler needs are
@@ -105,6 +105,12 @@ def parse_settings(config: dict[str, Any] | None) -> TelemetrySettings:
         raise SettingsError("otlp_endpoint", f"expected an http(s) URL, got {endpoint!r}")
     if not isinstance(raw.get("enabled", True), bool):
         raise SettingsError("enabled", "expected true or false")
+    if (
+        raw.get("store_dir") is not None
+    ):  # the repository's own file: the events stay inside it (any folder: --store-dir)
+        problem = store_dir_problem(raw["store_dir"])
+        if problem:
+            raise SettingsError("store_dir", problem)
     return TelemetrySettings(
         enabled=raw.get("enabled", True),
         store_dir=str(raw.get("store_dir") or DEFAULT_STORE_DIR),
@@ -152,6 +158,22 @@ def load_settings(root: Path) -> TelemetrySettings:
     from orkestra.workspace.config import load_config
 
     return load_config(root).telemetry
+
+
+def store_dir_for(root: Path, store_dir: str | None = None) -> str:
+    """The store folder a command reads: the user's own ``--store-dir`` as given (any folder), else the
+    repository's ``telemetry.store_dir``, inside it with no symlink on the way (an ``OrkestraError``
+    naming the file and the field otherwise)."""
+    from orkestra.telemetry.store import UnsafeStoreDir, resolve_store_dir, store_directory
+
+    if store_dir:
+        return resolve_store_dir(root, store_dir)
+    try:
+        return store_directory(str(root), load_settings(Path(root)).store_dir, create=False)
+    except UnsafeStoreDir as exc:
+        from orkestra.errors import OrkestraError
+
+        raise OrkestraError(f"{Path(root) / 'orkestra.yaml'}: telemetry.store_dir: {exc}") from None
 
 
 def hook_command(settings: TelemetrySettings) -> str:

@@ -38,8 +38,94 @@ def find_project_root(start: str | os.PathLike[str]) -> str:
 
 
 def resolve_store_dir(root: str | os.PathLike[str], store_dir: str) -> str:
-    """``store_dir`` from the settings, relative to the project root unless absolute."""
+    """``store_dir`` as given on a command line, relative to the project root unless absolute."""
     return os.path.join(root, os.path.expanduser(store_dir))
+
+
+class UnsafeStoreDir(ValueError):
+    """A store folder that would leave the project: ``..``, ``.git``, or a symlink on the way."""
+
+
+def store_dir_problem(store_dir: str) -> str | None:
+    """Why ``store_dir`` (``telemetry.store_dir`` of a repository's own orkestra.yaml) is not a plain
+    folder inside the project, or None."""
+    if not isinstance(store_dir, str) or not store_dir.strip() or "\0" in store_dir:
+        return "expected a folder path inside the project"
+    if store_dir.startswith("~") or os.path.isabs(store_dir):
+        return f"{store_dir!r} is outside the project; pass --store-dir to orkestra-hook to choose any folder"
+    parts = [part for part in store_dir.replace("\\", "/").split("/") if part not in ("", ".")]
+    if ".." in parts:
+        return f"{store_dir!r} climbs out of the project with '..'"
+    if not parts:
+        return "expected a folder below the project root, not the root itself"
+    if any(part.lower() == ".git" for part in parts):
+        return f"{store_dir!r} is inside .git"
+    return None
+
+
+def store_directory(root: str, store_dir: str, create: bool = True) -> str:
+    """The store folder for ``store_dir``: an absolute one (the user's own ``--store-dir``) as it is; a
+    relative one below ``root``, folder by folder with ``O_NOFOLLOW`` (created when missing and
+    ``create``; git-ignored when created), so no symlink leads the events out of the project.
+
+    Raises :class:`UnsafeStoreDir` for ``..``, a ``.git`` part, a symlink or a file on the way."""
+    expanded = os.path.expanduser(store_dir)
+    if os.path.isabs(expanded):
+        return expanded
+    problem = store_dir_problem(store_dir)
+    if problem:
+        raise UnsafeStoreDir(f"store folder {problem}")
+    parts = [part for part in store_dir.split("/") if part not in ("", ".")]
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+    created = False
+    try:
+        for depth, part in enumerate(parts):
+            try:
+                inner = os.open(part, _FOLDER, dir_fd=fd)
+            except FileNotFoundError:
+                if not create:
+                    break
+                try:
+                    os.mkdir(part, 0o755, dir_fd=fd)
+                    created = depth == len(parts) - 1
+                except FileExistsError:
+                    pass
+                inner = _folder(fd, part, parts[: depth + 1])
+            except OSError:
+                inner = _folder(fd, part, parts[: depth + 1])
+            os.close(fd)
+            fd = inner
+        else:
+            if created:
+                ignore = os.open(
+                    ".gitignore", os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=fd
+                )
+                try:
+                    os.write(ignore, GITIGNORE)
+                finally:
+                    os.close(ignore)
+    finally:
+        os.close(fd)
+    return os.path.join(root, *parts)
+
+
+_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+GITIGNORE = b"# orkestra telemetry: local only\n*\n"
+
+
+def _folder(fd: int, part: str, walked: list[str]) -> int:
+    """``part`` opened as a folder below ``fd``, or UnsafeStoreDir naming what stands there instead."""
+    try:
+        return os.open(part, _FOLDER, dir_fd=fd)
+    except OSError:
+        rel = "/".join(walked)
+        try:
+            target = os.readlink(part, dir_fd=fd)
+        except OSError:
+            raise UnsafeStoreDir(f"store folder {rel!r} is not a folder") from None
+        raise UnsafeStoreDir(
+            f"store folder {rel!r} is a symlink (-> {target}); events are never written through one"
+        ) from None
 
 
 def encode_event(event: Event) -> bytes:
@@ -79,10 +165,10 @@ def append_event(directory: str | os.PathLike[str], event: Event) -> str:
     """Append ``event`` to its day file in ``directory`` (created, and git-ignored, on first use)."""
     if not os.path.isdir(directory):
         os.makedirs(directory, exist_ok=True)
-        with open(os.path.join(directory, ".gitignore"), "w", encoding="utf-8") as handle:
-            handle.write("# orkestra telemetry: local only\n*\n")
+        with open(os.path.join(directory, ".gitignore"), "wb") as handle:
+            handle.write(GITIGNORE)
     path = os.path.join(directory, f"{FILE_PREFIX}{event.ts[:10]}{FILE_SUFFIX}")
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644)
     try:
         os.write(fd, encode_event(event))
     finally:
@@ -118,11 +204,17 @@ def enqueue(store_dir: str, event: Event, repository: str | None) -> str:
     a flusher renaming it away (under an exclusive lock) never takes a batch mid-append.
     """
     directory = os.path.join(store_dir, OUTBOX_DIR)
-    os.makedirs(directory, exist_ok=True)
+    try:
+        os.makedirs(directory, 0o755)
+    except FileExistsError:
+        if os.path.islink(directory):  # committed in the store folder: the outbox stays in the project
+            raise UnsafeStoreDir(
+                f"{directory!r} is a symlink; events are never written through one"
+            ) from None
     path = os.path.join(directory, OUTBOX)
     record = outbox_record(event, repository)
     for _ in range(100):
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644)
         try:
             flock(fd, "sh")
             try:

@@ -74,8 +74,8 @@ def test_a_worktree_keeps_its_own_index_in_its_own_git_dir(git_repo, tmp_path):
 
 
 def test_the_store_can_be_chosen_by_env_or_orkestra_yaml(git_repo, tmp_path, monkeypatch):
-    write_tree(git_repo, {**PROJECT, "orkestra.yaml": "version: 1\nmaguyva:\n  store: ../elsewhere/idx.db\n"})
-    assert index_repository(git_repo).store == str(tmp_path / "elsewhere" / "idx.db")
+    write_tree(git_repo, {**PROJECT, "orkestra.yaml": "version: 1\nmaguyva:\n  store: .cache/idx.db\n"})
+    assert index_repository(git_repo).store == str(git_repo.resolve() / ".cache" / "idx.db")
     monkeypatch.setenv("MAGUYVA_STORE", str(tmp_path / "env.db"))
     assert index_repository(git_repo).store == str(tmp_path / "env.db")
 
