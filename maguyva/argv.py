@@ -6,6 +6,12 @@ git and YAML all want UTF-8, so such an argument used to end in a ``UnicodeEncod
 deep in a store query. Both console scripts (``maguyva`` and ``orkestra``, and so ``orkestra code``)
 check their arguments here first and exit 2 with the argument named. MCP clients cannot send one:
 JSON with a lone surrogate fails to parse before any tool runs.
+
+The same surrogates can come back out: a file name that is not UTF-8 (``caf\\xe9.py``), named
+in a diagnostic or a listing. Under a UTF-8 locale stdout is strict, and printing one raised
+``UnicodeEncodeError``; under the C locale it wrote the raw byte, which is not UTF-8 and breaks a
+JSON reader. :func:`text_streams` has both streams write such a character as its escape
+(``\\udce9``), so the output is always valid UTF-8.
 """
 
 from __future__ import annotations
@@ -27,8 +33,17 @@ def undecodable(arguments: list[str]) -> tuple[int, str] | None:
     return None
 
 
+def text_streams() -> None:
+    """stdout and stderr write what UTF-8 cannot encode as a backslash escape, never failing."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)  # a replaced stream (a test's) may lack it
+        if reconfigure is not None and stream.errors != "backslashreplace":
+            reconfigure(errors="backslashreplace")
+
+
 def refuse_undecodable(arguments: list[str], prog: str) -> None:
     """Exit 2 with a one-line error when an argument is not valid UTF-8; return otherwise."""
+    text_streams()
     found = undecodable(arguments)
     if found is not None:
         position, shown = found

@@ -27,7 +27,7 @@ from maguyva.index.graph import Links
 from maguyva.index.listing import Listed, ListingRecord
 from maguyva.index.parse import DEFAULT_BUDGET_MS
 from maguyva.index.resolve import MemoryDefinitions, Resolver, is_fact, resolve_all
-from maguyva.index.scan import DEFAULT_MAX_BYTES, GitListing, ScanResult, scan_repository
+from maguyva.index.scan import DEFAULT_MAX_BYTES, GitListing, ScanResult, scan_repository, utf8_name
 from maguyva.index.workers import extract_records, iter_extractions, iter_resolved
 from maguyva.memory import paused_gc
 from maguyva.models import Edge, FileExtraction, Symbol
@@ -217,7 +217,8 @@ def index_repository(
         elif quick is not None:
             indexed = store.known_paths()
             walked = tuple(top + "/" for top in quick.nested)  # nested repositories: walked, as always
-            states = store.known_files_of(quick.paths + [p for p in indexed if p.startswith(walked)])
+            asked = [p for p in quick.paths if utf8_name(p)]  # a name that is not can never be stored
+            states = store.known_files_of(asked + [p for p in indexed if p.startswith(walked)])
         else:
             if listing is not None:
                 listing.start_tracked()  # ls-files beside git status, while every state is read

@@ -162,7 +162,10 @@ class _Scanner:
         self.hold = HOLD_BYTES
 
     def add(self, rel: str, full: Path | str, stat: os.stat_result | None = None) -> ScannedFile | Skipped:
-        outcome = _scan_file(self, full, rel, self.known.get(rel), stat)
+        if not utf8_name(rel):  # bytes git and the walk hand over as surrogates
+            outcome: ScannedFile | Skipped = Skipped(rel, "file name is not valid UTF-8")
+        else:
+            outcome = _scan_file(self, full, rel, self.known.get(rel), stat)
         (self.files if isinstance(outcome, ScannedFile) else self.skipped).append(outcome)
         return outcome
 
@@ -275,6 +278,18 @@ def _chain(specs: dict, parts: list[str]) -> list:
         if base in specs:
             chain.append((base, specs[base]))
     return chain
+
+
+def utf8_name(text: str) -> bool:
+    """Whether ``text`` encodes as UTF-8: a file name that does not (``caf\\xe9.py`` from an old
+    Latin-1 tree, or a hostile clone's) cannot be stored, searched or cited as text."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _safe_dir(root: str, rel: str, safe: dict[str, bool]) -> bool:

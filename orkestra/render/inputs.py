@@ -141,5 +141,5 @@ def inputs_digest(
                 content_hash = hashlib.sha256(path.read_bytes()).digest()
             except OSError:
                 content_hash = hashlib.sha256(b"<unreadable>").digest()
-        digest.update(name.encode() + b"\0" + content_hash)
+        digest.update(os.fsencode(name) + b"\0" + content_hash)  # a name as its bytes, UTF-8 or not
     return digest.hexdigest()
