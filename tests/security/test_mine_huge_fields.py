@@ -19,67 +19,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from conftest import REPO, git
 
+sys.path.insert(0, str(REPO / "bench"))
+from bench_mine_huge_fields import FILLER, history, sync  # the bench's history and probe, shared
+
 from orkestra.mining import log_tokens
 from orkestra.mining.log_tokens import FIELD_CAP, HEAD_BYTES, TAIL_BYTES
 
 MESSAGE_MB = 20
-FILLER = b"filler line of a hostile commit\n"  # 32 bytes
-
-# the CLI in a subprocess, pinned to one CPU (one lane: this process reads every commit) and reporting
-# its own peak RSS (VmHWM) and CPU time (its gits, which hold each commit object whole, are not counted)
-WRAPPER = """
-import atexit, os, resource, runpy, sys
-os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-def report():
-    r = resource.getrusage(resource.RUSAGE_SELF)
-    try:  # this program's own peak (ru_maxrss also counts the parent's pages at fork)
-        with open("/proc/self/status") as status:
-            peak = next(int(l.split()[1]) for l in status if l.startswith("VmHWM:"))
-    except (OSError, StopIteration):
-        peak = r.ru_maxrss
-    sys.stderr.write("\\nRUSAGE %d %.4f\\n" % (peak, r.ru_utime + r.ru_stime))
-atexit.register(report)
-sys.argv = ["orkestra", "mine", "sync", "--full", "--json"]
-runpy.run_module("orkestra", run_name="__main__", alter_sys=True)
-"""
-
-
-def _history(repo: Path, filler_lines: int, author: bytes) -> None:
-    git(repo, "init", "-q", "-b", "main")
-    message = (
-        b"feat(core)!: a huge message\n\n" + FILLER * filler_lines + b"\nBREAKING-CHANGE: the API moved\n"
-    )
-    stream = (
-        b"commit refs/heads/main\nmark :1\ncommitter Test <t@example.com> 1767225600 +0000\n"
-        b"data 11\nfeat: base\n\nM 100644 inline a.txt\ndata 2\na\n\n"
-        b"commit refs/heads/main\nmark :2\nauthor " + author + b" <t@example.com> 1767225660 +0000\n"
-        b"committer Test <t@example.com> 1767225660 +0000\n"
-        b"data %d\n" % len(message) + message + b"\nM 100644 inline b.txt\ndata 2\nb\n\n"
-    )
-    subprocess.run(["git", "fast-import", "--quiet"], cwd=repo, input=stream, check=True)
-
-
-def _sync(repo: Path) -> tuple[int, float]:
-    """One full sync from the CLI: (peak RSS in KiB, CPU seconds) of the process itself."""
-    done = subprocess.run(
-        [sys.executable, "-c", WRAPPER],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-    )
-    assert done.returncode == 0, done.stderr
-    rss, cpu = done.stderr.rsplit("RUSAGE ", 1)[1].split()
-    return int(rss), float(cpu)
 
 
 def test_a_huge_message_and_author_are_capped_and_cost_no_more_than_a_short_one(tmp_path):
     small, huge = tmp_path / "small", tmp_path / "huge"
     small.mkdir()
     huge.mkdir()
-    _history(small, 4, b"Short Name")
-    _history(huge, (MESSAGE_MB << 20) // len(FILLER), b"n" * 200_000)
-    runs = {repo: [_sync(repo) for _ in range(2)] for repo in (small, huge)}
+    history(small, 4, b"Short Name")
+    history(huge, (MESSAGE_MB << 20) // len(FILLER), b"n" * 200_000)
+    runs = {repo: [sync(repo) for _ in range(2)] for repo in (small, huge)}
 
     lines = (huge / ".orkestra/mining/commits.jsonl").read_text(encoding="utf-8").splitlines()
     record = json.loads(lines[-1])
