@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 import typer
 
 from maguyva.cli.options import Format
+from maguyva.controls import visible
 
 CITATION = "citation"
 SYMBOL = "symbol"
@@ -67,8 +68,8 @@ def emit_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
     from rich.console import Console
     from rich.table import Table
 
-    console = Console()
-    cells = [["" if v is None else " ".join(str(v).split()) for v in row] for row in rows]
+    console = Console(markup=False, emoji=False, highlight=False)  # a cell's "[link=…]" is text, not a link
+    cells = [["" if v is None else visible(" ".join(str(v).split())) for v in row] for row in rows]
     table = Table(title=title)
     if CITATION not in columns:  # counts, keys, languages: short values that may wrap
         for column in columns:
@@ -121,7 +122,7 @@ def emit_text(data: Any, indent: str = "") -> None:
     """A record for people: ``field: value`` lines, nested records indented, lists one item a line."""
     lines: list[str] = []
     _text_lines(data, indent, lines)
-    sys.stdout.write("".join(f"{line}\n" for line in lines))
+    sys.stdout.write("".join(f"{visible(line)}\n" for line in lines))
 
 
 def _text_lines(data: Any, indent: str, out: list[str]) -> None:
@@ -196,7 +197,7 @@ def _cell(value: Any) -> str:
 
 def fail(message: str, code: int = 1) -> NoReturn:
     """Print ``message`` on stderr and exit with ``code``."""
-    sys.stderr.write(f"error: {message}\n")
+    sys.stderr.write(f"error: {visible(message)}\n")
     raise typer.Exit(code)
 
 

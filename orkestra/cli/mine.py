@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from maguyva.controls import visible
 from orkestra.cli.options import Format, FormatOption, GitRepoOption, group, pick_format
 from orkestra.cli.output import emit_json, run, show_record, show_rows
 
@@ -83,7 +84,7 @@ def status(
 
         result = mining_status(_paths(repo))
         if pick_format(fmt, Format.text) is not Format.json:
-            sys.stdout.write(format_status(result))
+            sys.stdout.write(visible(format_status(result)))
         else:
             emit_json(result)
 

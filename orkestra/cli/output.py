@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 
 import typer
 
+from maguyva.controls import visible
 from orkestra.cli.options import Format, pick_format
 
 __all__ = [
@@ -53,7 +54,7 @@ def _default(value: Any) -> Any:
 
 def emit_lines(lines: Sequence[str]) -> None:
     """Print plain text lines on stdout (commands whose default output is for people: sync, validate)."""
-    sys.stdout.write("".join(f"{line}\n" for line in lines))
+    sys.stdout.write("".join(f"{visible(line)}\n" for line in lines))
 
 
 def emit_table(
@@ -67,8 +68,8 @@ def emit_table(
     from rich.console import Console
     from rich.table import Table
 
-    console = Console()
-    cells = [["" if v is None else str(v) for v in row] for row in rows]
+    console = Console(markup=False, emoji=False, highlight=False)  # a cell's "[link=…]" is text, not a link
+    cells = [["" if v is None else visible(str(v)) for v in row] for row in rows]
     keys = {i for i, column in enumerate(columns) if column in KEY_COLUMNS}
     widths = column_widths(columns, cells, console.width, keys)
     table = Table(title=title)
@@ -139,7 +140,7 @@ def emit_text(data: Any) -> None:
         width=100,
         default_flow_style=False,
     )
-    sys.stdout.write(text)
+    sys.stdout.write(visible(text))
 
 
 def show_rows(data: dict[str, Any], fmt: Format | None, key: str, columns: Sequence[str]) -> None:
@@ -178,7 +179,7 @@ def _cell(value: Any) -> str:
 
 def fail(message: str, code: int = 1) -> NoReturn:
     """Print ``message`` on stderr and exit with ``code``."""
-    sys.stderr.write(f"error: {message}\n")
+    sys.stderr.write(f"error: {visible(message)}\n")
     raise typer.Exit(code)
 
 
@@ -192,7 +193,7 @@ def run(action: Callable[[], int | None]) -> None:
     except WorkspaceError as exc:
         for diagnostic in exc.diagnostics:
             if diagnostic.severity == "error":
-                sys.stderr.write(f"{diagnostic}\n")
+                sys.stderr.write(f"{visible(str(diagnostic))}\n")
         raise typer.Exit(1) from None
     except NoWorkspaceError as exc:
         fail(f"{exc}\n{NO_WORKSPACE_HINT}", exc.exit_code)

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from maguyva.controls import visible
 from orkestra.cli.options import Format, FormatOption, RepoOption, pick_format
 from orkestra.cli.output import emit_json, emit_table, run
 
@@ -55,7 +56,7 @@ def command(
         answer = why(repo, target, limit=limit, max_tokens=max_tokens, index_lookup=not no_index)
         chosen = pick_format(fmt, Format.text)
         if chosen is Format.text:
-            sys.stdout.write(format_why(answer))
+            sys.stdout.write(visible(format_why(answer)))
         elif chosen is Format.table:
             emit_table(
                 f"why {target} ({answer['count']})",

@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from maguyva.controls import visible
+
 CATEGORY_TITLES = {
     "added": "Added",
     "changed": "Changed",
@@ -141,7 +143,7 @@ def render_changelog(
     """The whole CHANGELOG.md text in ``fmt`` (``url``: the repository's web address, for links;
     ``titles``: release-please section titles by commit type)."""
     if fmt == "release-please":
-        return render_release_please(releases, url, titles)
+        return visible(render_release_please(releases, url, titles))
     parts = [HEADER.format(name=name)]
     for release in releases:
         title = "[Unreleased]" if release.tag is None else f"[{release.version}] - {release.date}"
@@ -153,7 +155,7 @@ def render_changelog(
             items = [n for n in release.entries if n["category"] == category and not n["breaking"]]
             if items:
                 parts.append(f"### {heading}\n\n" + "".join(_item(n, False) for n in items))
-    return "\n".join(parts)
+    return visible("\n".join(parts))  # a commit subject's ESC or CR is written as its escape, never obeyed
 
 
 def render_release_please(
