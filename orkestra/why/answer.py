@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from orkestra.why.history import CommitRef, path_history
-from orkestra.why.target import Target, index_lookup_for, resolve_target
+from orkestra.why.target import Target, index_lookup_for, present, resolve_target
 
 STATUS_RANK = {"active": 0, "current": 0, "proposed": 1, "tentative": 1, "superseded": 2, "deprecated": 2}
 KIND_RANK = {"decision": 0, "truth": 1, "changelog": 2}
@@ -257,11 +257,8 @@ def _known(root: Path, rel: str, git: bool) -> bool:
     """A path that exists now, or that git history knows."""
     if not rel:
         return False
-    try:
-        if (root / rel).exists():
-            return True
-    except OSError:  # a name too long for the file system: not there now (history may still know it)
-        pass
+    if present(root, rel):
+        return True
     if not git:
         return False
     from orkestra.why.history import _git

@@ -60,7 +60,7 @@ def propose_decision(
     from orkestra.inspect.api import find_root
     from orkestra.mining.decisions import next_decision_id
     from orkestra.why.history import _git
-    from orkestra.why.target import clean_path
+    from orkestra.why.target import clean_path, present
     from orkestra.workspace import Workspace
 
     root = find_root(root)
@@ -69,7 +69,7 @@ def propose_decision(
     rel_files = []
     for raw in _items(files, "files"):
         rel = clean_path(root, raw)
-        if not (root / rel).exists():
+        if not present(root, rel):
             raise OrkestraError(f"files: {raw!r} does not exist in the repository")
         rel_files.append(rel)
     sources = []

@@ -65,6 +65,15 @@ def clean_path(root: Path, raw: str) -> str:
     return rel
 
 
+def present(root: Path, rel: str) -> bool:
+    """Whether ``rel`` (a :func:`clean_path`) names something in the work tree now; a name too long for
+    the file system names nothing."""
+    try:
+        return (root / rel).exists()
+    except OSError:
+        return False
+
+
 def _resolved(raw: str, path: Path) -> Path:
     """``path`` with every symlink followed; a loop of links (a cloned repository may hold one) is an error."""
     try:

@@ -86,3 +86,15 @@ def test_why_on_a_loop_through_the_cli(looped: Path):
         done = run_cli("why", target, cwd=looped)
         assert done.returncode == 1 and "Traceback" not in done.stderr
         assert done.stderr.startswith("error: ") and "loop of symlinks" in done.stderr, done.stderr
+
+
+def test_propose_decision_answers_an_error_for_a_name_too_long(looped: Path):
+    """The orkestra MCP server's propose_decision takes any strings as ``files``."""
+    from orkestra.why.propose import propose_decision
+    from orkestra.workspace import Workspace
+
+    domain = next(iter(Workspace.load(looped).decision_registry.domains))
+    with pytest.raises(OrkestraError, match="does not exist in the repository"):
+        propose_decision(looped, domain, "A title", "A summary", files=["z" * 300 + ".py"])
+    with pytest.raises(OrkestraError, match="loop of symlinks"):
+        propose_decision(looped, domain, "A title", "A summary", files=["pkg/self"])
