@@ -30,10 +30,10 @@ def confine(root: Path, path: str) -> Path:
         raise MaguyvaError(f"{path!r} is inside .git, which is not part of the code")
     if candidate.is_absolute():
         try:
-            candidate = _resolved(candidate, path).relative_to(root)
+            candidate = resolved(candidate, path).relative_to(root)
         except ValueError:
             raise MaguyvaError(f"{path!r} is outside the repository") from None
-    full = _resolved(root / candidate, path)
+    full = resolved(root / candidate, path)
     if full != root and root not in full.parents:
         raise MaguyvaError(f"{path!r} is outside the repository")
     if in_vcs_dir(full.relative_to(root).parts):
@@ -41,9 +41,18 @@ def confine(root: Path, path: str) -> Path:
     return full
 
 
-def _resolved(candidate: Path, asked: str) -> Path:
-    """``candidate`` with every symlink followed; a loop of links (a cloned repository may hold one) is an error."""
+def resolve_links(path: Path) -> Path | None:
+    """``path`` with every symlink followed, or None when its links loop (a cloned repository may hold
+    ``a -> b``, ``b -> a``)."""
     try:
-        return candidate.resolve()
+        return path.resolve()
     except (OSError, RuntimeError):  # RuntimeError: Python 3.11's "Symlink loop"; OSError (ELOOP) later
-        raise MaguyvaError(f"{asked!r} cannot be resolved: a loop of symlinks") from None
+        return None
+
+
+def resolved(path: Path, asked: str, error: type[Exception] = MaguyvaError) -> Path:
+    """:func:`resolve_links`, raising ``error`` naming ``asked`` (the path as given) when the links loop."""
+    target = resolve_links(path)
+    if target is None:
+        raise error(f"{asked!r} cannot be resolved: a loop of symlinks")
+    return target

@@ -30,7 +30,7 @@ from stat import S_ISDIR, S_ISLNK, S_ISREG
 
 import pathspec
 
-from maguyva.files import in_vcs_dir
+from maguyva.files import in_vcs_dir, resolve_links
 from maguyva.index.languages import detect_language
 from maguyva.index.listing import GitListing, Listed, ListingRecord
 from maguyva.models import FileRecord
@@ -314,9 +314,8 @@ def _scan_file(
     if stat is None:
         full = Path(full)  # from the walk, or a link from git's list: check where it leads
         if full.is_symlink():
-            try:
-                target = full.resolve()
-            except (OSError, RuntimeError):  # a loop of links: RuntimeError on Python 3.11, ELOOP later
+            target = resolve_links(full)
+            if target is None:
                 return Skipped(rel, "symlink loop")
             if not target.is_relative_to(root):
                 return Skipped(rel, "symlink outside repository")

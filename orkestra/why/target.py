@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from maguyva.files import resolved
 from orkestra.errors import OrkestraError
 
 LINE_RE = re.compile(r"^(?P<path>.+?):(?P<start>\d+)(?:-(?P<end>\d+))?$")
@@ -47,7 +48,7 @@ def clean_path(root: Path, raw: str) -> str:
     candidate = Path(text)
     if candidate.is_absolute():
         try:
-            text = _resolved(raw, candidate).relative_to(root.resolve()).as_posix()
+            text = resolved(candidate, raw, OrkestraError).relative_to(root.resolve()).as_posix()
         except ValueError:
             raise OrkestraError(f"{raw!r} is outside the repository {root}") from None
     parts = [p for p in PurePosixPath(text).parts if p not in ("", ".")]
@@ -60,7 +61,7 @@ def clean_path(root: Path, raw: str) -> str:
         linked = (root / rel).is_symlink()
     except OSError:  # a name too long for the file system: nothing is there, link or file
         return rel
-    if linked and not _resolved(raw, root / rel).is_relative_to(root.resolve()):
+    if linked and not resolved(root / rel, raw, OrkestraError).is_relative_to(root.resolve()):
         raise OrkestraError(f"{raw!r} is a symlink leading out of the repository")
     return rel
 
@@ -72,14 +73,6 @@ def present(root: Path, rel: str) -> bool:
         return (root / rel).exists()
     except OSError:
         return False
-
-
-def _resolved(raw: str, path: Path) -> Path:
-    """``path`` with every symlink followed; a loop of links (a cloned repository may hold one) is an error."""
-    try:
-        return path.resolve()
-    except (OSError, RuntimeError):  # RuntimeError: Python 3.11's "Symlink loop"; OSError (ELOOP) later
-        raise OrkestraError(f"{raw!r} cannot be resolved: a loop of symlinks") from None
 
 
 def resolve_target(root: Path, raw: str, known_path, index_lookup=None) -> Target:
