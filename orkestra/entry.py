@@ -20,7 +20,7 @@ NOOP_LINES = {("sync",): "wrote 0 file(s), deleted 0; already in sync", ("sync",
 
 
 def main() -> None:
-    from maguyva.argv import refuse_undecodable
+    from maguyva.cli.argv import refuse_undecodable
 
     refuse_undecodable(sys.argv[1:], "orkestra")
     line = _noop_sync(tuple(sys.argv[1:]))

@@ -11,8 +11,8 @@ def main() -> None:
     """Console-script entry point: ``maguyva index|status|search|…``."""
     import sys
 
-    from maguyva.argv import refuse_undecodable
     from maguyva.cli.app import app_for
+    from maguyva.cli.argv import refuse_undecodable
 
     refuse_undecodable(sys.argv[1:], "maguyva")
     app_for(sys.argv[1:])(prog_name="maguyva")

@@ -18,7 +18,7 @@ import pytest
 from conftest import git
 
 from maguyva.api import MAX_FILTER_CHARS, Maguyva
-from maguyva.argv import undecodable
+from maguyva.cli.argv import undecodable
 from maguyva.errors import MaguyvaError
 from maguyva.index.pipeline import index_repository
 
