@@ -264,4 +264,4 @@ def _resolve_here(resolver, paths: Sequence[str]) -> list[Edge]:
 
 def _resolve_slice(paths: Sequence[str]) -> list[tuple]:
     """Runs in a resolution worker."""
-    return pack_edges([edge for path in paths for edge in _RESOLVER.resolve_file(path)])
+    return pack_edges(_resolve_here(_RESOLVER, paths))
