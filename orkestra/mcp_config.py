@@ -26,6 +26,7 @@ class ServerSpec:
     env: dict[str, str] = field(default_factory=dict)
     name: str = SERVER_NAME  # the key the client lists the server under
     repo_flag: str = "--repo"  # how the command is told the project directory
+    launcher: str = "project"  # orkestra.launcher mode: project | path | absolute
 
 
 # The bundled servers every client can be pointed at: Maguyva (code) and orkestra (registries, `why`).
@@ -65,20 +66,28 @@ def server_spec(
     key_env: str = DEFAULT_KEY_ENV,
     repo: str | None = None,
     cwd: str | None = None,
+    launcher: str = "project",
 ) -> ServerSpec:
     """The bundled ``server`` as ``client`` should launch it. Clients without a project-dir variable
-    (codex, windsurf) get the repository pinned: ``repo``, else ``cwd``. Raises ``UsageError``
-    (exit 2) with close matches for an unknown client or server."""
+    (codex, windsurf) get the repository pinned: ``repo``, else ``cwd``. ``launcher``: how the command
+    starts without an activated environment (``orkestra.launcher``). Raises ``UsageError`` (exit 2)
+    with close matches for an unknown client, server or launcher."""
     from orkestra.errors import UsageError, did_you_mean
+    from orkestra.launcher import MODES
 
-    for kind, given, known in (("client", client, CLIENTS), ("server", server, tuple(BUNDLED_SERVERS))):
+    checks = (
+        ("client", client, CLIENTS),
+        ("server", server, tuple(BUNDLED_SERVERS)),
+        ("launcher", launcher, MODES),
+    )
+    for kind, given, known in checks:
         if given not in known:
             close = did_you_mean(given, known)
             hint = f"did you mean {', '.join(repr(c) for c in close)}? " if close else ""
             raise UsageError(f"unknown {kind} {given!r} ({hint}choose one of {', '.join(known)})")
     if not url and not repo and client not in _PROJECT_VAR:
         repo = cwd  # no project-dir variable: pin the repository the command was run in
-    return replace(BUNDLED_SERVERS[server], url=url, key_env=key_env, repo=repo)
+    return replace(BUNDLED_SERVERS[server], url=url, key_env=key_env, repo=repo, launcher=launcher)
 
 
 def client_config(client: str, spec: ServerSpec) -> ClientConfig:
@@ -109,12 +118,19 @@ def _args(client: str, spec: ServerSpec) -> list[str]:
     return [*spec.args, spec.repo_flag, repo] if repo else list(spec.args)
 
 
+def _launched(client: str, spec: ServerSpec, args: list[str]) -> tuple[str, list[str]]:
+    """The command and args that start ``spec`` without an activated environment (orkestra.launcher)."""
+    from orkestra.launcher import launch
+
+    folder = spec.repo or _PROJECT_VAR.get(client) or "."
+    return launch(spec.command, args, spec.launcher, project_dir=folder)
+
+
 def _stdio_entry(client: str, spec: ServerSpec) -> dict:
     entry: dict = {}
     if client in ("claude", "vscode"):
         entry["type"] = "stdio"  # required there; an entry without it is read differently
-    entry["command"] = spec.command
-    entry["args"] = _args(client, spec)
+    entry["command"], entry["args"] = _launched(client, spec, _args(client, spec))
     if spec.env:
         entry["env"] = dict(sorted(spec.env.items()))
     return entry
@@ -144,9 +160,11 @@ def _codex_toml(spec: ServerSpec) -> str:
     if spec.url:
         lines += [f"url = {_toml_str(spec.url)}", f"bearer_token_env_var = {_toml_str(spec.key_env)}"]
     else:
-        args = list(spec.args) + ([spec.repo_flag, spec.repo] if spec.repo else [])
+        command, args = _launched(
+            "codex", spec, list(spec.args) + ([spec.repo_flag, spec.repo] if spec.repo else [])
+        )
         lines += [
-            f"command = {_toml_str(spec.command)}",
+            f"command = {_toml_str(command)}",
             "args = [" + ", ".join(_toml_str(a) for a in args) + "]",
         ]
         if spec.repo:

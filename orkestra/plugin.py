@@ -95,7 +95,7 @@ def plugin_files(ws: Workspace, render, base: str) -> list[tuple[str, str | byte
     hooks = merge_settings(None, ws.config.telemetry).get("hooks")
     if hooks:
         files.append((_join(root, "hooks", "hooks.json"), _json({"hooks": hooks}), ("orkestra.yaml",)))
-    servers = {"mcpServers": mcp_servers(ws)}
+    servers = {"mcpServers": mcp_servers(ws, user=True)}  # at user scope: runs nothing from the repo
     if servers["mcpServers"]:
         files.append((_join(root, ".mcp.json"), _json(servers), ("registries/tools.yaml",)))
     return [

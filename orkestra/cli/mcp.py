@@ -27,6 +27,12 @@ def config(
     server: str = typer.Option(
         "maguyva", "--server", help="maguyva (code) or orkestra (registries and why)."
     ),
+    launcher: str = typer.Option(
+        "project",
+        "--launcher",
+        help="How the server starts without an activated venv: project (the project's .venv, "
+        "then PATH), path (bare orkestra) or absolute (this Python; machine-specific). docs/mcp.md.",
+    ),
     fmt: FormatOption = None,
 ) -> None:
     """Print the MCP configuration a client needs to reach Maguyva.
@@ -37,6 +43,7 @@ def config(
     Example: orkestra mcp config --client cursor > .cursor/mcp.json
     Example: orkestra mcp config --client claude --server orkestra
     Example: orkestra mcp config --client codex --url https://maguyva.example/mcp >> ~/.codex/config.toml
+    Example: orkestra mcp config --client claude --launcher absolute   (this machine only)
     """
     import os
     import sys
@@ -46,7 +53,9 @@ def config(
     from orkestra.mcp_config import client_config, server_spec
 
     try:
-        spec = server_spec(client, server, url=url, key_env=key_env, repo=repo, cwd=os.getcwd())
+        spec = server_spec(
+            client, server, url=url, key_env=key_env, repo=repo, cwd=os.getcwd(), launcher=launcher
+        )
     except UsageError as exc:
         fail(str(exc), exc.exit_code)
     result = client_config(client, spec)

@@ -103,11 +103,21 @@ def render_outputs(ws: Workspace) -> list[Output]:
     return sorted(outputs, key=lambda o: o.path)
 
 
-def mcp_servers(ws: Workspace) -> dict[str, dict]:
+def mcp_servers(ws: Workspace, *, user: bool = False) -> dict[str, dict]:
     """THE MCP server list (Claude Code ``.mcp.json`` form). ``.mcp.json``, ``.cursor/mcp.json``,
     ``.vscode/mcp.json``, ``.codex/config.toml`` and the plugin's ``.mcp.json`` are all built from it,
-    so a server added here (or to the tools registry) reaches every target."""
-    return ctx.mcp_config(ws.tools)["mcpServers"]
+    so a server added here (or to the tools registry) reaches every target. The bundled servers start
+    through ``orkestra.yaml`` ``mcp.launcher`` (``orkestra.launcher``); ``user``: a plugin's list, whose
+    launcher never runs a program from the opened repository."""
+    from orkestra.launcher import launch
+
+    servers = ctx.mcp_config(ws.tools)["mcpServers"]
+    for entry in servers.values():
+        if "command" in entry:
+            entry["command"], entry["args"] = launch(
+                entry["command"], entry["args"], ws.config.mcp.launcher, user=user
+            )
+    return servers
 
 
 def agent_markdown(ws: Workspace, agent, render, digest_path: str) -> str:

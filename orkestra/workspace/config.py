@@ -63,6 +63,14 @@ class Paths(Strict):
     marketplace: str = "marketplace"
 
 
+class McpSettings(Strict):
+    """``mcp:``: how the rendered MCP configurations start the bundled servers (``orkestra.launcher``)."""
+
+    # project: a fixed sh launcher finding the project's own environment, then PATH (portable);
+    # path: the bare program; absolute: this interpreter's path (machine-specific, uncommitted setups).
+    launcher: Literal["project", "path", "absolute"] = "project"
+
+
 def _telemetry(value: Any) -> TelemetrySettings:
     """``telemetry:`` through its one (stdlib-only) parser; the offending key goes into the error's
     context, so the diagnostic points at ``telemetry.loki.endpoint``, not just ``telemetry``."""
@@ -110,6 +118,7 @@ class OrkestraConfig(Strict):
     telemetry: Annotated[TelemetrySettings, PlainValidator(_telemetry)] = Field(
         default_factory=TelemetrySettings
     )
+    mcp: McpSettings = Field(default_factory=McpSettings)
     # Owned by orkestra.why.settings: {hook: true} renders the decision-guidance hook.
     memory: Annotated[dict[str, Any], PlainValidator(_memory)] = Field(default_factory=dict)
     # Files below these globs are never scanned for ground truths (vendored trees, fixtures).
