@@ -11,6 +11,13 @@ Each line also gives the CPU seconds of the fastest run, which a machine shared 
 work inflates less than wall time.
 
     .venv/bin/python bench/bench_audit.py [--skills 1000] [--repeat 3]
+
+With ``--corpus`` it instead measures detection on a labelled corpus (default: the round-3 corpus
+``tests/fixtures/skills_review_corpus``, 73 attacks and 48 benign skills written before the rules
+were changed): recall and false positives overall and per technique, a skill counting as flagged
+when it has at least one high finding.
+
+    .venv/bin/python bench/bench_audit.py --corpus [PATH] [--show-findings]
 """
 
 from __future__ import annotations
@@ -26,7 +33,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from orkestra.trust.audit import audit_workspace
+import yaml
+
+from orkestra.trust.audit import audit_skill_dir, audit_workspace
 from orkestra.workspace import Workspace
 
 FOLDERS = {"K0": "foundations", "K1": "identities", "K2": "domains", "K3": "stacks", "K4": "project"}
@@ -146,11 +155,59 @@ def _cpu() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+CORPUS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "skills_review_corpus"
+
+
+def corpus_report(corpus: Path, show: bool = False) -> dict:
+    """Recall and false positives on a labelled corpus, overall and per technique."""
+    labels = yaml.safe_load((corpus / "labels.yaml").read_text(encoding="utf-8"))
+    techniques: dict[tuple[str, str], dict] = {}
+    missed, false_positives = [], []
+    for label in ("malicious", "benign"):
+        for name, meta in labels[label].items():
+            audit = audit_skill_dir(corpus / label / name, corpus)
+            row = techniques.setdefault((label, meta["technique"]), {"cases": 0, "flagged": 0})
+            row["cases"] += 1
+            row["flagged"] += audit.flagged
+            wrong = audit.flagged != (label == "malicious")
+            if wrong:
+                (missed if label == "malicious" else false_positives).append(name)
+            if show and (wrong or show == "all"):
+                for finding in audit.findings:
+                    if finding.severity in ("high", "medium"):
+                        print(f"  {name}: {finding.severity} {finding.rule} {finding.file}:{finding.line}")
+    attacks = sum(r["cases"] for (label, _), r in techniques.items() if label == "malicious")
+    caught = sum(r["flagged"] for (label, _), r in techniques.items() if label == "malicious")
+    benign = sum(r["cases"] for (label, _), r in techniques.items() if label == "benign")
+    return {
+        "name": "audit_corpus",
+        "corpus": corpus.name,
+        "malicious": attacks,
+        "benign": benign,
+        "recall": round(caught / attacks, 3),
+        "false_positives": len(false_positives),
+        "missed": missed,
+        "flagged_benign": false_positives,
+        "per_technique": {
+            f"{label}/{technique}": f"{row['flagged']}/{row['cases']} flagged"
+            for (label, technique), row in sorted(techniques.items())
+        },
+        "ok": caught / attacks >= 0.95 and len(false_positives) <= 1,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--skills", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--corpus", nargs="?", const=str(CORPUS), help="measure detection on a labelled corpus"
+    )
+    parser.add_argument("--show-findings", action="store_true", help="with --corpus: findings of wrong calls")
     args = parser.parse_args()
+    if args.corpus:
+        print(json.dumps(corpus_report(Path(args.corpus), args.show_findings), indent=2, ensure_ascii=False))
+        return
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         generate(root, args.skills)
