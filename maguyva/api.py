@@ -44,6 +44,7 @@ if TYPE_CHECKING:  # the file ranker needs numpy: imported on the first ranked q
     from maguyva.models import FileRecord
     from maguyva.retrieve.bm25f import FileIndex
     from maguyva.retrieve.fuse import FusedHit
+    from maguyva.retrieve.message import MessageLines
     from maguyva.retrieve.query import ParsedQuery
     from maguyva.retrieve.rank import FileScore
 
@@ -192,6 +193,7 @@ class Maguyva:
             raise MaguyvaError("query is empty")
         parsed = parse_query(query)
         intent = classify(query)
+        message = self._message(parsed)
         terms = extract_terms(query) if not parsed.is_task else []
         route = plan_route(
             intent, preset=preset, available=self.available_modalities(), modalities=modalities
@@ -221,20 +223,29 @@ class Maguyva:
                 )
             )
             results = [self._fused_dict(f) for f in fused]
-        elif route.strategy == "direct" and ranked.get(next(iter(route.weights))):
+        elif route.strategy == "direct" and ranked.get(next(iter(route.weights))) and not message.files:
             strategy = "direct"
             results = [
                 self._fused_dict(f)
                 for f in direct(ranked[next(iter(route.weights))], demoted=self._demoted, limit=limit)
             ]
         else:
-            if route.strategy == "direct":
+            if message.files:
+                notes.append(
+                    "read as a pasted message: cited where its text is written "
+                    f"({', '.join(repr(f) for f in message.fragments[:3])})"
+                )
+            elif route.strategy == "direct":
                 notes.append(
                     f"{next(iter(route.weights))} found nothing for the fast path; fell back to the "
                     f"file ranker"
                 )
             strategy = "ranked"
-            results = self._ranked(parsed, intent.name, ranked, route.weights, path_prefix, limit)
+            if message.files:  # the values filled in (a name, a URL, a number) are the user's, not the code's
+                from maguyva.retrieve.message import fixed_text
+
+                parsed = parse_query(fixed_text(query))
+            results = self._ranked(parsed, intent.name, ranked, route.weights, path_prefix, limit, message)
         if not results:
             notes.append(
                 "nothing matched"
@@ -264,6 +275,7 @@ class Maguyva:
         weights: dict[str, float],
         path_prefix: str | None,
         limit: int,
+        message: MessageLines | None = None,
     ) -> list[dict]:
         """The file ranker (``maguyva.retrieve.rank``) with the routed retrievers as one of its signals."""
         from maguyva.retrieve.rank import query_terms, rank_files
@@ -283,14 +295,26 @@ class Maguyva:
             retriever_weights=weights,
             path_prefix=path_prefix,
             limit=limit,
+            message=message.files if message else None,
         )
         places = {h.path: h for hits in ranked.values() for h in reversed(hits)}
         words = query_terms(parsed)
         store = SymbolsOf(self.store, [f.path for f in scores])  # every result file's symbols in one read
+        written = message.lines if message else {}
         return [
-            self._file_result(store, f, named.get(f.path, []), places.get(f.path), parsed, words)
+            self._file_result(
+                store, f, named.get(f.path, []), places.get(f.path), parsed, words, written.get(f.path)
+            )
             for f in scores
         ]
+
+    def _message(self, parsed: ParsedQuery) -> MessageLines:
+        """Where a pasted message is written in code (empty when the query is no message)."""
+        from maguyva.retrieve.message import MessageLines, find, is_message
+
+        if not is_message(parsed):
+            return MessageLines()
+        return find(self.store, parsed.text, self._file_kind)
 
     def _file_result(
         self,
@@ -300,12 +324,11 @@ class Maguyva:
         found: Hit | None,
         parsed: ParsedQuery,
         words: dict[str, float],
+        literal_lines: dict[int, float] | None = None,
     ) -> dict:
         from maguyva.retrieve.places import best_places
 
         index = self._file_index()
-        position = index.position.get(scored.path)
-        expected = index.symbol_count(position) if position is not None else None
         chosen = best_places(
             store,
             scored.path,
@@ -313,8 +336,8 @@ class Maguyva:
             found,
             parsed,
             words,
-            matched=index.symbol_order(scored.path),
-            expected=expected,
+            scores=index.symbol_scores_of(scored.path),
+            literal_lines=literal_lines,
         )
         first, more = chosen[0], chosen[1:]
         return hit_dict(

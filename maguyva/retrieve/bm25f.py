@@ -1,11 +1,17 @@
-"""File-level BM25F over code-aware tokens, built from what the store already holds.
+"""BM25F over code-aware tokens at two levels, files and definitions, built from what the store holds.
 
-One document per indexed file, five fields: the path, the definitions (names, qualified names,
-signatures), docstrings and comments, the identifiers the file uses (its references), and the
-body. A term's pseudo-frequency is the field-weighted, length-normalised sum of its field
+Files: one document per indexed file, five fields: the path, the definitions (names, qualified
+names, signatures), docstrings and comments, the identifiers the file uses (its references), and
+the body. A term's pseudo-frequency is the field-weighted, length-normalised sum of its field
 frequencies (Robertson & Zaragoza's BM25F); the saturation ``tf / (k1 + tf)`` is applied once,
 to that sum. Postings hold the pseudo-frequency per file, so a query costs one pass over the
 postings of its distinct terms.
+
+Definitions (the places an answer cites): one document per function, method, class … with four
+fields: its name (the last two parts of its qualified name, ``Class.method``), its signature, its
+docstring and comments, and its own body — the identifiers and string literals of the lines it
+owns, which are its lines less those of the definitions nested in it. So a class is its header,
+docstring and attributes, and a method that matches the question beats the class around it.
 """
 
 from __future__ import annotations
@@ -28,6 +34,13 @@ FIELDS = ("path", "defs", "docs", "uses", "body")
 WEIGHTS = {"path": 3.0, "defs": 2.0, "docs": 1.0, "uses": 1.0, "body": 1.0}
 B = {"path": 0.3, "defs": 0.6, "docs": 0.6, "uses": 0.6, "body": 0.75}
 K1 = 1.2
+DEF_FIELDS = ("name", "sig", "docs", "body")
+DEF_WEIGHTS = {"name": 3.0, "sig": 1.0, "docs": 1.5, "body": 1.0}
+DEF_B = {"name": 0.3, "sig": 0.5, "docs": 0.6, "body": 0.75}
+# a definition that is a value (an import binding, a constant) is weaker evidence than a scope
+VALUE_KINDS = frozenset({"variable", "constant", "field", "property", "import"})
+VALUE_FACTOR = 0.5
+MAX_DEF_LINES = 4_000  # a definition's own body is read up to this many lines
 
 _COMMENT = re.compile(r"(?:#|//)\s?(.*)$", re.M)
 _DOCSTRING = re.compile(r'"""(.*?)"""|\'\'\'(.*?)\'\'\'', re.S)
@@ -37,7 +50,8 @@ _DOCSTRING = re.compile(r'"""(.*?)"""|\'\'\'(.*?)\'\'\'', re.S)
 class FileFields:
     path: str
     fields: Mapping[str, Counter]
-    symbols: tuple[frozenset, ...] = ()  # each definition's own words: name, signature, docstring
+    symbols: tuple[Mapping[str, Counter], ...] = ()  # each definition's own fields (DEF_FIELDS)
+    values: tuple[bool, ...] = ()  # per definition: a value (VALUE_KINDS) rather than a scope
 
 
 def file_fields(path: str, text: str, symbols: Iterable, references: Iterable) -> FileFields:
@@ -47,10 +61,7 @@ def file_fields(path: str, text: str, symbols: Iterable, references: Iterable) -
     docs += [a or b for a, b in _DOCSTRING.findall(text)]
     docs += _COMMENT.findall(text)
     uses = " ".join(f"{r.qualifier} {r.name}" for r in references)
-    own = tuple(
-        frozenset(tokens(f"{'.'.join(s.qualified_name.split('.')[-2:])} {s.signature} {s.doc}"))
-        for s in symbols
-    )
+    symbols = list(symbols)
     return FileFields(
         path,
         {
@@ -60,8 +71,45 @@ def file_fields(path: str, text: str, symbols: Iterable, references: Iterable) -
             "uses": Counter(tokens(uses)),
             "body": Counter(tokens(text)),
         },
-        own,
+        definition_fields(symbols, text),
+        tuple(s.kind in VALUE_KINDS for s in symbols),
     )
+
+
+def own_lines(symbols: list, n_lines: int) -> list[list[int]]:
+    """Per definition, the 0-based lines it owns: its span less the spans of definitions nested in it."""
+    owner = [-1] * n_lines
+    # widest first, so each line ends with the innermost definition around it
+    for i in sorted(range(len(symbols)), key=lambda i: symbols[i].line - symbols[i].end_line):
+        s = symbols[i]
+        first, last = max(0, s.line - 1), min(n_lines, s.end_line, s.line - 1 + MAX_DEF_LINES)
+        owner[first:last] = [i] * max(0, last - first)
+    lines: list[list[int]] = [[] for _ in symbols]
+    for number, i in enumerate(owner):
+        if i >= 0:
+            lines[i].append(number)
+    return lines
+
+
+def definition_fields(symbols: list, text: str) -> tuple[Mapping[str, Counter], ...]:
+    """Each definition's four fields as token counters (pure)."""
+    if not symbols:
+        return ()
+    lines = text.splitlines()
+    owned = own_lines(symbols, len(lines))
+    out = []
+    for symbol, mine in zip(symbols, owned):
+        body = "\n".join(lines[n] for n in mine)
+        comments = _COMMENT.findall(body)
+        out.append(
+            {
+                "name": Counter(tokens(".".join(symbol.qualified_name.split(".")[-2:]))),
+                "sig": Counter(tokens(symbol.signature)),
+                "docs": Counter(tokens(f"{symbol.doc}\n" + "\n".join(comments))),
+                "body": Counter(tokens(body)),
+            }
+        )
+    return tuple(out)
 
 
 class FileIndex:
@@ -71,14 +119,19 @@ class FileIndex:
         self,
         paths: list[str],
         postings: dict[str, tuple[np.ndarray, np.ndarray]],
-        symbol_postings: dict[str, np.ndarray] | None = None,
+        symbol_postings: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
         symbol_file: np.ndarray | None = None,
+        symbol_factor: np.ndarray | None = None,
     ):
         self.paths = paths
         self.postings = postings
         self.position = {p: i for i, p in enumerate(paths)}
-        self.symbol_postings = symbol_postings or {}  # term -> ids of the definitions whose own words hold it
+        # term -> (ids of the definitions whose fields hold it, their pseudo-frequencies)
+        self.symbol_postings = symbol_postings or {}
         self.symbol_file = symbol_file if symbol_file is not None else np.zeros(0, dtype=np.int32)
+        self.symbol_factor = (
+            symbol_factor if symbol_factor is not None else np.ones(len(self.symbol_file), dtype=np.float32)
+        )
 
     @classmethod
     def build(cls, documents: list[FileFields]) -> FileIndex:
@@ -86,22 +139,24 @@ class FileIndex:
         n = max(1, len(documents))
         average = {f: (sum(sum(d.fields[f].values()) for d in documents) / n) or 1.0 for f in FIELDS}
         collected: dict[str, tuple[list[int], list[float]]] = {}
-        by_symbol: dict[str, list[int]] = {}
+        by_symbol: dict[str, tuple[list[int], list[float]]] = {}
         symbol_file: list[int] = []
+        factor: list[float] = []
+        n_defs = max(1, sum(len(d.symbols) for d in documents))
+        def_average = {
+            f: (sum(sum(fields[f].values()) for d in documents for fields in d.symbols) / n_defs) or 1.0
+            for f in DEF_FIELDS
+        }
         for index, doc in enumerate(documents):
-            for words in doc.symbols:
-                for term in words:
-                    by_symbol.setdefault(term, []).append(len(symbol_file))
+            for position, fields in enumerate(doc.symbols):
+                for term, value in _pseudo(fields, DEF_FIELDS, DEF_WEIGHTS, DEF_B, def_average).items():
+                    ids, values = by_symbol.setdefault(term, ([], []))
+                    ids.append(len(symbol_file))
+                    values.append(value)
                 symbol_file.append(index)
-            pseudo: dict[str, float] = {}
-            for f in FIELDS:
-                counts = doc.fields[f]
-                if not counts:
-                    continue
-                norm = WEIGHTS[f] / (1 - B[f] + B[f] * sum(counts.values()) / average[f])
-                for term, tf in counts.items():
-                    pseudo[term] = pseudo.get(term, 0.0) + tf * norm
-            for term, value in pseudo.items():
+                is_value = position < len(doc.values) and doc.values[position]
+                factor.append(VALUE_FACTOR if is_value else 1.0)
+            for term, value in _pseudo(doc.fields, FIELDS, WEIGHTS, B, average).items():
                 ids, values = collected.setdefault(term, ([], []))
                 ids.append(index)
                 values.append(value)
@@ -109,8 +164,17 @@ class FileIndex:
             t: (np.asarray(i, dtype=np.int32), np.asarray(v, dtype=np.float32))
             for t, (i, v) in collected.items()
         }
-        symbols = {t: np.asarray(i, dtype=np.int32) for t, i in by_symbol.items()}
-        return cls(paths, postings, symbols, np.asarray(symbol_file, dtype=np.int32))
+        symbols = {
+            t: (np.asarray(i, dtype=np.int32), np.asarray(v, dtype=np.float32))
+            for t, (i, v) in by_symbol.items()
+        }
+        return cls(
+            paths,
+            postings,
+            symbols,
+            np.asarray(symbol_file, dtype=np.int32),
+            np.asarray(factor, dtype=np.float32),
+        )
 
     def idf(self, term: str) -> float:
         found = self.postings.get(term)
@@ -128,13 +192,22 @@ class FileIndex:
             scores[ids] += weight * self.idf(term) * pseudo / (K1 + pseudo)
         return scores
 
-    def best_symbol(self, weighted_terms: Mapping[str, float]) -> np.ndarray:
-        """Per file, its best single definition: the idf-weighted query terms in one symbol's own words."""
+    def symbol_scores(self, weighted_terms: Mapping[str, float]) -> np.ndarray:
+        """Every definition's BM25F score for the query (definition-level idf), values weighed down."""
         per_symbol = np.zeros(len(self.symbol_file), dtype=np.float64)
+        n = len(self.symbol_file)
         for term, weight in weighted_terms.items():
-            ids = self.symbol_postings.get(term)
-            if ids is not None and weight > 0:
-                per_symbol[ids] += weight * self.idf(term)
+            found = self.symbol_postings.get(term)
+            if found is None or weight <= 0:
+                continue
+            ids, pseudo = found
+            idf = math.log(1 + (n - len(ids) + 0.5) / (len(ids) + 0.5))
+            per_symbol[ids] += weight * idf * pseudo / (K1 + pseudo)
+        return per_symbol * self.symbol_factor
+
+    def best_symbol(self, weighted_terms: Mapping[str, float]) -> np.ndarray:
+        """Per file, the score of its best single definition (``symbol_scores``)."""
+        per_symbol = self.symbol_scores(weighted_terms)
         best = np.zeros(len(self.paths), dtype=np.float64)
         if len(per_symbol):
             np.maximum.at(best, self.symbol_file, per_symbol)
@@ -144,6 +217,15 @@ class FileIndex:
     def symbol_count(self, file: int) -> int:
         start, end = np.searchsorted(self.symbol_file, [file, file + 1])
         return int(end - start)
+
+    def symbol_scores_of(self, path: str) -> np.ndarray:
+        """The last query's scores of ``path``'s definitions, in the file's symbol order."""
+        scores = getattr(self, "last_symbol_scores", None)
+        file = self.position.get(path)
+        if scores is None or file is None or not len(self.symbol_file):
+            return np.zeros(0)
+        start, end = np.searchsorted(self.symbol_file, [file, file + 1])
+        return scores[start:end]
 
     def symbol_order(self, path: str) -> list[int]:
         """The last query's best definitions of ``path``, best first, as positions in the file's symbol list
@@ -155,6 +237,25 @@ class FileIndex:
         start, end = np.searchsorted(self.symbol_file, [file, file + 1])
         own = scores[start:end]
         return [int(i) for i in np.argsort(-own, kind="stable") if own[i] > 0]
+
+
+def _pseudo(
+    fields: Mapping[str, Counter],
+    names: tuple[str, ...],
+    weights: Mapping[str, float],
+    b: Mapping[str, float],
+    average: Mapping[str, float],
+) -> dict[str, float]:
+    """BM25F's pseudo-frequency of each term: field-weighted, length-normalised counts, summed."""
+    pseudo: dict[str, float] = {}
+    for f in names:
+        counts = fields[f]
+        if not counts:
+            continue
+        norm = weights[f] / (1 - b[f] + b[f] * sum(counts.values()) / average[f])
+        for term, tf in counts.items():
+            pseudo[term] = pseudo.get(term, 0.0) + tf * norm
+    return pseudo
 
 
 def build_from_store(store: Store) -> FileIndex:

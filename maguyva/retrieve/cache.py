@@ -21,7 +21,7 @@ from maguyva.retrieve.bm25f import FileIndex, build_from_store
 if TYPE_CHECKING:
     from maguyva.store.base import Store
 
-CACHE_VERSION = "bm25f-2"
+CACHE_VERSION = "bm25f-3"  # 3: definition-level BM25F (pseudo-frequencies, value factor)
 
 
 def index_key(store: Store) -> str:
@@ -65,17 +65,24 @@ def _read(place: Path, key: str) -> FileIndex | None:
         terms = json.loads(str(data["terms"]))
         offsets, ids, values = data["offsets"], data["ids"], data["values"]
         symbol_terms = json.loads(str(data["symbol_terms"]))
-        symbol_offsets, symbol_ids, symbol_file = (
+        symbol_offsets, symbol_ids, symbol_values = (
             data["symbol_offsets"],
             data["symbol_ids"],
-            data["symbol_file"],
+            data["symbol_values"],
         )
+        symbol_file, symbol_factor = data["symbol_file"], data["symbol_factor"]
     postings = {
         t: (ids[offsets[i] : offsets[i + 1]], values[offsets[i] : offsets[i + 1]])
         for i, t in enumerate(terms)
     }
-    symbols = {t: symbol_ids[symbol_offsets[i] : symbol_offsets[i + 1]] for i, t in enumerate(symbol_terms)}
-    return FileIndex(paths, postings, symbols, symbol_file)
+    symbols = {
+        t: (
+            symbol_ids[symbol_offsets[i] : symbol_offsets[i + 1]],
+            symbol_values[symbol_offsets[i] : symbol_offsets[i + 1]],
+        )
+        for i, t in enumerate(symbol_terms)
+    }
+    return FileIndex(paths, postings, symbols, symbol_file, symbol_factor)
 
 
 def _write(place: Path, key: str, index: FileIndex) -> None:
@@ -87,11 +94,14 @@ def _write(place: Path, key: str, index: FileIndex) -> None:
     values = np.concatenate([index.postings[t][1] for t in terms]) if terms else np.zeros(0, np.float32)
     symbol_terms = list(index.symbol_postings)
     symbol_offsets = np.zeros(len(symbol_terms) + 1, dtype=np.int64)
-    np.cumsum([len(index.symbol_postings[t]) for t in symbol_terms], out=symbol_offsets[1:])
-    symbol_ids = (
-        np.concatenate([index.symbol_postings[t] for t in symbol_terms])
+    np.cumsum([len(index.symbol_postings[t][0]) for t in symbol_terms], out=symbol_offsets[1:])
+    symbol_ids, symbol_values = (
+        (
+            np.concatenate([index.symbol_postings[t][0] for t in symbol_terms]),
+            np.concatenate([index.symbol_postings[t][1] for t in symbol_terms]),
+        )
         if symbol_terms
-        else np.zeros(0, np.int32)
+        else (np.zeros(0, np.int32), np.zeros(0, np.float32))
     )
     temporary = place.with_name(place.name + f".{os.getpid()}.tmp")
     with open(temporary, "wb") as out:
@@ -106,6 +116,8 @@ def _write(place: Path, key: str, index: FileIndex) -> None:
             symbol_terms=np.asarray(json.dumps(symbol_terms)),
             symbol_offsets=symbol_offsets,
             symbol_ids=symbol_ids,
+            symbol_values=symbol_values,
             symbol_file=index.symbol_file,
+            symbol_factor=index.symbol_factor,
         )
     os.replace(temporary, place)

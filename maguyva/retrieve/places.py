@@ -1,9 +1,23 @@
-"""Which places of a ranked file to cite: the definitions the query named, the traceback's frames,
-a retriever's hit, else the definition whose own words best match the query."""
+"""Which places of a ranked file to cite: the definitions that best answer the question.
+
+The traceback's frames in the file come first, as they are. Every other candidate is a definition
+of the file, scored on one scale (each part 0..1):
+
+    place(d) = answer(d)          the definition's own BM25F score for the query (its name,
+                                  signature, docstring and comments, and the identifiers and
+                                  string literals of the lines it owns), over the file's best
+             + W_NAMED · named(d) the query names it (weighted by how specific the name is)
+             + W_FOUND · found(d) a routed retriever's hit falls inside it
+             + W_LITERAL · literal(d) a pasted message's text is written inside it
+
+A method that matches beats the class around it, because a class owns only its header,
+docstring and attributes (``maguyva.retrieve.bm25f.own_lines``); a value (an import binding, a
+constant) counts half.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from maguyva.retrieve.hits import Hit
@@ -15,6 +29,9 @@ if TYPE_CHECKING:
     from maguyva.store.base import Store
 
 MAX_PLACES = 3  # the best place of a file, and up to two more
+W_NAMED = 1.0
+W_FOUND = 0.3
+W_LITERAL = 2.0
 _CONTAINERS = ("class", "interface", "struct", "module", "namespace")
 
 
@@ -25,14 +42,15 @@ def best_places(
     found: Hit | None,
     parsed: ParsedQuery,
     words: Mapping[str, float],
-    matched: list[int] | None = None,
-    expected: int | None = None,
+    scores: Sequence[float] | None = None,
+    literal_lines: Mapping[int, float] | None = None,
 ) -> list[Hit]:
     """One to ``MAX_PLACES`` hits in ``path``, best first (never empty).
 
-    ``matched`` lists the file's definitions by the ranker's symbol score (positions in
-    ``symbols_in``, valid when the file still has ``expected`` definitions); without it the
-    definitions' words are compared with the query's here.
+    ``scores`` are the ranker's definition scores of the file, in ``symbols_in`` order (used when
+    the file still has that many definitions); without them the definitions' words are compared
+    with the query's here. ``literal_lines`` maps a line holding a pasted message's text to how
+    much of the message it holds (0..1).
     """
     symbols = list(store.symbols_in(path))
     chosen: list[Hit] = []
@@ -46,15 +64,46 @@ def best_places(
                     path, frame.line, frame.line, None, "line", f"{frame.function} (traceback)", 1.0, "fusion"
                 )
             )
-    for _, symbol in sorted(named, key=lambda vs: (-vs[0], vs[1].kind in _CONTAINERS, vs[1].line)):
-        chosen.append(symbol_hit(symbol, 1.0, "fusion"))
+    place = _answer_scores(symbols, scores, words)
+    top_named = max((value for value, _ in named), default=0.0)
+    for value, symbol in named:
+        i = _position(symbols, symbol)
+        if i is not None:
+            bonus = W_NAMED * value / top_named if top_named > 0 else 0.0
+            place[i] += bonus * (0.5 if symbol.kind in _CONTAINERS else 1.0)
+    loose: list[tuple[float, Hit]] = []  # places inside no definition
     if found is not None:
-        chosen.append(found)
-    if len(chosen) < MAX_PLACES and matched is not None and expected == len(symbols):
-        chosen += [symbol_hit(symbols[i], 1.0, "fusion") for i in matched[:MAX_PLACES]]
-    elif len(chosen) < MAX_PLACES:
-        overlap = sorted(((_overlap(s, words), s) for s in symbols), key=lambda vs: (-vs[0], vs[1].line))
-        chosen += [symbol_hit(s, 1.0, "fusion") for value, s in overlap[:MAX_PLACES] if value > 0]
+        inner = _enclosing_index(symbols, found.line)
+        if inner is not None:
+            place[inner] += W_FOUND
+        else:
+            loose.append((W_FOUND, found))
+    cited_lines: dict[int, int] = {}  # definition → the message's line inside it
+    for line, share in sorted((literal_lines or {}).items(), key=lambda ls: (-ls[1], ls[0])):
+        inner = _enclosing_index(symbols, line)
+        if inner is None:
+            loose.append((W_LITERAL * share, Hit(path, line, line, None, "line", "", 1.0, "fusion")))
+        elif inner not in cited_lines:
+            place[inner] += W_LITERAL * share
+            cited_lines[inner] = line
+    ranked = sorted(
+        [(value, symbol_hit(symbols[i], 1.0, "fusion"), i) for i, value in enumerate(place) if value > 0]
+        + [(value, hit, None) for value, hit in loose],
+        key=lambda v: (-v[0], v[1].line),
+    )
+    for _, hit, i in ranked[: MAX_PLACES * 2]:
+        if i is not None and i in cited_lines:  # cite the raise/throw that writes the message
+            hit = Hit(
+                hit.path,
+                cited_lines[i],
+                symbols[i].end_line,
+                hit.symbol,
+                hit.kind,
+                hit.snippet,
+                1.0,
+                "fusion",
+            )
+        chosen.append(hit)
     if not chosen:
         chosen.append(
             Hit(path, 1, min(60, max(1, len(symbols) and symbols[0].line)), None, "file", path, 1.0, "fusion")
@@ -65,9 +114,31 @@ def best_places(
     return list(unique.values())[:MAX_PLACES]
 
 
+def _answer_scores(symbols: list[Symbol], scores: Sequence[float] | None, words: Mapping[str, float]) -> list:
+    """Each definition's answer score over the file's best (0..1)."""
+    if scores is not None and len(scores) == len(symbols):
+        raw = [float(v) for v in scores]
+    else:
+        raw = [_overlap(s, words) for s in symbols]
+    top = max(raw, default=0.0)
+    return [v / top if top > 0 else 0.0 for v in raw]
+
+
+def _position(symbols: list[Symbol], symbol: Symbol) -> int | None:
+    for i, candidate in enumerate(symbols):
+        if candidate.line == symbol.line and candidate.qualified_name == symbol.qualified_name:
+            return i
+    return None
+
+
+def _enclosing_index(symbols: list[Symbol], line: int) -> int | None:
+    inside = [i for i, s in enumerate(symbols) if s.line <= line <= s.end_line]
+    return min(inside, key=lambda i: symbols[i].end_line - symbols[i].line) if inside else None
+
+
 def _enclosing(symbols: list[Symbol], line: int) -> Symbol | None:
-    inside = [s for s in symbols if s.line <= line <= s.end_line]
-    return min(inside, key=lambda s: s.end_line - s.line) if inside else None
+    i = _enclosing_index(symbols, line)
+    return symbols[i] if i is not None else None
 
 
 def _overlap(symbol: Symbol, words: Mapping[str, float]) -> float:

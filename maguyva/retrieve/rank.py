@@ -43,6 +43,7 @@ W_STEM = 0.4
 W_TITLE = 1.0
 W_SYMBOL = 0.6
 W_RETRIEVERS = 0.5  # short questions only: a task text runs no separate retrievers
+W_MESSAGE = 2.0  # a pasted message's text written in the file (maguyva.retrieve.message)
 W_GRAPH = 0.1  # one hop from the strongest files: the implementation an API file calls, and back
 SEEDS = 3
 BOOST_CAP = 1.3
@@ -408,6 +409,7 @@ def rank_files(
     retriever_weights: Mapping[str, float] = {},
     path_prefix: str | None = None,
     limit: int = 10,
+    message: Mapping[str, float] | None = None,
 ) -> tuple[list[FileScore], dict[str, list]]:
     """Files ranked for the query, best first, and per file the definitions the query named."""
     terms = query_terms(parsed)
@@ -434,6 +436,8 @@ def rank_files(
         signals.setdefault(path, {})["mentions"] = value
     for path, value in named_stems(index.paths, parsed).items():
         signals.setdefault(path, {})["stem"] = value
+    for path, value in (message or {}).items():
+        signals.setdefault(path, {})["message"] = value
     for modality, hits in (retrievers or {}).items():
         seen: set[str] = set()
         for rank, hit in enumerate(hits):
@@ -456,6 +460,7 @@ def rank_files(
             + W_STEM * found.get("stem", 0.0)
             + W_SYMBOL * found.get("symbol", 0.0)
             + W_RETRIEVERS * found.get("retrievers", 0.0)
+            + W_MESSAGE * found.get("message", 0.0)
         )
         boost = min(1.0 + 0.1 * math.log1p(max(centrality(path), 0.0)), BOOST_CAP)
         kind = kinds(path)

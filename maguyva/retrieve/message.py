@@ -1,0 +1,124 @@
+"""A pasted message (an error, a log line) → the lines of code that write it. Pure over a store.
+
+A message as a user sees it has its values filled in: ``Error: Failed to lookup view "index" in
+views directory "/srv/app/views"``. The code holds the format around those values
+(``'Failed to lookup view "' + name + '" in views directory ' + dirs``, an f-string, a ``%s`` or
+``{}`` template). So the message is cut at its values — quoted parts, parenthesised parts,
+numbers, URLs, paths — and each remaining fragment is looked up literally. A line's share is how
+much of the message (in characters) its fragments make up; the file's share counts each fragment
+once. Only ordinary code counts: docs, changelogs, built bundles and vendored copies repeat the
+message without writing it, and tests only expect it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from maguyva.retrieve.query import ParsedQuery
+    from maguyva.store.base import Store
+
+MIN_FRAGMENT = 4  # characters; shorter runs between values say nothing
+MAX_FRAGMENTS = 8
+LINES_PER_FRAGMENT = 400
+TEST_SHARE = 0.3  # a test that spells the message out counts this much of a code line
+
+_QUESTION = re.compile(
+    r"^\s*(how|where|which|what|why|when|who|does|do|is|are|can|should|could|would|explain|show|find|list)\b",
+    re.I,
+)
+_LEAD = re.compile(
+    r"^\s*(?:(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Warning)|error|fatal|panic|warning|"
+    r"critical|exception|E\d*)\s*(?:\[[^\]]*\])?\s*:\s*",
+    re.I,
+)
+# the values a program fills in: quoted or bracketed parts, URLs, paths, numbers, hex ids
+_VALUE = re.compile(
+    r"'[^']*'|\"[^\"]*\"|`[^`]*`|\([^()]*\)|\[[^\[\]]*\]|<[^<>]*>|\{[^{}]*\}"
+    r"|\b\w+://\S+|(?<!\w)(?:~|\.{1,2})?/[^\s'\"]+|\b0x[0-9a-fA-F]+\b|\b\d+(?:\.\d+)*\b"
+)
+_EDGE = " \t.,;:!?-–—=>"
+_STRING = re.compile(r"'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"|`([^`]*)`")
+_WORDS = re.compile(r"[A-Za-z]{2,}")
+_FORMAT = re.compile(r"%[-+ #0-9.]*[a-zA-Z]|\{[^{}]*\}|\$\{[^{}]*\}")
+NO_STRING = 0.3  # a line holding the words outside any string (a comment, a name) writes no message
+
+
+@dataclass(frozen=True, slots=True)
+class MessageLines:
+    """Where a pasted message is written: per file, its lines and each line's share (0..1)."""
+
+    fragments: tuple[str, ...] = ()
+    lines: dict[str, dict[int, float]] = field(default_factory=dict)
+    files: dict[str, float] = field(default_factory=dict)  # each file's share of the message
+
+
+def is_message(parsed: ParsedQuery) -> bool:
+    """A short text pasted from a program's output rather than a question about the code."""
+    text = parsed.text.strip()
+    if parsed.is_task or not text or _QUESTION.match(text) or text.endswith("?"):
+        return False
+    if _LEAD.match(text):
+        return True
+    words = text.split()
+    return len(words) >= 4 and bool(_VALUE.search(text)) and not any(c in text for c in "(){}=;")
+
+
+def fragments(text: str) -> list[str]:
+    """The message's fixed text: the runs between its filled-in values, longest first."""
+    body = _LEAD.sub("", text.strip(), count=1)
+    runs = [run.strip(_EDGE) for run in _VALUE.split(body)]
+    kept = [run for run in runs if len(run) >= MIN_FRAGMENT and re.search(r"[A-Za-z]{3}", run)]
+    # a value in parentheses leaves the words before it: ``cookieParser("secret")`` keeps ``cookieParser(``
+    calls = [m.group(1) + "(" for m in re.finditer(r"([A-Za-z_]\w{3,})\(", body)]
+    return sorted(dict.fromkeys(kept + calls), key=len, reverse=True)[:MAX_FRAGMENTS]
+
+
+def fixed_text(text: str) -> str:
+    """The message with its values left out (what the ranker should read): ``Error: accepts 1
+    arg(s), received 3`` → ``Error: accepts … arg … received``; the leading exception name stays."""
+    lead = _LEAD.match(text.strip())
+    body = _LEAD.sub("", text.strip(), count=1)
+    runs = [run.strip(_EDGE) for run in _VALUE.split(body)]
+    return " … ".join(([lead.group(0).strip()] if lead else []) + [r for r in runs if r])
+
+
+def find(store: Store, text: str, kind: Callable[[str], str | None]) -> MessageLines:
+    """Every line of ordinary code (and, weighed down, of tests) holding a fragment of the message."""
+    found = fragments(text)
+    total = sum(len(f) for f in found)
+    if not total:
+        return MessageLines()
+    lines: dict[str, dict[int, float]] = {}
+    files: dict[str, float] = {}
+    words = {w.lower() for w in _WORDS.findall(text)}
+    for fragment in found:
+        seen_in: set[str] = set()
+        for span in store.search_literal(fragment, limit=LINES_PER_FRAGMENT):
+            what = kind(span.path)
+            if what not in (None, "test"):
+                continue  # docs, changelogs, built or vendored copies only repeat the message
+            share = len(fragment) / total * (TEST_SHARE if what == "test" else 1.0) * _fit(span.text, words)
+            per_line = lines.setdefault(span.path, {})
+            per_line[span.line] = min(1.0, per_line.get(span.line, 0.0) + share)
+            if span.path not in seen_in:
+                seen_in.add(span.path)
+                files[span.path] = min(1.0, files.get(span.path, 0.0) + share)
+    return MessageLines(tuple(found), lines, files)
+
+
+def _fit(line: str, message_words: set[str]) -> float:
+    """How well a line's string literals match the message: the share of their words it holds.
+
+    ``"accepts %d arg(s), received %d"`` fits ``accepts 1 arg(s), received 3`` wholly, while
+    ``"accepts at most %d arg(s) …"`` has two words the message lacks; format placeholders are
+    left out. A line whose words stand outside any string scores ``NO_STRING``.
+    """
+    literal = " ".join(a or b or c for a, b, c in _STRING.findall(line))
+    own = {w.lower() for w in _WORDS.findall(_FORMAT.sub(" ", literal))}
+    if not own:
+        return NO_STRING
+    return 0.4 + 0.6 * len(own & message_words) / len(own)
