@@ -15,12 +15,8 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
-import tempfile
 from dataclasses import asdict, dataclass
-from pathlib import Path
 
-from orkestra.errors import OrkestraError
 from orkestra.workspace.load import Workspace
 
 BUILT_BY = "orkestra plugin build"
@@ -132,10 +128,14 @@ class BuildResult:
 def build_plugin(root: str | os.PathLike[str] | None, out: str | None = None) -> BuildResult:
     """Validate the workspace, render the marketplace into ``out`` (default ``dist/claude-plugin``).
 
-    ``out`` is replaced as a whole by one rename, and only if it is absent, empty or an earlier
-    build (its marketplace.json says so); anything else is refused, never overwritten.
+    ``out`` is resolved first and must not be, hold or lie inside the repository's source folders;
+    it is replaced as a whole by one rename, and only if it is absent, empty or an earlier build (its
+    marker lists every file, unchanged); anything else is refused, never overwritten
+    (``orkestra.outdir``).
     """
     from orkestra.errors import WorkspaceError
+    from orkestra.outdir import resolve_output, write_output
+    from orkestra.project_info import _packages
     from orkestra.render.environment import template_loader
     from orkestra.workspace.config import find_root
     from orkestra.workspace.validate import validate
@@ -145,39 +145,27 @@ def build_plugin(root: str | os.PathLike[str] | None, out: str | None = None) ->
     diagnostics = validate(ws)
     if any(d.severity == "error" for d in diagnostics):
         raise WorkspaceError(diagnostics)
-    target = Path(out) if out else root_path / "dist" / "claude-plugin"
-    target = target if target.is_absolute() else Path.cwd() / target
-    if target.is_symlink():
-        raise OrkestraError(f"{target}: is a symbolic link; refusing to replace it")
-    if target.exists() and any(target.iterdir()) and not _ours(target):
-        raise OrkestraError(
-            f"{target}: exists and is not an earlier `{BUILT_BY}` output; choose another --out"
-        )
+    paths = ws.config.paths
+    protected = [
+        paths.registries,
+        paths.templates,
+        paths.ai_assets,
+        paths.output,
+        paths.decisions,
+        paths.domains,
+        paths.state,
+        paths.marketplace,
+        *_packages(root_path, plugin_name(ws)),
+    ]
+    target = resolve_output(out or root_path / "dist" / "claude-plugin", root_path, protected, BUILT_BY)
     files = plugin_files(ws, template_loader(root_path / ws.config.paths.templates), "")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
-    try:
-        for rel, content, _ in files:
-            path = staging / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
-        old = None
-        if target.exists():
-            old = target.with_name(f".{target.name}.old-{os.getpid()}")
-            os.replace(target, old)
-        os.replace(staging, target)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+    write_output(
+        target,
+        {
+            rel: content if isinstance(content, bytes) else content.encode("utf-8")
+            for rel, content, _ in files
+        },
+        BUILT_BY,
+    )
     name = plugin_name(ws)
     return BuildResult(str(target), name, f"{name}-marketplace", plugin_version(ws), len(files))
-
-
-def _ours(folder: Path) -> bool:
-    try:
-        data = json.loads((folder / ".claude-plugin" / "marketplace.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(data, dict) and BUILT_BY in str((data.get("metadata") or {}).get("description", ""))

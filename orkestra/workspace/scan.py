@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -36,6 +37,47 @@ def one_walk() -> Iterator[None]:
         _WALKS.reset(token)
 
 
+def _walk_tree(top: str | os.PathLike[str]) -> Iterator[tuple[str, list[str], list[str]]]:
+    """``os.walk(top)`` (top-down, links never descended into, unreadable folders skipped) without
+    recursion: Python 3.11's ``os.walk`` and ``Path.rglob`` recurse once per level, so a cloned
+    repository 1,100 folders deep ended every walk in a ``RecursionError``."""
+    stack = [os.fspath(top)]
+    while stack:
+        current = stack.pop()
+        dirs: list[str] = []
+        files: list[str] = []
+        below: list[str] = []
+        try:
+            with os.scandir(current) as entries:
+                for entry in entries:
+                    try:
+                        is_dir = entry.is_dir()
+                    except OSError:
+                        is_dir = False
+                    (dirs if is_dir else files).append(entry.name)
+        except OSError:
+            continue
+        yield current, dirs, files
+        for name in dirs:
+            path = os.path.join(current, name)
+            if not os.path.islink(path):
+                below.append(path)
+        stack.extend(reversed(below))
+
+
+# The one folder walker for repository content: ``os.walk`` where it does not recurse (3.12+).
+walk_tree = os.walk if sys.version_info >= (3, 12) else _walk_tree
+
+
+def tree_paths(folder: Path, name: str = "*") -> list[Path]:
+    """``folder.rglob(name)`` without recursion: every entry below ``folder`` whose name matches,
+    sorted; links are listed, never descended into."""
+    found = []
+    for current, dirs, files in walk_tree(folder):
+        found.extend(Path(current, n) for n in (*dirs, *files) if fnmatch.fnmatchcase(n, name))
+    return sorted(found)
+
+
 def walk(root: Path, rel_dir: str = ".", exclude: tuple[str, ...] | list[str] = ()) -> Walk:
     """Every non-hidden file below ``rel_dir`` and every folder visited, skipping hidden folders,
     node_modules and folders matching an ``exclude`` glob ending in ``/**`` (shared in ``one_walk``)."""
@@ -47,7 +89,7 @@ def walk(root: Path, rel_dir: str = ".", exclude: tuple[str, ...] | list[str] = 
     found: list[str] = []
     visited: list[str] = []
     skip = len(str(root)) + 1
-    for folder, dirs, files in os.walk(root / rel_dir):
+    for folder, dirs, files in walk_tree(root / rel_dir):
         prefix = folder[skip:].replace(os.sep, "/") + "/" if len(folder) >= skip else ""
         visited.append(prefix.rstrip("/") or ".")
         dirs[:] = [d for d in dirs if not _skip_dir(d, prefix + d, exclude)]
