@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -40,7 +41,8 @@ def command(
     persona primitives, an orchestrator and 4-6 specialists, the five K0 foundation skills wired to
     scopes, ai_assets/ ground truths and decision domains, and the changelog ledgers. JSON:
     {"root", "created", "skipped", "gitignore_updated", "gitattributes_updated", "project", "agents",
-    "telemetry", "next_steps"}; the next steps also go to stderr.
+    "telemetry", "next_steps", "warnings"}; the next steps also go to stderr, and so do the warnings
+    of `orkestra doctor` (outputs git ignores, a server command a bare PATH cannot start).
 
     \b
     Example:
@@ -61,7 +63,12 @@ def command(
             sys.stdout.write(registry_reference())
             return
         result = init_workspace(target, minimal=minimal, telemetry=telemetry)
-        show_record(result.to_dict(), fmt, f"init {target}")
+        from orkestra.doctor import warnings_for  # ignored outputs, server commands (orkestra doctor)
+
+        warnings = warnings_for(Path(result.root), checks=("gitignore", "server"))
+        show_record({**result.to_dict(), "warnings": [w.to_dict() for w in warnings]}, fmt, f"init {target}")
         print("Next steps:\n" + "\n".join(f"  {step}" for step in result.next_steps), file=sys.stderr)
+        for warning in warnings:
+            print(f"warning: {warning}", file=sys.stderr)
 
     run(action)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -29,7 +30,9 @@ def command(
     Writes .claude/, .mcp.json, GROUND_TRUTHS.md and the decisions digest. Prints one line per change and a summary; --format json prints
     the plan and result. Validates first: on any error nothing is written (exit 1, file:line:col diagnostics on
     stderr). Generated files edited by hand are never overwritten without --force; files
-    sync does not own (per .claude/.orkestra-manifest.json) are never touched.
+    sync does not own (per .claude/.orkestra-manifest.json) are never touched. After writing (or
+    drift under --check) it warns on stderr about outputs git ignores and server commands a bare
+    PATH cannot start (`orkestra doctor`; JSON: "warnings").
 
     \b
     Example:
@@ -42,13 +45,32 @@ def command(
         from orkestra.render.sync import sync
 
         report = sync(repo, apply=not (dry_run or check), force=force)
+        warnings = _warnings(repo, report, check)
         if fmt is Format.json:
-            emit_json(report.to_dict())
+            emit_json(
+                {**report.to_dict(), **({"warnings": [w.to_dict() for w in warnings]} if warnings else {})}
+            )
         else:
             emit_lines(_text(report, planned=dry_run or check))
+        for warning in warnings:
+            print(f"warning: {warning}", file=sys.stderr)
         return 1 if check and report.plan.drift else 0
 
     run(action)
+
+
+def _warnings(repo: str | None, report: SyncReport, check: bool) -> list:
+    """`orkestra doctor`'s cheap checks of what sync wrote (or, with --check, found drifted): outputs git
+    ignores, server commands a bare PATH cannot start. Nothing runs on a no-op sync."""
+    applied = report.applied
+    if not (applied is not None and (applied.written or applied.deleted)) and not (
+        check and report.plan.drift
+    ):
+        return []
+    from orkestra.doctor import warnings_for
+    from orkestra.workspace.root import find_root
+
+    return warnings_for(find_root(repo), checks=("gitignore", "server"))
 
 
 def _text(report: SyncReport, planned: bool) -> list[str]:

@@ -18,7 +18,9 @@ def command(
     """Check schemas, cross-references and what Claude Code drops.
 
     Prints file:line:col diagnostics and a summary (--format json: {"ok", "errors", "warnings",
-    "diagnostics"}). Exit 0 when clean (warnings allowed), 1 on any error, 2 on a usage error.
+    "diagnostics"}). --show-warnings adds `orkestra doctor`'s cheap checks (ignored outputs, server
+    commands, index, hooks) as warnings. Exit 0 when clean (warnings allowed), 1 on any error, 2 on
+    a usage error.
 
     \b
     Example:
@@ -30,6 +32,11 @@ def command(
         from orkestra.workspace.validate import check_workspace
 
         diagnostics = check_workspace(repo)
+        if show_warnings:  # what breaks outside this shell (orkestra doctor), cheap checks only
+            from orkestra.doctor import as_diagnostic, warnings_for
+            from orkestra.workspace.root import find_root
+
+            diagnostics += [as_diagnostic(f) for f in warnings_for(find_root(repo)) if f.severity != "info"]
         errors = [d for d in diagnostics if d.severity == "error"]
         shown = diagnostics if show_warnings else errors
         if fmt is Format.json:
