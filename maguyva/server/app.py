@@ -49,6 +49,18 @@ def _http_server(repo: PerThread, access: Any, host: str, port: int):
     return build_server(repo, token_verifier=SharedKey(access.key), auth=auth)
 
 
+def _has_index(root: str | Path, store: str | None) -> bool:
+    """Whether the store exists; an unsafe ``maguyva.store`` raises here, before anything is served."""
+    from maguyva.errors import NotARepositoryError
+    from maguyva.store.location import locating
+
+    try:
+        _, location = locating(root, store)()
+    except NotARepositoryError:
+        return False
+    return not isinstance(location, Path) or location.exists()
+
+
 def serve(
     root: str | Path,
     store: str | None = None,
@@ -86,7 +98,9 @@ def serve(
 
         access = http_access(host, key, no_auth)  # refuse before anything is opened or bound
     repo = Repository(root, store, embedder)
-    repo.api()  # fail fast (no index) before the transport starts
+    if _has_index(root, store):
+        repo.api()  # fail fast (a broken index) before the transport starts
+    # no index (or no repository) yet: serve anyway, each tool answering what to run (docs/mcp.md)
     server = _http_server(repo, access, host, port) if access is not None else build_server(repo)
     if access is not None and access.warning and warn is not None:
         warn(access.warning)

@@ -16,17 +16,42 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 def build_server(root: str | Path | None, *, read_only: bool = False):
     """The MCPServer named ``orkestra`` with its six tools bound to the workspace at ``root``
-    (five with ``read_only``: no ``propose_decision``, nothing is ever written)."""
+    (five with ``read_only``: no ``propose_decision``, nothing is ever written).
+
+    Without ``orkestra.yaml`` the server still starts (a plugin at user scope starts it in every
+    repository): each tool call looks for the workspace again and, while there is none, answers an
+    error result saying to run ``orkestra init``."""
     from mcp.server import MCPServer
 
     from orkestra import __version__
-    from orkestra.inspect.api import find_root
     from orkestra.server.tools import register
 
-    workspace = find_root(root)
     server = MCPServer("orkestra", instructions=INSTRUCTIONS, version=__version__)
-    register(server, workspace, read_only=read_only)
+    register(server, workspace_finder(root), read_only=read_only)
     return server
+
+
+def workspace_finder(root: str | Path | None):
+    """A function returning the workspace root for ``root`` (found once, then kept), raising
+    ``NoWorkspaceError`` with what to run while there is no ``orkestra.yaml``."""
+    from orkestra.errors import NoWorkspaceError
+    from orkestra.inspect.api import find_root
+
+    found: list[Path] = []
+    start = Path(root).resolve() if root is not None else Path.cwd().resolve()
+
+    def here() -> Path:
+        if not found:
+            try:
+                found.append(find_root(root))
+            except NoWorkspaceError as exc:
+                raise NoWorkspaceError(
+                    f"{exc}: this repository has no orkestra workspace yet; run `orkestra init {start}` "
+                    "then `orkestra sync` there (docs/adopt.md), and call this tool again"
+                ) from None
+        return found[0]
+
+    return here
 
 
 def serve(
@@ -49,7 +74,7 @@ def serve(
             f"--host {host}: the orkestra server has no authentication and propose_decision writes "
             "records; serve other hosts only with --read-only (or keep 127.0.0.1 behind a proxy)"
         )
-    server = build_server(root, read_only=read_only)  # fails fast (no orkestra.yaml) before the transport
+    server = build_server(root, read_only=read_only)  # no orkestra.yaml: each tool answers what to run
     if http:
         server.run(transport="streamable-http", host=host, port=port, streamable_http_path="/mcp")
     else:

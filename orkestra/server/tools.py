@@ -8,7 +8,7 @@ can fix (unknown id, bad path, unknown domain) are raised as tool errors, never 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -78,9 +78,12 @@ def _bounded_catalog(agents: list[dict], skills: list[dict]) -> dict[str, Any]:
     return answer
 
 
-def register(server: Any, root: Path, *, read_only: bool = False) -> None:
-    """Attach the six tools to ``server`` (five when ``read_only``), answering for the workspace at ``root``."""
+def register(server: Any, root: Path | Callable[[], Path], *, read_only: bool = False) -> None:
+    """Attach the six tools to ``server`` (five when ``read_only``), answering for the workspace at ``root``
+    (or at what ``root()`` returns on each call: it raises, as a tool error, while there is none)."""
     from orkestra.inspect import api
+
+    where = root if callable(root) else (lambda: root)
 
     @server.tool()
     def search_registry(
@@ -90,19 +93,19 @@ def register(server: Any, root: Path, *, read_only: bool = False) -> None:
     ) -> dict[str, Any]:
         """Ranked search over agents, skills, decisions, ground truths and packages."""
         with fixable():
-            return api.search(root, query, kinds, limit)
+            return api.search(where(), query, kinds, limit)
 
     @server.tool()
     def get_decision(decision_id: Annotated[str, Field(description="e.g. DEC-SR-001")]) -> dict[str, Any]:
         """A decision record: summary, rationale, do/avoid guidance, files, source commits."""
         with fixable():
-            return _bounded_record(api.decision_info(root, decision_id), "decision")
+            return _bounded_record(api.decision_info(where(), decision_id), "decision")
 
     @server.tool()
     def get_truth(truth_id: Annotated[str, Field(description="e.g. GT-ORK-014")]) -> dict[str, Any]:
         """A ground truth: statement, rationale, evidence, last_verified, do/avoid guidance."""
         with fixable():
-            return _bounded_record(api.truth_info(root, truth_id), "truth")
+            return _bounded_record(api.truth_info(where(), truth_id), "truth")
 
     @server.tool()
     def why(
@@ -114,14 +117,14 @@ def register(server: Any, root: Path, *, read_only: bool = False) -> None:
         from orkestra.why.answer import why as answer
 
         with fixable():
-            return answer(root, target, limit=limit, max_tokens=max_tokens)
+            return answer(where(), target, limit=limit, max_tokens=max_tokens)
 
     @server.tool()
     def list_agents_skills() -> dict[str, Any]:
         """Every agent and skill with a one-line description."""
         with fixable():
-            agents = api.list_agents(root)["agents"]
-            skills = api.list_skills(root)["skills"]
+            agents = api.list_agents(where())["agents"]
+            skills = api.list_skills(where())["skills"]
         return _bounded_catalog(
             [{"name": a["name"], "description": _one_line(a["description"])} for a in agents],
             [{"name": s["name"], "description": _one_line(s["description"])} for s in skills],
@@ -147,7 +150,7 @@ def register(server: Any, root: Path, *, read_only: bool = False) -> None:
 
         with fixable():
             return propose(
-                root,
+                where(),
                 domain,
                 title,
                 summary,
