@@ -347,12 +347,14 @@ class Resolver:
         elif not qualifier:
             found = infer.lookup(ref.name, ctx, 0)
         else:
+            found = set()
             if qualifier in SELF_QUALIFIERS and self.defs.language(ref.path) != "python":
                 cls = self._enclosing_class(ref)
                 receivers = frozenset({("inst", cls)}) if cls is not None else frozenset()
+                if cls is None:  # ``this`` in ``res.send = function …``: the members assigned to ``res``
+                    found |= {("def", member) for member in self._owner_members(ref)}
             else:
                 receivers = infer.evaluate(V.parse(normalize(qualifier)), ctx, 0)
-            found = set()
             for receiver in infer.resolve_var(set(receivers), ctx, 0):
                 found |= infer.attribute(receiver, ref.name, ctx, 1)
         found = infer.resolve_var(set(found), ctx, 0)
@@ -629,6 +631,8 @@ class Resolver:
         if qualifier in SELF_QUALIFIERS or qualifier in SUPER_QUALIFIERS:
             cls = self._enclosing_class(ref)
             if cls is None:
+                for member in self._owner_members(ref) if qualifier not in SUPER_QUALIFIERS else ():
+                    return _to_symbol(ref, member)
                 return _unresolved(ref, "external", f"{qualifier!r} outside a class")
             classes = (
                 self._bases(cls, set()) if qualifier in SUPER_QUALIFIERS else [cls, *self._bases(cls, set())]
@@ -701,6 +705,17 @@ class Resolver:
             if symbol is not None and symbol.kind in CLASS_LIKE:
                 return symbol
         return None
+
+    def _owner_members(self, ref: Reference) -> list[Symbol]:
+        """``this.name`` inside a function assigned to an object (JavaScript's ``res.send = function …``,
+        ``View.prototype.lookup = …``): the definitions of ``name`` assigned to the same object."""
+        if _FAMILY.get(self.defs.language(ref.path)) != "js":
+            return []
+        for scope in self._scopes(ref)[:-1]:
+            symbol = self._symbol(scope, ref.path)
+            if symbol is not None and symbol.parent and symbol.kind in ("function", "method"):
+                return self._local(ref.path, symbol.parent, ref.name)
+        return []
 
     def _class_named(self, ref: Reference, name: str) -> Symbol | None:
         target = self.bindings(ref.path).get(name)

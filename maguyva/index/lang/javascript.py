@@ -39,6 +39,28 @@ def default_import(alias: str, target_symbols) -> object | None:
     return None
 
 
+def owner(def_node) -> str | None:
+    """The object a member function is assigned to: ``View.prototype.lookup = …`` → ``View``,
+    ``res.send = …`` → ``res``, ``defineGetter(req, 'fresh', …)`` → ``req``; CommonJS exports
+    (``exports.f``, ``module.exports.f``) belong to the module itself."""
+    if def_node.type == "assignment_expression":
+        target = def_node.child_by_field_name("left")
+        receiver = target.child_by_field_name("object") if target is not None else None
+    elif def_node.type == "call_expression":
+        arguments = def_node.child_by_field_name("arguments")
+        receiver = arguments.named_children[0] if arguments is not None and arguments.named_children else None
+    else:
+        return None
+    if receiver is None or receiver.end_byte - receiver.start_byte > 200:
+        return None
+    written = receiver.text.decode("utf-8", errors="replace")
+    if written.endswith(".prototype"):
+        written = written[: -len(".prototype")]
+    if written in ("exports", "module.exports", "module", "this") or not written:
+        return None
+    return written
+
+
 # ---- facts for the type and value pass (maguyva.index.infer); rows as in lang/python.py ``facts`` ----
 _LITERALS = {
     "string": "str",

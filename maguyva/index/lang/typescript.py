@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from maguyva.index.lang.javascript import default_import, resolve_import
+from maguyva.index.lang.javascript import default_import, owner, resolve_import
 
-__all__ = ["default_import", "resolve_import"]
+__all__ = ["default_import", "owner", "resolve_import"]
 
 from maguyva.index.lang.javascript import facts
 

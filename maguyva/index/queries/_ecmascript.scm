@@ -61,3 +61,24 @@
     property: (property_identifier) @name)
   right: [(function_expression) (arrow_function)]) @def.function
   (#eq? @_module "module") (#eq? @_exports "exports"))
+; Members assigned a function: ``View.prototype.lookup = function lookup(name) {…}``, ``res.send = …``
+; (owned by ``View`` / ``res``: hook ``owner`` in maguyva/index/lang/javascript.py), with a JSDoc above
+(expression_statement (assignment_expression
+  left: (member_expression property: (property_identifier) @name)
+  right: [(function_expression) (arrow_function) (generator_function)]) @def.function)
+((comment) @doc . (expression_statement (assignment_expression
+  left: (member_expression property: (property_identifier) @name)
+  right: [(function_expression) (arrow_function) (generator_function)]) @def.function)
+  (#match? @doc "^/\\*\\*"))
+; An accessor defined by a helper call: ``defineGetter(req, 'fresh', function () {…})``
+(expression_statement (call_expression
+  arguments: (arguments . (identifier) . (string (string_fragment) @name) . [(function_expression) (arrow_function)] .)) @def.function
+  (#match? @name "^[A-Za-z_$][A-Za-z0-9_$]*$"))
+((comment) @doc . (expression_statement (call_expression
+  arguments: (arguments . (identifier) . (string (string_fragment) @name) . [(function_expression) (arrow_function)] .)) @def.function)
+  (#match? @doc "^/\\*\\*") (#match? @name "^[A-Za-z_$][A-Za-z0-9_$]*$"))
+; A chained assignment names one function twice: ``res.contentType = res.type = function contentType(…)``
+(expression_statement (assignment_expression
+  right: (assignment_expression
+    left: (member_expression property: (property_identifier) @name)
+    right: [(function_expression) (arrow_function) (generator_function)]) @def.function))
