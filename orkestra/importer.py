@@ -16,8 +16,10 @@ whitespace-only ones); originals are never deleted or edited here.
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import hashlib
 import json
+import os
 import re
 import shutil
 import tempfile
@@ -29,6 +31,8 @@ import yaml
 
 from orkestra.errors import OrkestraError, UsageError
 from orkestra.workspace.config import CONFIG_FILE, OrkestraConfig, config_from_document, load_config
+from orkestra.workspace.links import Containment, read_regular
+from orkestra.workspace.scan import tree_paths, walk_tree
 from orkestra.workspace.source import SourceError, load_yaml, parse_yaml, read_yaml
 
 SOURCES = ("claude", "agents-md", "cursor", "codex")
@@ -59,6 +63,7 @@ class ImportPlan:
     targets_added: list[str] = field(default_factory=list)
     tools_added: list[str] = field(default_factory=list)
     writes: dict[str, bytes] = field(default_factory=dict, repr=False)
+    originals: dict[str, bytes] = field(default_factory=dict, repr=False)  # each source as read, once
     applied: bool = False
 
     def skip(self, path: str, reason: str) -> None:
@@ -134,13 +139,22 @@ def split_tools(value: Any) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
-def _read(root: Path, rel: str) -> str:
-    path = root / rel
-    if path.is_symlink():
-        raise ValueError("is a symbolic link (left alone)")
-    if path.stat().st_size > MAX_FILE_BYTES:
-        raise ValueError(f"larger than {MAX_FILE_BYTES} bytes")
-    return path.read_text(encoding="utf-8")
+def _read_bytes(root: Path, rel: str, links: Containment) -> bytes:
+    """The bytes of the original ``rel``, read only when no folder on the way is a link leaving the
+    repository (``Containment``), the file itself is no link (``O_NOFOLLOW``) and is a regular file of at
+    most MAX_FILE_BYTES (a FIFO is refused, not waited on); ValueError says why not."""
+    problem = links.problem(rel.rpartition("/")[0]) if "/" in rel else None
+    if problem is not None:
+        link, message = problem
+        raise ValueError(f"{link!r}: {message}; nothing below it is imported")
+    try:
+        return read_regular(root / rel, MAX_FILE_BYTES, follow=False)
+    except OSError as exc:
+        if os.path.islink(root / rel):
+            raise ValueError("is a symbolic link (left alone)") from None
+        if exc.errno == errno.EFBIG:
+            raise ValueError(f"larger than {MAX_FILE_BYTES} bytes") from None
+        raise ValueError(f"cannot read: {exc.strerror}") from None
 
 
 # --- planning -------------------------------------------------------------------------------
@@ -151,6 +165,7 @@ class _Planner:
         self.root, self.config, self.sources, self.today = root, config, sources, today
         self.reg = config.paths.registries
         self.plan = ImportPlan(str(root))
+        self.links = Containment(root)
         self.tools_doc = self._tools()
         self.builtin_known = set(self.tools_doc.get("builtin") or [])
         self.servers = self.tools_doc.setdefault("mcp_servers", {}) or {}
@@ -196,17 +211,31 @@ class _Planner:
     def _markdown(self, rel: str) -> tuple[dict, str] | None:
         """(frontmatter, body) of a Markdown file, or None after recording why it is skipped."""
         try:
-            front, body = parse_markdown(_read(self.root, rel))
+            data = _read_bytes(self.root, rel, self.links)
+            front, body = parse_markdown(data.decode("utf-8"))
         except (ValueError, UnicodeDecodeError, OSError) as exc:
             self.plan.skip(rel, str(exc))
             return None
+        self.plan.originals[rel] = data
         return front or {}, body
+
+    def _folder(self, rel: str) -> Path | None:
+        """``root/rel`` when it is a folder no link on the way leads out of the repository (else None,
+        and a skip naming the link when there is one)."""
+        problem = self.links.folder_problem(rel)
+        if problem is not None:
+            link, message = problem
+            if not any(s["path"] == link for s in self.plan.skipped):
+                self.plan.skip(link, f"{message}; nothing below it is imported")
+            return None
+        folder = self.root / rel
+        return folder if folder.is_dir() else None
 
     # agents -----------------------------------------------------------------------------
 
     def agents(self) -> None:
-        folder = self.root / self.config.paths.output / "agents"
-        for path in sorted(folder.rglob("*.md")) if folder.is_dir() else []:
+        folder = self._folder(f"{self.config.paths.output}/agents")
+        for path in tree_paths(folder, "*.md") if folder else []:
             rel = path.relative_to(self.root).as_posix()
             if path.parent != folder:
                 self.plan.skip(rel, "agents in subfolders are not imported (sync renders agents/<name>.md)")
@@ -278,8 +307,8 @@ class _Planner:
     # skills -----------------------------------------------------------------------------
 
     def skills(self, base: str, target: str) -> None:
-        folder = self.root / base
-        for skill_md in sorted(folder.glob("*/SKILL.md")) if folder.is_dir() else []:
+        folder = self._folder(base)
+        for skill_md in sorted(folder.glob("*/SKILL.md")) if folder else []:
             source_dir = skill_md.parent
             rel = skill_md.relative_to(self.root).as_posix()
             if source_dir.is_symlink() or not source_dir.resolve().is_relative_to(self.root):
@@ -325,17 +354,18 @@ class _Planner:
                 doc["frontmatter"] = {"extra": extra}
             if not self.write(f"{dest}/SKILL.md", "---\n" + dump_yaml(doc) + "---\n" + body):
                 continue
-            files = [p for p in sorted(source_dir.rglob("*")) if p.is_file() and p != skill_md][:MAX_FILES]
+            files = [p for p in tree_paths(source_dir) if p != skill_md and (p.is_symlink() or p.is_file())][
+                :MAX_FILES
+            ]
             for path in files:
                 sub = path.relative_to(source_dir).as_posix()
-                if (
-                    path.is_symlink()
-                    or not path.resolve().is_relative_to(source_dir.resolve())
-                    or path.stat().st_size > MAX_FILE_BYTES
-                ):
+                try:
+                    data = _read_bytes(self.root, path.relative_to(self.root).as_posix(), self.links)
+                except ValueError:
                     self.plan.skip(path.relative_to(self.root).as_posix(), "symbolic link or too large")
                     continue
-                self.write(f"{dest}/{sub}", path.read_bytes())
+                self.plan.originals[path.relative_to(self.root).as_posix()] = data
+                self.write(f"{dest}/{sub}", data)
                 self.plan.items.append(
                     Item(
                         "skill-file",
@@ -360,9 +390,9 @@ class _Planner:
     # commands ---------------------------------------------------------------------------
 
     def command_files(self) -> None:
-        folder = self.root / self.config.paths.output / "commands"
+        folder = self._folder(f"{self.config.paths.output}/commands")
         existing = self._existing_commands()
-        for path in sorted(folder.rglob("*.md")) if folder.is_dir() else []:
+        for path in tree_paths(folder, "*.md") if folder else []:
             rel = path.relative_to(self.root).as_posix()
             if path.parent != folder:
                 self.plan.skip(rel, "namespaced commands in subfolders are not imported")
@@ -399,11 +429,14 @@ class _Planner:
         found = {}
         for rel, source in (("CLAUDE.md", "claude"), ("AGENTS.md", "agents-md")):
             wanted = source in self.sources or (source == "agents-md" and "codex" in self.sources)
-            if wanted and (self.root / rel).is_file():
+            if wanted and os.path.lexists(self.root / rel):
                 try:
-                    found[rel] = _read(self.root, rel)
+                    data = _read_bytes(self.root, rel, self.links)
+                    found[rel] = data.decode("utf-8")
                 except (ValueError, UnicodeDecodeError, OSError) as exc:
                     self.plan.skip(rel, str(exc))
+                else:
+                    self.plan.originals[rel] = data
         same = len(found) == 2 and _words(found["CLAUDE.md"]) == _words(found["AGENTS.md"])
         for rel, text in found.items():
             target = "claude" if rel == "CLAUDE.md" else "agents-md"
@@ -428,8 +461,8 @@ class _Planner:
                 self.plan.items.append(Item("instruction", name, rel, registry, rel))
 
     def cursor_rules(self) -> None:
-        folder = self.root / ".cursor" / "rules"
-        for path in sorted(folder.rglob("*.mdc")) if folder.is_dir() else []:
+        folder = self._folder(".cursor/rules")
+        for path in tree_paths(folder, "*.mdc") if folder else []:
             rel = path.relative_to(self.root).as_posix()
             name = path.stem.lower()
             if path.parent != folder or not _NAME.match(name) or name != path.stem:
@@ -604,7 +637,7 @@ def _verify(root: Path, plan: ImportPlan) -> None:
         for rel in (CONFIG_FILE, config.paths.registries, config.paths.templates):
             source = root / rel
             if source.is_dir() and not source.is_symlink():
-                shutil.copytree(source, base / rel, symlinks=True)
+                _copy_tree(source, base / rel)
             elif source.is_file():
                 shutil.copy2(source, base / rel)
         for rel, data in plan.writes.items():
@@ -618,12 +651,25 @@ def _verify(root: Path, plan: ImportPlan) -> None:
             )
         rendered = {o.path: o.content for o in render_outputs(ws)}
     for item in plan.items:
-        original = (root / item.source).read_bytes()
+        original = plan.originals[item.source]
         item.round_trip = compare(original, rendered.get(item.output))
         if item.round_trip == "differs" and not item.note:
             item.note = (
                 "sync will report it as not owned; compare, then `orkestra sync --force` to take it over"
             )
+
+
+def _copy_tree(source: Path, dest: Path) -> None:
+    """``shutil.copytree(source, dest, symlinks=True)`` without recursion (any depth)."""
+    for current, dirs, files in walk_tree(source):
+        here = dest / Path(current).relative_to(source)
+        here.mkdir(parents=True, exist_ok=True)
+        for name in [*dirs, *files]:
+            path = Path(current, name)
+            if path.is_symlink():
+                (here / name).symlink_to(os.readlink(path))
+            elif name in files and path.is_file():
+                shutil.copy2(path, here / name)
 
 
 def compare(original: bytes, rendered: bytes | None) -> str:
@@ -659,7 +705,7 @@ def apply_import(plan: ImportPlan) -> ImportPlan:
     root = Path(plan.root)
     config = read_config(root) or OrkestraConfig()
     adopt = {
-        i.output: hashlib.sha256((root / i.source).read_bytes()).hexdigest()
+        i.output: hashlib.sha256(plan.originals[i.source]).hexdigest()
         for i in plan.items
         if i.round_trip in ("identical", "whitespace")
     }
