@@ -17,6 +17,7 @@ from orkestra.errors import NotFoundError, OrkestraError
 from orkestra.trust.conformance import check_conformance
 from orkestra.trust.findings import AuditReport, Finding, SkillAudit, sort_findings
 from orkestra.trust.scripts_audit import audit_file
+from orkestra.trust.shipped import classify_binary
 
 if TYPE_CHECKING:
     from orkestra.workspace import Workspace
@@ -54,17 +55,10 @@ def audit_skill_dir(path: Path, base: Path | None = None, name: str | None = Non
             continue
         text = _text(data)
         if text is None:
-            executable = file.parent.name == "scripts" or file.stat().st_mode & 0o111
-            findings.append(
-                Finding(
-                    "file.unreviewable",
-                    "medium" if executable else "info",
-                    shown,
-                    1,
-                    "",
-                    "binary file: cannot be reviewed" + (" (in scripts/)" if executable else ""),
-                )
+            severity, message = classify_binary(
+                data, file.relative_to(path).as_posix(), bool(file.stat().st_mode & 0o111)
             )
+            findings.append(Finding("file.unreviewable", severity, shown, 1, "", message))
             continue
         findings.extend(audit_file(text, shown, file.relative_to(path).as_posix()))
         if file.name == SKILL_FILE and file.parent == path:

@@ -339,6 +339,58 @@ def rescan_is_high(decoded: str) -> bool:
     )
 
 
+_IMAGE_ALT = re.compile(r"!\[([^\]\n]{3,})\]\s*[(\[]")
+_LINK_TITLE = re.compile(r"\]\(\s*<?[^\s)>]*>?\s+(?:\"([^\"]*)\"|'([^']*)'|\(([^)]*)\))\s*\)")
+_REF_TITLE = re.compile(
+    r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*<?\S+>?[ \t]+(?:\"([^\"\n]*)\"|'([^'\n]*)'|\(([^)\n]*)\))[ \t]*$", re.M
+)
+_COMMENT_LINE = {
+    "python": re.compile(r"(?:^|\s)#(?!!)(.*)$", re.M),
+    "shell": re.compile(r"(?:^|\s)#(?!!)(.*)$", re.M),
+    "script": re.compile(r"(?:^|\s)(?:#|//|--|REM\s|;)(?!!)(.*)$", re.M),
+    "js": re.compile(r"(?:^|\s)//(.*)$|/\*(.*?)\*/", re.M | re.S),
+}
+
+
+def scan_comments(text: str, file: str, language: str) -> list[Finding]:
+    """Injection phrases in a script's comments: a reader skips them, the model reads them as text."""
+    pattern = _COMMENT_LINE.get(language)
+    if pattern is None or not _ANY_HINT.search(text.lower()):
+        return []
+    clean = skeleton(strip_invisible(text))
+    found: list[Finding] = []
+    for match in pattern.finditer(clean):
+        group = next((g for g in match.groups() if g), "")
+        if len(group.strip()) < 12:
+            continue
+        start = match.start() + match.group(0).find(group)
+        found += _phrases(Segment("comment", group, line_of(clean, start, 1)), file, 0)
+    return found
+
+
+def _hidden_link_text(segment: Segment, file: str) -> list[Finding]:
+    """Image alt text and link titles: shown only when an image fails or as a tooltip, read whole by a
+    model. Like an HTML comment, instructions there are never excused."""
+    found: list[Finding] = []
+    for pattern, where in (
+        (_IMAGE_ALT, "image alt text"),
+        (_LINK_TITLE, "a link title"),
+        (_REF_TITLE, "a link title"),
+    ):
+        for match in pattern.finditer(segment.text):
+            group = next((i for i in range(1, (pattern.groups or 0) + 1) if match.group(i)), None)
+            if group is None:
+                continue
+            hidden = Segment(
+                "comment", match.group(group), line_of(segment.text, match.start(group), segment.line)
+            )
+            found += _phrases(hidden, file, 0)
+            for command in _COMMAND_WORDS.finditer(hidden.text):
+                found += audit_shell_script(command.group(1), file, hidden.line)
+            found += _hidden_instruction(hidden, file, 0, hidden.text, where, "hidden-text")
+    return found
+
+
 def _scan_segment(segment: Segment, file: str) -> list[Finding]:
     if segment.kind == "prose":
         steps = 2 if segment.under_counter_heading else 0
@@ -347,6 +399,7 @@ def _scan_segment(segment: Segment, file: str) -> list[Finding]:
             + _shift(_inline_commands(segment, file), steps)
             + scan_encoded_text(segment.text, file, segment.line)
             + _collapsed(segment, file)
+            + _hidden_link_text(segment, file)
         )
     if segment.kind == "comment":
         return _comment(segment, file)

@@ -61,6 +61,31 @@ _ENV_DUMP_METHODS = {"items", "keys", "values", "copy"}
 _PRINTS = {"print", "sys.stdout.write", "sys.stderr.write", "pprint.pprint", "pprint.pp"}
 _IMPORTERS = {"__import__", "importlib.import_module", "builtins.__import__"}
 MAX_BUILT = 10_000  # longest string the audit folds from pieces
+# Loading code from a path at run time; with a download in the same script, that is running fetched code.
+_LOADERS = {
+    "importlib.util.spec_from_file_location",
+    "importlib.machinery.SourceFileLoader",
+    "importlib.machinery.SourcelessFileLoader",
+    "runpy.run_path",
+    "imp.load_source",
+    "imp.load_compiled",
+    "zipimport.zipimporter",
+    "sys.path.insert",
+    "sys.path.append",
+    "sys.path.extend",
+    "site.addsitedir",
+}
+_DOWNLOADS = _FETCH | {
+    "urllib.request.urlopen",
+    "httpx.stream",
+    "requests.request",
+    "httpx.Client",
+    "requests.Session",
+}
+# Arguments that authenticate a request, and calls whose value says nothing of their argument's content:
+# a secret there is used, not disclosed (``headers={"Authorization": f"Bearer {token}"}``, ``len(os.environ)``).
+_AUTH_KWARGS = {"headers", "auth", "cookies", "cert"}
+_OPAQUE_CALLS = {"len", "bool", "isinstance", "hasattr", "callable", "id", "type"}
 _DELETE = {"shutil.rmtree": "high", "os.remove": "medium", "os.unlink": "medium", "os.rmdir": "medium"}
 
 
@@ -76,6 +101,7 @@ def audit_python(text: str, file: str, base_line: int = 1) -> list[Finding]:
         return [unparsed, *(replace(f, line=f.line + base_line - 1) for f in regex_scan(text, file))]
     visitor = _Visitor(file, base_line, text.split("\n"))
     visitor.visit(tree)
+    visitor.finish()
     return visitor.findings
 
 
@@ -87,6 +113,24 @@ class _Visitor(ast.NodeVisitor):
         self.paths: dict[str, str] = {}  # variables holding a known path: home = expanduser("~")
         self.strings: dict[str, str] = {}  # variables holding a string built from literals
         self.findings: list[Finding] = []
+        self.downloads: list[ast.Call] = []  # calls that fetch from the network
+        self.loaders: list[tuple[ast.Call, str]] = []  # calls that load code from a path
+        self.sockets: list[ast.Call] = []  # socket connections
+        self.shell_handoffs: list[tuple[ast.Call, str]] = []  # os.dup2 / pty.spawn
+
+    def finish(self) -> None:
+        """Findings that need the whole file: fetched code loaded, a socket handed to a shell."""
+        if self.downloads:
+            for node, callee in self.loaders:
+                self.add(
+                    node,
+                    "remote-code",
+                    "high",
+                    f"{callee} loads code at run time in a script that downloads from the network",
+                )
+        if self.sockets and self.shell_handoffs:
+            node, callee = self.shell_handoffs[0]
+            self.add(node, "reverse-shell", "high", f"connects a socket and hands it to a shell ({callee})")
 
     # --- helpers ----------------------------------------------------------------------------
 
@@ -201,7 +245,7 @@ class _Visitor(ast.NodeVisitor):
     def secret_source(self, node: ast.AST) -> bool:
         """Whether an expression reads credentials: secret env vars, the whole env, credential files."""
         accessed = set()  # environ nodes read one key at a time (os.environ["HOME"], os.environ.get(...))
-        for sub in ast.walk(node):  # breadth first: a parent is seen before its children
+        for sub in self._data_nodes(node):  # breadth first: a parent is seen before its children
             if isinstance(sub, (ast.Subscript, ast.Attribute)):
                 accessed.add(id(sub.value))
             if id(sub) not in accessed and self._maybe_environ(sub) and self.is_environ(sub):
@@ -237,6 +281,30 @@ class _Visitor(ast.NodeVisitor):
             if isinstance(sub, ast.Name) and self.is_environ(sub) and sub is node:
                 return True
         return False
+
+    def _data_nodes(self, node: ast.AST):
+        """``ast.walk`` (breadth first) without the parts that cannot carry a value out: authentication
+        arguments of a call, the container of a membership test (``name in os.environ``) and the argument
+        of ``len``/``bool``-like calls."""
+        queue = [node]
+        while queue:
+            current = queue.pop(0)
+            yield current
+            if isinstance(current, ast.Call):
+                if self.name_of(current.func) in _OPAQUE_CALLS:
+                    continue
+                queue.append(current.func)
+                queue.extend(current.args)
+                queue.extend(k.value for k in current.keywords if k.arg not in _AUTH_KWARGS)
+            elif isinstance(current, ast.Compare):
+                queue.append(current.left)
+                queue.extend(
+                    c
+                    for op, c in zip(current.ops, current.comparators)
+                    if not isinstance(op, (ast.In, ast.NotIn))
+                )
+            else:
+                queue.extend(ast.iter_child_nodes(current))
 
     @staticmethod
     def _maybe_environ(node: ast.AST) -> bool:
@@ -353,7 +421,22 @@ class _Visitor(ast.NodeVisitor):
                 f"{callee} puts credentials or the environment into the output the model reads back",
             )
         self.check_files(node, callee)
+        self.note_whole_file(node, callee)
         self.generic_visit(node)
+
+    def note_whole_file(self, node: ast.Call, callee: str) -> None:
+        if callee in _DOWNLOADS or callee in _SEND:
+            self.downloads.append(node)
+        if callee in _LOADERS and not any(
+            isinstance(n, ast.Name) and n.id == "__file__" for a in node.args for n in ast.walk(a)
+        ):
+            self.loaders.append((node, callee))
+        if callee.endswith((".connect", ".connect_ex")) and "socket" in self.aliases.values():
+            self.sockets.append(node)
+        if callee == "socket.create_connection":
+            self.sockets.append(node)
+        if callee in {"os.dup2", "pty.spawn"}:
+            self.shell_handoffs.append((node, callee))
 
     def check_exec(self, node: ast.Call, callee: str) -> None:
         if callee in {"eval", "exec", "compile", "builtins.eval", "builtins.exec"} and node.args:

@@ -26,6 +26,35 @@ _REGEX_RULES: tuple[tuple[str, Severity, re.Pattern[str], str], ...] = (
     ),
     (
         "exec",
+        "high",
+        re.compile(
+            r"(?<![.\w])(?:execSync|exec)\s*\(\s*(?![\"'`\[\s])[\w$.]+\s*[,)]"
+            r"|\bchild_process\b[^\n]*\.(?:execSync|exec)\s*\(\s*(?![\"'`\s])"
+            r"|(?:execSync|exec|spawn)\s*\(\s*[\"'](?:/bin/)?(?:ba|z|da)?sh[\"']\s*,\s*\[\s*[\"']-c[\"']\s*,\s*(?![\"'`])",
+        ),
+        "runs a command built at run time",
+    ),
+    (
+        "shell-process",
+        "medium",
+        re.compile(
+            r"\b(?:spawn|execFile|exec|popen|Process\.Start|Start-Process)\w*\s*\(?\s*[\"'](?:/bin/|/usr/bin/)?(?:ba|z|da)?sh|cmd\.exe|powershell(?:\.exe)?[\"']",
+            re.I,
+        ),
+        "starts a shell process",
+    ),
+    (
+        "socket",
+        "medium",
+        re.compile(
+            r"\bnet\.(?:connect|createConnection)\s*\(|\bnew\s+net\.Socket\b|\bTCPSocket\.(?:new|open)\b|"
+            r"\bIO::Socket::INET\b|\bfsockopen\s*\(|Net\.Sockets\.TCPClient",
+            re.I,
+        ),
+        "opens a raw network socket",
+    ),
+    (
+        "exec",
         "medium",
         re.compile(r"\bchild_process\b|\bexecSync\s*\(|\bspawnSync?\s*\(|\bsystem\s*\(|\bexec\s*\("),
         "runs child processes",
@@ -98,6 +127,18 @@ def regex_scan(text: str, file: str) -> list[Finding]:
                 sender.line,
                 sender.excerpt,
                 "sends the environment or credential files over the network",
+            )
+        )
+    if {"script.socket", "script.shell-process"} <= rules:
+        socket = next(f for f in findings if f.rule == "script.socket")
+        findings.append(
+            Finding(
+                "script.reverse-shell",
+                "high",
+                file,
+                socket.line,
+                socket.excerpt,
+                "connects a raw socket in a script that starts a shell (reverse shell pattern)",
             )
         )
     return findings

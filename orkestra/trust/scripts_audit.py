@@ -11,10 +11,11 @@ import re
 from pathlib import PurePosixPath
 
 from orkestra.trust.findings import Finding
-from orkestra.trust.injection import scan_encoded_text, scan_markdown, scan_text
+from orkestra.trust.injection import scan_comments, scan_encoded_text, scan_markdown, scan_text
 from orkestra.trust.invisible import scan_invisible
 from orkestra.trust.python_audit import audit_python, audit_shell_script
 from orkestra.trust.regex_audit import regex_scan
+from orkestra.trust.shipped import audit_shipped, kind_of, scan_hosts
 
 MARKDOWN = {".md", ".markdown", ".mdx"}
 PYTHON = {".py", ".pyw"}
@@ -31,7 +32,11 @@ def language_of(path: str, text: str) -> str:
         return "markdown"
     if suffix in PYTHON or (first.startswith("#!") and "python" in first):
         return "python"
-    if suffix in SHELL or (first.startswith("#!") and re.search(r"\b(?:ba|z|k|da)?sh\b", first)):
+    if (
+        suffix in SHELL
+        or kind_of(path) == "shell-rc"
+        or (first.startswith("#!") and re.search(r"\b(?:ba|z|k|da)?sh\b", first))
+    ):
         return "shell"
     if suffix in JS or (first.startswith("#!") and "node" in first):
         return "js"
@@ -41,18 +46,34 @@ def language_of(path: str, text: str) -> str:
 
 
 def audit_file(text: str, file: str, within: str | None = None) -> list[Finding]:
-    """Every finding of one bundled file, by its language (``within``: its path inside the skill folder)."""
+    """Every finding of one bundled file, by its language (``within``: its path inside the skill folder).
+
+    Every file is in scope: build, task, CI and configuration files have their commands audited as
+    shell (``shipped``), script comments are read as prose, and hosts are checked in all of them."""
     language = language_of(file, text)
+    hosts = scan_hosts(text, file)
     if language == "markdown":
-        return scan_markdown(text, file)
-    findings = scan_text(text, file) if language == "text" else _common(text, file)
+        return scan_markdown(text, file) + hosts
+    findings = (scan_text(text, file) if language == "text" else _common(text, file)) + hosts
+    if language in _COMMENTED:
+        findings += scan_comments(text, file, language)
     if language == "python":
         findings += audit_python(text, file)
     elif language == "shell":
         findings += audit_shell_script(text, file, within=within)
     elif language in {"js", "script"}:
         findings += regex_scan(text, file)
+    kind = kind_of(within or file)
+    if kind is not None and language == "text":
+        findings += audit_shipped(text, file, kind, _shell)
     return findings
+
+
+_COMMENTED = {"python", "shell", "js", "script"}
+
+
+def _shell(command: str, file: str, line: int) -> list[Finding]:
+    return audit_shell_script(command, file, line)
 
 
 def _common(text: str, file: str) -> list[Finding]:

@@ -44,6 +44,9 @@ _RISKY = re.compile(
 )
 _SUBST = re.compile(r"\$\(([^()]*)\)|`([^`]*)`|<\(([^()]*)\)")
 _PLACEHOLDER = re.compile(r"__SUBST(\d+)__")
+_DYNAMIC_START = re.compile(
+    r"^\s*(?:[A-Za-z_]\w*=\S*\s+)*[\"']?(?:\$|`)"
+)  # the command word itself is computed
 _FORK_BOMB = re.compile(r":\s*\(\s*\)\s*\{[^}]*:\s*\|\s*:")
 _SEPARATORS = {";", "&&", "||", "&", ";;", "\n"}
 _PIPES = {"|", "|&"}
@@ -119,10 +122,15 @@ class _Script:
     verified: bool = False
     location: str = ""  # the script's folder relative to the skill root ("scripts")
     dirs: dict[str, str] = field(default_factory=dict)
+    literals: dict[str, str] = field(default_factory=dict)  # a=cu; b=rl: "$a$b" runs curl
     python: PythonAuditor | None = None  # for ``python -c CODE``; None leaves that code unaudited
 
 
 _ASSIGN = re.compile(r"^\s*(?:(?:local|readonly|export|declare(?:\s+-\w+)*)\s+)?([A-Za-z_]\w*)=(\S.*?)\s*$")
+_LITERAL = re.compile(
+    r"^\s*(?:(?:local|readonly|export|declare)\s+)?([A-Za-z_]\w*)=(?:'([^']*)'|\"([^\"$`\\]*)\"|([^\s'\"$`;|&<>()\\]*))\s*$"
+)
+_EXPANSION = re.compile(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))")
 _SELF = re.compile(r"\$\{?(?:0|BASH_SOURCE(?:\[0\])?)(?:%/\*)?\}?")
 _SELF_SUFFIX = re.compile(r"[)}]((?:/[\w.-]+)+)")
 _VAR_PATH = re.compile(r"^\$\{?([A-Za-z_]\w*)\}?((?:/[^/\s]*)*)$")
@@ -146,6 +154,30 @@ def _track_dirs(line: str, script: _Script) -> None:
         script.dirs[name] = posixpath.normpath(script.dirs[derived.group(1)] + derived.group(2))
     else:
         script.dirs.pop(name, None)
+
+
+def _track_literal(line: str, script: _Script) -> bool:
+    """Remember ``name=literal`` assignments; True when the line is one (nothing else to analyse)."""
+    match = _LITERAL.match(line)
+    if match is None:
+        match = _ASSIGN.match(line)
+        if match:
+            script.literals.pop(match.group(1), None)
+        return False
+    value = next((g for g in match.groups()[1:] if g is not None), "")
+    if len(value) <= 2_000:
+        script.literals[match.group(1)] = value
+    return True
+
+
+def _expand(line: str, script: _Script) -> str:
+    """``line`` with variables that hold a literal replaced by it, so a command assembled from pieces
+    (``$a$b -s URL | $c$d``) is judged as the command it runs."""
+    if not script.literals or "$" not in line:
+        return line
+    return _EXPANSION.sub(
+        lambda m: script.literals.get(m.group(1) or m.group(2), m.group(0)).replace("$", "\\$"), line
+    )
 
 
 def _resolve(target: str, script: _Script) -> str:
@@ -201,7 +233,10 @@ def audit_shell(
         index += 1
         if "=" in logical:
             _track_dirs(logical, script)
-        if not script.downloads and not _RISKY.search(logical):
+            if _track_literal(logical, script):
+                continue
+        logical = _expand(logical, script)
+        if not script.downloads and not _RISKY.search(logical) and not _DYNAMIC_START.match(logical):
             continue
         record = _Line(file, base_line + start, logical.strip(), script)
         delimiter, runs_body = _analyse_line(logical, record)
@@ -372,6 +407,8 @@ def _analyse_stage(
     name, args, sudo = _command(words)
     if not name:
         return
+    if name.startswith("$") or name.startswith("__subst"):
+        _check_dynamic_command(name, piped_from, record)
     if sudo:
         record.add("sudo", "medium", "runs a command as root")
     substs = [s for word in words for s in _subst_of(word, record)]
@@ -407,6 +444,19 @@ def _analyse_stage(
     _check_writes(name, args, writes, record)
 
 
+def _check_dynamic_command(name: str, piped_from: list[str], record: _Line) -> None:
+    """A command whose name is only known at run time (``$cmd``, ``$(cat step)``): what runs is unknown."""
+    if name in {"$@", "${@}", "$*", "$1"} or name.startswith(('"$@"', "$@")):
+        return  # a wrapper running its own arguments
+    substs = [record.substs[int(m.group(1))] for m in _PLACEHOLDER.finditer(name.upper())]
+    if piped_from or any(s.fetches or s.decodes for s in substs):
+        record.add("exec", "high", "runs a command built at run time on generated input")
+    elif substs:
+        record.add("exec", "high", "runs a command read or built at run time")
+    else:
+        record.add("exec", "medium", f"runs a command named by a variable ({name})")
+
+
 def _check_run_download(name: str, words: list[str], args: list[str], record: _Line) -> None:
     """Running a file an earlier line downloaded: high, medium when a checksum or signature was checked."""
     downloads = record.script.downloads
@@ -426,19 +476,69 @@ def _check_run_download(name: str, words: list[str], args: list[str], record: _L
         )
 
 
+_CODE_FLAGS = {
+    "-c",
+    "-e",
+    "-m",
+    "-p",
+    "-E",
+    "-r",
+    "--eval",
+    "--print",
+    "-Command",
+    "-command",
+    "-File",
+    "-file",
+}
+_STDIN = {"-", "/dev/stdin", "-s"}
+# eval "$(pyenv init -)", eval "$(ssh-agent -s)": a named tool printing its own shell set-up
+_TOOL_SETUP = re.compile(
+    r"^\s*[\w./-]+\s+(?:[\w-]+\s+)*(?:init|shellenv|hook|completion|activate|env)\b|^\s*ssh-agent\b"
+)
+_WHOLLY_DYNAMIC = re.compile(r"^(?:\$\{?[A-Za-z_@*]\w*\}?|\$ARG|__SUBST\d+__|\$\(.*\))+$", re.S)
+
+
+def reads_code_from_stdin(name: str, args: list[str]) -> bool:
+    """Whether ``name args`` runs what is piped into it: ``sh``, ``bash -s``, ``python3 -``, ``iex`` —
+    not ``python3 -m json.tool`` or ``bash script.sh``, which read the pipe as data."""
+    if name in {"iex", "invoke-expression"}:
+        return True
+    if name in {"eval", "exec"}:
+        return False
+    if name in {"source", "."}:
+        return bool(args) and args[0] in _STDIN
+    for arg in args:
+        if arg in _STDIN:
+            return True
+        if arg in _CODE_FLAGS:
+            return False
+        if not arg.startswith("-"):
+            return False  # a script file: stdin is its data
+    return True
+
+
 def _check_interpreter(
     name: str, args: list[str], substs: list[_Subst], piped_from: list[str], record: _Line
 ) -> None:
-    if piped_from and any(p in FETCHERS for p in piped_from):
+    stdin = bool(piped_from) and reads_code_from_stdin(name, args)
+    if stdin and any(p in FETCHERS for p in piped_from):
         record.add("pipe-to-shell", "high", f"pipes a download into {name}")
-    elif piped_from and "base64-decode" in piped_from:
+    elif stdin and "base64-decode" in piped_from:
         record.add("pipe-to-shell", "high", f"pipes decoded data into {name}")
+    elif stdin:
+        record.add(
+            "pipe-to-shell", "high", f"pipes text made at run time ({' | '.join(piped_from)}) into {name}"
+        )
     elif any(s.fetches for s in substs):
         record.add("pipe-to-shell", "high", f"runs downloaded content with {name}")
     elif any(s.decodes for s in substs):
         record.add("pipe-to-shell", "high", f"runs decoded content with {name}")
     elif name == "eval" and any("$" in a or "__SUBST" in a for a in args):
-        record.add("eval", "medium", "evaluates a dynamic string")
+        setup = [s for s in substs if _TOOL_SETUP.match(s.text)]
+        if setup and len(setup) == len(substs) and not any("$" in a for a in args if "__SUBST" not in a):
+            record.add("eval", "medium", f"evaluates the shell set-up printed by `{setup[0].text.strip()}`")
+        else:
+            record.add("eval", "high", "evaluates a command built at run time")
 
 
 def _check_inline_program(name: str, args: list[str], record: _Line) -> None:
@@ -446,6 +546,9 @@ def _check_inline_program(name: str, args: list[str], record: _Line) -> None:
     flag = "-c" if name in _SHELLS or name.startswith("python") else "-e"
     if flag not in args or args.index(flag) + 1 >= len(args):
         return
+    raw = args[args.index(flag) + 1]
+    if _WHOLLY_DYNAMIC.match(raw) and not any(s.fetches or s.decodes for s in _subst_of(raw, record)):
+        record.add("exec", "high", f"{name} {flag} runs a command built at run time")
     code = _PLACEHOLDER.sub(lambda m: f"$({record.substs[int(m.group(1))].text})", args[args.index(flag) + 1])
     if name in _SHELLS:
         found = audit_shell(code, record.file, record.line, python=record.script.python)
@@ -454,6 +557,8 @@ def _check_inline_program(name: str, args: list[str], record: _Line) -> None:
     else:
         return
     seen = {(f.rule, f.message) for f in record.findings}
+    if any(f.rule == "shell.pipe-to-shell" and f.severity == "high" for f in record.findings):
+        found = [f for f in found if f.rule != "shell.exec"]  # the same run, already reported
     record.findings.extend(
         replace(f, line=record.line, excerpt=excerpt(record.raw))
         for f in found
