@@ -12,7 +12,7 @@ from orkestra.mcp_config import ServerSpec, client_config
 
 
 def test_claude_stdio_entry_always_has_a_type_and_the_project_dir():
-    data = json.loads(client_config("claude", ServerSpec()).text)
+    data = json.loads(client_config("claude", ServerSpec(launcher="path")).text)
     assert data == {
         "mcpServers": {
             "maguyva": {
@@ -51,7 +51,7 @@ def test_windsurf_remote_uses_server_url():
 
 
 def test_codex_is_valid_toml_without_a_type_key():
-    stdio = tomllib.loads(client_config("codex", ServerSpec(repo="/abs/repo")).text)
+    stdio = tomllib.loads(client_config("codex", ServerSpec(repo="/abs/repo", launcher="path")).text)
     assert stdio == {
         "mcp_servers": {
             "maguyva": {

@@ -192,7 +192,10 @@ def test_mcp_config_prints_the_orkestra_server_for_every_client(tmp_path):
     from conftest import run_cli
 
     claude = run_cli("mcp", "config", "--client", "claude", "--server", "orkestra", cwd=tmp_path)
-    assert json.loads(claude.stdout)["mcpServers"]["orkestra"]["args"] == [
+    entry = json.loads(claude.stdout)["mcpServers"]["orkestra"]
+    assert entry["command"] == "sh" and entry["args"][2:] == [  # the launcher (orkestra.launcher)
+        "orkestra",
+        "${CLAUDE_PROJECT_DIR:-.}",
         "serve",
         "--root",
         "${CLAUDE_PROJECT_DIR:-.}",
@@ -233,7 +236,13 @@ def test_a_new_workspace_wires_the_orkestra_server(git_repo):
     assert run_cli("init", str(git_repo), cwd=git_repo).returncode == 0
     assert run_cli("sync", cwd=git_repo).returncode == 0
     servers = json.loads((git_repo / ".mcp.json").read_text())["mcpServers"]
-    assert servers["orkestra"] == {"type": "stdio", "command": "orkestra", "args": ["serve"]}
+    from orkestra.launcher import PROJECT_LAUNCHER
+
+    assert servers["orkestra"] == {
+        "type": "stdio",
+        "command": "sh",
+        "args": ["-c", PROJECT_LAUNCHER, "orkestra", "${CLAUDE_PROJECT_DIR:-.}", "serve"],
+    }
     orchestrator = (git_repo / ".claude" / "agents" / "orchestrator.md").read_text()
     assert "mcp__orkestra__why" in orchestrator and "### orkestra" in orchestrator
     answer = call(build_server(git_repo), "list_agents_skills").structured_content
