@@ -19,12 +19,21 @@ def serve(
     no_auth: Annotated[
         bool, typer.Option("--no-auth", help="Serve a non-loopback --host without a key (warns on start).")
     ] = False,
+    session_idle_timeout: Annotated[
+        float,
+        typer.Option(
+            "--session-idle-timeout",
+            min=1,
+            help="HTTP: close a session after this many seconds without a request.",
+        ),
+    ] = 1800,
 ) -> None:
     """Run the MCP server (stdio, or HTTP with --http).
 
     Over HTTP a SQLite index binds 127.0.0.1 by default. With $MAGUYVA_API_KEY set every request
     needs 'Authorization: Bearer <key>'. Any other --host needs that key, or --no-auth (which
     warns on start); otherwise it exits 2. A PostgreSQL team store always needs workspace keys.
+    Without a key, a request whose Host or Origin names another site is refused (DNS rebinding).
 
     \b
     Example:
@@ -47,6 +56,7 @@ def serve(
             key=os.environ.get(KEY_ENV),
             no_auth=no_auth,
             warn=lambda message: print(message, file=sys.stderr, flush=True),
+            session_idle_timeout=session_idle_timeout,
         )
 
     run(action)

@@ -12,6 +12,8 @@ from typing import Any
 
 from maguyva.api import Maguyva
 from maguyva.server.build import INSTRUCTIONS, PerThread, build_server
+from maguyva.server.hosts import BoundHost
+from maguyva.server.transport import DEFAULT_SESSION_IDLE_TIMEOUT, run_http, run_stdio
 
 __all__ = ["INSTRUCTIONS", "PerThread", "Repository", "build_server", "serve"]
 
@@ -72,12 +74,15 @@ def serve(
     key: str | None = None,
     no_auth: bool = False,
     warn: Callable[[str], None] | None = None,
+    session_idle_timeout: float = DEFAULT_SESSION_IDLE_TIMEOUT,
 ) -> None:
     """Run the server until interrupted: stdio by default, streamable HTTP at ``/mcp`` with ``http``.
 
     Over HTTP, a PostgreSQL store serves its whole workspace behind API keys (``maguyva.server.team``);
     a SQLite store requires ``key`` as a bearer token when given, and refuses a non-loopback ``host``
     without one unless ``no_auth`` (then ``warn`` is told so). See ``maguyva.server.auth.http_access``.
+    Without a key, only requests naming the bound host are served (``maguyva.server.hosts``); a
+    session idle for ``session_idle_timeout`` seconds is closed.
     """
     if http:
         from maguyva.store.location import store_path
@@ -89,7 +94,12 @@ def serve(
             from maguyva.server.team import serve_team
 
             serve_team(
-                location, host=host, port=port, embedder=embedder, embedding_settings=settings_for(root)
+                location,
+                host=host,
+                port=port,
+                embedder=embedder,
+                embedding_settings=settings_for(root),
+                session_idle_timeout=session_idle_timeout,
             )
             return
     access = None
@@ -105,9 +115,10 @@ def serve(
     if access is not None and access.warning and warn is not None:
         warn(access.warning)
     try:
-        if http:
-            server.run(transport="streamable-http", host=host, port=port, streamable_http_path="/mcp")
+        if access is not None:
+            guard = BoundHost(host) if access.key is None else None
+            run_http(server, host=host, port=port, guard=guard, session_idle_timeout=session_idle_timeout)
         else:
-            server.run()
+            run_stdio(server)
     finally:
         repo.close()

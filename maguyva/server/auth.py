@@ -15,10 +15,20 @@ import threading
 from dataclasses import dataclass
 
 from maguyva.errors import NotFoundError, UsageError
+from maguyva.server.hosts import is_loopback
 from maguyva.store.keys import ApiKey, KeyStore
 from maguyva.store.postgres.location import PostgresLocation, is_postgres_url
 
-__all__ = ["ApiKey", "NewKey", "WorkspaceKeys", "create_key", "list_keys", "revoke_key", "team_store"]
+__all__ = [
+    "ApiKey",
+    "NewKey",
+    "WorkspaceKeys",
+    "create_key",
+    "is_loopback",
+    "list_keys",
+    "revoke_key",
+    "team_store",
+]
 
 PREFIX = "mgv"
 
@@ -140,24 +150,12 @@ class HttpAccess:
     warning: str | None = None  # printed on start when the server is reachable without a key
 
 
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` is a loopback address (``localhost``, 127.0.0.0/8, ``::1``); names other than
-    ``localhost`` count as public, since they may resolve to anything."""
-    import ipaddress
-
-    if host.strip().lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
 def http_access(host: str, key: str | None, no_auth: bool) -> HttpAccess:
     """The access rule for ``code serve --http`` on a SQLite store.
 
     A configured key (``$MAGUYVA_API_KEY``) is always required. Without one, loopback serves openly;
     any other bind address refuses to start unless ``--no-auth`` says so explicitly, with a warning.
+    Without a key, requests must name the bound host (``maguyva.server.hosts``: DNS rebinding).
     """
     key = (key or "").strip() or None
     if key and no_auth:

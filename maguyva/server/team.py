@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from maguyva.server.build import PerThread, build_server
+from maguyva.server.transport import DEFAULT_SESSION_IDLE_TIMEOUT, run_http
 from maguyva.store.postgres.location import PostgresLocation
 from maguyva.workspace import TeamWorkspace
 
@@ -45,8 +46,10 @@ def serve_team(
     public_url: str | None = None,
     embedder: Any = None,
     embedding_settings: Any = None,
+    session_idle_timeout: float = DEFAULT_SESSION_IDLE_TIMEOUT,
 ) -> None:
-    """Serve the workspace named by ``store`` at ``http://host:port/mcp`` until interrupted."""
+    """Serve the workspace named by ``store`` at ``http://host:port/mcp`` until interrupted
+    (every request needs a key, so any ``Host`` is served; idle sessions close)."""
     from maguyva.server.auth import WorkspaceKeys
 
     team = TeamRepositories(store, embedder, embedding_settings)
@@ -54,7 +57,7 @@ def serve_team(
     keys = WorkspaceKeys(store)
     server = build_team_server(team, keys, public_url or f"http://{host}:{port}")
     try:
-        server.run(transport="streamable-http", host=host, port=port, streamable_http_path="/mcp")
+        run_http(server, host=host, port=port, guard=None, session_idle_timeout=session_idle_timeout)
     finally:
         keys.close()
         team.close()

@@ -20,12 +20,21 @@ def command(
             help="No propose_decision: never write (required for --http on a non-loopback --host).",
         ),
     ] = False,
+    session_idle_timeout: Annotated[
+        float,
+        typer.Option(
+            "--session-idle-timeout",
+            min=1,
+            help="HTTP: close a session after this many seconds without a request.",
+        ),
+    ] = 1800,
     repo: RepoOption = None,
 ) -> None:
     """Run the orkestra MCP server (stdio, or HTTP with --http).
 
     Tools: search_registry, get_decision, get_truth, why, list_agents_skills, propose_decision.
-    Stdio by default; --http serves streamable HTTP at http://HOST:PORT/mcp.
+    Stdio by default; --http serves streamable HTTP at http://HOST:PORT/mcp, answering only
+    requests whose Host (and Origin) name HOST (DNS rebinding).
 
     \b
     Example:
@@ -38,7 +47,14 @@ def command(
     def action() -> int:
         from orkestra.server.app import serve
 
-        serve(repo, http=http, host=host, port=port, read_only=read_only)
+        serve(
+            repo,
+            http=http,
+            host=host,
+            port=port,
+            read_only=read_only,
+            session_idle_timeout=session_idle_timeout,
+        )
         return 0
 
     run(action)

@@ -11,9 +11,6 @@ INSTRUCTIONS = (
 )
 
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
-
-
 def build_server(root: str | Path | None, *, read_only: bool = False):
     """The MCPServer named ``orkestra`` with its six tools bound to the workspace at ``root``
     (five with ``read_only``: no ``propose_decision``, nothing is ever written).
@@ -61,21 +58,27 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 8766,
     read_only: bool = False,
+    session_idle_timeout: float | None = None,
 ) -> None:
     """Run until interrupted: stdio by default, streamable HTTP at ``/mcp`` with ``http``.
 
     The server has no authentication, and ``propose_decision`` writes files: HTTP on a
-    non-loopback address is refused unless ``read_only``.
+    non-loopback address is refused unless ``read_only``. Over HTTP only requests naming the bound
+    host are served (DNS rebinding; ``maguyva.server.hosts``, shared with ``code serve``), and a
+    session idle for ``session_idle_timeout`` seconds (default 30 minutes) is closed.
     """
+    from maguyva.server.hosts import BoundHost, is_loopback
+    from maguyva.server.transport import DEFAULT_SESSION_IDLE_TIMEOUT, run_http, run_stdio
     from orkestra.errors import UsageError
 
-    if http and host not in LOOPBACK and not read_only:
+    if http and not is_loopback(host) and not read_only:
         raise UsageError(
             f"--host {host}: the orkestra server has no authentication and propose_decision writes "
             "records; serve other hosts only with --read-only (or keep 127.0.0.1 behind a proxy)"
         )
     server = build_server(root, read_only=read_only)  # no orkestra.yaml: each tool answers what to run
     if http:
-        server.run(transport="streamable-http", host=host, port=port, streamable_http_path="/mcp")
+        idle = session_idle_timeout or DEFAULT_SESSION_IDLE_TIMEOUT
+        run_http(server, host=host, port=port, guard=BoundHost(host), session_idle_timeout=idle)
     else:
-        server.run()
+        run_stdio(server)
