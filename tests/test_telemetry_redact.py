@@ -10,7 +10,7 @@ def test_known_secret_shapes_are_masked_in_text():
         'curl -H "Authorization: Bearer eyJhbGciOi.abc" https://api.example.com': f'curl -H "Authorization: Bearer {MASK}" https://api.example.com',
         "git push https://deploy:s3cr3t@github.com/acme/shop.git": f"git push https://deploy:{MASK}@github.com/acme/shop.git",
         "export OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz": f"export OPENAI_API_KEY={MASK}",
-        'DB_PASSWORD="two words"\nDEBUG=1': f"DB_PASSWORD={MASK}\nDEBUG=1",
+        'DB_PASSWORD="two words"\nDEBUG=1': f'DB_PASSWORD="{MASK}"\nDEBUG=1',
         "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY": f"aws_secret_access_key = {MASK}",
         "key id AKIAIOSFODNN7EXAMPLE": f"key id {MASK}",
         "mysql -u root --password hunter2 shop": f"mysql -u root --password {MASK} shop",

@@ -1,14 +1,25 @@
-"""Obvious secrets out of parameter blobs before they are stored; pure, stdlib-only.
+"""Secrets out of hook events before they are stored: one walk, stdlib-only, linear time.
 
-Covers API keys and tokens with well-known prefixes, ``Authorization:`` headers, AWS key
-pairs, PEM private keys, credentials in URLs, ``--password x`` flags, ``.env``-style
-``SECRET_KEY=value`` assignments and JSON keys that name a secret.
+``redact`` walks an event once. A mapping key that names a secret (``password``, ``API_KEY``,
+``client_secret``, ``Cookie``) masks its value whatever its type; every key and every string is
+scanned by one combined pattern (``SCANNER``) for token shapes, ``Authorization:``/``Cookie:``
+headers, PEM blocks, credentials in URLs, ``--password x`` flags and ``NAME=value`` /
+``"name": "value"`` assignments; command lines and argv lists go through one argv reader
+(``COMMANDS``: ``mysql -pX``, ``sshpass -p``, ``docker login -p``, ``curl -u user:pass``...);
+non-finite floats become strings, so the stored line stays strict JSON.
+
+The token shapes are ported from detect-secrets 1.5.0 (Yelp, Apache-2.0, detect_secrets/plugins/:
+artifactory, aws, azure_storage_key, basic_auth, discord, github_token, gitlab_token, jwt,
+mailchimp, npm, openai, private_key, pypi_token, sendgrid, slack, square_oauth, stripe,
+telegram_token, twilio; keyword's DENYLIST in ``SECRET_WORDS``), widened where the vendor's
+format is wider, and checked against detect-secrets itself in
+tests/security/test_hook_redaction_shapes.py. detect-secrets is not imported here: it takes
+about 170 ms to import, several times the whole hook's start-up.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
 
 MASK = "[REDACTED]"
 MAX_STRING = 2000  # characters kept of any one string in a blob
@@ -17,80 +28,359 @@ MAX_KEY = 200  # characters kept of a mapping key
 # every pattern linear in its input, redaction costs O(MAX_STRING) however long the string.
 SCAN = MAX_STRING + 512
 
-# A name that ends with a secret word: DB_PASSWORD, OPENAI_API_KEY, GITHUB_TOKEN, client_secret,
-# STRIPE_SECRET_KEY
-# (but not token_count, tokenizer or author).
-SECRET_NAME = (
-    r"[A-Za-z0-9_.-]*(?:pass(?:word|wd)|secret|token|credentials?"
-    r"|(?:api|access|private|secret|signing|encryption|master|client)[_-]?key)"
+# The last word of a name that holds a secret: DB_PASSWORD, OPENAI_API_KEY, GITHUB_TOKEN,
+# client_secret, private_key_id, AccountKey, MYSQL_PASS, docker's "auth" (not token_count,
+# tokenizer, author, bypass, oauth_flow, $PWD or $OLDPWD). detect-secrets' keyword DENYLIST is
+# folded in. Matched where the word ENDS a name, so no pattern scans a name from its start.
+SECRET_WORDS = (
+    r"(?:pass(?:word|wd|phrase)|secret)s?|(?<=[_-])pass|token|credentials?|(?<=[A-Za-z0-9_.-])(?<!old)pwd"
+    r"|contrase(?:ñ|n)a|(?<![A-Za-z0-9])auth"
+    r"|(?:api|access|account|auth|service|db|database|priv|private|secret|signing|encryption|master"
+    r"|client|shared[_-]?access)[_-]?key(?:s|[_-]?id)?"
 )
-# Matches start only where a run of name characters starts: without it each position inside a
-# long token would rescan the rest of it (quadratic; a 40 KB token took seconds).
-NAME_START = r"(?<![A-Za-z0-9_.-])"
-VALUE = r"""(?:"[^"]*"|'[^']*'|[^\s'",;]+)"""
-SECRET_FLAG = re.compile(rf"^--?{SECRET_NAME}$", re.IGNORECASE)  # argv lists: ["--token", "x"]
-SECRET_KEY = re.compile(rf"^(?:{SECRET_NAME}|(?:proxy-)?authorization|cookie|x-api-key)$", re.IGNORECASE)
+# A value after ``=`` or ``:``: quoted (plain, or JSON-escaped inside a JSON string) or one word.
+VALUE = r"""(?:"(?:[^"\\\n]|\\.)*"|\\"(?:[^"\\]|\\[^"])*\\"|'[^'\n]*'|[^\s'",;]+)"""
+HEADERS = r"(?:proxy-)?authorization|x-api-key|api-key|x-auth-token|private-token|(?:set-)?cookie"
+SCHEMES = r"bearer|basic|token|digest|negotiate|ntlm|bot|apikey|sso-key|aws4-hmac-sha256"
 
-# (pattern, replacement) applied in order to every string.
-PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (
-        re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)", re.DOTALL),
-        MASK,
-    ),
-    (
-        re.compile(
-            r"(?i)\b(authorization|proxy-authorization|x-api-key|api-key)(\s*[:=]\s*)"
-            r"(?:(bearer|basic|token)\s+)?[^\s'\",;]+"
-        ),
-        lambda m: f"{m[1]}{m[2]}{m[3] + ' ' if m[3] else ''}{MASK}",
-    ),
-    (re.compile(r"\b(?:AKIA|ASIA|AIDA|AROA)[0-9A-Z]{16}\b"), MASK),
-    (
-        re.compile(
-            r"\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}"
-            r"|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{30,}|glpat-[A-Za-z0-9_-]{20,}"
-            r"|pa-[A-Za-z0-9_-]{30,}|hf_[A-Za-z0-9]{30,}|[sr]k_(?:live|test)_[A-Za-z0-9]{8,})"
-        ),
-        MASK,
-    ),
-    (re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"), MASK),  # JWT
-    (re.compile(r"(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*://[^\s:/@]+:)[^\s@/]+@"), rf"\1{MASK}@"),
-    (re.compile(rf"(?i){NAME_START}(--?{SECRET_NAME}(?:=|\s+))(?!{re.escape(MASK)}){VALUE}"), rf"\1{MASK}"),
-    (re.compile(rf"(?i){NAME_START}({SECRET_NAME}\s*[=:]\s*)(?!{re.escape(MASK)}){VALUE}"), rf"\1{MASK}"),
+# Token shapes: (prefix, body). Ported from detect-secrets' plugins (see the module docstring),
+# plus vendors it lacks (Anthropic, Hugging Face, Voyage, Google OAuth, npm's npm_ tokens).
+TOKENS = (
+    r"(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA|AIDA|AROA|AGPA|AIPA|ANPA|ANVA|APKA)[0-9A-Z]{16}(?![0-9A-Z])",
+    r"gh[pousr]_[A-Za-z0-9_]{20,}|github_pat_[A-Za-z0-9_]{20,}",
+    r"(?:glpat|gldt|glft|glsoat|glrt|glcbt|glimt|glptt|glagent|gloas)-[A-Za-z0-9_-]{20,}"
+    r"|GR1348941[A-Za-z0-9_-]{20,}",
+    r"xox[abposr]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,}",
+    r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/+-]+",
+    r"[rsp]k_(?:live|test)_[A-Za-z0-9]{8,}|whsec_[A-Za-z0-9]{20,}",
+    r"sk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}",
+    r"AIza[0-9A-Za-z_-]{30,}|ya29\.[0-9A-Za-z_-]{20,}|hf_[A-Za-z0-9]{30,}|pa-[A-Za-z0-9_-]{30,}",
+    r"npm_[A-Za-z0-9]{30,}|pypi-[A-Za-z0-9_-]{50,}",
+    r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}|sq0(?:csp|atp)-[0-9A-Za-z\\_-]{22,}",
+    r"(?:AC|SK)[a-z0-9]{32}(?![a-z0-9])|[0-9a-z]{32}-us[0-9]{1,2}(?![0-9])",
+    r"[0-9]{8,10}:[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])",
+    r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27}",
+    r"AKC[A-Za-z0-9]{10,}(?=[\s\"]|$)|AP[0-9A-F][A-Za-z0-9]{8,}(?=[\s\"]|$)",
+    r"eyJ[A-Za-z0-9_=-]{4,}\.[A-Za-z0-9_=-]{4,}(?:\.[A-Za-z0-9_.+/=-]*)?",
+    r"AGE-SECRET-KEY-1[0-9A-Z]{58}|do[por]_v1_[a-f0-9]{64}|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}",
 )
+
+# How a name that may hold a secret ENDS: a superset of SECRET_KEY, checked by ``str.endswith``
+# before the exact pattern, and by fixed-width look-behinds in SCANNER (a name is read once).
+ENDS = (
+    "pass", "word", "words", "wd", "phrase", "phrases", "secret", "secrets", "token", "credential",
+    "credentials", "pwd", "key", "keys", "keyid", "key_id", "key-id", "auth", "contraseña", "contrasena",
+    "authorization", "cookie",
+)  # fmt: skip
+NAME_ENDS = "|".join(f"(?<={end})" for end in ENDS)
+NAME = r"[A-Za-z0-9_.-]"
+# The exact tests, compiled on first use (re caches them): most events never need them.
+SECRET_KEY = rf"(?i:{NAME}*(?:{SECRET_WORDS})|{HEADERS})"
+SECRET_FLAG = rf"--?(?i:{NAME}*(?:{SECRET_WORDS}))"  # ["--token", "x"]
+
+
+def secret_name(name: str, flag: bool = False) -> bool:
+    """Whether a key, ``NAME=`` or (``flag``) ``--option`` names a secret."""
+    return name.lower().endswith(ENDS) and re.fullmatch(SECRET_FLAG if flag else SECRET_KEY, name) is not None
+
+
+# Strings no branch can match: short words, snake_case keys, UUIDs and hex ids.
+PLAIN = re.compile(r"[a-z_]{0,15}|[A-Za-z0-9_.-]{0,12}|[0-9a-f-]{0,64}")
+
+# One alternation, one pass over each string. All but two branches start where a word starts,
+# behind one shared look-behind, so a position inside a word costs one character test. Each
+# branch is one outer group that ``_scan`` dispatches on.
+SCANNER = re.compile(
+    # PEM and PuTTY private keys, up to their end line (or the end of the text)
+    r"(?P<pem>-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)"
+    r"(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|\Z)"
+    r"|PuTTY-User-Key-File-[0-9]+:(?s:.*?)(?:Private-MAC:[^\n]*|\Z))"
+    # an Azure SAS signature in a query string
+    r"|(?P<sas>(?P<slead>sig=(?<=[?&]sig=))[^&\s\"']+)"
+    rf"|(?<!{NAME})(?:"
+    + "|".join(
+        (
+            # Authorization: Bearer x / Cookie: a=b; c=d — up to the end of the line or quote
+            rf"(?P<hdr>(?P<hlead>(?i:{HEADERS})[\"']?[ \t]*[:=][ \t]*)"
+            rf"(?:(?P<hq>\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*')"
+            rf"|(?P<scheme>(?i:{SCHEMES})[ \t]+)?[^\r\n\"'`]+))",
+            rf"(?P<tok>{'|'.join(TOKENS)})",
+            # scheme://user:password@host (user may be empty: redis://:pw@host; the password may hold @)
+            r"(?P<url>(?P<ulead>[a-z][a-z0-9+.-]*+://[^\s:/@]*:)[^\s/@]+(?:@[^\s/@]*(?=@))*@)",
+            # openssl -passin pass:secret
+            r"(?P<opass>(?P<olead>pass:)[^\s'\"]+)",
+            # .netrc: machine h login bob password secret
+            r"(?P<netrc>(?P<nlead>login[ \t]+[^\s]+[ \t]+password[ \t]+)[^\s]+)",
+            # a name (DB_PASSWORD, "api_key", --token) before = or : or a space: _scan checks it
+            rf"(?P<name>{NAME}++(?i:{NAME_ENDS}))(?=[\\\"' \t=:])",
+        )
+    )
+    + ")"
+)
+LEADS = {"hdr": "hlead", "url": "ulead", "opass": "olead", "netrc": "nlead", "sas": "slead"}
+ASSIGNED = rf"(\\?[\"']?[ \t]*(?:=>|:=|[=:])[ \t]*)({VALUE})"  # after DB_PASSWORD (compiled on use)
+FLAG_VALUE = rf"(=|[ \t]+)({VALUE})"  # after --password
+
+
+def _masked_value(sep: str, value: str) -> str:
+    quote = value[:2] if value[:2] == '\\"' else value[:1] if value[:1] in "\"'" else ""
+    return f"{sep}{quote}{MASK}{quote}"
+
+
+def _scan(text: str) -> str:
+    """``text`` with every ``SCANNER`` secret masked, in one left-to-right pass."""
+    match = SCANNER.search(text)
+    if match is None:
+        return text
+    parts: list[str] = []
+    done = 0
+    while match is not None:
+        kind = match.lastgroup
+        end = match.end()
+        if kind == "name":
+            name = match["name"]
+            if name[0] == "-":
+                value = re.compile(FLAG_VALUE).match(text, end) if secret_name(name, True) else None
+            else:
+                value = re.compile(ASSIGNED).match(text, end) if secret_name(name) else None
+            if value is not None:
+                parts += (text[done:end], _masked_value(value[1], value[2]))
+                done = end = value.end()
+        else:
+            parts.append(text[done : match.start()])
+            if kind == "hdr":
+                quoted = match["hq"]
+                if quoted:
+                    parts.append(f"{match['hlead']}{quoted[0]}{MASK}{quoted[0]}")
+                else:
+                    parts.append(f"{match['hlead']}{match['scheme'] or ''}{MASK}")
+            elif kind == "url":
+                parts.append(f"{match['ulead']}{MASK}@")
+            elif kind in LEADS:
+                parts.append(match[LEADS[kind]] + MASK)  # keep the lead-in: pass:, sig=
+            else:
+                parts.append(MASK)  # pem, tok
+            done = end
+        match = SCANNER.search(text, end)
+    parts.append(text[done:])
+    return "".join(parts)
+
+
+# Commands with their own password options: option -> how its value is given. NEXT: the next
+# word; GLUED: glued to the option (mysql -pX; a separate word is a database name); BOTH: either;
+# USERPASS: user:password (only the part after the first colon is masked).
+NEXT, GLUED, BOTH, USERPASS = "next", "glued", "both", "userpass"
+FRAGMENT_NEXT = "fragment"  # NEXT unless the word is a port or a path
+_MYSQL = {"-p": GLUED}
+_LOGIN = {"-p": BOTH}
+_LDAP = {"-w": BOTH}
+COMMANDS: dict[str, dict[str, str]] = {
+    **dict.fromkeys(
+        (
+            "mysql",
+            "mysqldump",
+            "mysqladmin",
+            "mysqlimport",
+            "mysqlcheck",
+            "mysqlshow",
+            "mysqlsh",
+            "mysqlbinlog",
+            "mysqlslap",
+            "mariadb",
+            "mariadb-dump",
+            "mariadb-admin",
+        ),
+        _MYSQL,
+    ),
+    "sshpass": {"-p": BOTH},
+    "curl": {"-u": USERPASS, "--user": USERPASS, "-U": USERPASS, "--proxy-user": USERPASS, "-b": BOTH},
+    "redis-cli": {"-a": BOTH},
+    "zip": {"-P": BOTH},
+    "unzip": {"-P": BOTH},
+    "7z": {"-p": GLUED},
+    "7za": {"-p": GLUED},
+    "twine": {"-p": BOTH},
+    "az": {"-p": BOTH},
+    "mongo": {"-p": BOTH},
+    "mongosh": {"-p": BOTH},
+    "mongodump": {"-p": BOTH},
+    "mongorestore": {"-p": BOTH},
+    "sqlcmd": {"-P": BOTH},
+    "bcp": {"-P": BOTH},
+    "ssh-keygen": {"-P": BOTH, "-N": BOTH},
+    "openssl": {"-k": NEXT},
+    **dict.fromkeys(("ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapwhoami", "ldappasswd"), _LDAP),
+}
+# Tools whose "login" subcommand takes -p PASSWORD (docker run -p is a port, so only after login).
+LOGIN_TOOLS = frozenset(
+    ("docker", "podman", "nerdctl", "buildah", "skopeo", "oras", "helm", "crane", "login")
+)
+# Where -p means a port, parents, a pid or a plugin: an argv list of theirs keeps its -p value.
+BENIGN_P = frozenset(
+    (
+        "mkdir", "ssh", "scp", "git", "python", "python3", "pytest", "pip", "uv", "ps", "lsof", "kill",
+        "pgrep", "pkill", "cp", "mv", "install", "rsync", "patch", "docker", "podman", "kubectl", "nc",
+        "uvicorn", "gunicorn", "npm", "npx", "node", "cargo", "make", "tar", "read", "sort",
+    )
+)  # fmt: skip
+# An argv list that starts with an option, or with a command not listed anywhere above: "-p X"
+# is a password unless X is a port (8080, 8080:80/tcp) or a path.
+FRAGMENT = {"-p": NEXT, "-P": NEXT}
+PORT_OR_PATH = r"[0-9]+(?:[:-][0-9]+)*(?:/(?:tcp|udp))?|[./~].*|.*/.*"
+# A command word in a shell line: where the argv reader starts (most strings hold none).
+COMMAND_WORD = re.compile(
+    r"(?<![A-Za-z0-9_.-])(?:"
+    + "|".join(sorted((re.escape(c) for c in {*COMMANDS, *LOGIN_TOOLS}), key=len, reverse=True))
+    + r")(?![A-Za-z0-9_.-])"
+)
+SHELL_WORD = r"""(?:[^\s'"`;|&()]++|'[^']*+'|"(?:[^"\\]|\\.)*+")++|[;|&()\n]"""
+SEPARATORS = frozenset(";|&()\n")
+
+
+def _mask_value(value: str, how: str) -> str:
+    if how == USERPASS:
+        user, colon, _ = value.partition(":")
+        return f"{user}:{MASK}" if colon else MASK
+    return MASK
+
+
+def argv_masks(words: list[str], shell: bool = False) -> dict[int, str]:
+    """Which words of an argv list (or shell line) hold a password: index -> its masked form.
+
+    One reader for both: ``shell`` words may carry quotes and separators (``;``, ``|``, ``&&``)
+    that start a new command; a list's first word is its command.
+    """
+    masks: dict[int, str] = {}
+    rules: dict[str, str] | None = None
+    login = False
+    pending = ""  # how the next word is masked
+    start = True
+    for i, raw in enumerate(words):
+        if type(raw) is not str:  # ["-p", 1234]: a number or object given as the value
+            if pending:
+                masks[i] = MASK
+            pending, start = "", False
+            continue
+        word = raw.strip("'\"") if shell else raw
+        if pending:
+            if not (pending == FRAGMENT_NEXT and (word.startswith("-") or re.fullmatch(PORT_OR_PATH, word))):
+                masks[i] = _mask_value(word, pending)
+            pending = ""
+            continue
+        if shell and raw in SEPARATORS:
+            rules, login, start = None, False, True
+            continue
+        name = word.rpartition("/")[2]
+        if name in COMMANDS:
+            rules, login, start = COMMANDS[name], False, False
+            continue
+        if name in LOGIN_TOOLS:
+            login, start = True, False
+            rules = _LOGIN if name == "login" else None
+            continue
+        if login and word == "login":
+            rules = _LOGIN
+            continue
+        if start and not word.startswith("-"):
+            start = False
+            if not shell and name not in BENIGN_P and i == 0:
+                rules = FRAGMENT
+            continue
+        if start and not shell and i == 0:
+            rules = FRAGMENT  # a fragment: ["-p", "secret"]
+        start = False
+        if secret_name(word, True):
+            pending = NEXT
+            continue
+        if not rules or not word.startswith("-"):
+            continue
+        how = rules.get(word)
+        if how is not None:
+            if how != GLUED:
+                pending = FRAGMENT_NEXT if rules is FRAGMENT else how
+            continue
+        option, eq, value = word.partition("=")
+        how = rules.get(option) if eq else None
+        if how is None and not word.startswith("--"):
+            option, value = word[:2], word[2:]
+            how = rules.get(option)
+        if how is not None and how != NEXT and value:
+            masks[i] = option + eq + _mask_value(value.strip("'\""), how)
+    return masks
+
+
+def _mask_command_lines(text: str, start: int) -> str:
+    """``text`` with the password words of its command lines (from ``start`` on) masked."""
+    spans = [(m.start(), m.end()) for m in re.compile(SHELL_WORD).finditer(text, start)]
+    masks = argv_masks([text[a:b] for a, b in spans], shell=True)
+    if not masks:
+        return text
+    parts, last = [], 0
+    for index in sorted(masks):
+        a, b = spans[index]
+        parts += (text[last:a], masks[index])
+        last = b
+    parts.append(text[last:])
+    return "".join(parts)
 
 
 def redact_text(text: str) -> str:
     """``text`` with every recognised secret replaced by ``[REDACTED]``, truncated."""
     total = len(text)
+    if total <= 64 and PLAIN.fullmatch(text):
+        return text
     text = text[:SCAN]
-    for pattern, replacement in PATTERNS:
-        text = pattern.sub(replacement, text)
+    command = COMMAND_WORD.search(text)
+    if command is not None:
+        text = _mask_command_lines(text, command.start())
+    text = _scan(text)
     if total <= MAX_STRING and len(text) <= MAX_STRING:
         return text
     return text[:MAX_STRING] + f"…[+{total - min(total, MAX_STRING)} chars]"
 
 
-def _key(key: Any) -> Any:
-    return key if not isinstance(key, str) or len(key) <= MAX_KEY else key[: MAX_KEY - 1] + "…"
+def _key(key: str) -> str:
+    key = redact_text(key[:MAX_KEY])
+    return key if len(key) <= MAX_KEY else key[: MAX_KEY - 1] + "…"
 
 
-def redact(value: Any) -> Any:
-    """A copy of a JSON value with secrets masked: by key name and inside every string."""
-    if isinstance(value, dict):
-        return {
-            _key(k): (
-                MASK
-                if SECRET_KEY.match(str(k)[:MAX_KEY]) and isinstance(v, (str, int)) and v != ""
-                else redact(v)
-            )
-            for k, v in value.items()
-        }
-    if isinstance(value, list):
-        return [
-            MASK if i and isinstance(value[i - 1], str) and SECRET_FLAG.match(value[i - 1]) else redact(v)
-            for i, v in enumerate(value)
-        ]
-    if isinstance(value, str):
+NON_FINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+
+
+def redact(value: object) -> object:
+    """A copy of a JSON value with secrets masked, in one walk over keys, values and argv lists.
+
+    A key naming a secret masks its whole value (a string, number, list or object; ``null``,
+    booleans and empty values are kept); keys are scanned like strings (a masked key that
+    collides with another gets a ``#2`` suffix, so no entry is lost); a list is read as argv;
+    NaN and infinities become strings (the store writes strict JSON).
+    """
+    kind = type(value)
+    if kind is str:
         return redact_text(value)
+    if kind is dict:
+        out: dict = {}
+        for key, item in value.items():  # type: ignore[attr-defined]
+            name = key if type(key) is str else str(key)
+            clean = _key(name)
+            if clean in out:
+                n = 2
+                while f"{clean}#{n}" in out:
+                    n += 1
+                clean = f"{clean}#{n}"
+            if (
+                item is not None
+                and type(item) is not bool
+                and item not in ("", [], {})
+                and secret_name(name[:MAX_KEY])
+            ):
+                out[clean] = MASK
+            else:
+                out[clean] = redact(item)
+        return out
+    if kind is list:
+        masks = argv_masks(value) if any(type(w) is str and w[:1] == "-" for w in value) else {}  # type: ignore[arg-type]
+        return [masks[i] if i in masks else redact(item) for i, item in enumerate(value)]  # type: ignore[arg-type]
+    if kind is float and value - value != 0.0:  # type: ignore[operator]
+        return NON_FINITE[repr(value)]
     return value
