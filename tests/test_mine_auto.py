@@ -206,7 +206,10 @@ def test_suggest_on_a_history_without_conventional_commits_proposes_releases_by_
         typo: ("skip", None),
         other: ("skip", None),
     }
-    assert run_auto(mining(git_repo), dry_run=True)["released"] == 0  # auto stays with commit types
+    # a history without Conventional Commits is read as it is (issue 32): the two clear ones are
+    # released, the README typo skipped, "Tweak things" left for review
+    auto = run_auto(mining(git_repo), dry_run=True)
+    assert (auto["history"], auto["released"], auto["for_review"]) == ("plain", 2, 1)
 
 
 def test_redo_rederives_automatic_classifications_after_a_settings_change_and_only_those(repo):

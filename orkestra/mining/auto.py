@@ -1,8 +1,15 @@
-"""``mine auto``: sync → classify every pending commit by its type → record → render, in one idempotent step.
+"""``mine auto``: sync → classify every pending commit → record → render, in one idempotent step.
 
-A commit off the first-parent line, brought in by a merge whose own message is a Conventional
-Commit (``Merge pull request #12`` + ``fix: …``), is skipped: the merge is the entry, as the
-release tools list a pull request once. Only commits with no changelog classification yet are touched, so a second run records nothing
+A history of Conventional Commits is classified by commit type. A commit off the first-parent line,
+brought in by a merge whose own message is a Conventional Commit (``Merge pull request #12`` +
+``fix: …``), is skipped: the merge is the entry, as the release tools list a pull request once.
+
+A history that mostly is not (``mining.changelog.history``: ``auto`` decides by the share of
+Conventional Commits) is read as it is (:mod:`orkestra.mining.plain`): every pull-request merge or
+squash commit is one entry carrying its PR number, the commits a PR merge brought in are its entry,
+plain subjects are classified by what they say and touch, and readings below
+``mining.changelog.min_confidence`` are left unclassified for ``mine candidates``. Conventional
+Commits in such a history keep their type. Only commits with no changelog classification yet are touched, so a second run records nothing
 and a person's (or an LLM's) classification is never overwritten; theirs replace automatic ones
 (see :mod:`orkestra.mining.classify`). The decisions ledger is left to people.
 """
@@ -79,6 +86,60 @@ def auto_line(
     }
 
 
+def plain_line(
+    commit: dict,
+    releasable: frozenset[str],
+    keyword_sections: bool = False,
+    owner: dict | None = None,
+    min_confidence: float = 0.7,
+    pull_requests: bool = False,
+    branch: tuple[dict, ...] = (),
+) -> dict | None:
+    """The changelog classification of a commit in an ordinary history, or None when its reading is
+    below ``min_confidence`` (left for a person or an agent: ``mine candidates``).
+
+    ``owner`` is the pull-request merge that brought the commit in (:func:`plain.pull_request_owners`);
+    ``pull_requests``: the history lands its changes through pull requests (:func:`plain.uses_pull_requests`);
+    ``branch``: for a pull-request merge, the commits it brought in (:func:`plain.branches`)."""
+    from orkestra.mining.plain import pull_request, read_commit
+
+    sha = commit["sha"]
+    if owner is not None:
+        number = pull_request(owner)[1]
+        return {
+            "sha": sha,
+            "domain": "changelog",
+            "action": "skip",
+            "reason": f"brought in by pull request #{number} (merge {owner['sha'][:12]}), whose entry it is",
+        }
+    if commit["signals"]["commit_type"] is not None or releasable_entries(commit, releasable):
+        line = auto_line(commit, releasable, keyword_sections)  # a Conventional Commit keeps its type
+        number = pull_request(commit)[1]
+        if line["action"] == "release" and number is not None and f"#{number}" not in line["summary"]:
+            line["summary"] += f" (#{number})"
+        return line
+    reading = read_commit(commit, pull_requests, branch)
+    if reading.confidence < min_confidence:
+        return None
+    if not reading.release:
+        return {
+            "sha": sha,
+            "domain": "changelog",
+            "action": "skip",
+            "reason": f"{reading.type}: {reading.why} (confidence {reading.confidence:.2f})",
+        }
+    category = reading.category
+    if keyword_sections and (by_words := category_for(None, reading.title, True)) != "changed":
+        category = by_words
+    return {
+        "sha": sha,
+        "domain": "changelog",
+        "action": "release",
+        "category": category,
+        "summary": reading.summary(),
+    }
+
+
 def run_auto(paths: MiningPaths, dry_run: bool = False, redo: bool = False) -> dict:
     """Sync, classify pending commits, record them and render the changelogs the config asks for.
 
@@ -91,6 +152,7 @@ def run_auto(paths: MiningPaths, dry_run: bool = False, redo: bool = False) -> d
     from orkestra.mining.changelog_files import render_changelogs
     from orkestra.mining.git import Git
     from orkestra.mining.index import load_graph, load_index, sync_index
+    from orkestra.mining.plain import branches, history_style, pull_request_owners, uses_pull_requests
     from orkestra.mining.status import processed_view
 
     git = Git(paths.root)
@@ -98,14 +160,29 @@ def run_auto(paths: MiningPaths, dry_run: bool = False, redo: bool = False) -> d
     view = processed_view(paths)
     releasable, _ = changelog_types(paths)
     keywords = paths.config.changelog.keyword_sections
+    settings = paths.config.changelog
     index = load_index(paths)
-    owner = merged_by(load_graph(paths), synced.head)
+    style = history_style(index, settings.history)
+    graph = load_graph(paths)
+    owner = pull_request_owners(graph, index) if style == "plain" else merged_by(graph, synced.head)
+    prs = style == "plain" and uses_pull_requests(index)
+    brought = branches(owner, index) if style == "plain" else {}
     lines = []
+    review = 0
     for sha, commit in index.items():
         before = view.get((sha, "changelog"))
         if before is not None and not (redo and before.get("by") == "auto"):
             continue
-        line = auto_line(commit, releasable, keywords, index.get(owner.get(sha, "")))
+        merge = index.get(owner.get(sha, ""))
+        if style == "plain":
+            line = plain_line(
+                commit, releasable, keywords, merge, settings.min_confidence, prs, brought.get(sha, ())
+            )
+            if line is None:
+                review += 1
+                continue
+        else:
+            line = auto_line(commit, releasable, keywords, merge)
         if before is None:
             lines.append(line)
         elif any(line.get(k) != before.get(k) for k in ("action", "category", "reason")):
@@ -117,9 +194,11 @@ def run_auto(paths: MiningPaths, dry_run: bool = False, redo: bool = False) -> d
             "new_commits": synced.new_commits,
             "total_commits": synced.total_commits,
         },
+        "history": style,
         "recorded": len(lines),
         "released": released,
         "skipped": len(lines) - released,
+        "for_review": review,
     }
     if dry_run:
         rendered = render_changelogs(paths, check=True, git=git, extra=lines)

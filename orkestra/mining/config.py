@@ -15,6 +15,8 @@ mining:
     keyword_sections: false                      # re-section by wording (deprecat…, remove…, security)
     repository_url: https://github.com/o/r       # commit and compare links (default: remote origin)
     release_type: python                         # release-please format: its sections for this type
+    history: auto                                # conventional | plain | auto (plain under 50 % CC)
+    min_confidence: 0.7                          # plain history: below it, left to `mine candidates`
 ```
 
 The commit index is derived state under ``paths.state`` (``.orkestra/mining/``), git-ignored.
@@ -25,7 +27,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
+
+from annotated_types import Interval
 
 from orkestra.errors import OrkestraError
 from orkestra.workspace.root import CONFIG_FILE, DECISIONS_DIR, OUTPUT_DIR, STATE_DIR
@@ -76,6 +80,10 @@ class ChangelogConfig:
     keyword_sections: bool = False
     repository_url: str | None = None
     release_type: str | None = None  # release-please's release type (python, node, java…); default: detected
+    history: Literal["auto", "conventional", "plain"] = "auto"  # how `mine auto` reads commits
+    min_confidence: Annotated[float, Interval(ge=0, le=1)] = (
+        0.7  # plain history: readings below this are left to `mine candidates`
+    )
 
 
 @dataclass(frozen=True)
