@@ -9,6 +9,18 @@ list carries no commit links in release-please's layout, so it is not scored her
 Prints one JSON line per system.
 
     python bench/bench_changelog.py --repo /tmp/release-please [--changelog CHANGELOG.md] [--packages root]
+
+Histories without Conventional Commits (``--hand-written CHANGES.rst``): the project's hand-written
+changelog names pull requests and issues (``:pr:`5730```, ``{issue}`2672```, ``(#7441)``,
+```#14220 <…/issues/14220>`_``) under version headings (``Version 3.1.2`` + an rst underline,
+``## 0.28.1 (…)``, ``pytest 9.1.1 (…)``). `mine auto` renders the history twice, as the old code
+read it (``history: conventional``: only Conventional Commits) and as it reads it now (``history:
+auto``), and each is scored per release present in both (a tag the history has): **numbers** — the
+share of the hand-written changelog's numbers in a release that the mined one names in that
+release too (micro over all numbers, and the median release's share) — and **entries** — the share
+of mined entries in those releases whose PR or issue numbers the hand-written release names.
+
+    python bench/bench_changelog.py --repo /work/.mirror/pallets+flask/repo --hand-written CHANGES.rst
 """
 
 from __future__ import annotations
@@ -93,6 +105,176 @@ def naive_changelog(repo: Path) -> dict[tuple[str, str], set[str]]:
     return entries
 
 
+HAND_NUMBER_RE = re.compile(
+    r"[:{](?:issue|pr|pull|bug)[:}]`\s*(?P<a>\d+(?:\s*,\s*\d+)*)`"
+    r"|(?<![\w&/])#(?P<b>\d+)\b"
+    r"|/(?:issues|pull)/(?P<c>\d+)\b"
+)
+HAND_VERSION_RE = re.compile(
+    r"^(?:[A-Za-z][\w-]*\s+)?\[?v?(?P<version>\d+(?:\.\d+)+(?:[a-z]+\d*)?)\]?(?:\s|$|[,:(])"
+)
+UNDERLINE_RE = re.compile(r"^([=\-~^*+#])\1{2,}\s*$")
+
+
+def normal_version(version: str) -> str:
+    """``2.0.0`` and ``2.0`` are one release; ``v1.2`` is ``1.2``; a pre-release (``8.0.0a1``, ``2.0.0rc2``)
+    counts as its final release, as hand-written changelogs usually list them under it."""
+    version = re.sub(r"(?:[-.]?(?:a|b|rc|alpha|beta|dev|pre)\.?\d*)+$", "", version.lstrip("v"))
+    parts = version.split(".")
+    while len(parts) > 2 and parts[-1] == "0":
+        parts.pop()
+    return ".".join(parts)
+
+
+def hand_written_releases(text: str) -> dict[str, list[set[int]]]:
+    """version → the numbered items of that release, each as its set of PR/issue numbers.
+
+    A version heading is a Markdown heading or an underlined rst title whose text starts with a
+    version (after at most one word: ``Version 3.1.2``, ``pytest 9.1.1``, ``[0.28.1]``); an item is a
+    line starting with ``-``/``*`` plus its continuation lines."""
+    lines = text.splitlines()
+    releases: dict[str, list[set[int]]] = {}
+    version = None
+    item: set[int] | None = None
+    for number, line in enumerate(lines):
+        following = lines[number + 1] if number + 1 < len(lines) else ""
+        title = None
+        if line.startswith("#"):
+            title = line.lstrip("#").strip()
+        elif line.strip() and UNDERLINE_RE.match(following) and not UNDERLINE_RE.match(line):
+            title = line.strip()
+        if title is not None:
+            found = HAND_VERSION_RE.match(title)
+            if found:
+                version = normal_version(found["version"])
+                releases.setdefault(version, [])
+                item = None
+            continue
+        if version is None:
+            continue
+        if re.match(r"^\s*[-*] ", line) and not UNDERLINE_RE.match(line):
+            item = set()
+            releases[version].append(item)
+        elif not line.strip() and item is not None and not following.startswith((" ", "\t")):
+            item = None
+        numbers = {
+            int(n)
+            for m in HAND_NUMBER_RE.finditer(line)
+            for n in re.findall(r"\d+", next(g for g in m.group("a", "b", "c") if g))
+        }
+        if numbers:
+            if item is None:
+                item = set()
+                releases[version].append(item)
+            item |= numbers
+    return releases
+
+
+def mined_releases(text: str) -> dict[str, list[set[int]]]:
+    """version → each entry of a rendered keep-a-changelog file as its set of ``#N`` numbers."""
+    releases: dict[str, list[set[int]]] = {}
+    version = None
+    for line in text.splitlines():
+        if line.startswith("## "):
+            found = HAND_VERSION_RE.match(line[3:].strip())
+            version = normal_version(found["version"]) if found else None
+            if version:
+                releases.setdefault(version, [])
+        elif version and line.startswith("- "):
+            releases[version].append({int(n) for n in re.findall(r"#(\d+)\b", line)})
+    return releases
+
+
+def numbers_in_git(work: Path) -> set[int]:
+    """Every ``#N`` any commit message names, and every towncrier fragment's number: what mining can see."""
+    text = git(work, "log", "--format=%B", "--name-only", "HEAD")
+    found = {int(n) for n in re.findall(r"#(\d+)\b", text)}
+    found |= {int(n) for n in re.findall(r"(?:^|/)(?:changelog|changes|newsfragments)/(\d+)\.", text, re.M)}
+    return found
+
+
+def score_numbers(
+    hand: dict[str, list[set[int]]], mined: dict[str, list[set[int]]], visible: set[int] | None = None
+) -> dict:
+    """Per release in both: hand-written numbers the mined release names; mined entries the hand one names."""
+    common = sorted(set(hand) & set(mined))
+    shares, named = [], 0
+    total_numbers = matched_numbers = 0
+    entries = entries_with_numbers = entries_matched = 0
+    for version in common:
+        truth = set().union(*hand[version]) if hand[version] else set()
+        ours = set().union(*mined[version]) if mined[version] else set()
+        if truth:
+            named += 1
+            shares.append(len(truth & ours) / len(truth))
+            total_numbers += len(truth)
+            matched_numbers += len(truth & ours)
+        for entry in mined[version]:
+            entries += 1
+            entries_with_numbers += bool(entry)
+            entries_matched += bool(entry & truth)
+    shares.sort()
+    seen = (
+        sum(len((set().union(*hand[v]) if hand[v] else set()) & visible) for v in common)
+        if visible is not None
+        else None
+    )
+    return {
+        "releases_compared": len(common),
+        "releases_with_numbers": named,
+        "hand_numbers": total_numbers,
+        "hand_numbers_named_in_git": seen,
+        "numbers_found": matched_numbers,
+        "numbers_share": round(matched_numbers / total_numbers, 4) if total_numbers else 0.0,
+        "numbers_share_median_release": round(shares[len(shares) // 2], 4) if shares else 0.0,
+        "mined_entries": entries,
+        "mined_entries_with_numbers": entries_with_numbers,
+        "mined_entries_in_hand": entries_matched,
+        "entries_share": round(entries_matched / entries, 4) if entries else 0.0,
+    }
+
+
+def hand_written_bench(args) -> int:
+    """Both readings of a history scored against the project's hand-written changelog (one JSON line each)."""
+    import shutil
+
+    from orkestra.mining.auto import run_auto
+    from orkestra.mining.config import load_mining_paths
+
+    with tempfile.TemporaryDirectory(prefix="bench-changelog-") as tmp:
+        work = Path(tmp) / "repo"
+        subprocess.run(["git", "clone", "-q", "--no-checkout", str(args.repo), str(work)], check=True)
+        checkout_manifests(work)
+        hand = hand_written_releases(git(work, "show", f"HEAD:{args.hand_written}"))
+        commits = int(git(work, "rev-list", "--count", "HEAD"))
+        visible = numbers_in_git(work)
+        rendered = ".orkestra/bench/CHANGELOG.md"
+        for history in ("conventional", "auto"):
+            (work / "orkestra.yaml").write_text(
+                f"mining:\n  changelog:\n    packages: root\n    path: {rendered}\n    history: {history}\n"
+            )
+            shutil.rmtree(work / "ai_assets", ignore_errors=True)
+            (work / rendered).unlink(missing_ok=True)
+            start = time.perf_counter()
+            result = run_auto(load_mining_paths(work))
+            seconds = time.perf_counter() - start
+            text = (work / rendered).read_text(encoding="utf-8") if (work / rendered).is_file() else ""
+            row = {
+                "repo": args.repo.resolve().as_posix(),
+                "changelog": args.hand_written,
+                "history_setting": history,
+                "read_as": result["history"],
+                "commits": commits,
+                "released": result["released"],
+                "skipped": result["skipped"],
+                "for_review": result["for_review"],
+                **score_numbers(hand, mined_releases(text), visible),
+                "seconds": round(seconds, 2),
+            }
+            print(json.dumps(row), flush=True)
+    return 0
+
+
 def score(truth: dict, found: dict) -> dict:
     versions = {v for v, _ in truth}
     found = {k: v for k, v in found.items() if k[0] in versions}
@@ -122,7 +304,14 @@ def main() -> int:
     )
     parser.add_argument("--packages", default="root", choices=["root", "per-package", "both"])
     parser.add_argument("--show-misses", type=int, default=0, help="print this many misses of each kind")
+    parser.add_argument(
+        "--hand-written",
+        metavar="PATH",
+        help="score against this hand-written changelog's PR and issue numbers (path at HEAD)",
+    )
     args = parser.parse_args()
+    if args.hand_written:
+        return hand_written_bench(args)
 
     from orkestra.mining.auto import run_auto
     from orkestra.mining.config import load_mining_paths
