@@ -13,6 +13,12 @@ is computed in the same run over the same tree.
 
 Prints one JSON line per repository and one overall (Acc@1, Acc@5, MRR@10 for both rankers, index
 seconds, query p50/p95 in-process).
+
+Function level (issues whose ``gold_spans`` name a function, method or class the index holds at the
+base commit): a cited place is a result's ``path:line`` and then each further place it lists; it
+hits when the path is a gold file and the line lies inside a gold definition's span (a class's
+whole span counts). Acc@1/5/10 over the first distinct non-test places, next to a BM25 over
+function/class/method-level chunks of the non-test ``.py`` files (``bench_questions.ChunkBM25``).
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
 
 from maguyva.answers import MAX_TOKENS  # noqa: E402
 from maguyva.api import Maguyva  # noqa: E402
@@ -174,11 +181,38 @@ def metrics(ranked: list[str], gold: set[str]) -> dict:
     }
 
 
+def gold_places(api, row: dict) -> list[tuple[str, int, int]]:
+    """The gold definitions' spans at the base commit, found by qualified-name suffix in the index."""
+    spans = []
+    for path, names in (row.get("gold_spans") or {}).items():
+        symbols = list(api.store.symbols_in(path))
+        for name in names:
+            for symbol in symbols:
+                if symbol.qualified_name == name or symbol.qualified_name.endswith("." + name):
+                    spans.append((path, symbol.line, symbol.end_line))
+    return spans
+
+
+def function_metrics(places: list[tuple[str, int]], gold: list[tuple[str, int, int]]) -> dict:
+    top = [p for p in dict.fromkeys(places) if not is_test(p[0])][:10]
+    first = next(
+        (i for i, (path, line) in enumerate(top) if any(path == g and a <= line <= b for g, a, b in gold)),
+        None,
+    )
+    return {f"acc{k}": float(first is not None and first < k) for k in (1, 5, 10)}
+
+
 def summary(rows: list[dict]) -> dict:
     out: dict = {"n": len(rows)}
     for ranker in ("maguyva", "bm25"):
         for metric in ("acc1", "acc5", "mrr10"):
             out[f"{ranker}_{metric}"] = round(sum(r[ranker][metric] for r in rows) / max(1, len(rows)), 3)
+    spanned = [r for r in rows if r.get("maguyva_fn")]
+    out["fn_n"] = len(spanned)
+    for ranker in ("maguyva_fn", "bm25_fn"):
+        for metric in ("acc1", "acc5", "acc10"):
+            if spanned and all(ranker in r for r in spanned):
+                out[f"{ranker}_{metric}"] = round(sum(r[ranker][metric] for r in spanned) / len(spanned), 3)
     for key, name in (("seconds", "query"), ("warm_seconds", "warm_query")):
         latencies = sorted(r[key] for r in rows if key in r)
         if latencies:
@@ -297,11 +331,26 @@ def ask(row: dict, args, embedder) -> dict:
     started = time.perf_counter()
     api.intelligent_search(row["query"], limit=ASKED, max_tokens=MAX_TOKENS)
     warm = time.perf_counter() - started
+    gold_spans = gold_places(api, row)
+    places = []
+    for result in answer["results"]:
+        places += [(result["path"], result["line"])] + [
+            (result["path"], m["line"]) for m in result.get("more") or []
+        ]
+    functions = {}
+    if gold_spans:
+        functions["maguyva_fn"] = function_metrics(places, gold_spans)
+        if not args.no_baseline:
+            from bench_questions import ChunkBM25
+
+            chunks = ChunkBM25(api, keep=lambda path: path.endswith(".py") and not is_test(path))
+            functions["bm25_fn"] = function_metrics(chunks.rank(row["query"], limit=ASKED), gold_spans)
     api.close()
     ours = [r["path"] for r in answer["results"]]
     theirs = BM25(tree).rank(row["query"], limit=ASKED) if not args.no_baseline else []
     gold = set(row["gold_files"])
     return {
+        **functions,
         "instance_id": row["instance_id"],
         "repo": row["repo"],
         "maguyva": metrics(ours, gold),

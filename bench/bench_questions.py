@@ -106,12 +106,12 @@ def score(places: list[tuple[str, int]], golds: list[dict], kind: str) -> dict:
 class ChunkBM25:
     """One chunk per function, method or class the index holds (its lines plus its path's tokens)."""
 
-    def __init__(self, api: Maguyva, k1: float = 1.2, b: float = 0.75):
+    def __init__(self, api: Maguyva, k1: float = 1.2, b: float = 0.75, keep=lambda path: True):
         self.k1, self.b = k1, b
         self.places: list[tuple[str, int]] = []
         self.tf: list[collections.Counter] = []
         self.df: collections.Counter = collections.Counter()
-        for path in sorted(api.store.known_paths()):
+        for path in sorted(p for p in api.store.known_paths() if keep(p)):
             text = api.store.file_text(path) or ""
             lines = text.splitlines()
             path_words = bm25_tokens(path)

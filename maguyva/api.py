@@ -252,6 +252,16 @@ class Maguyva:
                 + (f" under {path_prefix!r}" if path_prefix else "")
                 + "; try search_text for a literal, or find_symbol with find_similar=true"
             )
+        if intent.name in ("find_references", "impact_analysis") and "graph" in ranked:
+            from maguyva.retrieve.graph import total
+
+            counted = total(self.store, intent.name, terms)
+            if counted is not None:
+                verb = "call or use" if intent.name == "find_references" else "depend on"
+                notes.append(
+                    f"{counted[0]} place(s) in all {verb} {counted[1]} (the package's own code first, "
+                    f"then examples and tests); find_references or analyze_dependencies list them all"
+                )
         if "semantic" not in route.weights and self._semantic_problem:
             notes.append(f"semantic: {self._semantic_problem}")
         answer = {

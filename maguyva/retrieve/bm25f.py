@@ -112,14 +112,37 @@ def definition_fields(symbols: list, text: str) -> tuple[Mapping[str, Counter], 
     return tuple(out)
 
 
+class ArrayPostings(Mapping):
+    """Postings kept as three flat arrays (as the cache stores them): a term's row is sliced when asked,
+    so opening an index costs one read of the arrays, not one object per term."""
+
+    def __init__(self, terms: list[str], offsets: np.ndarray, ids: np.ndarray, values: np.ndarray):
+        self._row = dict(zip(terms, range(len(terms))))
+        self._offsets, self._ids, self._values = offsets, ids, values
+
+    def __getitem__(self, term: str) -> tuple[np.ndarray, np.ndarray]:
+        row = self._row[term]
+        start, end = self._offsets[row], self._offsets[row + 1]
+        return self._ids[start:end], self._values[start:end]
+
+    def __contains__(self, term: object) -> bool:
+        return term in self._row
+
+    def __iter__(self):
+        return iter(self._row)
+
+    def __len__(self) -> int:
+        return len(self._row)
+
+
 class FileIndex:
     """The postings of every file; ``score`` ranks files for a weighted bag of query terms."""
 
     def __init__(
         self,
         paths: list[str],
-        postings: dict[str, tuple[np.ndarray, np.ndarray]],
-        symbol_postings: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
+        postings: Mapping[str, tuple[np.ndarray, np.ndarray]],
+        symbol_postings: Mapping[str, tuple[np.ndarray, np.ndarray]] | None = None,
         symbol_file: np.ndarray | None = None,
         symbol_factor: np.ndarray | None = None,
     ):

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from maguyva.retrieve.bm25f import FileIndex, build_from_store
+from maguyva.retrieve.bm25f import ArrayPostings, FileIndex, build_from_store
 
 if TYPE_CHECKING:
     from maguyva.store.base import Store
@@ -71,17 +71,8 @@ def _read(place: Path, key: str) -> FileIndex | None:
             data["symbol_values"],
         )
         symbol_file, symbol_factor = data["symbol_file"], data["symbol_factor"]
-    postings = {
-        t: (ids[offsets[i] : offsets[i + 1]], values[offsets[i] : offsets[i + 1]])
-        for i, t in enumerate(terms)
-    }
-    symbols = {
-        t: (
-            symbol_ids[symbol_offsets[i] : symbol_offsets[i + 1]],
-            symbol_values[symbol_offsets[i] : symbol_offsets[i + 1]],
-        )
-        for i, t in enumerate(symbol_terms)
-    }
+    postings = ArrayPostings(terms, offsets, ids, values)
+    symbols = ArrayPostings(symbol_terms, symbol_offsets, symbol_ids, symbol_values)
     return FileIndex(paths, postings, symbols, symbol_file, symbol_factor)
 
 

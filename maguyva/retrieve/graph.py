@@ -59,13 +59,33 @@ def module_files(store: Store, name: str) -> list[str]:
 
 
 _KIND_ORDER = {"calls": 0, "inherits": 1, "references": 2, "imports": 3}
+# where a use stands: the package's own code first, then examples, docs and benchmarks, tests last
+_PLACE_ORDER = {
+    None: 0,
+    "vendored": 1,
+    "rendered": 1,
+    "example": 2,
+    "docs": 2,
+    "ci": 2,
+    "changelog": 2,
+    "test": 3,
+}
+
+
+def place_order(path: str) -> int:
+    """0 for the repository's own code, 2 for examples and docs, 3 for tests (by path alone)."""
+    from maguyva.retrieve.rank import file_kind  # the file kinds the ranker demotes
+
+    return _PLACE_ORDER.get(file_kind(path, (), "code"), 2)
 
 
 def _incoming(store: Store, target: Target) -> list[Edge]:
-    """Resolved edges into ``target``: calls first, imports last, then by place."""
+    """Resolved edges into ``target``: calls first, imports last; source before examples and tests."""
     edges = store.edges_in(target.path, target.symbol) if target.symbol else store.edges_in(target.path)
     resolved = [e for e in edges if e.resolution in LINKED]
-    return sorted(resolved, key=lambda e: (_KIND_ORDER.get(e.kind, 9), e.src_path, e.src_line))
+    return sorted(
+        resolved, key=lambda e: (_KIND_ORDER.get(e.kind, 9), place_order(e.src_path), e.src_path, e.src_line)
+    )
 
 
 def incoming(store: Store, target: Target, limit: int = 50, *, possible: bool = False) -> list[Edge]:
@@ -158,8 +178,22 @@ def impact(store: Store, target: Target, depth: int = 2, limit: int = 200) -> li
             seen.add(key)
             found.append(Impacted(edge.src_path, edge.src_line, edge.src_symbol, level + 1, edge.kind))
             frontier.append((Target(edge.src_path, edge.src_symbol, edge.src_line, "symbol"), level + 1))
-    found.sort(key=lambda i: (i.depth, i.path, i.line))
+    found.sort(key=lambda i: (i.depth, place_order(i.path), i.path, i.line))
     return found[:limit]
+
+
+def total(store: Store, intent: str, terms: list[str]) -> tuple[int, str] | None:
+    """How many places in all a reference or impact question's first resolvable term has (and the term)."""
+    for term in terms:
+        targets = resolve_targets(store, term, limit=5)
+        if not targets:
+            continue
+        if intent == "impact_analysis":
+            count = sum(len(impact(store, t, depth=2, limit=100_000)) for t in targets)
+        else:
+            count = sum(len(_incoming(store, t)) for t in targets)
+        return count, term
+    return None
 
 
 def search(store: Store, intent: str, terms: list[str], limit: int = 20) -> list[Hit]:

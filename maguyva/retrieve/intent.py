@@ -6,6 +6,7 @@ hand-chosen priors of the design, not learned values.
 
 from __future__ import annotations
 
+import errno
 import re
 from dataclasses import dataclass
 
@@ -49,9 +50,17 @@ _IMPACT = re.compile(
 )
 _QUOTED = re.compile(r"\"[^\"\n]+\"|'[^'\n]{2,}'|`[^`\n]+`")  # single-line only: never across a fence
 QUOTED_SHARE = 0.6  # the quoted-string rule fires only when the quoted part is most of the query
+_ERRNO = "|".join(sorted(errno.errorcode.values(), key=len, reverse=True))  # ENOENT, EACCES … (not EDITOR)
 _ERROR_TOKEN = re.compile(
     r"(?i:\b(traceback|exception|errno|stack\s*trace|segfault)\b|\b(error|panic|fatal):)"
-    r"|\bE[A-Z]{3,}\b|\b[A-Z][a-zA-Z]+(Error|Exception)\b"
+    rf"|\b({_ERRNO})\b|\b[A-Z][a-zA-Z]+(Error|Exception)\b"
+)
+# a question about the code ("how are error handlers looked up for an exception?") is no literal lookup,
+# whatever words it uses; a pasted message or a bare name is
+_QUESTION = re.compile(
+    r"^\s*(how|where|which|what|why|when|who|does|do|is|are|can|should|could|would|explain|show|find|list)\b"
+    r"|\?\s*$",
+    re.I,
 )
 _SIMILAR = re.compile(
     r"\b(similar\s+to|like\s+this|same\s+as|resembl\w*|analogous|other\s+places\s+that)\b", re.I
@@ -99,9 +108,10 @@ def classify(query: str) -> Intent:
         return Intent("find_references", 0.90, "references phrase")
     if _IMPACT.search(text):
         return Intent("impact_analysis", 0.90, "impact phrase")
+    question = bool(_QUESTION.search(text))
     if _QUOTED.search(text) and parsed.quoted_share >= QUOTED_SHARE:
         return Intent("exact_match", 0.90, "quoted string")
-    if _ERROR_TOKEN.search(text):
+    if _ERROR_TOKEN.search(text) and not question:
         return Intent("exact_match", 0.85, "error token")
     if _SIMILAR.search(text):
         return Intent("find_similar", 0.80, "similarity phrase")
