@@ -92,13 +92,16 @@ def unreadable_reply(error: Exception):
     """
     from mcp_types import INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
 
-    line = _raw_line(error)
-    try:
-        data = json.loads(line) if line is not None else None
-    except (ValueError, RecursionError):
-        data = None
-    if not isinstance(data, dict):
-        code, message, request_id = PARSE_ERROR, "parse error: the message is not a JSON-RPC object", None
+    data = _raw_message(error)
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except (ValueError, RecursionError):
+            data = None
+    if data is None:
+        code, message, request_id = PARSE_ERROR, "parse error: the line is not JSON", None
+    elif not isinstance(data, dict):
+        code, message, request_id = INVALID_REQUEST, "invalid request: not a JSON-RPC object", None
     else:
         request_id = data.get("id")
         if "id" not in data and "method" in data:
@@ -108,10 +111,9 @@ def unreadable_reply(error: Exception):
         where = _lone_surrogate(data)
         if where is not None:
             path, char = where
+            in_params = path.startswith(("params", "a key of params"))
             code, kind = (
-                (INVALID_PARAMS, "invalid params")
-                if path.startswith("params")
-                else (INVALID_REQUEST, "invalid request")
+                (INVALID_PARAMS, "invalid params") if in_params else (INVALID_REQUEST, "invalid request")
             )
             message = (
                 f"{kind}: {path[:200]} holds a lone surrogate (\\u{ord(char):04x}), which is not "
@@ -125,16 +127,16 @@ def unreadable_reply(error: Exception):
     return JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(code=code, message=message))
 
 
-def _raw_line(error: Exception) -> str | None:
+def _raw_message(error: Exception) -> Any:
+    """What the SDK failed on: the line (JSON it could not parse) or the object it parsed, else None."""
     errors = getattr(error, "errors", None)
     if not callable(errors):
         return None
     try:
         found = errors()
-    except Exception:  # noqa: BLE001 - any failure here only means "no line to reread"
+    except Exception:  # noqa: BLE001 - any failure here only means "nothing to read again"
         return None
-    value = found[0].get("input") if found else None
-    return value if isinstance(value, str) else None
+    return found[0].get("input") if found else None
 
 
 def _lone_surrogate(value: Any, path: str = "") -> tuple[str, str] | None:
@@ -151,7 +153,7 @@ def _lone_surrogate(value: Any, path: str = "") -> tuple[str, str] | None:
                 child_path = f"{where}.{key}" if where else str(key)
                 bad = next((c for c in str(key) if "\ud800" <= c <= "\udfff"), None)
                 if bad is not None:
-                    return f"a key in {where or 'the message'}", bad
+                    return f"a key of {where}" if where else "a key of the message", bad
                 stack.append((child_path, child))
         elif isinstance(item, list):
             stack.extend((f"{where}[{i}]", child) for i, child in reversed(list(enumerate(item))))
