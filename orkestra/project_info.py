@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 PROJECT_FILES = ("pyproject.toml", "package.json", "Cargo.toml", "go.mod")
+MAX_PROJECT_FILE_BYTES = 4 << 20  # far above any real manifest; larger ones are not read
 MAX_FILES = 20_000  # languages are counted on at most this many scanned files
 CODE_LANGUAGES = {
     "python",
@@ -75,32 +76,67 @@ def _kebab(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "project"
 
 
+def read_project_file(root: Path, rel: str, limit: int = MAX_PROJECT_FILE_BYTES) -> str | None:
+    """The text of a project file (undecodable bytes replaced), or None when it is missing, not a regular
+    file (a FIFO is never waited on), larger than ``limit`` or unreadable."""
+    from orkestra.workspace.links import read_regular
+
+    try:
+        return read_regular(root / rel, limit).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def _text(value: object) -> str:
+    """A manifest value as text that can be written out: lone surrogates (``"\\ud800"`` in JSON, which
+    UTF-8 cannot encode) become U+FFFD; lists, tables and null are not text."""
+    if isinstance(value, (dict, list)) or value is None:
+        return ""
+    return _SURROGATES.sub("\ufffd", str(value))
+
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
 def read_manifest(root: Path) -> ProjectInfo:
-    """Name, description, version and authors from the first project file found; folder name otherwise."""
+    """Name, description, version and authors from the first project file found; folder name otherwise.
+
+    A file that does not parse, nests too deeply or holds the wrong types (``package = [1]`` in
+    Cargo.toml) is passed over, never a traceback."""
     for name in PROJECT_FILES:
-        path = root / name
-        if not path.is_file():
+        text = read_project_file(root, name)
+        if text is None:
             continue
         try:
-            info = _PARSERS[name](path.read_text(encoding="utf-8", errors="replace"))
-        except (ValueError, tomllib.TOMLDecodeError):
+            info = _PARSERS[name](text)
+        except (ValueError, RecursionError, tomllib.TOMLDecodeError):
             continue
-        if info.get("name"):
+        if _text(info.get("name")).strip():
+            authors = info.get("authors")
             return ProjectInfo(
-                name=str(info["name"]),
-                description=str(info.get("description") or "").strip(),
-                version=str(info.get("version") or ""),
-                authors=tuple(str(a) for a in info.get("authors") or ()),
+                name=_text(info["name"]).strip(),
+                description=_text(info.get("description")).strip(),
+                version=_text(info.get("version")),
+                authors=tuple(_text(a) for a in _list(authors) if _text(a)),
                 manifest=name,
             )
-    return ProjectInfo(name=root.resolve().name)
+    return ProjectInfo(name=_text(root.resolve().name))
+
+
+def _table(value: object) -> dict:
+    return value if isinstance(value, dict) else {}
 
 
 def _pyproject(text: str) -> dict:
     data = tomllib.loads(text)
-    project = data.get("project") or data.get("tool", {}).get("poetry") or {}
-    authors = [a.get("name", "") if isinstance(a, dict) else str(a) for a in project.get("authors") or []]
-    return {**project, "authors": [a for a in authors if a]}
+    project = _table(data.get("project")) or _table(_table(data.get("tool")).get("poetry"))
+    listed = project.get("authors")
+    names = [a.get("name", "") if isinstance(a, dict) else a for a in _list(listed)]
+    return {**project, "authors": [a for a in map(_text, names) if a]}
+
+
+def _list(value: object) -> list:
+    return value if isinstance(value, list) else []
 
 
 def _package_json(text: str) -> dict:
@@ -109,15 +145,13 @@ def _package_json(text: str) -> dict:
         raise ValueError("package.json is not an object")  # not TypeError: read_manifest skips ValueError
     author = data.get("author")
     author = author.get("name") if isinstance(author, dict) else author
-    return {**data, "authors": [author] if author else []}
+    return {**data, "authors": [author] if isinstance(author, str) and author else []}
 
 
 def _cargo(text: str) -> dict:
-    package = tomllib.loads(text).get("package") or {}
-    return {
-        **package,
-        "authors": [re.sub(r"\s*<.*>", "", a) for a in package.get("authors") or [] if isinstance(a, str)],
-    }
+    package = _table(tomllib.loads(text).get("package"))
+    authors = _list(package.get("authors"))
+    return {**package, "authors": [re.sub(r"\s*<.*>", "", a) for a in authors if isinstance(a, str)]}
 
 
 def _go_mod(text: str) -> dict:
@@ -178,10 +212,8 @@ _TEST_WORDS = re.compile(
 
 
 def _runs_tests(path: Path) -> bool:
-    try:
-        return bool(_TEST_WORDS.search(path.read_text(encoding="utf-8", errors="replace")[:200_000]))
-    except OSError:
-        return False
+    text = read_project_file(path.parent, path.name)
+    return bool(text and _TEST_WORDS.search(text[:200_000]))
 
 
 def _languages(root: Path) -> tuple[str, ...]:
@@ -220,8 +252,7 @@ def _packages(root: Path, name: str) -> tuple[str, ...]:
 
 def _tests(root: Path, languages: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     """The test command and the files that prove it (only files that exist)."""
-    pyproject = root / "pyproject.toml"
-    py_text = pyproject.read_text(encoding="utf-8", errors="replace") if pyproject.is_file() else ""
+    py_text = read_project_file(root, "pyproject.toml") or ""
     if (
         "[tool.pytest" in py_text
         or (root / "pytest.ini").is_file()
@@ -234,11 +265,11 @@ def _tests(root: Path, languages: tuple[str, ...]) -> tuple[str, tuple[str, ...]
             if (root / p).is_file() and (p != "pyproject.toml" or "[tool.pytest" in py_text)
         ]
         return "python -m pytest", tuple(evidence)
-    package = root / "package.json"
-    if package.is_file():
+    package = read_project_file(root, "package.json")
+    if package is not None:
         try:
-            scripts = json.loads(package.read_text(encoding="utf-8")).get("scripts") or {}
-        except ValueError:
+            scripts = _table(_table(json.loads(package)).get("scripts"))
+        except (ValueError, RecursionError):
             scripts = {}
         if "test" in scripts:
             runner = (

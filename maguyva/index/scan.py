@@ -23,7 +23,7 @@ import os
 import posixpath
 import re
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from stat import S_ISDIR, S_ISLNK, S_ISREG
@@ -173,7 +173,7 @@ class _Scanner:
         """The directory walk from ``top`` (repo-relative, "" for the root) with the ignore specs above it."""
         root = self.root
         specs_by_dir: dict[str, list[tuple[str, pathspec.GitIgnoreSpec]]] = {top: specs}
-        for directory, dirnames, filenames in os.walk(root / top if top else root, followlinks=False):
+        for directory, dirnames, filenames in _walk(root / top if top else root):
             rel_dir = Path(directory).relative_to(root).as_posix()
             rel_dir = "" if rel_dir == "." else rel_dir
             specs = specs_by_dir.pop(rel_dir)
@@ -293,18 +293,37 @@ def utf8_name(text: str) -> bool:
 
 
 def _safe_dir(root: str, rel: str, safe: dict[str, bool]) -> bool:
-    """Whether every component of the directory ``rel`` is a real directory (no symlink), memoised."""
-    if rel in safe:
-        return safe[rel]
-    ok = _safe_dir(root, rel.rpartition("/")[0], safe)
-    if ok:
-        try:
-            mode = os.lstat(f"{root}/{rel}").st_mode
-            ok = S_ISDIR(mode) and not S_ISLNK(mode)
-        except OSError:
-            ok = False
-    safe[rel] = ok
+    """Whether every component of the directory ``rel`` is a real directory (no symlink), memoised;
+    checked from the top down without recursion (a clone may nest folders thousands deep)."""
+    missing = []
+    while rel not in safe:
+        missing.append(rel)
+        rel = rel.rpartition("/")[0]
+    ok = safe[rel]
+    for folder in reversed(missing):
+        if ok:
+            try:
+                mode = os.lstat(f"{root}/{folder}").st_mode
+                ok = S_ISDIR(mode) and not S_ISLNK(mode)
+            except OSError:  # ENAMETOOLONG past PATH_MAX too
+                ok = False
+        safe[folder] = ok
     return ok
+
+
+def _walk(top: Path) -> Iterator[tuple[str, list[str], list[str]]]:
+    """``os.walk(top, followlinks=False)`` without recursion (3.11's recurses once per folder level)."""
+    stack = [os.fspath(top)]
+    while stack:
+        current = stack.pop()
+        try:
+            with os.scandir(current) as entries:
+                listed = [(e.name, e.is_dir()) for e in entries]
+        except OSError:
+            continue
+        dirs = [name for name, is_dir in listed if is_dir]
+        yield current, dirs, [name for name, is_dir in listed if not is_dir]
+        stack.extend(p for name in reversed(dirs) if not os.path.islink(p := os.path.join(current, name)))
 
 
 def _scan_file(

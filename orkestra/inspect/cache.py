@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 from orkestra.workspace.root import CONFIG_FILE, raw_config  # raw_config: no pydantic on a cache hit
+from orkestra.workspace.scan import walk_tree
 
 TYPE_CHECKING = False  # typing and dataclasses cost more to import than a no-op sync's whole check
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ def project_dirs(root: Path, exclude: list[str]) -> Iterator[tuple[str, list[str
     """Walk ``root`` like ``os.walk`` (rel dir, dir names, file names), sorted, skipping hidden,
     ``node_modules``/``__pycache__`` and excluded directories."""
     base = os.fspath(root)
-    for current, dirnames, filenames in os.walk(base):
+    for current, dirnames, filenames in walk_tree(base):
         rel = _relative(current, base)
         dirnames[:] = sorted(d for d in dirnames if not _skipped(d, "" if rel == "." else rel, exclude))
         yield rel, list(dirnames), sorted(filenames)
@@ -81,7 +82,7 @@ def tree(root: Path, rel: str, skip: str | None = None) -> tuple[list[str], list
     base = root / rel
     if not base.is_dir():
         return files, [rel]  # a missing directory is watched too: creating it is a change
-    for current, dirnames, filenames in os.walk(base):
+    for current, dirnames, filenames in walk_tree(base):
         current_rel = _relative(current, os.fspath(root))
         if skip is not None:
             dirnames[:] = [d for d in dirnames if f"{current_rel}/{d}" != skip]

@@ -26,6 +26,7 @@ from orkestra.errors import OrkestraError
 from orkestra.workspace.links import is_git_part
 
 TMP_SUFFIX = ".orkestra-tmp"
+MAX_PARTS = 256  # folders a written path may nest (each holds a descriptor while the tree is open)
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -42,6 +43,10 @@ def path_parts(rel: str) -> list[str]:
         raise UnsafePath(f"refusing to write {rel!r}: it lies inside .git/")
     if "\0" in rel:
         raise UnsafePath(f"refusing to write {rel!r}: NUL byte in the path")
+    if len(parts) > MAX_PARTS:
+        raise UnsafePath(
+            f"refusing to write {rel[:200]!r}…: nested {len(parts)} folders deep (the limit is {MAX_PARTS})"
+        )
     return parts
 
 
@@ -83,9 +88,17 @@ class SafeTree:
         fd = self._fds.get(parts)
         if fd is not None:
             return fd
-        parent = self._dir(parts[:-1], create, target)
-        if parent is None:
-            return None
+        known = len(parts) - 1  # the deepest folder on the way already open (the root always is)
+        while parts[:known] not in self._fds:
+            known -= 1
+        for depth in range(known + 1, len(parts)):  # each folder on the way, from the top: no recursion
+            if self._open(parts[:depth], create, target) is None:
+                return None
+        return self._open(parts, create, target)
+
+    def _open(self, parts: tuple[str, ...], create: bool, target: str) -> int | None:
+        """Open folder ``parts`` below its (open) parent, without following a link."""
+        parent = self._fds[parts[:-1]]
         name = parts[-1]
         try:
             fd = os.open(name, _DIR_FLAGS, dir_fd=parent)

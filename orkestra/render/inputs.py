@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import orkestra
 from orkestra.workspace.root import CONFIG_FILE
-from orkestra.workspace.scan import is_pruned, match_glob, walk, walk_files
+from orkestra.workspace.scan import is_pruned, match_glob, tree_paths, walk, walk_files
 
 if TYPE_CHECKING:  # the model is not needed to hash inputs (a no-op sync never imports pydantic)
     from orkestra.workspace.config import OrkestraConfig
@@ -63,13 +63,13 @@ def skill_assets(root: Path, skill: Skill, links: Containment | None = None) -> 
         folder = root / skill.source_dir
         return sorted(
             p.relative_to(root).as_posix()
-            for p in folder.rglob("*")
+            for p in tree_paths(folder)
             if p.is_file() and p.relative_to(folder).as_posix() != "SKILL.md"
         )
     with os.scandir(root / skill.source_dir) as entries:
         folders = [Path(e.path) for e in entries if e.name in SKILL_ASSET_DIRS and e.is_dir()]
     return sorted(
-        p.relative_to(root).as_posix() for folder in folders for p in folder.rglob("*") if p.is_file()
+        p.relative_to(root).as_posix() for folder in folders for p in tree_paths(folder) if p.is_file()
     )
 
 

@@ -18,6 +18,7 @@ from orkestra.trust.conformance import check_conformance
 from orkestra.trust.findings import AuditReport, Finding, SkillAudit, sort_findings
 from orkestra.trust.scripts_audit import audit_file
 from orkestra.trust.shipped import classify_binary
+from orkestra.workspace.scan import tree_paths
 
 if TYPE_CHECKING:
     from orkestra.workspace import Workspace
@@ -100,7 +101,7 @@ def find_skill_dirs(path: Path) -> list[Path]:
         return [path.parent] if path.name == SKILL_FILE else []
     if (path / SKILL_FILE).is_file():
         return [path]
-    return sorted(p.parent for p in path.rglob(SKILL_FILE) if not _SKIP_DIRS & set(p.parts))
+    return sorted(p.parent for p in tree_paths(path, SKILL_FILE) if not _SKIP_DIRS & set(p.parts))
 
 
 def _files(path: Path) -> tuple[list[Path], list[Path]]:

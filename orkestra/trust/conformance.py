@@ -67,6 +67,13 @@ def split_skill(text: str) -> tuple[dict | None, str, int, str]:
     return None, text, 1, "frontmatter is not closed by '---'"
 
 
+def _words(value: object) -> list[str]:
+    """A list of names as text: ``tags: 5``, a mapping or nested lists give none (never a crash)."""
+    if not isinstance(value, list):
+        return []
+    return [str(v) for v in value if isinstance(v, (str, int, float)) and not isinstance(v, bool)]
+
+
 def spec_view(data: dict) -> dict:
     """The spec-level fields of either shape: name, description, compatibility, tags, tools."""
     meta = data.get("metadata")
@@ -76,17 +83,15 @@ def spec_view(data: dict) -> dict:
             "name": meta.get("name"),
             "description": meta.get("description"),
             "compatibility": meta.get("compatibility"),
-            "tags": front.get("tags") or [],
-            "allowed_tools": front.get("allowed_tools") or [],
+            "tags": _words(front.get("tags")),
+            "allowed_tools": _words(front.get("allowed_tools")),
             "last_updated": meta.get("last_updated"),
             "source_format": True,
         }
     tools = data.get("allowed-tools") or []
-    if isinstance(tools, str):
-        tools = [t for t in re.split(r"[\s,]+", tools) if t]
+    tools = [t for t in re.split(r"[\s,]+", tools) if t] if isinstance(tools, str) else _words(tools)
     tags = meta.get("tags", []) if isinstance(meta, dict) else []
-    if isinstance(tags, str):
-        tags = [t.strip() for t in tags.split(",") if t.strip()]
+    tags = [t.strip() for t in tags.split(",") if t.strip()] if isinstance(tags, str) else _words(tags)
     return {
         "name": data.get("name"),
         "description": data.get("description"),

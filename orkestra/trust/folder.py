@@ -8,8 +8,9 @@ or copies it.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+
+from orkestra.workspace.scan import walk_tree
 
 SKIPPED_PARTS = frozenset({".git", "__pycache__"})
 
@@ -19,7 +20,7 @@ def skill_files(folder: Path, skipped: frozenset[str] = SKIPPED_PARTS) -> tuple[
     and no part named in ``skipped`` is entered."""
     files: list[Path] = []
     links: list[Path] = []
-    for top, dirs, names in os.walk(folder):  # os.walk lists a linked folder but never descends into it
+    for top, dirs, names in walk_tree(folder):  # lists a linked folder but never descends into it
         here = Path(top)
         dirs[:] = [d for d in dirs if d not in skipped]
         links += [here / d for d in dirs if (here / d).is_symlink()]

@@ -20,7 +20,7 @@ from orkestra.memory import paused_gc
 from orkestra.workspace import models as m
 from orkestra.workspace.config import CONFIG_FILE, OrkestraConfig, config_from_document
 from orkestra.workspace.links import Containment, has_git_part, skill_asset_problems, tree_problems
-from orkestra.workspace.scan import glob_files
+from orkestra.workspace.scan import glob_files, tree_paths
 from orkestra.workspace.source import (
     Document,
     SourceError,
@@ -358,7 +358,9 @@ class _Loader:
         folder = self.root / rel_dir
         if not folder.is_dir():
             return []
-        return sorted(p.relative_to(self.root).as_posix() for p in folder.rglob("*.yaml") if p.is_file())
+        return sorted(
+            p.relative_to(self.root).as_posix() for p in tree_paths(folder, "*.yaml") if p.is_file()
+        )
 
     def _agents(self, rel_dir: str) -> dict[str, m.Agent]:
         agents: dict[str, m.Agent] = {}
@@ -376,7 +378,7 @@ class _Loader:
     def _skills(self, rel_dir: str, metadata: m.MetadataFile) -> dict[str, m.Skill]:
         skills: dict[str, m.Skill] = {}
         folder = self.root / rel_dir
-        sources = sorted(p for p in folder.rglob("SKILL.md")) if folder.is_dir() else []
+        sources = tree_paths(folder, "SKILL.md") if folder.is_dir() else []
         for path in sources:
             self._skill(path, skills, provider=None)
         for index, root in enumerate(metadata.vendor_roots):
@@ -395,7 +397,7 @@ class _Loader:
                     )
                 )
                 continue
-            for path in sorted(vendor.rglob("SKILL.md")):
+            for path in tree_paths(vendor, "SKILL.md"):
                 self._skill(path, skills, provider=root.provider)
         return skills
 
@@ -544,7 +546,7 @@ class _Loader:
         if not base.is_dir():
             return []
         found = []
-        for folder in sorted({p.parent for name in m.DOMAIN_FILES for p in base.rglob(name)}):
+        for folder in sorted({p.parent for name in m.DOMAIN_FILES for p in tree_paths(base, name)}):
             files = {
                 name: (folder / name).relative_to(self.root).as_posix()
                 for name in m.DOMAIN_FILES
@@ -571,9 +573,15 @@ def _plain_relative(path: str) -> bool:
 
 
 def _kind(value: Any) -> str:
-    return {dict: "a mapping", list: "a list", str: "a string", type(None): "nothing"}.get(
-        type(value), type(value).__name__
-    )
+    return {
+        dict: "a mapping",
+        list: "a list",
+        str: "a string",
+        type(None): "nothing",
+        bool: "true/false",
+        int: "a number",
+        float: "a number",
+    }.get(type(value), type(value).__name__)
 
 
 _VENDOR_TEXT = ("name", "description", "license", "compatibility")
@@ -603,7 +611,7 @@ def _vendor_problems(data: dict) -> list[tuple[tuple[str, ...], str]]:
         problems.append((("metadata",), f"must be a mapping of text values, found {_kind(meta)}"))
     elif isinstance(meta, dict):
         for key in _VENDOR_META_TEXT:
-            if key in meta and isinstance(meta[key], (dict, list)):
+            if key in meta and meta[key] is not None and not isinstance(meta[key], str):
                 hint = (
                     " (agentskills.io metadata values are strings: write tags as 'a,b')"
                     if key == "tags"
@@ -637,7 +645,7 @@ def _vendor_source(data: dict, provider: str) -> dict:
             "compatibility": data.get("compatibility"),
         },
         "frontmatter": {
-            "tags": list(meta.get("tags", "").split(",")) if meta.get("tags") else [],
+            "tags": meta["tags"].split(",") if isinstance(meta.get("tags"), str) and meta["tags"] else [],
             "allowed_tools": tools,
         },
     }
