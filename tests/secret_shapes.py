@@ -330,3 +330,43 @@ BENIGN: tuple[Benign, ...] = (
         "booleans under secret keys", {"use_token": True, "password": None, "secret": ""}, ("true", "null")
     ),
 )
+
+# One line per detect-secrets plugin (and per variant its plugins know), for the test that checks
+# every secret detect-secrets finds is also masked by our redaction. Entropy detectors and the
+# public-IP detector are left out on purpose (a commit sha, a UUID or an IP is not a credential).
+HEX64 = _rep("0123456789abcdef", 64)
+DETECT_SECRETS_CORPUS: tuple[str, ...] = (
+    f"export AWS_ACCESS_KEY_ID={AWS_ID}",
+    f'aws_secret = "{_rep("Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Yz3/", 40)}"',
+    "artifactory token AKC" + _rep("p8kLm3NvB7", 70) + " done",
+    "artifactory password AP6" + _rep("xXqWe4Rt7Y", 40) + " done",
+    f"DefaultEndpointsProtocol=https;AccountName=acct;AccountKey={AZURE_KEY};EndpointSuffix=core.windows.net",
+    "pip install --index-url https://deploy:Pw-Basic-9x@pypi.internal.example/simple pkg",
+    f"https://acct-1:{HEX64}@acct-1.cloudant.com",
+    f"cloudant_password = '{HEX64}'",
+    "discord MT" + _rep("Azk4NzM2NTY0MjM0NTY3OD", 24) + ".GhT5aB." + _rep("q9Wx2Ec4Rv6Tb8Yn0Um1Ik3Ol5Pz", 27),
+    f"GITHUB_TOKEN={GITHUB}",
+    f"gitlab {GITLAB}",
+    "ibm_cloud_iam_api_key = '" + _rep("Xy7_Zw9-Qa3Rb5Sc1Td2Ue4", 44) + "'",
+    "secret_access_key = '" + _rep("0a1b2c3d4e5f6a7b8c9d", 48) + "'",
+    f"jwt={JWT}",
+    'password = "Hunter2Keyword!"',
+    "db_pass: 'S3cr3tKeyword'",
+    'if db_password == "Zx81Keyword":',
+    'private_key = "Pk77Keyword"',
+    "mailchimp " + _rep("0a1b2c3d4e5f6a7b8c9d", 32) + "-us12",
+    f"//registry.npmjs.org/:_authToken={NPM}",
+    "openai sk-" + _rep("AbCdEf12", 20) + "T3BlbkFJ" + _rep("GhIjKl34", 20),
+    PEM.replace("\n", " "),
+    f"pypi {PYPI}",
+    f"sendgrid {SENDGRID}",
+    f"slack {SLACK_BOT}",
+    f"slack {SLACK_HOOK}",
+    "softlayer_api_key = '" + _rep("0a1b2c3d4e5f6a7b8c9d", 64) + "'",
+    "https://api.softlayer.com/soap/v3/" + _rep("0a1b2c3d4e5f6a7b8c9d", 64),
+    "square sq0csp-" + _rep("AbCdEf0123-_", 43),
+    f"stripe {STRIPE}",
+    f"telegram {TELEGRAM}",
+    f"twilio {TWILIO}",
+    "twilio AC" + _rep("0123456789abcdef", 32),
+)

@@ -16,7 +16,19 @@ from orkestra.telemetry.store import load_events
 
 FIXTURES = Path(__file__).parent / "fixtures" / "hooks"
 HOOK = str(Path(sys.executable).parent / "orkestra-hook")
-HEAVY = ("typer", "click", "pydantic", "yaml", "rich", "git", "jinja2", "opentelemetry", "tree_sitter", "mcp")
+HEAVY = (
+    "typer",
+    "click",
+    "pydantic",
+    "yaml",
+    "rich",
+    "git",
+    "jinja2",
+    "opentelemetry",
+    "tree_sitter",
+    "mcp",
+    "detect_secrets",
+)
 
 
 def payload(name: str, cwd: Path) -> str:

@@ -62,6 +62,7 @@ TOKENS = (
     r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27}",
     r"AKC[A-Za-z0-9]{10,}(?=[\s\"]|$)|AP[0-9A-F][A-Za-z0-9]{8,}(?=[\s\"]|$)",
     r"eyJ[A-Za-z0-9_=-]{4,}\.[A-Za-z0-9_=-]{4,}(?:\.[A-Za-z0-9_.+/=-]*)?",
+    r"https?://api\.softlayer\.com/soap/v3(?:\.1)?/[a-z0-9]{64}",
     r"AGE-SECRET-KEY-1[0-9A-Z]{58}|do[por]_v1_[a-f0-9]{64}|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}",
 )
 
@@ -112,13 +113,15 @@ SCANNER = re.compile(
             # .netrc: machine h login bob password secret
             r"(?P<netrc>(?P<nlead>login[ \t]+[^\s]+[ \t]+password[ \t]+)[^\s]+)",
             # a name (DB_PASSWORD, "api_key", --token) before = or : or a space: _scan checks it
-            rf"(?P<name>{NAME}++(?i:{NAME_ENDS}))(?=[\\\"' \t=:])",
+            rf"(?P<name>{NAME}++(?i:{NAME_ENDS}))(?=[\\\"' \t=:!])",
         )
     )
     + ")"
 )
 LEADS = {"hdr": "hlead", "url": "ulead", "opass": "olead", "netrc": "nlead", "sas": "slead"}
-ASSIGNED = rf"(\\?[\"']?[ \t]*(?:=>|:=|[=:])[ \t]*)({VALUE})"  # after DB_PASSWORD (compiled on use)
+ASSIGNED = (
+    rf"(\\?[\"']?[ \t]*(?:=>|:=|!==?|={{1,3}}|:)[ \t]*@?)({VALUE})"  # after DB_PASSWORD (compiled on use)
+)
 FLAG_VALUE = rf"(=|[ \t]+)({VALUE})"  # after --password
 
 

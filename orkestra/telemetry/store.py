@@ -131,11 +131,14 @@ def _folder(fd: int, part: str, walked: list[str]) -> int:
 def encode_event(event: Event) -> bytes:
     """One JSONL line; an oversize event keeps its labels and ids but not its blobs.
 
-    Never raises and never recurses without bound: fields too deep for ``json.dumps`` or
-    holding lone surrogates are replaced by a note, so the event is stored all the same.
+    Never raises and never recurses without bound: fields too deep for ``json.dumps``, holding
+    lone surrogates or NaN/Infinity (not JSON; ``redact`` already turns them into strings) are
+    replaced by a note, so the event is stored all the same, as strict JSON.
     """
     try:
-        line = json.dumps(event.to_dict(), ensure_ascii=False, separators=(",", ":"), default=str)
+        line = json.dumps(
+            event.to_dict(), ensure_ascii=False, separators=(",", ":"), default=str, allow_nan=False
+        )
         data = (line + "\n").encode("utf-8")
     except (ValueError, TypeError, RecursionError, UnicodeEncodeError) as exc:
         fields = _scalars(event.fields)
@@ -152,12 +155,14 @@ def _scalars(fields: dict) -> dict:
     return {
         k: v
         for k, v in fields.items()
-        if isinstance(v, (int, float, bool)) or (isinstance(v, str) and len(v) <= 200)
+        if isinstance(v, (int, bool))
+        or (isinstance(v, float) and v - v == 0.0)  # finite
+        or (isinstance(v, str) and len(v) <= 200)
     }
 
 
 def _dumps(event: Event) -> bytes:
-    line = json.dumps(event.to_dict(), separators=(",", ":"), default=str)  # ASCII: surrogates escaped
+    line = json.dumps(event.to_dict(), separators=(",", ":"), default=str, allow_nan=False)  # ASCII
     return (line + "\n").encode("ascii")
 
 
