@@ -246,9 +246,14 @@ def read_text(root: Path, rel: str, hashes: dict[str, bytes] | None = None) -> s
 
 
 def read_bytes(root: Path, rel: str) -> bytes:
-    """The bytes of ``root/rel``; a SourceError naming the file when it cannot be read."""
+    """The bytes of ``root/rel``; a SourceError naming the file when it cannot be read.
+
+    Only a regular file is read (a FIFO committed where a registry file stands is refused, never
+    waited on), and one larger than MAX_YAML_BYTES is refused unread (``links.read_regular``)."""
+    from orkestra.workspace.links import read_regular
+
     try:
-        return (root / rel).read_bytes()
+        return read_regular(root / rel, MAX_YAML_BYTES)
     except OSError as exc:
         raise SourceError(Diagnostic(rel, 1, 1, "", f"cannot read: {exc.strerror}", code="io")) from exc
 
