@@ -468,6 +468,22 @@ class _Loader:
                 doc, ("metadata", "name"), f"duplicate skill name {name!r} (also in {first})", "duplicate"
             )
             return
+        renamed = source.frontmatter.extra.get("name")
+        if renamed is not None and renamed != name:
+            # the rendered SKILL.md is named by its folder; a second `name:` would make two skills of one name
+            shadowed = (
+                f"; it would shadow the skill {renamed!r} ({skills[renamed].source_dir})"
+                if renamed in skills
+                else ""
+            )
+            self._flag(
+                doc,
+                ("frontmatter", "extra", "name"),
+                f"{renamed!r} would rename skill {name!r} in its rendered SKILL.md{shadowed}; "
+                "remove it (a skill is named by its folder, a vendor skill by <provider>-<name>)",
+                "duplicate",
+            )
+            return
         if self._report_links(skill_asset_problems(self.root, source_dir, self.links)):
             return
         skills[name] = m.Skill(
