@@ -69,6 +69,27 @@ SHAPES: tuple[Shape, ...] = (
         1,
     ),
     Shape("plural key", "secret-named keys", {"passwords": ["pw-plural-1"]}, ("pw-plural",), 0),
+    Shape(
+        "human-labelled key",
+        "secret-named keys",
+        {"API Key": "pw-label-1", "Client Secret": "pw-label-2"},
+        ("pw-label",),
+        0,
+    ),
+    Shape(
+        "name/value env list",
+        "secret-named keys",
+        {"env": [{"name": "DB_PASSWORD", "value": "pw-k8s-1"}]},
+        ("pw-k8s",),
+        0,
+    ),
+    Shape(
+        "header pair list",
+        "secret-named keys",
+        {"headers": [["Authorization", "Bearer pw-pair-1"]]},
+        ("pw-pair",),
+        0,
+    ),
     # --- secrets as mapping keys ---------------------------------------------------------------
     Shape("token as key", "secrets as keys", {"tokens": {GITHUB: "ci"}}, (GITHUB[:20],), 1),
     Shape(
@@ -284,6 +305,13 @@ SHAPES: tuple[Shape, ...] = (
     Shape("Twilio key", "vendor tokens", {"text": f"sms {TWILIO}"}, (TWILIO,), 0),
     Shape("Telegram bot token", "vendor tokens", {"text": f"bot {TELEGRAM}"}, (TELEGRAM,), 0),
     Shape("Hugging Face token", "vendor tokens", {"text": f"hub {HF}"}, (HF,), 0),
+    Shape(
+        "Vault token",
+        "vendor tokens",
+        {"command": "vault login hv" + "s.CAESIJ" + _rep("q7Wd9Kx2Lp", 24)},
+        ("CAESIJ",),
+        0,
+    ),
     Shape("JWT", "vendor tokens", {"text": f"jwt {JWT}"}, (JWT[-20:],), 0),
     Shape("RSA private key block", "vendor tokens", {"content": PEM}, ("pemKeyBody",), 0),
     Shape("OpenSSH private key block", "vendor tokens", {"content": OPENSSH}, ("opensshBody",), 0),

@@ -29,11 +29,11 @@ MAX_KEY = 200  # characters kept of a mapping key
 SCAN = MAX_STRING + 512
 
 # The last word of a name that holds a secret: DB_PASSWORD, OPENAI_API_KEY, GITHUB_TOKEN,
-# client_secret, private_key_id, AccountKey, MYSQL_PASS, docker's "auth" (not token_count,
-# tokenizer, author, bypass, oauth_flow, $PWD or $OLDPWD). detect-secrets' keyword DENYLIST is
+# client_secret, private_key_id, AccountKey, MYSQL_PASS, docker's "auth", "API Key" (not
+# token_count, tokenizer, author, bypass, oauth_flow, nor the shell's PWD and OLDPWD). detect-secrets' keyword DENYLIST is
 # folded in. Matched where the word ENDS a name, so no pattern scans a name from its start.
 SECRET_WORDS = (
-    r"(?:pass(?:word|wd|phrase)|secret)s?|(?<=[_-])pass|token|credentials?|(?<=[A-Za-z0-9_.-])(?<!old)pwd"
+    r"(?:pass(?:word|wd|phrase)|secret)s?|(?<=[_-])pass|token|credentials?|pwd|bearer"
     r"|contrase(?:ñ|n)a|(?<![A-Za-z0-9])auth"
     r"|(?:api|access|account|auth|service|db|database|priv|private|secret|signing|encryption|master"
     r"|client|shared[_-]?access)[_-]?key(?:s|[_-]?id)?"
@@ -44,7 +44,8 @@ HEADERS = r"(?:proxy-)?authorization|x-api-key|api-key|x-auth-token|private-toke
 SCHEMES = r"bearer|basic|token|digest|negotiate|ntlm|bot|apikey|sso-key|aws4-hmac-sha256"
 
 # Token shapes: (prefix, body). Ported from detect-secrets' plugins (see the module docstring),
-# plus vendors it lacks (Anthropic, Hugging Face, Voyage, Google OAuth, npm's npm_ tokens).
+# plus vendors it lacks (Anthropic, Hugging Face, Voyage, Google OAuth, npm's npm_ tokens, Vault,
+# Linear, Doppler, Postman, Sentry, Databricks, Grafana, New Relic, Atlassian, age, DigitalOcean, Shopify).
 TOKENS = (
     r"(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA|AIDA|AROA|AGPA|AIPA|ANPA|ANVA|APKA)[0-9A-Z]{16}(?![0-9A-Z])",
     r"gh[pousr]_[A-Za-z0-9_]{20,}|github_pat_[A-Za-z0-9_]{20,}",
@@ -63,6 +64,9 @@ TOKENS = (
     r"AKC[A-Za-z0-9]{10,}(?=[\s\"]|$)|AP[0-9A-F][A-Za-z0-9]{8,}(?=[\s\"]|$)",
     r"eyJ[A-Za-z0-9_=-]{4,}\.[A-Za-z0-9_=-]{4,}(?:\.[A-Za-z0-9_.+/=-]*)?",
     r"https?://api\.softlayer\.com/soap/v3(?:\.1)?/[a-z0-9]{64}",
+    r"hv[sbr]\.[A-Za-z0-9_-]{20,}|lin_api_[A-Za-z0-9]{30,}|dp\.pt\.[A-Za-z0-9]{30,}|PMAK-[A-Za-z0-9-]{30,}"
+    r"|sntr[ysu]s?_[A-Za-z0-9_=+/-]{30,}|dapi[0-9a-f]{32}|gl(?:sa|c)_[A-Za-z0-9_+/=-]{30,}|NRAK-[A-Z0-9]{27}"
+    r"|ATATT3[A-Za-z0-9_=-]{30,}",
     r"AGE-SECRET-KEY-1[0-9A-Z]{58}|do[por]_v1_[a-f0-9]{64}|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}",
 )
 
@@ -71,7 +75,7 @@ TOKENS = (
 ENDS = (
     "pass", "word", "words", "wd", "phrase", "phrases", "secret", "secrets", "token", "credential",
     "credentials", "pwd", "key", "keys", "keyid", "key_id", "key-id", "auth", "contraseña", "contrasena",
-    "authorization", "cookie",
+    "authorization", "cookie", "bearer",
 )  # fmt: skip
 NAME_ENDS = "|".join(f"(?<={end})" for end in ENDS)
 NAME = r"[A-Za-z0-9_.-]"
@@ -82,7 +86,9 @@ SECRET_FLAG = rf"--?(?i:{NAME}*(?:{SECRET_WORDS}))"  # ["--token", "x"]
 
 def secret_name(name: str, flag: bool = False) -> bool:
     """Whether a key, ``NAME=`` or (``flag``) ``--option`` names a secret."""
-    return name.lower().endswith(ENDS) and re.fullmatch(SECRET_FLAG if flag else SECRET_KEY, name) is not None
+    if not name[-16:].lower().endswith(ENDS) or name in ("PWD", "OLDPWD"):
+        return False
+    return re.fullmatch(SECRET_FLAG if flag else SECRET_KEY, name.replace(" ", "_")) is not None
 
 
 # Strings no branch can match: short words, snake_case keys, UUIDs and hex ids.
@@ -273,6 +279,9 @@ def argv_masks(words: list[str], shell: bool = False) -> dict[int, str]:
         if shell and raw in SEPARATORS:
             rules, login, start = None, False, True
             continue
+        if not shell and i == 0 and len(words) == 2 and secret_name(word):
+            pending = NEXT  # a (name, value) pair: ["Authorization", "Bearer x"], ["DB_PASSWORD", x]
+            continue
         name = word.rpartition("/")[2]
         if name in COMMANDS:
             rules, login, start = COMMANDS[name], False, False
@@ -347,6 +356,11 @@ def _key(key: str) -> str:
     return key if len(key) <= MAX_KEY else key[: MAX_KEY - 1] + "…"
 
 
+def _argv_like(word: str) -> bool:
+    """Whether a list holding ``word`` needs the argv reader: an option or a secret's name."""
+    return word[:1] == "-" or word[-16:].lower().endswith(ENDS)
+
+
 NON_FINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
 
 
@@ -363,6 +377,9 @@ def redact(value: object) -> object:
         return redact_text(value)
     if kind is dict:
         out: dict = {}
+        # {"name": "DB_PASSWORD", "value": "x"} (Kubernetes, ECS, GitHub Actions env lists)
+        named = value.get("name", value.get("Name", value.get("key", value.get("Key"))))  # type: ignore[attr-defined]
+        hidden = ("value", "Value") if type(named) is str and secret_name(named[:MAX_KEY]) else ()
         for key, item in value.items():  # type: ignore[attr-defined]
             name = key if type(key) is str else str(key)
             clean = _key(name)
@@ -375,14 +392,14 @@ def redact(value: object) -> object:
                 item is not None
                 and type(item) is not bool
                 and item not in ("", [], {})
-                and secret_name(name[:MAX_KEY])
+                and (name in hidden or secret_name(name[:MAX_KEY]))
             ):
                 out[clean] = MASK
             else:
                 out[clean] = redact(item)
         return out
     if kind is list:
-        masks = argv_masks(value) if any(type(w) is str and w[:1] == "-" for w in value) else {}  # type: ignore[arg-type]
+        masks = argv_masks(value) if any(type(w) is str and _argv_like(w) for w in value) else {}  # type: ignore[arg-type]
         return [masks[i] if i in masks else redact(item) for i, item in enumerate(value)]  # type: ignore[arg-type]
     if kind is float and value - value != 0.0:  # type: ignore[operator]
         return NON_FINITE[repr(value)]
