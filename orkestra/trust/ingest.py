@@ -24,6 +24,7 @@ from orkestra.trust.conformance import TRIGGER_RE
 from orkestra.trust.evaluate import Candidate, depth_of, read_candidate, similar_skills
 from orkestra.trust.findings import SkillAudit
 from orkestra.trust.sections import AddedSection, align_sections
+from orkestra.trust.shipped import is_agent_config
 from orkestra.trust.similarity import STOPWORDS, tokens
 from orkestra.workspace.models import TIER_FOLDER
 from orkestra.workspace.validate import required_sections
@@ -129,9 +130,13 @@ def ingest_skill(
     metadata = _metadata(candidate, name, skill_type, tier, folder, scope, provider, today or dt.date.today())
     metadata["frontmatter"] = {"tags": enrich_tags(ws, candidate, provider), "allowed_tools": tools}
     body, added = align_sections(candidate.body, candidate.description, required_sections(skill_type))
-    copies = [rel for rel in candidate.files if rel.split("/")[0] in COPIED_DIRS]
+    config = [rel for rel in candidate.files if _is_agent_config(candidate.path / rel)]
+    copies = [rel for rel in candidate.files if rel.split("/")[0] in COPIED_DIRS and rel not in config]
     skipped = [rel for rel in candidate.files if rel != "SKILL.md" and rel not in copies]
-    warnings = _warnings(candidate, unmapped, added)
+    warnings = _warnings(candidate, unmapped, added) + [
+        f"{rel}: agent configuration (hooks, permissions, MCP servers) is never copied, even with --accept-risk"
+        for rel in config
+    ]
     status = "refused" if audit.flagged and not accept_risk else ("dry-run" if dry_run else "written")
     result = IngestResult(
         status,
@@ -250,6 +255,19 @@ def _warnings(candidate: Candidate, unmapped: list[str], added: list[AddedSectio
         warnings.append(f"tools not in the tools registry were left out: {', '.join(unmapped)}")
     warnings.extend(f"section '## {s.title}' got generic text; rewrite it" for s in added if not s.derived)
     return warnings
+
+
+def _is_agent_config(path: Path) -> bool:
+    """A JSON file that would make an agent run commands or skip its checks once copied into place
+    (``shipped.agent_config_keys``): never ingested, whatever the audit decision."""
+    if path.suffix.lower() not in {".json", ".jsonc"} or path.is_symlink() or not path.is_file():
+        return False
+    try:
+        if path.stat().st_size > 1_000_000:
+            return False
+        return is_agent_config(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def _write(target: Path, skill_md: str, candidate: Candidate, copies: list[str]) -> None:

@@ -344,6 +344,9 @@ _LINK_TITLE = re.compile(r"\]\(\s*<?[^\s)>]*>?\s+(?:\"([^\"]*)\"|'([^']*)'|\(([^
 _REF_TITLE = re.compile(
     r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*<?\S+>?[ \t]+(?:\"([^\"\n]*)\"|'([^'\n]*)'|\(([^)\n]*)\))[ \t]*$", re.M
 )
+_HTML_ATTRIBUTE = re.compile(
+    r"<[a-z][^>]*?\s(?:alt|title|aria-label|data-[\w-]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.I | re.S
+)
 _COMMENT_LINE = {
     "python": re.compile(r"(?:^|\s)#(?!!)(.*)$", re.M),
     "shell": re.compile(r"(?:^|\s)#(?!!)(.*)$", re.M),
@@ -376,6 +379,7 @@ def _hidden_link_text(segment: Segment, file: str) -> list[Finding]:
         (_IMAGE_ALT, "image alt text"),
         (_LINK_TITLE, "a link title"),
         (_REF_TITLE, "a link title"),
+        (_HTML_ATTRIBUTE, "an HTML attribute"),
     ):
         for match in pattern.finditer(segment.text):
             group = next((i for i in range(1, (pattern.groups or 0) + 1) if match.group(i)), None)

@@ -75,6 +75,7 @@ _LOADERS = {
     "sys.path.extend",
     "site.addsitedir",
 }
+_CODE_FILES = (".py", ".pyc", ".zip", ".whl", ".egg", ".so", ".pth", ".pyz")
 _DOWNLOADS = _FETCH | {
     "urllib.request.urlopen",
     "httpx.stream",
@@ -85,6 +86,7 @@ _DOWNLOADS = _FETCH | {
 # Arguments that authenticate a request, and calls whose value says nothing of their argument's content:
 # a secret there is used, not disclosed (``headers={"Authorization": f"Bearer {token}"}``, ``len(os.environ)``).
 _AUTH_KWARGS = {"headers", "auth", "cookies", "cert"}
+_NAME_CALLS = {"set", "list", "sorted", "tuple", "frozenset"}  # of os.environ: the variable names
 _OPAQUE_CALLS = {"len", "bool", "isinstance", "hasattr", "callable", "id", "type"}
 _DELETE = {"shutil.rmtree": "high", "os.remove": "medium", "os.unlink": "medium", "os.rmdir": "medium"}
 
@@ -276,7 +278,7 @@ class _Visitor(ast.NodeVisitor):
                         and SECRET_NAME.fullmatch(key.value)
                     ):
                         return True
-                if self.is_env_dump(sub):
+                if self.is_env_dump(sub) and callee != "os.environ.keys":  # names, not values
                     return True
             if isinstance(sub, ast.Name) and self.is_environ(sub) and sub is node:
                 return True
@@ -291,8 +293,13 @@ class _Visitor(ast.NodeVisitor):
             current = queue.pop(0)
             yield current
             if isinstance(current, ast.Call):
-                if self.name_of(current.func) in _OPAQUE_CALLS:
-                    continue
+                callee = self.name_of(current.func)
+                if (
+                    callee in _OPAQUE_CALLS
+                    or (callee in _NAME_CALLS and len(current.args) == 1 and self.is_environ(current.args[0]))
+                    or callee == "os.environ.keys"
+                ):
+                    continue  # len(os.environ), set(os.environ), os.environ.keys(): sizes and names
                 queue.append(current.func)
                 queue.extend(current.args)
                 queue.extend(k.value for k in current.keywords if k.arg not in _AUTH_KWARGS)
@@ -424,6 +431,11 @@ class _Visitor(ast.NodeVisitor):
         self.note_whole_file(node, callee)
         self.generic_visit(node)
 
+    def note_code_write(self, node: ast.Call, target: str) -> None:
+        """A write to a path Python can import or run (``.py``, ``.zip``, ``.whl``, ``.so``, ``.pth``)."""
+        if target.lower().endswith(_CODE_FILES):
+            self.loaders.append((node, f"writing {target}"))
+
     def note_whole_file(self, node: ast.Call, callee: str) -> None:
         if callee in _DOWNLOADS or callee in _SEND:
             self.downloads.append(node)
@@ -439,6 +451,8 @@ class _Visitor(ast.NodeVisitor):
             self.shell_handoffs.append((node, callee))
 
     def check_exec(self, node: ast.Call, callee: str) -> None:
+        if callee.startswith(("__builtins__.", "builtins.")):
+            callee = "builtins." + callee.rsplit(".", 1)[1]  # getattr(__builtins__, "ex" + "ec")
         if callee in {"eval", "exec", "compile", "builtins.eval", "builtins.exec"} and node.args:
             literal = self.constant_str(node.args[0]) is not None
             self.add(
@@ -518,8 +532,11 @@ class _Visitor(ast.NodeVisitor):
             and len(node.args) >= 2
         ):
             target = self.path_literal(node.args[1])
+        if callee == "urllib.request.urlretrieve" and len(node.args) >= 2:
+            target = self.path_literal(node.args[1])
         if target is None:
             return
+        self.note_code_write(node, target)
         if PERSISTENCE_PATH.search(target):
             self.add(node, "write-outside", "high", f"writes a start-up, credential or system file: {target}")
         elif is_outside_write_target(target):

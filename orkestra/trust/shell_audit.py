@@ -123,6 +123,7 @@ class _Script:
     location: str = ""  # the script's folder relative to the skill root ("scripts")
     dirs: dict[str, str] = field(default_factory=dict)
     literals: dict[str, str] = field(default_factory=dict)  # a=cu; b=rl: "$a$b" runs curl
+    generated: set[str] = field(default_factory=set)  # step=$(cat steps.txt): a command's output
     python: PythonAuditor | None = None  # for ``python -c CODE``; None leaves that code unaudited
 
 
@@ -163,6 +164,12 @@ def _track_literal(line: str, script: _Script) -> bool:
         match = _ASSIGN.match(line)
         if match:
             script.literals.pop(match.group(1), None)
+            value = match.group(2).strip("'\"")
+            inner = re.match(r"^(?:\$\(|`)(.*?)(?:\)|`)?$", value)
+            if inner and not _PATH_HELPERS.match(inner.group(1).lstrip("<")):
+                script.generated.add(match.group(1))
+            else:
+                script.generated.discard(match.group(1))
         return False
     value = next((g for g in match.groups()[1:] if g is not None), "")
     if len(value) <= 2_000:
@@ -449,9 +456,10 @@ def _check_dynamic_command(name: str, piped_from: list[str], record: _Line) -> N
     if name in {"$@", "${@}", "$*", "$1"} or name.startswith(('"$@"', "$@")):
         return  # a wrapper running its own arguments
     substs = [record.substs[int(m.group(1))] for m in _PLACEHOLDER.finditer(name.upper())]
+    variable = re.sub(r"^\$\{?|\}?$", "", name)
     if piped_from or any(s.fetches or s.decodes for s in substs):
         record.add("exec", "high", "runs a command built at run time on generated input")
-    elif substs:
+    elif substs or variable in {v.lower() for v in record.script.generated}:
         record.add("exec", "high", "runs a command read or built at run time")
     else:
         record.add("exec", "medium", f"runs a command named by a variable ({name})")
@@ -517,6 +525,20 @@ def reads_code_from_stdin(name: str, args: list[str]) -> bool:
     return True
 
 
+_PATH_HELPERS = re.compile(
+    r"^\s*(?:dirname|basename|pwd|realpath|readlink|cd|git\s+rev-parse|mktemp|which|command\s+-v)\b"
+)
+
+
+def _runs_generated(args: list[str], record: _Line) -> bool:
+    """``source <(gen)``, ``bash <(python3 gen.py)``: the script an interpreter runs is a command's output
+    (a path helper such as ``$(dirname "$0")`` only names a file)."""
+    script = next((a for a in args if not a.startswith("-")), "")
+    if not _PLACEHOLDER.fullmatch(script.strip()):
+        return False
+    return not any(_PATH_HELPERS.match(s.text) for s in _subst_of(script, record))
+
+
 def _check_interpreter(
     name: str, args: list[str], substs: list[_Subst], piped_from: list[str], record: _Line
 ) -> None:
@@ -533,6 +555,8 @@ def _check_interpreter(
         record.add("pipe-to-shell", "high", f"runs downloaded content with {name}")
     elif any(s.decodes for s in substs):
         record.add("pipe-to-shell", "high", f"runs decoded content with {name}")
+    elif name != "eval" and _runs_generated(args, record):
+        record.add("pipe-to-shell", "high", f"runs text made at run time with {name} (<(…) / $(…))")
     elif name == "eval" and any("$" in a or "__SUBST" in a for a in args):
         setup = [s for s in substs if _TOOL_SETUP.match(s.text)]
         if setup and len(setup) == len(substs) and not any("$" in a for a in args if "__SUBST" not in a):
@@ -543,14 +567,18 @@ def _check_interpreter(
 
 def _check_inline_program(name: str, args: list[str], record: _Line) -> None:
     """``bash -c CODE`` / ``python -c CODE``: the code string is audited in its own language."""
-    flag = "-c" if name in _SHELLS or name.startswith("python") else "-e"
+    flag = "-c" if name in _SHELLS or name.startswith("python") else "-r" if name == "php" else "-e"
     if flag not in args or args.index(flag) + 1 >= len(args):
         return
     raw = args[args.index(flag) + 1]
     if _WHOLLY_DYNAMIC.match(raw) and not any(s.fetches or s.decodes for s in _subst_of(raw, record)):
         record.add("exec", "high", f"{name} {flag} runs a command built at run time")
     code = _PLACEHOLDER.sub(lambda m: f"$({record.substs[int(m.group(1))].text})", args[args.index(flag) + 1])
-    if name in _SHELLS:
+    if name in {"perl", "ruby", "node", "php"}:
+        from orkestra.trust.regex_audit import regex_scan
+
+        found = regex_scan(code, record.file)
+    elif name in _SHELLS:
         found = audit_shell(code, record.file, record.line, python=record.script.python)
     elif name.startswith("python") and record.script.python is not None:
         found = record.script.python(code.replace("; ", "\n"), record.file, record.line)

@@ -42,7 +42,8 @@ _COMMAND_KEYS = {
     "pre",
     "post",
 }
-_NPM_AUTO = {"preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"}
+_NPM_AUTO = {"preinstall", "install", "postinstall"}  # run by every `npm install` of the package
+_NPM_LOCAL = {"prepublish", "preprepare", "prepare", "postprepare"}  # run by `npm install` in its folder
 _AGENT_COMMAND_KEYS = {"apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "otelHeadersHelper"}
 MAX_JSON_DEPTH = 200
 
@@ -92,10 +93,18 @@ def _commands(commands: list[tuple[int, str]], file: str, shell) -> list[Finding
     return found
 
 
+_MAKE_SHELL = re.compile(r"\$[({]shell\s+((?:[^()]|\([^()]*\))*)[)}]")
+_MAKE_INLINE = re.compile(r"^[^\t#=][^#=]*?:(?!=)[^;=]*;(.*)$")
+
+
 def _make_recipes(text: str) -> list[tuple[int, str]]:
-    """Recipe lines (a tab first, continuations joined), without make's ``@``/``-``/``+`` prefixes and
-    with ``$$`` read as the shell's ``$``."""
-    recipes: list[tuple[int, str]] = []
+    """Recipe lines (a tab first, continuations joined; ``target: ; command`` too), without make's
+    ``@``/``-``/``+`` prefixes and with ``$$`` read as the shell's ``$``; and every ``$(shell …)``,
+    which make runs while it reads the file."""
+    recipes: list[tuple[int, str]] = [
+        (text.count("\n", 0, m.start()) + 1, m.group(1).replace("$$", "$"))
+        for m in _MAKE_SHELL.finditer(text)
+    ]
     lines = text.split("\n")
     index = 0
     while index < len(lines):
@@ -103,6 +112,9 @@ def _make_recipes(text: str) -> list[tuple[int, str]]:
         start = index
         index += 1
         if not line.startswith("\t"):
+            inline = _MAKE_INLINE.match(line)
+            if inline and inline.group(1).strip():
+                recipes.append((start + 1, inline.group(1).strip().lstrip("@-+ ").replace("$$", "$")))
             continue
         while line.endswith("\\") and index < len(lines):
             line = line[:-1] + " " + lines[index].lstrip("\t")
@@ -196,11 +208,11 @@ def _package_json(text: str, file: str, shell) -> list[Finding]:
             continue
         line = _line_of_key(text, name)
         found.extend(shell(command, file, line))
-        if name in _NPM_AUTO and command.strip():
+        if name in _NPM_AUTO | _NPM_LOCAL and command.strip():
             found.append(
                 Finding(
                     "config.npm-lifecycle",
-                    "high",
+                    "high" if name in _NPM_AUTO else "medium",
                     file,
                     line,
                     excerpt(f"{name}: {command}"),
