@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from maguyva.answer_json import DEFAULT_TOKENS, MAX_TOKENS, bound, bound_json, estimate_tokens, hit_dict
 from maguyva.errors import MaguyvaError
-from maguyva.files import confine
+from maguyva.files import confine, read_lines
 from maguyva.retrieve import structure
 from maguyva.retrieve.hits import Hit
 from maguyva.store.base import Store
@@ -207,6 +207,8 @@ class Maguyva:
             if parsed.is_task and not modalities
             else list(route.weights)
         )
+        if message.files and not modalities:  # where the message is written is known: no literal search
+            asked = [m for m in asked if m != "text"]
         ranked = {m: self._retrieve(m, intent.name, query, terms, depth, path_prefix) for m in asked}
         self._prefetch_centrality((h.path, h.symbol) for hits in ranked.values() for h in hits)
         if modalities:
@@ -255,12 +257,13 @@ class Maguyva:
         if intent.name in ("find_references", "impact_analysis") and "graph" in ranked:
             from maguyva.retrieve.graph import total
 
-            counted = total(self.store, intent.name, terms)
+            counted = total(self.store, terms)
             if counted is not None:
                 verb = "call or use" if intent.name == "find_references" else "depend on"
                 notes.append(
-                    f"{counted[0]} place(s) in all {verb} {counted[1]} (the package's own code first, "
-                    f"then examples and tests); find_references or analyze_dependencies list them all"
+                    f"{counted[0]} definition(s) or file(s) in all {verb} {counted[1]} directly (the "
+                    f"package's own code first, then examples and tests); find_references or "
+                    f"analyze_dependencies list them all"
                 )
         if "semantic" not in route.weights and self._semantic_problem:
             notes.append(f"semantic: {self._semantic_problem}")
@@ -624,33 +627,51 @@ class Maguyva:
         include_metadata: bool = False,
         max_tokens: int = DEFAULT_TOKENS,
     ) -> FileAnswer:
-        """A file's lines (optionally a range), numbered; confined to the repository."""
+        """A file's lines (optionally a range), numbered; confined to the repository.
+
+        A file on disk is streamed (``maguyva.files.read_lines``): a range of a huge file costs the
+        bytes it returns, never the file's size in memory.
+        """
         from maguyva.answers import FileAnswer
 
-        relative, content, on_disk = self._file_content(path, ranged=start_line is not None)
-        lines = split_lines(content)
+        ranged = start_line is not None or end_line is not None
+        relative, content, on_disk = self._file_content(path, ranged=ranged)
         first = max(1, start_line or 1)
-        last = min(len(lines), end_line or len(lines))
-        if first > last and lines:
-            raise MaguyvaError(f"line range {first}-{last} is outside {relative} (1-{len(lines)})")
-        numbered = [{"line": n, "text": lines[n - 1]} for n in range(first, last + 1)]
+        record = self.store.file_record(relative) if include_metadata else None
+        cut, digest = None, None
+        if on_disk is not None:
+            budget = max(200, min(max_tokens, MAX_TOKENS))  # what ``bound`` keeps at most, in tokens
+            try:
+                piece = read_lines(
+                    on_disk, first, end_line, min(MAX_FILE_BYTES, 3 * budget), digest=record is not None
+                )
+            except OSError as exc:
+                raise MaguyvaError(f"{relative}: cannot read: {exc.strerror}") from None
+            lines, total, cut, digest = piece.lines, piece.total, piece.cut, piece.digest
+        else:
+            every = split_lines(content or "")
+            lines, total = every[first - 1 : end_line], len(every)
+        last = min(total, end_line or total)
+        if first > last and total:
+            raise MaguyvaError(f"line range {first}-{last} is outside {relative} (1-{total})")
+        if cut is not None:
+            last = first + len(lines) - 1 if lines else first
+        numbered = [{"line": first + n, "text": text} for n, text in enumerate(lines)]
         answer: dict[str, Any] = {
+            **({"truncated": True, "truncation_note": f"{cut}; ask for a narrower range"} if cut else {}),
             "path": relative,
             "citation": f"{relative}:{first}",
             "start_line": first,
             "end_line": last,
-            "total_lines": len(lines),
+            "total_lines": total,
             "lines": numbered,
         }
         if include_metadata:
-            record = self.store.file_record(relative)
             answer["metadata"] = {
                 "language": record.language if record else None,
                 "flags": list(record.flags) if record else [],
                 "indexed": record is not None,
-                "stale": bool(record)
-                and on_disk is not None
-                and record.content_hash != _content_hash(on_disk),
+                "stale": record is not None and digest is not None and record.content_hash != digest,
                 "symbols": [hit_dict(structure.symbol_hit(s, 1.0)) for s in self.store.symbols_in(relative)][
                     :100
                 ],
@@ -662,8 +683,12 @@ class Maguyva:
             )
         return bounded
 
-    def _file_content(self, path: str, *, ranged: bool) -> tuple[str, str, Path | None]:
-        """(repo-relative path, text, the file on disk — None when the text came from the index)."""
+    def _file_content(self, path: str, *, ranged: bool) -> tuple[str, str | None, Path | None]:
+        """(repo-relative path, the text from the index, the file on disk): one of the two is None.
+
+        A file on disk is preferred (and streamed by ``get_file``); one larger than ``MAX_FILE_BYTES``
+        is read only by line range.
+        """
         full = confine(self.root, path)
         relative = full.relative_to(self.root).as_posix()
         try:
@@ -672,7 +697,7 @@ class Maguyva:
                     raise MaguyvaError(
                         f"{relative} is larger than {MAX_FILE_BYTES} bytes; ask for a line range"
                     )
-                return relative, full.read_text(encoding="utf-8", errors="replace"), full
+                return relative, None, full
         except OSError as exc:  # unreadable, or a name too long for the file system: the index may hold it
             if exc.errno != errno.ENAMETOOLONG:
                 raise MaguyvaError(f"{relative}: cannot read: {exc.strerror}") from None
@@ -927,9 +952,3 @@ def _symbol_citation(defined: Sequence[Any], path: str, symbol: str | None) -> s
         if s.qualified_name == symbol:
             return f"{path}:{s.line}"
     return f"{path}:1"
-
-
-def _content_hash(path: Path) -> str:
-    from maguyva.index.scan import content_digest
-
-    return content_digest(path.read_bytes())

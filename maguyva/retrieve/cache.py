@@ -21,7 +21,7 @@ from maguyva.retrieve.bm25f import ArrayPostings, FileIndex, build_from_store
 if TYPE_CHECKING:
     from maguyva.store.base import Store
 
-CACHE_VERSION = "bm25f-3"  # 3: definition-level BM25F (pseudo-frequencies, value factor)
+CACHE_VERSION = "bm25f-4"  # 3: definition-level BM25F; 4: stems drop a final e and a doubled consonant
 
 
 def index_key(store: Store) -> str:

@@ -182,17 +182,14 @@ def impact(store: Store, target: Target, depth: int = 2, limit: int = 200) -> li
     return found[:limit]
 
 
-def total(store: Store, intent: str, terms: list[str]) -> tuple[int, str] | None:
-    """How many places in all a reference or impact question's first resolvable term has (and the term)."""
+def total(store: Store, terms: list[str]) -> tuple[int, str] | None:
+    """How many definitions or files in all use a reference or impact question's first resolvable term
+    directly (and the term): one read of the edges into it, whatever the answer's limit."""
     for term in terms:
         targets = resolve_targets(store, term, limit=5)
-        if not targets:
-            continue
-        if intent == "impact_analysis":
-            count = sum(len(impact(store, t, depth=2, limit=100_000)) for t in targets)
-        else:
-            count = sum(len(_incoming(store, t)) for t in targets)
-        return count, term
+        if targets:
+            users = {(e.src_path, e.src_symbol) for t in targets for e in _incoming(store, t)}
+            return len(users), term
     return None
 
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from maguyva.retrieve.query import ParsedQuery
     from maguyva.store.base import Store
 
-MIN_FRAGMENT = 4  # characters; shorter runs between values say nothing
+MIN_LETTERS = 6  # a run between values with fewer letters ("for +", "at") says nothing and is everywhere
 MAX_FRAGMENTS = 8
 LINES_PER_FRAGMENT = 400
 TEST_SHARE = 0.3  # a test that spells the message out counts this much of a code line
@@ -71,9 +71,13 @@ def fragments(text: str) -> list[str]:
     """The message's fixed text: the runs between its filled-in values, longest first."""
     body = _LEAD.sub("", text.strip(), count=1)
     runs = [run.strip(_EDGE) for run in _VALUE.split(body)]
-    kept = [run for run in runs if len(run) >= MIN_FRAGMENT and re.search(r"[A-Za-z]{3}", run)]
+    kept = [
+        run
+        for run in runs
+        if len(re.findall(r"[A-Za-z]", run)) >= MIN_LETTERS and re.search(r"[A-Za-z]{3}", run)
+    ]
     # a value in parentheses leaves the words before it: ``cookieParser("secret")`` keeps ``cookieParser(``
-    calls = [m.group(1) + "(" for m in re.finditer(r"([A-Za-z_]\w{3,})\(", body)]
+    calls = [m.group(1) + "(" for m in re.finditer(r"([A-Za-z_]\w{3,})\((?=[\"'`])", body)]
     return sorted(dict.fromkeys(kept + calls), key=len, reverse=True)[:MAX_FRAGMENTS]
 
 

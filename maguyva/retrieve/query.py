@@ -22,6 +22,18 @@ _FENCE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)", re.
 _INDENTED_PROMPT = re.compile(r"^\s*(>>>|\.\.\.|In \[\d+\]:|\$ )", re.M)
 _FRAME_PY = re.compile(r'File "([^"]+)", line (\d+)(?:, in ([\w<>.]+))?')
 _FRAME_IPY = re.compile(r"^(?:File )?(\S+\.py):(\d+)(?:,| in) ?([\w<>.]*)", re.M)
+# IPython 8: ``File ~/env/…/xarray/core/common.py:1815, in get_chunksizes(variables)``
+_FRAME_IPY8 = re.compile(r"^[ \t]*File[ \t]+(\S+?\.py):(\d+)(?:,[ \t]*in[ \t]+([\w<>.]+))?", re.M)
+# IPython 7 and older: ``~/xarray/core/common.py in get_chunksizes(variables)``, then ``-> 1815 …``
+_FRAME_IPY7 = re.compile(r"^[ \t]*(\S+\.py)[ \t]+in[ \t]+([\w<>.]+)\(", re.M)
+_ARROW_LINE = re.compile(r"^[ \t]*-+>[ \t]*(\d+)", re.M)
+# a pasted environment: ``pip list``/``conda list`` rows, ``INSTALLED VERSIONS`` (``key: value``) rows,
+# separators; four or more in a row say nothing about where the bug is and are left out
+_LISTING_LINE = re.compile(
+    r"^[ \t]*(?:[-=*#]{3,}[ \t]*|[A-Za-z_][\w.\-]*(?:\[[\w,]+\])?(?::[ \t]+\S.{0,70}|[ \t]*[=<>~]=[ \t]*\S+"
+    r"|[ \t]+v?\d[\w.+\-]*(?:[ \t]+\S+){0,3}))[ \t]*$"
+)
+LISTING_RUN = 4
 _FRAME_PYTEST = re.compile(r"^(\S+\.py):(\d+): (?:in )?([\w<>.]+)", re.M)
 _EXCEPTION = re.compile(
     r"^\s*(?:E\s+)?((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|"
@@ -119,7 +131,7 @@ class ParsedQuery:
 
 
 def parse(query: str) -> ParsedQuery:
-    text = query.replace("\r\n", "\n").replace("\r", "\n")
+    text = without_listings(query.replace("\r\n", "\n").replace("\r", "\n"))
     fences = [m.group(2) for m in _FENCE.finditer(text)]
     prose = _FENCE.sub("\n", text)
     frames = _frames(text)
@@ -213,12 +225,44 @@ def _names(identifiers, literals, defines, calls, imports, frames, exception) ->
     return tuple(dict.fromkeys(n for n in out if len(n) >= 3 and not n.isdigit()))
 
 
+def without_listings(text: str) -> str:
+    """The text less its pasted environment listings (runs of ``LISTING_RUN`` or more listing lines)."""
+    lines = text.split("\n")
+    keep = [True] * len(lines)
+    run: list[int] = []
+    for number, line in enumerate([*lines, ""]):
+        if line.strip() and number < len(lines) and _LISTING_LINE.match(line):
+            run.append(number)
+            continue
+        if line.strip() or number == len(lines):  # a blank line neither breaks nor extends a run
+            if len(run) >= LISTING_RUN:
+                for dropped in run:
+                    keep[dropped] = False
+            run = []
+    return "\n".join(line for line, kept in zip(lines, keep) if kept)
+
+
 def _frames(text: str) -> list[Frame]:
     frames = [Frame(f, int(n), fn or "") for f, n, fn in _FRAME_PY.findall(text)]
     if not frames:
+        frames = [Frame(f, int(n), fn or "") for f, n, fn in _FRAME_IPY8.findall(text)]
+    if not frames:
         frames = [Frame(f, int(n), fn or "") for f, n, fn in _FRAME_PYTEST.findall(text)]
+    if not frames:
+        frames = _ipython7_frames(text)
     if not frames and "Traceback" in text:
         frames = [Frame(f, int(n), fn or "") for f, n, fn in _FRAME_IPY.findall(text)]
+    return frames
+
+
+def _ipython7_frames(text: str) -> list[Frame]:
+    """IPython 7's frames: the file and function on one line, the line number on the ``->`` line after it."""
+    found = list(_FRAME_IPY7.finditer(text))
+    frames = []
+    for index, match in enumerate(found):
+        end = found[index + 1].start() if index + 1 < len(found) else len(text)
+        arrow = _ARROW_LINE.search(text, match.end(), end)
+        frames.append(Frame(match.group(1), int(arrow.group(1)) if arrow else 0, match.group(2)))
     return frames
 
 
@@ -262,7 +306,8 @@ _SUFFIXES = ("ings", "ing", "ies", "ed", "es", "s")
 
 @lru_cache(maxsize=1 << 17)
 def stem(word: str) -> str:
-    """A light suffix stripper, so ``registration``/``registering``/``registers`` meet ``register``."""
+    """A light suffix stripper, so ``registering``/``registers`` meet ``register``, ``computed`` meets
+    ``compute`` (a final ``e`` goes too: ``comput``) and ``stripped`` meets ``strip``."""
     if len(word) <= 4 or not word.isalpha():
         return word
     for suffix in _SUFFIXES:
@@ -272,5 +317,7 @@ def stem(word: str) -> str:
                 return base + "y"
             if suffix == "s" and word.endswith("ss"):
                 return word
-            return base
-    return word
+            if suffix in ("ed", "ing") and base[-1] == base[-2] and base[-1] not in "lsz":
+                return base[:-1]  # stripped → strip, mapping → map
+            return base[:-1] if suffix == "s" and base.endswith("e") else base
+    return word[:-1] if word.endswith("e") else word

@@ -42,6 +42,8 @@ W_MENTIONS = 0.4
 W_STEM = 0.4
 W_TITLE = 1.0
 W_SYMBOL = 0.6
+# a short question is answered by one definition: its best definition weighs more than in a task text
+W_SYMBOL_QUESTION = 1.2
 W_RETRIEVERS = 0.5  # short questions only: a task text runs no separate retrievers
 W_MESSAGE = 2.0  # a pasted message's text written in the file (maguyva.retrieve.message)
 W_GRAPH = 0.1  # one hop from the strongest files: the implementation an API file calls, and back
@@ -255,6 +257,38 @@ def asked_in(parsed: ParsedQuery) -> set[str]:
     return asked_for(parsed.title if parsed.is_task and parsed.title else parsed.text)
 
 
+W_RELATED = 0.3
+# Verbs a question says in plain words and code spells another way ("looked up" → ``find``/``lookup``);
+# each word of a group brings the others in at W_RELATED, for short questions only
+_RELATED_WORDS = (
+    "find lookup look search get resolve locate fetch match",
+    "strip remove delete drop clear discard",
+    "compute calculate calc measure count estimate",
+    "check validate verify ensure",
+    "create make build construct",
+    "convert parse cast coerce encode decode",
+    "choose pick select decide determine detect guess",
+    "read load open",
+    "write save dump emit",
+    "show display print render",
+    "merge combine join",
+    "split divide break wrap",
+)
+RELATED = {word: group for words in _RELATED_WORDS for group in [frozenset(tokens(words))] for word in group}
+
+
+def related_terms(parsed: ParsedQuery, terms: Mapping[str, float]) -> dict[str, float]:
+    """The related spellings of a short question's verbs (a task text already says enough words)."""
+    if parsed.is_task:
+        return {}
+    found: dict[str, float] = {}
+    for term in terms:
+        for other in RELATED.get(term, ()):
+            if other not in terms:
+                found[other] = W_RELATED
+    return found
+
+
 def compound_terms(parsed: ParsedQuery, vocabulary: Mapping[str, object]) -> dict[str, float]:
     """Adjacent prose words the code writes as one word, when the index knows that word."""
     words = [w.lower() for w in re.findall(r"[A-Za-z]+", f"{parsed.title}\n{parsed.prose}")]
@@ -415,6 +449,8 @@ def rank_files(
     terms = query_terms(parsed)
     for word, weight in compound_terms(parsed, index.postings).items():
         terms.setdefault(word, weight)
+    for word, weight in related_terms(parsed, terms).items():
+        terms.setdefault(word, weight)
     raw = index.score(terms)
     order = np.argsort(-raw)[:CANDIDATES]
     top = float(raw[order[0]]) if len(order) and raw[order[0]] > 0 else 1.0
@@ -458,7 +494,7 @@ def rank_files(
             + W_FRAMES * found.get("frames", 0.0)
             + W_MENTIONS * found.get("mentions", 0.0)
             + W_STEM * found.get("stem", 0.0)
-            + W_SYMBOL * found.get("symbol", 0.0)
+            + (W_SYMBOL if parsed.is_task else W_SYMBOL_QUESTION) * found.get("symbol", 0.0)
             + W_RETRIEVERS * found.get("retrievers", 0.0)
             + W_MESSAGE * found.get("message", 0.0)
         )
