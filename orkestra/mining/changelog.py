@@ -185,27 +185,49 @@ def render_release_please(
             groups.items(),
             key=lambda g: (SECTION_ORDER.index(g[0]) if g[0] in SECTION_ORDER else len(SECTION_ORDER), g[0]),
         ):
-            out.append(f"\n\n### {heading}\n\n" + "".join(_rp_item(e, url) for e in entries))
+            out.append(f"\n\n### {inline(heading)}\n\n" + "".join(_rp_item(e, url) for e in entries))
     return "".join(out)
 
 
 ISSUE_REF_RE = re.compile(r"\(#(\d+)\)")
 
 
+# what would make an item's text a block of its own: a heading, a quote, a nested list, a fence, a rule
+BLOCK_START_RE = re.compile(
+    r"^(?:#{1,6}(?:\s|$)|>|[-+*](?:\s|$)|\d{1,9}[.)](?:\s|$)|`{3}|~{3}|(?:[-*_]\s*){3,}$)"
+)
+
+
+def inline(text: str) -> str:
+    """Ledger text as one Markdown line: every line break and run of whitespace (``\\n``, ``\\r``, U+2028…)
+    a single space, so a summary or scope can never start a ``## [9.9.9]`` heading of its own."""
+    return " ".join(str(text).split())
+
+
+def _item_text(text: str) -> str:
+    """An item's text escaped where it begins like a block (``- ## [9.9.9]`` renders as a heading)."""
+    match = BLOCK_START_RE.match(text)
+    if match is None:
+        return text
+    if text[0].isdigit():  # "1. x": a backslash escapes the punctuation, not the digit
+        cut = len(match[0].rstrip()) - 1
+        return text[:cut] + "\\" + text[cut:]
+    return "\\" + text
+
+
 def _rp_item(entry: dict, url: str | None, link: bool = True) -> str:
-    scope = f"**{entry['scope']}:** " if entry.get("scope") else ""
-    summary = " ".join(entry["summary"].split())
+    scope = f"**{inline(entry['scope'])}:** " if entry.get("scope") else ""
+    summary = inline(entry["summary"])
     if url:
         summary = ISSUE_REF_RE.sub(lambda m: f"([#{m[1]}]({url}/issues/{m[1]}))", summary)
     if not link:
-        return f"* {scope}{summary}\n"
+        return f"* {_item_text(scope + summary)}\n"
     sha = entry["sha"]
     reference = f"[{sha[:7]}]({url}/commit/{sha})" if url else sha[:7]
-    return f"* {scope}{summary} ({reference})\n"
+    return f"* {_item_text(scope + summary)} ({reference})\n"
 
 
 def _item(note: dict, with_category: bool) -> str:
-    scope = f"**{note['scope']}:** " if note.get("scope") else ""
+    scope = f"**{inline(note['scope'])}:** " if note.get("scope") else ""
     category = f"{CATEGORY_TITLES[note['category']]}: " if with_category else ""
-    summary = " ".join(note["summary"].split())
-    return f"- {category}{scope}{summary} ({note['sha'][:7]})\n"
+    return f"- {_item_text(category + scope + inline(note['summary']))} ({note['sha'][:7]})\n"

@@ -21,7 +21,7 @@ from orkestra.mining.changelog import build_releases, release_tags, render_chang
 from orkestra.mining.config import MiningPaths
 from orkestra.mining.git import Git, origin_url
 from orkestra.mining.index import load_graph, read_state, sync_index
-from orkestra.mining.ledger import latest, ledger_files, read_records
+from orkestra.mining.ledger import latest, ledger_files, read_records, skipped_lines
 from orkestra.mining.sections import changelog_types
 from orkestra.mining.signals import ROOT_PACKAGE
 from orkestra.mining.status import processed_view
@@ -72,7 +72,7 @@ def render_changelogs(
     commits = load_graph(paths)
     known = read_state(paths).get("packages", [])
     notes = released_notes(paths) | _pending_notes(paths, extra or [])
-    warnings = [
+    warnings = skipped_lines(paths) + [
         f"release note for {sha[:12]} is not in HEAD's history; left out"
         for sha in sorted(notes)
         if sha not in commits

@@ -23,10 +23,9 @@ from pathlib import Path
 
 from orkestra.mining import guarded
 from orkestra.mining.config import MiningPaths
+from orkestra.mining.records import PROCESSED_FILE, RELEASE_NOTES_FILE, read_ledger, read_text, split_lines
 from orkestra.render.guard import UnsafePath
 
-PROCESSED_FILE = "commits_processed.jsonl"
-RELEASE_NOTES_FILE = "release_notes.jsonl"
 LOCK_FILE = "ledger.lock"
 
 
@@ -78,33 +77,22 @@ def _repair_missing_newline(fd: int, path: Path) -> None:
 
 
 def read_lines(path: Path) -> Iterator[tuple[int, dict | None, str]]:
-    """(line number, parsed object or None when corrupt, raw text) for each non-empty line."""
+    """(line number, validated record or None when the line is not one, raw text) for each non-empty line
+    (``records.read_ledger`` decodes and validates; ``mine validate`` reports the bad lines)."""
     if not path.is_file():
         return
-    with path.open(encoding="utf-8", errors="replace") as handle:
-        for number, text in enumerate(handle, start=1):
-            if not text.strip():
-                continue
-            try:
-                value = json.loads(text)
-            except json.JSONDecodeError:
-                value = None
-            yield number, value if isinstance(value, dict) else None, text.rstrip("\n")
+    content = read_text(path)
+    read = read_ledger(path, text=content)
+    valid = dict(zip(read.lines, read.records, strict=True))
+    for number, text in enumerate(split_lines(content), start=1):
+        if text.strip():
+            yield number, valid.get(number), text
 
 
 def read_records(path: Path) -> list[dict]:
-    """Every well-formed record of a ledger, in order (corrupt lines are left to ``mine validate``).
-
-    One JSON decode for the whole file when it is clean; line by line only when it is not.
-    """
-    if not path.is_file():
-        return []
-    lines = [line for line in path.read_text(encoding="utf-8", errors="replace").splitlines() if line.strip()]
-    try:
-        records = json.loads("[" + ",".join(lines) + "]")
-    except json.JSONDecodeError:
-        return [r for _, r, _ in read_lines(path) if r]
-    return [r for r in records if isinstance(r, dict)]
+    """Every valid record of a ledger, in order: each line validated into its typed record
+    (``records.read_ledger``); a bad line is skipped here and reported by ``mine validate``."""
+    return list(read_ledger(path).records)
 
 
 def latest(records: Iterable[dict], key=lambda r: (r.get("sha"), r.get("domain"))) -> dict:
@@ -133,3 +121,21 @@ def ensure_gitattributes(root: Path, ledger_dir: str = "ai_assets/reference/chan
         prefix = "" if not text or text.endswith("\n") else "\n"
         tree.write(".gitattributes", (text + prefix + "\n".join(missing) + "\n").encode())
     return True
+
+
+def skipped_lines(paths: MiningPaths, limit: int = 20) -> list[str]:
+    """Warnings for the ledger lines every reader skips (at most ``limit``, then a count), each
+    ``file:line:col: field: why``; ``mine validate`` lists them all."""
+    from orkestra.mining.records import ledger_rel
+
+    found = [
+        f"{problem}; line skipped"
+        for path in ledger_files(paths)
+        for problem in read_ledger(path, ledger_rel(paths.root, path)).problems
+    ]
+    if len(found) > limit:
+        found = [
+            *found[:limit],
+            f"{len(found) - limit} more ledger line problem(s): run `orkestra mine validate`",
+        ]
+    return found

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from orkestra.mining.config import MiningPaths
 from orkestra.mining.index import load_index, read_state
-from orkestra.mining.ledger import latest, ledger_files, read_records
+from orkestra.mining.ledger import latest, ledger_files, read_records, skipped_lines
 
 OUTCOMES = {"decisions": ("extract", "extracted"), "changelog": ("release", "released")}
 NO_DOMAIN = "(none)"
@@ -30,6 +30,7 @@ def mining_status(paths: MiningPaths) -> dict:
         "total_commits": total,
         "head": head,
         "orphaned_entries": sum(1 for sha, _ in view if sha not in commits),
+        "warnings": skipped_lines(paths),
     }
     for domain, (action, label) in OUTCOMES.items():
         actions = [view[(sha, domain)]["action"] for sha in commits if (sha, domain) in view]
@@ -81,4 +82,5 @@ def format_status(status: dict) -> str:
                 f"  {name:<{width}}  {row['commits']:>6} commits  decisions {row['decisions_coverage']:>5.1f}%"
                 f"  changelog {row['changelog_coverage']:>5.1f}%"
             )
+    lines += ["", *(f"warning: {w}" for w in status.get("warnings", ()))]
     return "\n".join(lines).rstrip() + "\n"

@@ -9,47 +9,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict, ValidationError
 
 from orkestra.errors import Diagnostic
-from orkestra.mining.classify import Classification
 from orkestra.mining.config import MiningPaths
 from orkestra.mining.decisions import DECISION_ID_RE, DecisionCatalog
-from orkestra.mining.ledger import ledger_files, read_lines
+from orkestra.mining.ledger import ledger_files
+from orkestra.mining.records import read_ledger
 
 FULL_SHA_RE = re.compile(r"^[0-9a-f]{40}$")
-
-
-class NotePart(BaseModel):
-    """A further entry of the same commit (a Conventional Commit embedded in a squash body)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    type: str | None = None
-    scope: str | None = None
-    summary: str
-    breaking: bool = False
-    category: Literal["added", "changed", "deprecated", "removed", "fixed", "security"]
-
-
-class ReleaseNote(BaseModel):
-    """One line of ``release_notes.jsonl``."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    sha: str
-    date: str
-    category: Literal["added", "changed", "deprecated", "removed", "fixed", "security"]
-    summary: str
-    scope: str | None = None
-    breaking: bool = False
-    packages: list[str]
-    correction: bool = False
-    type: str | None = None
-    parts: list[NotePart] | None = None
-    by: Literal["auto"] | None = None
 
 
 def validate_ledgers(paths: MiningPaths, quick: bool = False) -> dict:
@@ -59,24 +26,15 @@ def validate_ledgers(paths: MiningPaths, quick: bool = False) -> dict:
     problems: list[Diagnostic] = []
     shas: dict[str, tuple[str, int]] = {}
     lines = 0
-    for path, model, key in ((processed_path, Classification, "domain"), (notes_path, ReleaseNote, None)):
+    for path, key in ((processed_path, "domain"), (notes_path, None)):
         rel = _rel(paths.root, path)
         first_seen: dict[tuple, int] = {}
-        for number, record, _ in read_lines(path):
-            lines += 1
+        read = read_ledger(path, rel)  # each line decoded with bounds and validated into its typed record
+        lines += read.total
+        problems.extend(read.problems)
+        for number, record in zip(read.lines, read.records, strict=True):
             where = (rel, number)
-            if record is None:
-                problems.append(Diagnostic(rel, number, 1, "", "corrupt or truncated JSON line", code="json"))
-                continue
-            try:
-                model.model_validate(record)
-            except ValidationError as exc:
-                problems.extend(
-                    Diagnostic(rel, number, 1, ".".join(map(str, e["loc"])), e["msg"], code="schema")
-                    for e in exc.errors()
-                )
-                continue
-            sha = str(record["sha"])
+            sha = record["sha"]
             if not FULL_SHA_RE.match(sha):
                 problems.append(
                     Diagnostic(

@@ -214,7 +214,7 @@ def why(
     """
     from orkestra.inspect.api import find_root, open_sections
     from orkestra.mining.config import load_mining_paths
-    from orkestra.mining.ledger import ledger_files, read_records
+    from orkestra.mining.ledger import ledger_files, read_records, skipped_lines
     from orkestra.why.history import is_git_repo
 
     root = find_root(root)
@@ -225,7 +225,8 @@ def why(
     names = history.names if history else (resolved.path,)
     commits = history.commits if history else ()
     sections = open_sections(root, ("decisions", "truths"))
-    processed, release_notes = ledger_files(load_mining_paths(root))
+    mining_paths = load_mining_paths(root)
+    processed, release_notes = ledger_files(mining_paths)
     results = collect(
         resolved,
         names,
@@ -235,7 +236,7 @@ def why(
         read_records(processed),
         read_records(release_notes),
     )
-    notes = list(resolved.notes)
+    notes = list(resolved.notes) + skipped_lines(mining_paths)
     if not git:
         notes.append("not a git repository: history joins (commits, changelog) skipped")
     answer = {
