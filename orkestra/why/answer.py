@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from orkestra.why.history import CommitRef, path_history
+from orkestra.why.history import CommitRef, path_history, shaped_by
 from orkestra.why.target import Target, index_lookup_for, present, resolve_target
 
 STATUS_RANK = {"active": 0, "current": 0, "proposed": 1, "tentative": 1, "superseded": 2, "deprecated": 2}
@@ -224,6 +224,10 @@ def why(
     history = path_history(root, resolved.path, resolved.start, resolved.end) if git else None
     names = history.names if history else (resolved.path,)
     commits = history.commits if history else ()
+    pull_requests: list[dict] = []
+    blamed: list[dict] = []
+    if git:  # the commits and pull requests that shaped it: an answer even where no record covers it
+        commits, pull_requests, blamed = shaped_by(root, resolved.path, commits, resolved.start, resolved.end)
     sections = open_sections(root, ("decisions", "truths"))
     mining_paths = load_mining_paths(root)
     processed, release_notes = ledger_files(mining_paths)
@@ -246,8 +250,11 @@ def why(
         "results": results[:limit],
         "commits": [c.to_dict() for c in commits[:MAX_COMMITS_SHOWN]],
         "commit_count": len(commits),
+        "pull_requests": pull_requests,
         "notes": notes,
     }
+    if resolved.start is not None:
+        answer["blame"] = blamed
     if len(results) > limit:
         answer["truncated"] = True
         answer["truncation_note"] = f"{len(results) - limit} more result(s) beyond limit {limit}"
@@ -281,7 +288,10 @@ def format_why(answer: dict) -> str:
     if answer["former_names"]:
         lines.append(f"  formerly: {', '.join(answer['former_names'])}")
     if not answer["results"]:
-        lines.append("  no decision, ground truth or changelog entry covers it")
+        lines.append(
+            "  no decision, ground truth or changelog entry covers it"
+            + ("; the history that shaped it:" if answer.get("commit_count") else "")
+        )
     for r in answer["results"]:
         lines.append(
             f"- {r['citation']} [{r['kind']}, {r['status']}, {r['match']}, {r['date'] or 'undated'}] "
@@ -292,8 +302,26 @@ def format_why(answer: dict) -> str:
                 lines.append(f"    {word}: {item}")
         for c in r.get("commits", [])[:3]:
             lines.append(f"    commit {c['sha'][:12]} {c['date']} {c['subject']}")
+    lines.extend(_history_lines(answer))
     for note in answer["notes"]:
         lines.append(f"note: {note}")
     if answer.get("truncation_note"):
         lines.append(f"note: {answer['truncation_note']}")
     return "\n".join(lines) + "\n"
+
+
+def _history_lines(answer: dict) -> list[str]:
+    """The pull requests, commits and (for a line range) blamed commits behind the target."""
+    count = answer.get("commit_count") or 0
+    if not count:
+        return []
+    prs = answer.get("pull_requests") or []
+    lines = [f"history: {count} commit(s)" + ("; pull requests, newest first:" if prs else "")]
+    for pr in prs[:5]:
+        lines.append(f"  PR #{pr['number']} {pr['date']} {' '.join(pr['title'].split())[:120]}")
+    for c in answer["commits"][:5]:
+        tag = f" (PR #{c['pr']})" if c.get("pr") and f"#{c['pr']}" not in c["subject"] else ""
+        lines.append(f"  commit {c['sha'][:12]} {c['date']} {' '.join(c['subject'].split())[:120]}{tag}")
+    for b in (answer.get("blame") or [])[:5]:
+        lines.append(f"  lines: {b['lines']} now from {b['sha'][:12]} {b['date']} {b['subject'][:100]}")
+    return lines
