@@ -126,6 +126,9 @@ def test_init_reads_a_python_package_and_syncs_clean_and_idempotent(git_repo: Pa
     domains = yaml.safe_load((root / "ai_assets/reference/decisions/registry.yaml").read_text())["domains"]
     assert domains == {"flaskish": {"code": "FLA", "description": "Decisions about src/flaskish/."}}
     assert (root / "ai_assets/reference/changelog/commits_processed.jsonl").is_file()
+    installed = Path(sys.executable).parent / "orkestra"  # a project venv: the rendered servers start
+    (root / ".venv/bin").mkdir(parents=True)
+    (root / ".venv/bin/orkestra").symlink_to(installed if installed.is_file() else sys.executable)
     assert ok(run_cli("validate", "--show-warnings", cwd=root)).strip() == "0 error(s), 0 warning(s)"
     ok(run_cli("sync", cwd=root))
     assert not (root / ".claude/settings.json").exists()  # telemetry is opt-in
@@ -330,7 +333,10 @@ def test_every_target_parses_as_its_runtime_expects(all_targets: Path):
     codex = tomllib.loads((root / ".codex/config.toml").read_text())["mcp_servers"]
     assert set(codex) == set(claude_servers) and all("type" not in s for s in codex.values())
     plugin_mcp = json.loads((root / "marketplace/plugins/flaskish/.mcp.json").read_text())
-    assert plugin_mcp["mcpServers"] == claude_servers
+    assert set(plugin_mcp["mcpServers"]) == set(claude_servers)  # at user scope: its own launcher
+    assert [s["args"][2:] for s in plugin_mcp["mcpServers"].values()] == [
+        s["args"][2:] for s in claude_servers.values()
+    ]
     agents_md = (root / "AGENTS.md").read_text()
     assert (
         agents_md.startswith("# Flaskish")
@@ -511,4 +517,7 @@ def test_codex_reads_the_generated_mcp_servers(all_targets: Path, tmp_path: Path
     assert set(servers) == {"docs", "local", "maguyva", "orkestra"}
     assert servers["docs"]["url"] == "https://docs.example/mcp"
     assert servers["local"]["command"] == "tool" and servers["local"]["env_vars"] == ["API_KEY"]
-    assert servers["local"]["env"] == {"MODE": "fast"} and servers["maguyva"]["args"] == ["code", "serve"]
+    assert servers["local"]["env"] == {"MODE": "fast"} and servers["maguyva"]["args"][-2:] == [
+        "code",
+        "serve",
+    ]

@@ -118,8 +118,11 @@ def test_decisions_digest_lists_active_decisions_by_domain(synced):
 
 
 def test_mcp_json_points_at_the_bundled_server(synced):
+    from orkestra.launcher import PROJECT_LAUNCHER
+
+    launched = ["-c", PROJECT_LAUNCHER, "orkestra", "${CLAUDE_PROJECT_DIR:-.}"]  # no activated venv needed
     assert json.loads((synced / ".mcp.json").read_text()) == {
-        "mcpServers": {"maguyva": {"type": "stdio", "command": "orkestra", "args": ["code", "serve"]}}
+        "mcpServers": {"maguyva": {"type": "stdio", "command": "sh", "args": [*launched, "code", "serve"]}}
     }
 
 

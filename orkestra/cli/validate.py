@@ -19,7 +19,7 @@ def command(
 
     Prints file:line:col diagnostics and a summary (--format json: {"ok", "errors", "warnings",
     "diagnostics"}). --show-warnings adds `orkestra doctor`'s cheap checks (ignored outputs, server
-    commands, index, hooks) as warnings. Exit 0 when clean (warnings allowed), 1 on any error, 2 on
+    commands, hook programs) as warnings. Exit 0 when clean (warnings allowed), 1 on any error, 2 on
     a usage error.
 
     \b
@@ -36,7 +36,8 @@ def command(
             from orkestra.doctor import as_diagnostic, warnings_for
             from orkestra.workspace.root import find_root
 
-            diagnostics += [as_diagnostic(f) for f in warnings_for(find_root(repo)) if f.severity != "info"]
+            found = warnings_for(find_root(repo), checks=("gitignore", "server", "hooks"))
+            diagnostics += [as_diagnostic(f) for f in found]
         errors = [d for d in diagnostics if d.severity == "error"]
         shown = diagnostics if show_warnings else errors
         if fmt is Format.json:
