@@ -13,9 +13,15 @@ import ast
 from dataclasses import replace
 
 from orkestra.trust.findings import Finding, Severity, excerpt
-from orkestra.trust.patterns import PERSISTENCE_PATH, SECRET_NAME, SENSITIVE_PATH, is_outside_write_target
+from orkestra.trust.patterns import (
+    INTERPRETERS,
+    PERSISTENCE_PATH,
+    SECRET_NAME,
+    SENSITIVE_PATH,
+    is_outside_write_target,
+)
 from orkestra.trust.regex_audit import regex_scan
-from orkestra.trust.shell_audit import audit_argv, audit_shell
+from orkestra.trust.shell_audit import audit_argv, audit_shell, reads_code_from_stdin
 
 _SHELL_CALLS = {
     "os.system",
@@ -75,6 +81,14 @@ _LOADERS = {
     "sys.path.extend",
     "site.addsitedir",
 }
+_UNPICKLERS = {
+    "pickle.loads",
+    "pickle.load",
+    "marshal.loads",
+    "marshal.load",
+    "dill.loads",
+    "cloudpickle.loads",
+}
 _CODE_FILES = (".py", ".pyc", ".zip", ".whl", ".egg", ".so", ".pth", ".pyz")
 _DOWNLOADS = _FETCH | {
     "urllib.request.urlopen",
@@ -114,6 +128,7 @@ class _Visitor(ast.NodeVisitor):
         self.tainted: set[str] = set()
         self.paths: dict[str, str] = {}  # variables holding a known path: home = expanduser("~")
         self.strings: dict[str, str] = {}  # variables holding a string built from literals
+        self.lists: dict[str, ast.List | ast.Tuple] = {}  # variables holding a literal argument list
         self.findings: list[Finding] = []
         self.downloads: list[ast.Call] = []  # calls that fetch from the network
         self.loaders: list[tuple[ast.Call, str]] = []  # calls that load code from a path
@@ -384,6 +399,10 @@ class _Visitor(ast.NodeVisitor):
         if path is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             self.paths[node.targets[0].id] = path
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            if isinstance(node.value, (ast.List, ast.Tuple)):
+                self.lists[node.targets[0].id] = node.value
+            else:
+                self.lists.pop(node.targets[0].id, None)
             built = self.built_str(node.value)
             if built is not None:
                 self.strings[node.targets[0].id] = built
@@ -439,6 +458,8 @@ class _Visitor(ast.NodeVisitor):
     def note_whole_file(self, node: ast.Call, callee: str) -> None:
         if callee in _DOWNLOADS or callee in _SEND:
             self.downloads.append(node)
+        if callee in _UNPICKLERS and node.args and self.constant_str(node.args[0]) is None:
+            self.loaders.append((node, callee))
         if callee in _LOADERS and not any(
             isinstance(n, ast.Name) and n.id == "__file__" for a in node.args for n in ast.walk(a)
         ):
@@ -478,12 +499,39 @@ class _Visitor(ast.NodeVisitor):
             else:
                 self.add(node, "shell", "low", f"{callee} runs a fixed command through the shell")
                 self.findings.extend(audit_shell_script(literal, self.file, self.base_line + node.lineno - 1))
-        elif callee in _SUBPROCESS and isinstance(command, (ast.List, ast.Tuple)):
-            words = [self.constant_str(e) or "$ARG" for e in command.elts]
-            source = self.lines[node.lineno - 1] if node.lineno <= len(self.lines) else ""
-            self.findings.extend(
-                audit_argv(words, self.file, self.base_line + node.lineno - 1, source, python=audit_python)
-            )
+        if isinstance(command, ast.Name) and command.id in self.lists:
+            command = self.lists[command.id]  # args = ["bash", "-c", x]; subprocess.run(args)
+        if (
+            callee.startswith("os.exec")
+            and len(node.args) >= 2
+            and isinstance(node.args[1], (ast.List, ast.Tuple))
+        ):
+            command = node.args[1]  # os.execv(path, [argv0, ...])
+        if callee in _SUBPROCESS and not shell and self.constant_str(command) is not None:
+            command = ast.List(elts=[command])  # Popen("sh"): a program name alone
+        if callee not in _SUBPROCESS or shell or not isinstance(command, (ast.List, ast.Tuple)):
+            return
+        self.check_fed_interpreter(node, command)
+        words = [self.constant_str(e) or "$ARG" for e in command.elts]
+        source = self.lines[node.lineno - 1] if node.lineno <= len(self.lines) else ""
+        self.findings.extend(
+            audit_argv(words, self.file, self.base_line + node.lineno - 1, source, python=audit_python)
+        )
+
+    def check_fed_interpreter(self, node: ast.Call, command: ast.List | ast.Tuple) -> None:
+        """``run(["bash"], input=code)``, ``Popen(["sh"], stdin=PIPE)``: a program writes the script a shell runs."""
+        words = [self.constant_str(e) or "$ARG" for e in command.elts]
+        if not words or words[0] == "$ARG":
+            return
+        name = words[0].rsplit("/", 1)[-1].lower()
+        if name not in INTERPRETERS or not reads_code_from_stdin(name, words[1:]):
+            return
+        fed = {k.arg: k.value for k in node.keywords}
+        given = fed.get("input")
+        if (given is not None and self.constant_str(given) is None) or self.name_of(
+            fed.get("stdin", ast.Constant(None))
+        ) == "subprocess.PIPE":
+            self.add(node, "exec", "high", f"writes a script built at run time into {name}'s input")
 
     def check_network(self, node: ast.Call, callee: str) -> None:
         sends = callee in _SEND or (

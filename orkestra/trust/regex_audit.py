@@ -21,7 +21,10 @@ _REGEX_RULES: tuple[tuple[str, Severity, re.Pattern[str], str], ...] = (
     (
         "exec",
         "high",
-        re.compile(r"\b(?:eval|Function)\s*\(\s*(?![\"'`][^\"'`]*[\"'`]\s*\))[^)\s]"),
+        re.compile(
+            r"\b(?:eval|Function)\s*\(\s*(?![\"'`][^\"'`]*[\"'`]\s*\))[^)\s]"
+            r"|\beval\s+(?:decode_base64|unpack|pack|pack\(|\$|`)"  # Perl / Ruby: eval without parentheses
+        ),
         "evaluates dynamic code",
     ),
     (

@@ -84,6 +84,8 @@ _GIT_HIJACK_KEYS = (
     "core.editor",
     "url.",
 )
+# Reserved words that may precede a command: ``then curl … | sh``, ``do eval "$l"``, ``! grep``.
+_KEYWORDS = {"then", "do", "else", "elif", "if", "while", "until", "!", "{", "(", "time", "coproc"}
 _SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "fish"}
 _VERIFIERS = {"sha256sum", "sha512sum", "shasum", "gpg", "gpgv", "cosign", "minisign", "sigstore"}
 _UPLOAD_FLAGS = {
@@ -291,7 +293,8 @@ def _analyse_line(logical: str, record: _Line) -> tuple[str, bool]:
             if heredoc:
                 delimiter = heredoc
                 runs_body = _command(words)[0] in INTERPRETERS
-            _analyse_stage(words, writes, record, previous, has_network)
+            fed = previous + _here_string(stage, record)
+            _analyse_stage(words, writes, record, fed, has_network)
             previous.append(_command(words)[0] if not _is_decoder(words) else "base64-decode")
     return delimiter, runs_body
 
@@ -345,6 +348,19 @@ def _split(tokens: list[str], separators: set[str]) -> list[list[str]]:
     return [part for part in parts if part]
 
 
+def _here_string(stage: list[str], record: _Line) -> list[str]:
+    """What a ``<<< "$(…)"`` here-string feeds the command, named as a pipe stage would be."""
+    if "<<<" not in stage or stage.index("<<<") + 1 >= len(stage):
+        return []
+    target = stage[stage.index("<<<") + 1]
+    substs = _subst_of(target, record)
+    if any(s.fetches for s in substs):
+        return ["curl"]
+    if any(s.decodes for s in substs):
+        return ["base64-decode"]
+    return ["here-string"] if substs or "$" in target else []
+
+
 def _redirects(stage: list[str], record: _Line) -> tuple[list[str], list[str], str]:
     """Split a stage into its words, the files it writes, and a heredoc delimiter."""
     words: list[str] = []
@@ -383,7 +399,7 @@ def _command(words: list[str]) -> tuple[str, list[str], bool]:
     while index < len(words):
         word = words[index]
         base = word.rsplit("/", 1)[-1].lower()
-        if re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", word):
+        if re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", word) or word in _KEYWORDS:
             index += 1
         elif base in WRAPPERS and not (base == "env" and index == len(words) - 1):
             sudo = sudo or base in {"sudo", "doas"}
@@ -426,7 +442,7 @@ def _analyse_stage(
         _check_interpreter(name, args, substs, piped_from, record)
         _check_inline_program(name, args, record)
     if name in FETCHERS:
-        _check_fetch(name, args, record)
+        _check_fetch(name, args, record, writes)
     if name in NETCATS:
         record.add(
             "network",
@@ -503,7 +519,7 @@ _STDIN = {"-", "/dev/stdin", "-s"}
 _TOOL_SETUP = re.compile(
     r"^\s*[\w./-]+\s+(?:[\w-]+\s+)*(?:init|shellenv|hook|completion|activate|env)\b|^\s*ssh-agent\b"
 )
-_WHOLLY_DYNAMIC = re.compile(r"^(?:\$\{?[A-Za-z_@*]\w*\}?|\$ARG|__SUBST\d+__|\$\(.*\))+$", re.S)
+_WHOLLY_DYNAMIC = re.compile(r"^(?:\$\{?[A-Za-z_@*]\w*\}?|\$ARG|__SUBST\d+__|\$\(.*\)|\{\})+$", re.S)
 
 
 def reads_code_from_stdin(name: str, args: list[str]) -> bool:
@@ -614,8 +630,10 @@ def _downloaded_file(name: str, args: list[str]) -> str | None:
     return urls[0].rsplit("/", 1)[-1] or None if name == "wget" and urls else None
 
 
-def _check_fetch(name: str, args: list[str], record: _Line) -> None:
-    saved = _downloaded_file(name, args)
+def _check_fetch(name: str, args: list[str], record: _Line, writes: list[str] = ()) -> None:
+    saved = _downloaded_file(name, args) or next(
+        (w.rsplit("/", 1)[-1] for w in writes if w and "/dev/" not in w), None
+    )
     if saved:
         record.script.downloads.add(saved)
     uploads = []
