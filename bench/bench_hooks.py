@@ -1,16 +1,21 @@
 """Hook handler start-to-exit time per event, and `telemetry report` over a 10k-event store.
 
-Run: .venv/bin/python bench/bench_hooks.py [--n 40] [--loki] [--hostile]
+Run: .venv/bin/python bench/bench_hooks.py [--n 40] [--loki] [--hostile] [--redaction [--baseline REV]]
 Prints one JSON line per measurement (milliseconds). ``--loki`` adds the hook with the Loki
 exporter on, pushing to a local Loki stub and to a dead endpoint, next to the same hook without
 it (the floor) in the same run. ``--hostile`` times in-process recording of hostile payloads
-next to benign payloads of the same size.
+next to benign payloads of the same size. ``--redaction`` reports, per secret shape of
+``tests/secret_shapes.py``, whether the redaction of git revision ``--baseline`` and of this
+tree mask it (and keep each look-alike), then times both on the same events in the same run.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -18,6 +23,7 @@ import tempfile
 import time
 import urllib.parse
 from pathlib import Path
+from types import ModuleType
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
@@ -158,6 +164,216 @@ def bench_hostile(project: Path, repeat: int) -> None:
             line(f"record_hook {label}", samples, chars=len(payload))
 
 
+def _module_at(revision: str, folder: Path) -> tuple[ModuleType, Path]:
+    """orkestra/telemetry/redact.py as it was at ``revision``, loaded under another name."""
+    source = subprocess.run(
+        ["git", "show", f"{revision}:orkestra/telemetry/redact.py"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    path = folder / f"redact_{revision}.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location(f"redact_{revision}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module, path
+
+
+def _masks(module: ModuleType, shape) -> bool:
+    out = module.redact({"tool_input": shape.value})
+    try:
+        text = json.dumps(out, allow_nan=False)
+    except ValueError:  # NaN / Infinity stored as non-strict JSON
+        return False
+    return all(secret not in text for secret in shape.secrets)
+
+
+def _import_ms(path: Path, runs: int = 9) -> float:
+    """Best CPU time to import (compile the patterns of) a redaction module in a fresh interpreter.
+
+    Bytecode is written and reused, as in an installed package (a first run writes it).
+    """
+    code = (
+        "import time, typing, json, importlib.util as u\n"  # typing, json: the hook imports them anyway
+        "t = time.process_time()\n"
+        f"s = u.spec_from_file_location('r', {str(path)!r}); m = u.module_from_spec(s); s.loader.exec_module(m)\n"
+        "print((time.process_time() - t) * 1000)"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    times = [
+        float(
+            subprocess.run(
+                [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+            ).stdout
+        )
+        for _ in range(runs + 1)
+    ]
+    return min(times[1:])
+
+
+HOOK_WITH = """
+import sys, importlib.util as u
+s = u.spec_from_file_location("orkestra.telemetry.redact", sys.argv[1])
+m = u.module_from_spec(s); sys.modules[s.name] = m; s.loader.exec_module(m)
+from orkestra.telemetry.hook import main
+sys.exit(main([]))
+"""
+
+
+def _hook_with(project: Path, variants: dict[str, Path], fixtures: list[dict], n: int) -> None:
+    """The orkestra-hook entry, start to exit, with each redaction module: wall and CPU per event."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    wall: dict[str, list[float]] = {label: [] for label in variants}
+    cpu: dict[str, list[float]] = {label: [] for label in variants}
+    for i in range(n + 1):  # interleaved; the first round only writes bytecode
+        payload = json.dumps(fixtures[i % len(fixtures)] | {"cwd": str(project)})
+        for label, path in variants.items():
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.perf_counter()
+            subprocess.run(
+                [sys.executable, "-c", HOOK_WITH, str(path)],
+                input=payload,
+                text=True,
+                cwd=project,
+                env=env,
+                check=True,
+            )
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if i:
+                wall[label].append((time.perf_counter() - start) * 1000)
+                used = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+                cpu[label].append(used * 1000)
+    for label in variants:
+        print(
+            json.dumps(
+                {
+                    "name": "orkestra-hook entry start-to-exit per fixture event",
+                    "code": label,
+                    "n": n,
+                    "wall_p50_ms": round(statistics.median(wall[label]), 1),
+                    "cpu_p50_ms": round(statistics.median(cpu[label]), 1),
+                    "cpu_mean_ms": round(statistics.fmean(cpu[label]), 1),
+                }
+            ),
+            flush=True,
+        )
+
+
+def bench_redaction(project: Path, baseline: str, repeat: int) -> None:
+    """Secrets found per shape by the baseline's redaction and by ours; time per event for both."""
+    from secret_shapes import BENIGN, SHAPES
+
+    from orkestra.telemetry import events, redact
+
+    old, old_path = _module_at(baseline, project)
+    modules = {f"baseline {baseline}": old, "this tree": redact}
+    for shape in SHAPES:
+        found = {label: _masks(module, shape) for label, module in modules.items()}
+        print(
+            json.dumps(
+                {
+                    "name": "redaction shape",
+                    "shape": shape.name,
+                    "family": shape.family,
+                    "issue31": bool(shape.issue),
+                }
+                | {label: "masked" if ok else "LEAKED" for label, ok in found.items()}
+            ),
+            flush=True,
+        )
+    for case in BENIGN:
+        kept = {
+            label: all(x in json.dumps(module.redact(case.value)) for x in case.kept)
+            for label, module in modules.items()
+        }
+        print(
+            json.dumps(
+                {"name": "redaction look-alike", "case": case.name}
+                | {k: "kept" if v else "MASKED" for k, v in kept.items()}
+            ),
+            flush=True,
+        )
+    for label, module in modules.items():
+        issue = [s for s in SHAPES if s.issue]
+        print(
+            json.dumps(
+                {
+                    "name": "redaction summary",
+                    "code": label,
+                    "issue31_shapes_masked": f"{sum(_masks(module, s) for s in issue)}/{len(issue)}",
+                    "all_shapes_masked": f"{sum(_masks(module, s) for s in SHAPES)}/{len(SHAPES)}",
+                    "look_alikes_kept": f"{sum(all(x in json.dumps(module.redact(c.value)) for x in c.kept) for c in BENIGN)}/{len(BENIGN)}",
+                }
+            ),
+            flush=True,
+        )
+    # Time per event: the fixture payloads (benign, what a session sends) and one event per shape.
+    fixtures = [json.loads(p.read_text()) for p in sorted(FIXTURES.glob("*.json"))]
+    shaped = [{"hook_event_name": "PreToolUse", "session_id": "s1", "tool_input": s.value} for s in SHAPES]
+    for corpus, payloads in (("fixture events", fixtures), ("secret-shape events", shaped)):
+        samples: dict[str, list[float]] = {label: [] for label in modules}
+        for _ in range(repeat):  # interleaved rounds: load falls on both alike; CPU time, not wall
+            for label, module in modules.items():
+                start = time.process_time()
+                for _ in range(20):
+                    for payload in payloads:
+                        module.redact(payload)
+                samples[label].append((time.process_time() - start) / (20 * len(payloads)) * 1e6)
+        for label, values in samples.items():
+            print(
+                json.dumps(
+                    {
+                        "name": f"redact() per event, {corpus}",
+                        "code": label,
+                        "events": len(payloads),
+                        "best_us": round(min(values), 1),
+                        "median_us": round(statistics.median(values), 1),
+                    }
+                ),
+                flush=True,
+            )
+    # record_hook in-process (parse, redact, append to the day file) with either redaction
+    store = str(project / "redaction-store")
+    texts = [json.dumps(p | {"cwd": str(project)}) for p in fixtures]
+    samples = {label: [] for label in modules}
+    for _ in range(repeat):
+        for label, module in modules.items():
+            events.redact, events.redact_text = module.redact, module.redact_text
+            start = time.process_time()
+            for text in texts:
+                record_hook(text, store_dir=store, env={}, cwd=str(project))
+            samples[label].append((time.process_time() - start) / len(texts) * 1e6)
+    events.redact, events.redact_text = redact.redact, redact.redact_text
+    for label, values in samples.items():
+        print(
+            json.dumps(
+                {
+                    "name": "record_hook per fixture event (in-process)",
+                    "code": label,
+                    "best_us": round(min(values), 1),
+                    "median_us": round(statistics.median(values), 1),
+                }
+            ),
+            flush=True,
+        )
+    ours = project / "redact_this_tree.py"
+    ours.write_text(Path(redact.__file__).read_text())
+    _hook_with(project, {f"baseline {baseline}": old_path, "this tree": ours}, fixtures, max(repeat, 30))
+    for label, path in ((f"baseline {baseline}", old_path), ("this tree", ours)):
+        print(
+            json.dumps(
+                {
+                    "name": "redaction module import (compile), CPU",
+                    "code": label,
+                    "best_ms": round(_import_ms(path), 2),
+                }
+            ),
+            flush=True,
+        )
+
+
 def bench_report(root: Path, repeat: int) -> None:
     events = write_store(root / ".orkestra" / "telemetry")
     samples = []
@@ -177,7 +393,19 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="report repetitions")
     parser.add_argument("--loki", action="store_true", help="only the hook with the Loki exporter on")
     parser.add_argument("--hostile", action="store_true", help="only hostile payloads, in-process")
+    parser.add_argument(
+        "--redaction", action="store_true", help="only redaction: shapes found, time per event"
+    )
+    parser.add_argument(
+        "--baseline", default="3fc1b73", help="git revision whose redaction --redaction compares"
+    )
     args = parser.parse_args()
+    if args.redaction:
+        with tempfile.TemporaryDirectory() as tmp:
+            project = Path(tmp) / "project"
+            (project / ".git").mkdir(parents=True)
+            bench_redaction(project, args.baseline, max(args.repeat, 15))
+        return
     if args.loki or args.hostile:
         with tempfile.TemporaryDirectory() as tmp:
             project = Path(tmp) / "project"
