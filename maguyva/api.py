@@ -648,6 +648,8 @@ class Maguyva:
             except OSError as exc:
                 raise MaguyvaError(f"{relative}: cannot read: {exc.strerror}") from None
             lines, total, cut, digest = piece.lines, piece.total, piece.cut, piece.digest
+            if piece.partial:  # one line longer than the budget: cut to what its JSON can hold
+                lines[-1] = _fit_json(lines[-1], 3 * budget)
         else:
             every = split_lines(content or "")
             lines, total = every[first - 1 : end_line], len(every)
@@ -952,3 +954,12 @@ def _symbol_citation(defined: Sequence[Any], path: str, symbol: str | None) -> s
         if s.qualified_name == symbol:
             return f"{path}:{s.line}"
     return f"{path}:1"
+
+
+def _fit_json(text: str, limit: int) -> str:
+    """``text`` shortened until its JSON (control characters escaped) takes at most ``limit`` characters."""
+    import json
+
+    while len(encoded := json.dumps(text, ensure_ascii=False)) > limit and text:
+        text = text[: max(0, len(text) * limit // len(encoded) - 1)]
+    return text

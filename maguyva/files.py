@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
+import stat
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from maguyva.errors import MaguyvaError
@@ -56,3 +60,91 @@ def resolved(path: Path, asked: str, error: type[Exception] = MaguyvaError) -> P
     if target is None:
         raise error(f"{asked!r} cannot be resolved: a loop of symlinks")
     return target
+
+
+CHUNK_BYTES = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class LineSlice:
+    """Lines ``first``… of a file as ``get_file`` numbers them, and the file's line count.
+
+    ``cut`` says why fewer lines (or a shorter line) came back than were asked for; ``digest`` is the
+    file's git blob id when it was asked for.
+    """
+
+    first: int
+    lines: list[str]
+    total: int
+    cut: str | None = None
+    digest: str | None = None
+    partial: bool = False  # the last line is cut short
+
+
+def read_lines(
+    path: Path, first: int, last: int | None, max_bytes: int, *, digest: bool = False
+) -> LineSlice:
+    """Lines ``first``..``last`` (1-based, inclusive; ``last`` None: to the end) of the file ``path``, streamed.
+
+    Memory is bounded by ``max_bytes`` (the most that is returned) plus one read of ``CHUNK_BYTES``,
+    whatever the file's size or the length of its lines: lines before ``first`` are skipped as they
+    stream past, the rest of the file is only counted. Lines split on ``\\n`` alone (a ``\\r`` before it
+    is dropped), as ``maguyva.store.lines.split_lines`` and tree-sitter number them; bytes are decoded
+    as UTF-8 with replacement, a line at a time. A range longer than ``max_bytes`` stops at the last
+    whole line that fits (the first line of the range is cut to fit instead, when it alone is longer).
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO swapped in never blocks the open
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise MaguyvaError(f"{path.name} is not a regular file")
+        hasher = hashlib.sha1(b"blob %d\0" % info.st_size) if digest else None
+        kept: list[str] = []
+        line = bytearray()  # the kept line being read, never longer than the room left
+        number, used, newlines, read, last_byte = 1, 0, 0, 0, b""
+        done, cut = False, None
+        while chunk := handle.read(CHUNK_BYTES):
+            read += len(chunk)
+            newlines += chunk.count(b"\n")
+            last_byte = chunk[-1:]
+            if hasher is not None:
+                hasher.update(chunk)
+            position = 0
+            while not done and position < len(chunk):
+                newline = chunk.find(b"\n", position)
+                end = len(chunk) if newline < 0 else newline
+                if number >= first:
+                    room = max_bytes - used - len(line)
+                    if end - position > room:
+                        done = True
+                        if kept:
+                            cut = f"lines {number}- not returned: the range is longer than {max_bytes} bytes"
+                        else:
+                            kept.append(_decoded(line + chunk[position : position + room]))
+                            cut = f"line {number} cut after {max_bytes} bytes"
+                        line.clear()
+                        break
+                    line += chunk[position:end]
+                if newline < 0:
+                    break
+                if number >= first:
+                    kept.append(_decoded(line))
+                    used += len(line)
+                    line.clear()
+                number += 1
+                position = newline + 1
+                done = done or (last is not None and number > last)
+    if not done and line:  # the file's last line, with no newline after it
+        kept.append(_decoded(line))
+    total = newlines + (1 if last_byte not in (b"", b"\n") else 0)
+    found = None
+    if hasher is not None:  # a file that changed size while it was read gets an id no version of it has
+        found = (
+            hasher.hexdigest() if read == info.st_size else hashlib.sha1(b"changed while read").hexdigest()
+        )
+    return LineSlice(first, kept, total, cut, found, partial=cut is not None and cut.startswith("line "))
+
+
+def _decoded(line: bytes | bytearray) -> str:
+    text = bytes(line).decode("utf-8", errors="replace")
+    return text[:-1] if text.endswith("\r") else text
