@@ -40,6 +40,9 @@ DEF_B = {"name": 0.3, "sig": 0.5, "docs": 0.6, "body": 0.75}
 # a definition that is a value (an import binding, a constant) is weaker evidence than a scope
 VALUE_KINDS = frozenset({"variable", "constant", "field", "property", "import"})
 VALUE_FACTOR = 0.5
+# a class or struct owns its header and attributes: many words, rarely the lines that do the work
+CONTAINER_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "module", "namespace"})
+CONTAINER_FACTOR = 0.75
 MAX_DEF_LINES = 4_000  # a definition's own body is read up to this many lines
 
 _COMMENT = re.compile(r"(?:#|//)\s?(.*)$", re.M)
@@ -51,7 +54,7 @@ class FileFields:
     path: str
     fields: Mapping[str, Counter]
     symbols: tuple[Mapping[str, Counter], ...] = ()  # each definition's own fields (DEF_FIELDS)
-    values: tuple[bool, ...] = ()  # per definition: a value (VALUE_KINDS) rather than a scope
+    factors: tuple[float, ...] = ()  # per definition: VALUE_FACTOR, CONTAINER_FACTOR or 1
 
 
 def file_fields(path: str, text: str, symbols: Iterable, references: Iterable) -> FileFields:
@@ -72,7 +75,10 @@ def file_fields(path: str, text: str, symbols: Iterable, references: Iterable) -
             "body": Counter(tokens(text)),
         },
         definition_fields(symbols, text),
-        tuple(s.kind in VALUE_KINDS for s in symbols),
+        tuple(
+            VALUE_FACTOR if s.kind in VALUE_KINDS else CONTAINER_FACTOR if s.kind in CONTAINER_KINDS else 1.0
+            for s in symbols
+        ),
     )
 
 
@@ -177,8 +183,7 @@ class FileIndex:
                     ids.append(len(symbol_file))
                     values.append(value)
                 symbol_file.append(index)
-                is_value = position < len(doc.values) and doc.values[position]
-                factor.append(VALUE_FACTOR if is_value else 1.0)
+                factor.append(doc.factors[position] if position < len(doc.factors) else 1.0)
             for term, value in _pseudo(doc.fields, FIELDS, WEIGHTS, B, average).items():
                 ids, values = collected.setdefault(term, ([], []))
                 ids.append(index)

@@ -21,7 +21,7 @@ from maguyva.retrieve.bm25f import ArrayPostings, FileIndex, build_from_store
 if TYPE_CHECKING:
     from maguyva.store.base import Store
 
-CACHE_VERSION = "bm25f-4"  # 3: definition-level BM25F; 4: stems drop a final e and a doubled consonant
+CACHE_VERSION = "bm25f-5"  # 3: definition-level BM25F; 4: stems drop a final e and a doubled consonant; 5: containers weigh 0.75
 
 
 def index_key(store: Store) -> str:

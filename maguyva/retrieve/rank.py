@@ -273,6 +273,8 @@ _RELATED_WORDS = (
     "show display print render",
     "merge combine join",
     "split divide break wrap",
+    "environment environ env getenv",
+    "directory dir folder",
 )
 RELATED = {word: group for words in _RELATED_WORDS for group in [frozenset(tokens(words))] for word in group}
 
