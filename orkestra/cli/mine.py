@@ -115,12 +115,15 @@ def candidates(
 ) -> None:
     """Unclassified commits, likely decisions first.
 
-    JSON: {"candidates": [{"sha", "date", "subject", ...}], ...}. With --for decisions: {"for", "pending", "candidates": [{"sha", "date", "subject", "questions_yes",
+    In a history without Conventional Commits each changelog candidate carries its "reading" (kind,
+    pr, type, category, confidence, why): after `mine auto`, `--ledger changelog` lists what it left
+    for review. JSON: {"pending", "history", "candidates": [{"sha", "date", "subject", "reading"?, ...}]}. With --for decisions: {"for", "pending", "candidates": [{"sha", "date", "subject", "questions_yes",
     "score", "questions": {"hard_to_make", "costly_to_change", "system_wide"}, "domains", "files"}]}.
 
     \b
     Example:
       orkestra mine candidates --limit 50 --full
+      orkestra mine candidates --ledger changelog --full   # what mine auto left for review
       orkestra mine candidates --for decisions --limit 10
       orkestra mine candidates --suggest > review.jsonl   # edit, then: mine commit --input review.jsonl
     """
@@ -239,7 +242,9 @@ def auto(
 ) -> None:
     """Sync, classify, record and render in one step.
 
-    Classifies every pending commit by its Conventional Commits type.
+    Classifies every pending commit by its Conventional Commits type, or, in a history without
+    them, by what it is (PR merge, squash, revert) and what it says and touches, recording only
+    readings of at least mining.changelog.min_confidence (the rest: `mine candidates`).
 
     \b
     Idempotent: only commits without a changelog classification are touched, and a person's or

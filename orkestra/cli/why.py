@@ -37,7 +37,9 @@ def command(
     Decisions, ground truths and changelog entries, ranked and cited. On a terminal: a report
     (text) or one row per result (table). JSON: {"target", "via": "path"|"line"|"symbol", "path", "lines"?, "symbol"?, "former_names", "count",
     "results": [{"kind": "decision"|"truth"|"changelog", "id", "citation", "title", "status",
-    "match": "direct"|"history", "date", "do", "avoid", "commits", …}], "commits", "commit_count", "notes"}.
+    "match": "direct"|"history", "date", "do", "avoid", "commits", …}], "commits": [{"sha", "date", "subject", "pr"?}],
+    "commit_count", "pull_requests", "blame"? (line and symbol targets), "notes"}. Always lists the
+    commits and pull requests that shaped the target, renames followed.
     Ranked direct before history, active before superseded, newest first. Exit 1 for an unknown target.
 
     \b
