@@ -34,7 +34,7 @@ SCAN = MAX_STRING + 512
 # folded in. Matched where the word ENDS a name, so no pattern scans a name from its start.
 SECRET_WORDS = (
     r"(?:pass(?:word|wd|phrase)|secret)s?|(?<=[_-])pass|token|credentials?|pwd|bearer"
-    r"|contrase(?:ñ|n)a|(?<![A-Za-z0-9])auth"
+    r"|contrase(?:ñ|n)a|(?<![^\W_])auth"
     r"|(?:api|access|account|auth|service|db|database|priv|private|secret|signing|encryption|master"
     r"|client|shared[_-]?access)[_-]?key(?:s|[_-]?id)?"
 )
@@ -47,27 +47,20 @@ SCHEMES = r"bearer|basic|token|digest|negotiate|ntlm|bot|apikey|sso-key|aws4-hma
 # plus vendors it lacks (Anthropic, Hugging Face, Voyage, Google OAuth, npm's npm_ tokens, Vault,
 # Linear, Doppler, Postman, Sentry, Databricks, Grafana, New Relic, Atlassian, age, DigitalOcean, Shopify).
 TOKENS = (
-    r"(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA|AIDA|AROA|AGPA|AIPA|ANPA|ANVA|APKA)[0-9A-Z]{16}(?![0-9A-Z])",
-    r"gh[pousr]_[A-Za-z0-9_]{20,}|github_pat_[A-Za-z0-9_]{20,}",
-    r"(?:glpat|gldt|glft|glsoat|glrt|glcbt|glimt|glptt|glagent|gloas)-[A-Za-z0-9_-]{20,}"
-    r"|GR1348941[A-Za-z0-9_-]{20,}",
-    r"xox[abposr]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,}",
-    r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/+-]+",
-    r"[rsp]k_(?:live|test)_[A-Za-z0-9]{8,}|whsec_[A-Za-z0-9]{20,}",
-    r"sk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}",
-    r"AIza[0-9A-Za-z_-]{30,}|ya29\.[0-9A-Za-z_-]{20,}|hf_[A-Za-z0-9]{30,}|pa-[A-Za-z0-9_-]{30,}",
-    r"npm_[A-Za-z0-9]{30,}|pypi-[A-Za-z0-9_-]{50,}",
-    r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}|sq0(?:csp|atp)-[0-9A-Za-z\\_-]{22,}",
-    r"(?:AC|SK)[a-z0-9]{32}(?![a-z0-9])|[0-9a-z]{32}-us[0-9]{1,2}(?![0-9])",
-    r"[0-9]{8,10}:[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])",
-    r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27}",
-    r"AKC[A-Za-z0-9]{10,}(?=[\s\"]|$)|AP[0-9A-F][A-Za-z0-9]{8,}(?=[\s\"]|$)",
-    r"eyJ[A-Za-z0-9_=-]{4,}\.[A-Za-z0-9_=-]{4,}(?:\.[A-Za-z0-9_.+/=-]*)?",
-    r"https?://api\.softlayer\.com/soap/v3(?:\.1)?/[a-z0-9]{64}",
-    r"hv[sbr]\.[A-Za-z0-9_-]{20,}|lin_api_[A-Za-z0-9]{30,}|dp\.pt\.[A-Za-z0-9]{30,}|PMAK-[A-Za-z0-9-]{30,}"
-    r"|sntr[ysu]s?_[A-Za-z0-9_=+/-]{30,}|dapi[0-9a-f]{32}|gl(?:sa|c)_[A-Za-z0-9_+/=-]{30,}|NRAK-[A-Z0-9]{27}"
-    r"|ATATT3[A-Za-z0-9_=-]{30,}",
-    r"AGE-SECRET-KEY-1[0-9A-Z]{58}|do[por]_v1_[a-f0-9]{64}|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}",
+    r"A(?:3T[A-Z\d]|BIA|CCA|KIA|SIA|IDA|ROA|GPA|IPA|NPA|NVA|PKA)[A-Z\d]{16}(?![A-Z\d])",  # AWS key ids
+    r"(?:gh[pousr]_|github_pat_|gl(?:pat|dt|ft|soat|rt|cbt|imt|ptt|agent|oas)-|GR1348941|whsec_|hv[sbr]\.|ya29\.)"
+    r"[\w-]{20,}",
+    r"sk-(?:ant-|proj-|svcacct-|admin-)?[\w-]{16,}",  # OpenAI, Anthropic
+    r"(?:AIza|hf_|pa-|npm_|pypi-|lin_api_|dp\.pt\.|PMAK-|ATATT3)[\w-]{30,}|(?:sntr[ysu]s?|gl(?:sa|c))_[\w+/=-]{30,}",
+    r"(?:xox[abposr]|xapp)-[\w-]{10,}|[rs]k_(?:live|test)_[^\W_]{8,}",  # Slack, Stripe
+    r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[\w/+-]+",
+    r"SG\.[\w-]{22}\.[\w-]{43}|sq0(?:csp|atp)-[\w\\-]{22,}",  # SendGrid, Square
+    r"(?:AC|SK)[a-z\d]{32}(?![a-z\d])|[a-z\d]{32}-us\d\d?(?!\d)|dapi[a-f\d]{32}",  # Twilio, Mailchimp, Databricks
+    r"\d{8,10}:[\w-]{35}(?![\w-])|[MNO][\w-]{23,25}\.[\w-]{6}\.[\w-]{27}",  # Telegram, Discord
+    r"AKC[^\W_]{10,}(?=[\s\"]|$)|AP[\dA-F][^\W_]{8,}(?=[\s\"]|$)",  # Artifactory
+    r"eyJ[\w=-]{4,}\.[\w=-]{4,}(?:\.[\w.+/=-]*)?",  # JWT
+    r"https?://api\.softlayer\.com/soap/v3(?:\.1)?/[a-z\d]{64}",
+    r"AGE-SECRET-KEY-1[A-Z\d]{58}|do[por]_v1_[a-f\d]{64}|shp(?:at|ca|pa|ss)_[a-fA-F\d]{32}|NRAK-[A-Z\d]{27}",
 )
 
 # How a name that may hold a secret ENDS: a superset of SECRET_KEY, checked by ``str.endswith``
@@ -78,7 +71,7 @@ ENDS = (
     "authorization", "cookie", "bearer",
 )  # fmt: skip
 NAME_ENDS = "|".join(f"(?<={end})" for end in ENDS)
-NAME = r"[A-Za-z0-9_.-]"
+NAME = r"[\w.-]"  # patterns are compiled with re.ASCII: \w is [A-Za-z0-9_]
 # The exact tests, compiled on first use (re caches them): most events never need them.
 SECRET_KEY = rf"(?i:{NAME}*(?:{SECRET_WORDS})|{HEADERS})"
 SECRET_FLAG = rf"--?(?i:{NAME}*(?:{SECRET_WORDS}))"  # ["--token", "x"]
@@ -88,7 +81,7 @@ def secret_name(name: str, flag: bool = False) -> bool:
     """Whether a key, ``NAME=`` or (``flag``) ``--option`` names a secret."""
     if not name[-16:].lower().endswith(ENDS) or name in ("PWD", "OLDPWD"):
         return False
-    return re.fullmatch(SECRET_FLAG if flag else SECRET_KEY, name.replace(" ", "_")) is not None
+    return re.fullmatch(SECRET_FLAG if flag else SECRET_KEY, name.replace(" ", "_"), re.ASCII) is not None
 
 
 # Strings no branch can match: short words, snake_case keys, UUIDs and hex ids.
@@ -122,7 +115,8 @@ SCANNER = re.compile(
             rf"(?P<name>{NAME}++(?i:{NAME_ENDS}))(?=[\\\"' \t=:!])",
         )
     )
-    + ")"
+    + ")",
+    re.ASCII,
 )
 LEADS = {"hdr": "hlead", "url": "ulead", "opass": "olead", "netrc": "nlead", "sas": "slead"}
 ASSIGNED = (
@@ -236,12 +230,9 @@ BENIGN_P = frozenset(
 # is a password unless X is a port (8080, 8080:80/tcp) or a path.
 FRAGMENT = {"-p": NEXT, "-P": NEXT}
 PORT_OR_PATH = r"[0-9]+(?:[:-][0-9]+)*(?:/(?:tcp|udp))?|[./~].*|.*/.*"
-# A command word in a shell line: where the argv reader starts (most strings hold none).
-COMMAND_WORD = re.compile(
-    r"(?<![A-Za-z0-9_.-])(?:"
-    + "|".join(sorted((re.escape(c) for c in {*COMMANDS, *LOGIN_TOOLS}), key=len, reverse=True))
-    + r")(?![A-Za-z0-9_.-])"
-)
+# An option in a shell line (" -p", " --user"): where the argv reader starts reading, from
+# the beginning of that line (most strings hold none).
+OPTION = re.compile(r"\s--?[A-Za-z]")
 SHELL_WORD = r"""(?:[^\s'"`;|&()]++|'[^']*+'|"(?:[^"\\]|\\.)*+")++|[;|&()\n]"""
 SEPARATORS = frozenset(";|&()\n")
 
@@ -342,9 +333,9 @@ def redact_text(text: str) -> str:
     if total <= 64 and PLAIN.fullmatch(text):
         return text
     text = text[:SCAN]
-    command = COMMAND_WORD.search(text)
-    if command is not None:
-        text = _mask_command_lines(text, command.start())
+    option = OPTION.search(text)
+    if option is not None:
+        text = _mask_command_lines(text, text.rfind("\n", 0, option.start()) + 1)
     text = _scan(text)
     if total <= MAX_STRING and len(text) <= MAX_STRING:
         return text

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -150,3 +151,32 @@ def test_argv_lists_and_shell_lines_are_read_by_one_reader():
     assert redact(["-p", "5432"]) == ["-p", "5432"]
     assert redact(["./deploy.sh", "-p", "q6"]) == ["./deploy.sh", "-p", MASK]
     assert redact(["-p", 123456]) == ["-p", MASK]
+
+
+def _best_of(runs: int, action) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        action()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def test_the_new_rules_keep_redaction_linear():
+    """Inputs aimed at each new rule cost about what 40 KB of ordinary words cost (same run)."""
+    floor = _best_of(3, lambda: redact_text("x " * 20_000))
+    hostile = {
+        "names before separators": "a_key: x " * 5_000,
+        "a long name ending like a secret": "k" * 40_000 + "token=x",
+        "options for the argv reader": "mysql " + "-p x " * 8_000,
+        "curl user:pass pairs": "curl " + "-u a:b " * 6_000,
+        "JSON-in-string names": '"password":"' * 4_000,
+        "URL lead-ins": "https://a:" * 4_000,
+        "header names": "Authorization: " * 3_000,
+        "token prefixes": "ghp_" * 10_000,
+        "unterminated PEM blocks": "-----BEGIN RSA PRIVATE KEY-----" * 1_300,
+    }
+    for name, text in hostile.items():
+        assert _best_of(3, lambda text=text: redact_text(text)) < 20 * floor + 0.002, name
+    lists = _best_of(3, lambda: redact(["-p"] * 20_000))
+    assert lists < 20 * _best_of(3, lambda: redact(["x"] * 20_000)) + 0.002
