@@ -45,6 +45,11 @@ W_SYMBOL = 0.6
 # a short question is answered by one definition: its best definition weighs more than in a task text
 W_SYMBOL_QUESTION = 1.2
 W_RETRIEVERS = 0.5  # short questions only: a task text runs no separate retrievers
+import os as _os  # noqa: E402  (tuning knobs, read once; see docs/BENCHMARKS.md)
+
+W_HANDOFF = float(_os.environ.get("MAGUYVA_W_HANDOFF", "0.0"))  # a task's named API → what it hands off to
+HANDOFF_NAMED = 8  # the most specific named definitions followed
+HUB_TASK = float(_os.environ.get("MAGUYVA_HUB_TASK", "1.0"))  # 1: task texts keep the centrality boost
 W_MESSAGE = 2.0  # a pasted message's text written in the file (maguyva.retrieve.message)
 W_GRAPH = 0.1  # one hop from the strongest files: the implementation an API file calls, and back
 SEEDS = 3
@@ -476,6 +481,9 @@ def rank_files(
         signals.setdefault(path, {})["stem"] = value
     for path, value in (message or {}).items():
         signals.setdefault(path, {})["message"] = value
+    if parsed.is_task and W_HANDOFF > 0:
+        for path, value in handoff_files(store, named_symbols).items():
+            signals.setdefault(path, {})["handoff"] = value
     for modality, hits in (retrievers or {}).items():
         seen: set[str] = set()
         for rank, hit in enumerate(hits):
@@ -499,14 +507,44 @@ def rank_files(
             + (W_SYMBOL if parsed.is_task else W_SYMBOL_QUESTION) * found.get("symbol", 0.0)
             + W_RETRIEVERS * found.get("retrievers", 0.0)
             + W_MESSAGE * found.get("message", 0.0)
+            + W_HANDOFF * found.get("handoff", 0.0)
         )
         boost = min(1.0 + 0.1 * math.log1p(max(centrality(path), 0.0)), BOOST_CAP)
+        if parsed.is_task:  # a long text names the generic things every hub defines: temper hubs
+            boost = 1.0 + (boost - 1.0) * HUB_TASK
         kind = kinds(path)
         demoted = kind if kind and kind not in asked and not (path_prefix and kind == "test") else None
         score = base * boost * (DEMOTE[demoted] if demoted else 1.0)
         scored.append(FileScore(path, score, {k: round(v, 4) for k, v in found.items()}, demoted))
     scored.sort(key=lambda f: (-f.score, f.path))
     return near_seeds(store, scored)[:limit], named_symbols
+
+
+def handoff_files(store: Store, named: Mapping[str, list]) -> dict[str, float]:
+    """Files the definitions a task names hand off to: what they call and inherit from, one hop
+    (1.0) and two (0.5), scaled by how strongly the task named them (their ``defines`` value)."""
+    ranked = sorted(
+        ((value, symbol) for found in named.values() for value, symbol in found),
+        key=lambda vs: (-vs[0], vs[1].path, vs[1].line),
+    )[:HANDOFF_NAMED]
+    top = ranked[0][0] if ranked else 0.0
+    found: dict[str, float] = {}
+    for value, symbol in ranked:
+        weight = value / top if top > 0 else 0.0
+        first_hop = [
+            e for e in store.edges_out(symbol.path, symbol.qualified_name) if _hands_off(e, symbol.path)
+        ]
+        for edge in first_hop:
+            found[edge.dst_path] = max(found.get(edge.dst_path, 0.0), weight)
+        for edge in [e for e in first_hop if e.dst_symbol][:10]:
+            for second in store.edges_out(edge.dst_path, edge.dst_symbol):
+                if _hands_off(second, symbol.path):
+                    found[second.dst_path] = max(found.get(second.dst_path, 0.0), weight * 0.5)
+    return found
+
+
+def _hands_off(edge, origin: str) -> bool:
+    return bool(edge.dst_path) and edge.dst_path != origin and edge.kind in ("calls", "inherits")
 
 
 def near_seeds(store: Store, scored: list[FileScore]) -> list[FileScore]:

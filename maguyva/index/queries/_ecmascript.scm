@@ -82,3 +82,5 @@
   right: (assignment_expression
     left: (member_expression property: (property_identifier) @name)
     right: [(function_expression) (arrow_function) (generator_function)]) @def.function))
+; A function as an object's property: ``module.exports = { send: function (body) {…} }``, ``{ onClick: () => … }``
+(pair key: (property_identifier) @name value: [(function_expression) (arrow_function) (generator_function)]) @def.function
