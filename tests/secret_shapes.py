@@ -181,6 +181,48 @@ SHAPES: tuple[Shape, ...] = (
         ("pw-netrc",),
         0,
     ),
+    Shape(
+        "curl -su (combined options)",
+        "command lines",
+        {"command": "curl -su bob:pw-curl-3 https://x"},
+        ("pw-curl",),
+        0,
+    ),
+    Shape(
+        "echo | --password-stdin",
+        "command lines",
+        {"command": "echo pw-stdin-1 | docker login -u bob --password-stdin"},
+        ("pw-stdin",),
+        0,
+    ),
+    Shape(
+        "--with-token <<<",
+        "command lines",
+        {"command": "gh auth login --with-token <<< pw-stdin-2"},
+        ("pw-stdin",),
+        0,
+    ),
+    Shape(
+        "npm config set _authToken",
+        "command lines",
+        {"command": "npm config set //registry.npmjs.org/:_authToken pw-npmrc-1"},
+        ("pw-npmrc",),
+        0,
+    ),
+    Shape(
+        "git config user.password",
+        "command lines",
+        {"command": "git config --global user.password pw-gitcfg-1"},
+        ("pw-gitcfg",),
+        0,
+    ),
+    Shape(
+        "smbclient -U user%pass",
+        "command lines",
+        {"command": "smbclient -U bob%pw-smb-1 //host/share"},
+        ("pw-smb",),
+        0,
+    ),
     # --- argv lists ----------------------------------------------------------------------------
     Shape("[-p, secret]", "argv lists", {"args": ["-p", "pw-argv-1"]}, ("pw-argv",), 1),
     Shape(
@@ -248,6 +290,27 @@ SHAPES: tuple[Shape, ...] = (
     Shape("YAML password:", "inside strings", {"text": "db:\n  password: pw-yaml-1\n"}, ("pw-yaml",), 0),
     Shape(
         ".env assignment", "inside strings", {"text": "STRIPE_SECRET_KEY=pw-env-1\nDEBUG=1"}, ("pw-env",), 0
+    ),
+    Shape(
+        "XML element",
+        "inside strings",
+        {"text": "<user>bob</user><password>pw-xml-1</password>"},
+        ("pw-xml",),
+        0,
+    ),
+    Shape(
+        "Rails secret_key_base",
+        "inside strings",
+        {"text": "production:\n  secret_key_base: pw-rails-1"},
+        ("pw-rails",),
+        0,
+    ),
+    Shape(
+        "bare Bearer token",
+        "inside strings",
+        {"text": "use Bearer pwBearerToken0123456789 for it"},
+        ("pwBearerToken",),
+        0,
     ),
     Shape(
         "Azure AccountKey",

@@ -36,7 +36,7 @@ SECRET_WORDS = (
     r"(?:pass(?:word|wd|phrase)|secret)s?|(?<=[_-])pass|token|credentials?|pwd|bearer"
     r"|contrase(?:ñ|n)a|(?<![^\W_])auth"
     r"|(?:api|access|account|auth|service|db|database|priv|private|secret|signing|encryption|master"
-    r"|client|shared[_-]?access)[_-]?key(?:s|[_-]?id)?"
+    r"|client|shared[_-]?access)[_-]?key(?:s|[_-]?id)?|secret[_-]?key[_-]?base"
 )
 # A value after ``=`` or ``:``: quoted (plain, or JSON-escaped inside a JSON string) or one word.
 VALUE = r"""(?:"(?:[^"\\\n]|\\.)*"|\\"(?:[^"\\]|\\[^"])*\\"|'[^'\n]*'|[^\s'",;]+)"""
@@ -68,7 +68,7 @@ TOKENS = (
 ENDS = (
     "pass", "word", "words", "wd", "phrase", "phrases", "secret", "secrets", "token", "credential",
     "credentials", "pwd", "key", "keys", "keyid", "key_id", "key-id", "auth", "contraseña", "contrasena",
-    "authorization", "cookie", "bearer",
+    "authorization", "cookie", "bearer", "key_base",
 )  # fmt: skip
 NAME_ENDS = "|".join(f"(?<={end})" for end in ENDS)
 NAME = r"[\w.-]"  # patterns are compiled with re.ASCII: \w is [A-Za-z0-9_]
@@ -111,18 +111,27 @@ SCANNER = re.compile(
             r"(?P<opass>(?P<olead>pass:)[^\s'\"]+)",
             # .netrc: machine h login bob password secret
             r"(?P<netrc>(?P<nlead>login[ \t]+[^\s]+[ \t]+password[ \t]+)[^\s]+)",
-            # a name (DB_PASSWORD, "api_key", --token) before = or : or a space: _scan checks it
-            rf"(?P<name>{NAME}++(?i:{NAME_ENDS}))(?=[\\\"' \t=:!])",
+            # a bare bearer token: "Bearer eyJ…"
+            r"(?P<bearer>(?P<blead>(?i:bearer)[ \t]+)[\w.~+/-]{16,}=*)",
+            # a name (DB_PASSWORD, "api_key", --token, <password>) before = : > or a space: _scan checks it
+            rf"(?P<name>{NAME}++(?i:{NAME_ENDS}))(?=[\\\"' \t=:!>])",
         )
     )
     + ")",
     re.ASCII,
 )
-LEADS = {"hdr": "hlead", "url": "ulead", "opass": "olead", "netrc": "nlead", "sas": "slead"}
+LEADS = {
+    "bearer": "blead",
+    "hdr": "hlead",
+    "url": "ulead",
+    "opass": "olead",
+    "netrc": "nlead",
+    "sas": "slead",
+}
 ASSIGNED = (
     rf"(\\?[\"']?[ \t]*(?:=>|:=|!==?|={{1,3}}|:)[ \t]*@?)({VALUE})"  # after DB_PASSWORD (compiled on use)
 )
-FLAG_VALUE = rf"(=|[ \t]+)({VALUE})"  # after --password
+FLAG_VALUE = rf"(=|[ \t]+)(?![<>|])({VALUE})"  # after --password
 
 
 def _masked_value(sep: str, value: str) -> str:
@@ -144,6 +153,10 @@ def _scan(text: str) -> str:
             name = match["name"]
             if name[0] == "-":
                 value = re.compile(FLAG_VALUE).match(text, end) if secret_name(name, True) else None
+            elif text[end] == ">":  # <password>x</password>
+                start = match.start()
+                secret = start and text[start - 1] == "<" and secret_name(name)
+                value = re.compile(r"(>)([^<\n]*)").match(text, end) if secret else None
             else:
                 value = re.compile(ASSIGNED).match(text, end) if secret_name(name) else None
             if value is not None:
@@ -212,6 +225,7 @@ COMMANDS: dict[str, dict[str, str]] = {
     "bcp": {"-P": BOTH},
     "ssh-keygen": {"-P": BOTH, "-N": BOTH},
     "openssl": {"-k": NEXT},
+    "smbclient": {"-U": USERPASS, "--user": USERPASS},
     **dict.fromkeys(("ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapwhoami", "ldappasswd"), _LDAP),
 }
 # Tools whose "login" subcommand takes -p PASSWORD (docker run -p is a port, so only after login).
@@ -230,17 +244,20 @@ BENIGN_P = frozenset(
 # is a password unless X is a port (8080, 8080:80/tcp) or a path.
 FRAGMENT = {"-p": NEXT, "-P": NEXT}
 PORT_OR_PATH = r"[0-9]+(?:[:-][0-9]+)*(?:/(?:tcp|udp))?|[./~].*|.*/.*"
-# An option in a shell line (" -p", " --user"): where the argv reader starts reading, from
-# the beginning of that line (most strings hold none).
-OPTION = re.compile(r"\s--?[A-Za-z]")
+# An option in a shell line (" -p", " --user") or a config command: where the argv reader
+# starts reading, from the beginning of that line (most strings hold none).
+OPTION = re.compile(r"\s(?:--?[A-Za-z]|config(?:ure)?\s)")
 SHELL_WORD = r"""(?:[^\s'"`;|&()]++|'[^']*+'|"(?:[^"\\]|\\.)*+")++|[;|&()\n]"""
 SEPARATORS = frozenset(";|&()\n")
+# Options that read a secret from stdin: `echo X | docker login --password-stdin`, `<<< X`.
+STDIN_SECRET = frozenset(("--password-stdin", "--with-token", "--stdin", "--token-stdin"))
+REDIRECTS = frozenset(("<", "<<", "<<<", "0<"))
 
 
 def _mask_value(value: str, how: str) -> str:
-    if how == USERPASS:
-        user, colon, _ = value.partition(":")
-        return f"{user}:{MASK}" if colon else MASK
+    if how == USERPASS:  # curl's user:password, smbclient's user%password
+        user, sep, _ = value.partition(":") if ":" in value else value.partition("%")
+        return f"{user}{sep}{MASK}" if sep else MASK
     return MASK
 
 
@@ -252,9 +269,11 @@ def argv_masks(words: list[str], shell: bool = False) -> dict[int, str]:
     """
     masks: dict[int, str] = {}
     rules: dict[str, str] | None = None
-    login = False
+    login = configuring = False
     pending = ""  # how the next word is masked
     start = True
+    echoed: list[int] = []  # the words an `echo`/`printf` of this segment prints
+    piped: list[int] = []  # ... of the segment piped into this one
     for i, raw in enumerate(words):
         if type(raw) is not str:  # ["-p", 1234]: a number or object given as the value
             if pending:
@@ -263,12 +282,15 @@ def argv_masks(words: list[str], shell: bool = False) -> dict[int, str]:
             continue
         word = raw.strip("'\"") if shell else raw
         if pending:
+            if word in REDIRECTS:  # --with-token <<< X
+                continue
             if not (pending == FRAGMENT_NEXT and (word.startswith("-") or re.fullmatch(PORT_OR_PATH, word))):
                 masks[i] = _mask_value(word, pending)
             pending = ""
             continue
         if shell and raw in SEPARATORS:
-            rules, login, start = None, False, True
+            piped = echoed if raw == "|" else []
+            rules, login, configuring, start, echoed = None, False, False, True, []
             continue
         if not shell and i == 0 and len(words) == 2 and secret_name(word):
             pending = NEXT  # a (name, value) pair: ["Authorization", "Bearer x"], ["DB_PASSWORD", x]
@@ -286,13 +308,32 @@ def argv_masks(words: list[str], shell: bool = False) -> dict[int, str]:
             continue
         if start and not word.startswith("-"):
             start = False
-            if not shell and name not in BENIGN_P and i == 0:
+            if name in ("echo", "printf"):
+                echoed = [-1]  # marks the segment; its words follow
+            elif not shell and name not in BENIGN_P and i == 0:
                 rules = FRAGMENT
             continue
         if start and not shell and i == 0:
             rules = FRAGMENT  # a fragment: ["-p", "secret"]
         start = False
+        if echoed:
+            echoed.append(i)
+            continue
+        if word in STDIN_SECRET:
+            masks.update((j, MASK) for j in piped if j >= 0)
+            pending = NEXT if i + 2 < len(words) and words[i + 1] in REDIRECTS else ""
+            continue
         if secret_name(word, True):
+            pending = NEXT
+            continue
+        if word in ("config", "configure", "set"):
+            configuring = True  # git config user.password X, npm config set //r/:_authToken X
+            continue
+        if (
+            configuring
+            and not word.startswith("-")
+            and secret_name(word.rpartition(":")[2].rpartition("/")[2])
+        ):
             pending = NEXT
             continue
         if not rules or not word.startswith("-"):
@@ -307,6 +348,10 @@ def argv_masks(words: list[str], shell: bool = False) -> dict[int, str]:
         if how is None and not word.startswith("--"):
             option, value = word[:2], word[2:]
             how = rules.get(option)
+            last = rules.get("-" + word[-1])
+            if how is None and last is not None and last != GLUED and len(word) > 2:
+                pending = last  # combined short options: curl -su user:pass
+                continue
         if how is not None and how != NEXT and value:
             masks[i] = option + eq + _mask_value(value.strip("'\""), how)
     return masks
@@ -343,8 +388,10 @@ def redact_text(text: str) -> str:
 
 
 def _key(key: str) -> str:
-    key = redact_text(key[:MAX_KEY])
-    return key if len(key) <= MAX_KEY else key[: MAX_KEY - 1] + "…"
+    clean = redact_text(key[:MAX_KEY])
+    if len(key) > MAX_KEY or len(clean) > MAX_KEY:
+        return clean[: MAX_KEY - 1] + "…"
+    return clean
 
 
 def _argv_like(word: str) -> bool:
