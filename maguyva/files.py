@@ -27,8 +27,10 @@ def confine(root: Path, path: str) -> Path:
 
     Both the path as asked and the file it resolves to (through any symlinks) are checked.
     """
-    if not path or "\0" in path:
+    if not path:
         raise MaguyvaError("path is empty")
+    if "\0" in path:
+        raise MaguyvaError(f"{path!r} holds a NUL character (\\x00), which no file name can")
     candidate = Path(path)
     if in_vcs_dir(candidate.parts):
         raise MaguyvaError(f"{path!r} is inside .git, which is not part of the code")

@@ -322,8 +322,10 @@ class ScopedMaguyva:
 
 def hosted_path(path: str) -> str:
     """A repo-relative POSIX path from a tool argument, refusing anything that could leave the repository."""
-    if not path or "\0" in path:
+    if not path:
         raise MaguyvaError("path is empty")
+    if "\0" in path:
+        raise MaguyvaError(f"{path!r} holds a NUL character (\\x00), which no file name can")
     pure = PurePosixPath(path.replace("\\", "/"))
     if pure.is_absolute() or ".." in pure.parts:
         raise MaguyvaError(f"{path!r} is outside the repository")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import psycopg
 
-from maguyva.errors import StoreError
+from maguyva.errors import StoreError, UsageError
 from maguyva.store.postgres.migrations import LATEST, migrate, schema_version
 
 READ_TIMEOUT_MS = 30_000  # per statement, on read-only (server) connections
@@ -16,6 +16,7 @@ def connect(conninfo: str, *, create: bool) -> psycopg.Connection:
         conn = psycopg.connect(conninfo, autocommit=True, connect_timeout=10)
     except psycopg.OperationalError as exc:
         raise StoreError(f"cannot connect to the PostgreSQL store: {exc}".strip()) from exc
+    refuse_nul_text(conn)
     if create:
         migrate(conn)
         enable_pgvector(conn)
@@ -31,6 +32,34 @@ def connect(conninfo: str, *, create: bool) -> psycopg.Connection:
             f"`orkestra code index --store URL` to migrate it"
         )
     return conn
+
+
+def refuse_nul_text(conn: psycopg.Connection) -> None:
+    """Make a NUL character in any text sent on ``conn`` a ``UsageError`` that says so.
+
+    PostgreSQL text cannot hold NUL: psycopg raises a ``DataError`` (or the server refuses the binary
+    value), which reached an MCP client as a bare "Error executing tool". Every query and ``COPY`` goes
+    through these dumpers, so a tool argument such as ``search_text("a\\x00b")`` is refused with a
+    message the model can act on. Stored file texts never hold NUL (``store._clean`` makes it U+FFFD).
+    """
+    from psycopg.types.string import StrBinaryDumper, StrDumperUnknown
+
+    for base in (StrDumperUnknown, StrBinaryDumper):
+        conn.adapters.register_dumper(str, _nul_refusing(base))
+
+
+def _nul_refusing(base: type) -> type:
+    class NulRefusingDumper(base):
+        def dump(self, obj: str):
+            if "\x00" in obj:
+                raise UsageError(
+                    "an argument holds a NUL character (\\x00), which a PostgreSQL store cannot compare "
+                    "or store: remove it and ask again"
+                )
+            return super().dump(obj)
+
+    NulRefusingDumper.__name__ = f"NulRefusing{base.__name__}"
+    return NulRefusingDumper
 
 
 def enable_pgvector(conn: psycopg.Connection) -> bool:
