@@ -194,7 +194,10 @@ def total(store: Store, terms: list[str]) -> tuple[int, str] | None:
 
 
 def search(store: Store, intent: str, terms: list[str], limit: int = 20) -> list[Hit]:
-    """The graph modality: callers for reference questions, blast radius for impact, else neighbours."""
+    """The graph modality: callers for reference questions, blast radius for impact, else neighbours.
+
+    Callers and dependents of every target the terms name are listed together, the repository's own
+    code first, then examples and docs, tests last (a stable sort: each keeps its own order)."""
     hits: list[Hit] = []
     for term in terms:
         for target in resolve_targets(store, term, limit=5):
@@ -229,4 +232,6 @@ def search(store: Store, intent: str, terms: list[str], limit: int = 20) -> list
                 )
                 hits += callers(store, target, limit=limit // 2)
                 hits += callees(store, target, limit=limit // 2)
+    if intent in ("find_references", "impact_analysis"):
+        hits.sort(key=lambda h: place_order(h.path))
     return hits[:limit]

@@ -114,14 +114,21 @@ def find(store: Store, text: str, kind: Callable[[str], str | None]) -> MessageL
     return MessageLines(tuple(found), lines, files)
 
 
+_COMMENT = re.compile(r"^\s*(#|//|/\*|\*|--|;|%|<!--)")
+
+
 def _fit(line: str, message_words: set[str]) -> float:
     """How well a line's string literals match the message: the share of their words it holds.
 
     ``"accepts %d arg(s), received %d"`` fits ``accepts 1 arg(s), received 3`` wholly, while
     ``"accepts at most %d arg(s) …"`` has two words the message lacks; format placeholders are
-    left out. A line whose words stand outside any string scores ``NO_STRING``.
+    left out. A line with no quote is read whole (the inside of a multi-line string); a comment
+    scores ``NO_STRING``.
     """
-    literal = " ".join(a or b or c for a, b, c in _STRING.findall(line))
+    if _COMMENT.match(line):
+        return NO_STRING
+    strings = _STRING.findall(line)
+    literal = " ".join(a or b or c for a, b, c in strings) if strings else line
     own = {w.lower() for w in _WORDS.findall(_FORMAT.sub(" ", literal))}
     if not own:
         return NO_STRING
