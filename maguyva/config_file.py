@@ -54,33 +54,16 @@ def declares_section(repo_root: Path | str) -> bool:
 
 
 def load_document(text: str, path: str) -> tuple[Any, Any]:
-    """``(data, root node)`` of one YAML document; refuses what :data:`MAX_DEPTH`/:data:`MAX_NODES`
-    and duplicate keys rule out, naming ``path`` and the line."""
-    import yaml
+    """``(data, root node)`` of one YAML document through the shared checked reader
+    (:mod:`maguyva.safe_yaml`): what :data:`MAX_DEPTH`/:data:`MAX_NODES`, duplicate keys and scalars
+    their tag cannot hold (``!!int abc``, a 5,000-digit number) rule out is a ConfigError naming
+    ``path``, the line and the field."""
+    from maguyva.safe_yaml import Limits, YamlProblem, load
 
-    loader_class = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        node = yaml.compose(text, Loader=loader_class)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        raise ConfigError(path, exc.problem or str(exc), line=mark.line + 1 if mark else None) from None
-    except yaml.YAMLError as exc:
-        raise ConfigError(path, str(exc)) from None
-    except RecursionError:
-        raise ConfigError(path, f"YAML nested more than {MAX_DEPTH} levels deep; refusing") from None
-    if node is None:
-        return None, None
-    _check(node, path)
-    loader = loader_class("")
-    try:
-        return loader.construct_document(node), node
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise ConfigError(
-            path, getattr(exc, "problem", None) or str(exc), line=mark.line + 1 if mark else None
-        ) from None
-    finally:
-        loader.dispose()
+        return load(text, Limits(max_chars=MAX_BYTES, max_depth=MAX_DEPTH, max_nodes=MAX_NODES))
+    except YamlProblem as exc:
+        raise ConfigError(path, exc.message, line=exc.line, field=exc.field or None) from None
 
 
 def line_of(node: Any, loc: Iterable[Any]) -> int | None:
@@ -100,59 +83,3 @@ def line_of(node: Any, loc: Iterable[Any]) -> int | None:
         else:
             break
     return line
-
-
-def _check(root: Any, path: str) -> None:
-    """Duplicate keys, depth and the expanded node count, each distinct node visited once."""
-    import yaml
-
-    expanded: dict[int, int] = {}
-    stack: list[tuple[Any, int, bool]] = [(root, 1, False)]
-    while stack:
-        node, depth, done = stack.pop()
-        children = (
-            [n for pair in node.value for n in pair]
-            if isinstance(node, yaml.MappingNode)
-            else node.value
-            if isinstance(node, yaml.SequenceNode)
-            else []
-        )
-        if done:
-            expanded[id(node)] = 1 + sum(expanded.get(id(c), 1) for c in children)
-            if expanded[id(node)] > MAX_NODES:
-                raise ConfigError(
-                    path,
-                    f"YAML aliases expand to more than {MAX_NODES:,} nodes; refusing",
-                    line=node.start_mark.line + 1,
-                )
-            continue
-        if id(node) in expanded:
-            continue
-        if depth > MAX_DEPTH:
-            raise ConfigError(
-                path,
-                f"YAML nested more than {MAX_DEPTH} levels deep; refusing",
-                line=node.start_mark.line + 1,
-            )
-        if isinstance(node, yaml.MappingNode):
-            _refuse_duplicates(node, path)
-        expanded[id(node)] = 1  # provisional: a recursive alias counts once instead of looping
-        stack.append((node, depth, True))
-        stack.extend((child, depth + 1, False) for child in children if id(child) not in expanded)
-
-
-def _refuse_duplicates(node: Any, path: str) -> None:
-    seen: dict[str, int] = {}
-    for key, _ in node.value:
-        value = getattr(key, "value", None)
-        if not isinstance(value, str) or key.tag.endswith(":merge"):
-            continue
-        if value in seen:
-            raise ConfigError(
-                path,
-                f"duplicate key {value!r} (first defined on line {seen[value]}); "
-                "a second definition would silently replace the first",
-                line=key.start_mark.line + 1,
-                field=value,
-            )
-        seen[value] = key.start_mark.line + 1

@@ -23,8 +23,10 @@ from pathlib import Path
 
 from orkestra.mining import guarded
 from orkestra.mining.config import MiningPaths
-from orkestra.mining.records import PROCESSED_FILE, RELEASE_NOTES_FILE, read_ledger, read_text, split_lines
 from orkestra.render.guard import UnsafePath
+
+PROCESSED_FILE = "commits_processed.jsonl"
+RELEASE_NOTES_FILE = "release_notes.jsonl"
 
 LOCK_FILE = "ledger.lock"
 
@@ -79,6 +81,8 @@ def _repair_missing_newline(fd: int, path: Path) -> None:
 def read_lines(path: Path) -> Iterator[tuple[int, dict | None, str]]:
     """(line number, validated record or None when the line is not one, raw text) for each non-empty line
     (``records.read_ledger`` decodes and validates; ``mine validate`` reports the bad lines)."""
+    from orkestra.mining.records import read_ledger, read_text, split_lines  # pydantic: only once read
+
     if not path.is_file():
         return
     content = read_text(path)
@@ -92,6 +96,8 @@ def read_lines(path: Path) -> Iterator[tuple[int, dict | None, str]]:
 def read_records(path: Path) -> list[dict]:
     """Every valid record of a ledger, in order: each line validated into its typed record
     (``records.read_ledger``); a bad line is skipped here and reported by ``mine validate``."""
+    from orkestra.mining.records import read_ledger
+
     return list(read_ledger(path).records)
 
 
@@ -126,7 +132,7 @@ def ensure_gitattributes(root: Path, ledger_dir: str = "ai_assets/reference/chan
 def skipped_lines(paths: MiningPaths, limit: int = 20) -> list[str]:
     """Warnings for the ledger lines every reader skips (at most ``limit``, then a count), each
     ``file:line:col: field: why``; ``mine validate`` lists them all."""
-    from orkestra.mining.records import ledger_rel
+    from orkestra.mining.records import ledger_rel, read_ledger
 
     found = [
         f"{problem}; line skipped"

@@ -21,9 +21,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from orkestra.errors import Diagnostic
+from orkestra.mining.ledger import RELEASE_NOTES_FILE
 
-PROCESSED_FILE = "commits_processed.jsonl"
-RELEASE_NOTES_FILE = "release_notes.jsonl"
 MAX_DIGITS = 40  # no field holds a number; a count or a date stamp fits in far fewer digits
 Category = Literal["added", "changed", "deprecated", "removed", "fixed", "security"]
 

@@ -21,7 +21,8 @@ def write(tmp_path, text: str):
 def test_a_duplicate_key_is_refused_with_both_lines(tmp_path):
     write(tmp_path, "maguyva:\n  store: a.db\n  store: b.db\n")
     with pytest.raises(
-        ConfigError, match=r"orkestra.yaml:3: store: duplicate key 'store' \(first defined on line 2\)"
+        ConfigError,
+        match=r"orkestra.yaml:3: maguyva.store: duplicate key 'store' \(first defined on line 2\)",
     ):
         load_maguyva_config(tmp_path)
 
