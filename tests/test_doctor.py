@@ -404,3 +404,32 @@ def test_the_json_shape_is_stable(git_repo, home):
     assert text.stdout.splitlines()[-1].startswith(
         f"{report['errors']} error(s), {report['warnings']} warning(s)"
     )
+
+
+def test_code_serve_without_an_index_answers_what_to_run_then_answers_once_indexed(git_repo, home):
+    """`orkestra code serve` used to exit 1 without an index; the same session now answers after indexing."""
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    repo = project(git_repo)
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "orkestra", "code", "serve", "--repo", str(repo)],
+        env={**os.environ, **isolated(home), "MAGUYVA_STORE": ""},
+        cwd=str(repo),
+    )
+
+    async def go():
+        with anyio.fail_after(120):
+            async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+                await client.initialize()
+                first = await client.call_tool("find_symbol", {"symbol_name": "total"})
+                made = await anyio.to_thread.run_sync(
+                    lambda: run_cli("code", "index", cwd=repo, env={**isolated(home), "MAGUYVA_STORE": ""})
+                )
+                return first, made, await client.call_tool("find_symbol", {"symbol_name": "total"})
+
+    first, made, second = anyio.run(go)
+    assert first.is_error and "run `orkestra code index`" in first.content[0].text
+    assert made.returncode == 0, made.stderr
+    assert not second.is_error and second.structured_content["count"] == 1
