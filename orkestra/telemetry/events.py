@@ -123,14 +123,13 @@ def from_codex(payload: dict[str, Any], ts: str) -> Event:
         "outcome": enrich.outcome(name, payload),
     }
     renamed = {"thread-id": "session_id", "turn-id": "prompt_id"}
-    fields: dict[str, Any] = {}
+    kept: dict[str, Any] = {}
     for key, value in payload.items():
-        if key in ("type", "client"):
-            continue
-        if key == "last-assistant-message":
-            fields["last_assistant_message_chars"] = _size(value or "")
-        else:
-            fields[renamed.get(key, key.replace("-", "_"))] = redact(value)
+        if key not in ("type", "client", "last-assistant-message"):
+            kept[renamed.get(key, key.replace("-", "_"))] = value
+    fields: dict[str, Any] = redact(kept)  # one walk: secret-named keys mask their values too
+    if "last-assistant-message" in payload:
+        fields["last_assistant_message_chars"] = _size(payload["last-assistant-message"] or "")
     return Event(ts=ts, labels=_clean(labels), fields=fields)
 
 

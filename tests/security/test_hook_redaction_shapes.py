@@ -180,3 +180,26 @@ def test_the_new_rules_keep_redaction_linear():
         assert _best_of(3, lambda text=text: redact_text(text)) < 20 * floor + 0.002, name
     lists = _best_of(3, lambda: redact(["-p"] * 20_000))
     assert lists < 20 * _best_of(3, lambda: redact(["x"] * 20_000)) + 0.002
+
+
+def test_codex_notify_fields_go_through_the_same_walk(git_repo):
+    """Codex's notify payload (argv) gets the key rules too: a secret-named key, a secret as a key."""
+    payload = {
+        "type": "agent-turn-complete",
+        "thread-id": "t1",
+        "api-key": "pw-codex-1",
+        "input-messages": ["deploy with mysql -ppw-codex-2"],
+        "env": {"DB_PASSWORD=pw-codex-3": 1, "ratio": 1.5},
+    }
+    result = subprocess.run(
+        [HOOK, "codex-notify", json.dumps(payload)],
+        capture_output=True,
+        cwd=git_repo,
+        timeout=60,
+        check=False,
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
+    [day] = (git_repo / ".orkestra" / "telemetry").glob("*.jsonl")
+    line = day.read_text(encoding="utf-8")
+    assert "pw-codex" not in line
+    assert _strict(line)["fields"]["session_id"] == "t1"
