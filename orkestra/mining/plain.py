@@ -24,6 +24,7 @@ from __future__ import annotations
 import heapq
 import re
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 
 PR_MERGE_RE = re.compile(r"^Merge pull request #(?P<number>\d+) from (?P<branch>\S+)")
 PR_SUFFIX_RE = re.compile(r"\s*\(#(?P<number>\d+)\)\s*$")
@@ -242,12 +243,29 @@ def issue_refs(commit: dict, title: str) -> tuple[int, ...]:
     """Issue numbers the message names (``fixes #12``, ``closes #3``) and towncrier fragments' numbers."""
     found: list[int] = []
     for text in (title, commit.get("body") or ""):
-        found.extend(int(m["number"]) for m in REF_RE.finditer(text))
+        if "#" in text:
+            found.extend(int(m["number"]) for m in REF_RE.finditer(text))
     for path in commit.get("files_changed") or ():
-        fragment = FRAGMENT_RE.search(path)
-        if fragment:
-            found.append(int(fragment["number"]))
+        fragment = path_kind(path)[1]
+        if fragment is not None:
+            found.append(fragment[0])
     return tuple(dict.fromkeys(found))
+
+
+@lru_cache(maxsize=1 << 16)  # a history touches a few thousand distinct paths
+def path_kind(path: str) -> tuple[str, tuple[int, str, str] | None]:
+    """(``test``|``ci``|``deps``|``docs``|``code``, the towncrier fragment (number, kind, path) or None)."""
+    fragment = FRAGMENT_RE.search(path)
+    found = (int(fragment["number"]), fragment["kind"], fragment[0].lstrip("/")) if fragment else None
+    if TEST_RE.search(path):
+        return "test", found
+    if CI_RE.search(path):
+        return "ci", found
+    if DEPENDENCY_RE.search(path):
+        return "deps", found
+    if DOC_RE.search(path):
+        return "docs", found
+    return "code", found
 
 
 DIRECT_PENALTY = 0.15  # a commit pushed without a pull request, in a history of pull requests
@@ -310,24 +328,19 @@ def read_files(files: tuple[str, ...] | list[str]) -> tuple[str | None, str | No
     """(type, category, confidence, why) from the paths alone, or a None type when they do not decide."""
     if not files:
         return None, None, 0.0, ""
-    fragments = [m for p in files if (m := FRAGMENT_RE.search(p))]
-    for fragment in fragments:
-        kind = FRAGMENT_KINDS.get(fragment["kind"])
+    kinds = [path_kind(p) for p in files]
+    fragments = [fragment for _, fragment in kinds if fragment is not None]
+    for _, name, where in fragments:
+        kind = FRAGMENT_KINDS.get(name)
         if kind and kind[1] is not None:
-            return kind[0], kind[1], 0.95, f"news fragment {fragment[0].lstrip('/')}"
-    if fragments and all(FRAGMENT_KINDS.get(f["kind"], ("", None))[1] is None for f in fragments):
-        kind = FRAGMENT_KINDS.get(fragments[0]["kind"], ("chore", None))[0]
-        return kind, None, 0.9, f"news fragment {fragments[0][0].lstrip('/')} is not user-facing"
-    docs = tests = ci = deps = 0
-    for path in files:
-        if TEST_RE.search(path):
-            tests += 1
-        elif CI_RE.search(path):
-            ci += 1
-        elif DEPENDENCY_RE.search(path):
-            deps += 1
-        elif DOC_RE.search(path):
-            docs += 1
+            return kind[0], kind[1], 0.95, f"news fragment {where}"
+    if fragments and all(FRAGMENT_KINDS.get(name, ("", None))[1] is None for _, name, _ in fragments):
+        kind = FRAGMENT_KINDS.get(fragments[0][1], ("chore", None))[0]
+        return kind, None, 0.9, f"news fragment {fragments[0][2]} is not user-facing"
+    counts = {"docs": 0, "test": 0, "ci": 0, "deps": 0, "code": 0}
+    for kind, _ in kinds:
+        counts[kind] += 1
+    docs, tests, ci, deps = counts["docs"], counts["test"], counts["ci"], counts["deps"]
     total = len(files)
     if docs == total:
         return "docs", None, 0.9, "touches only documentation"
