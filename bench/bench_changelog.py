@@ -17,8 +17,11 @@ changelog names pull requests and issues (``:pr:`5730```, ``{issue}`2672```, ``(
 read it (``history: conventional``: only Conventional Commits) and as it reads it now (``history:
 auto``), and each is scored per release present in both (a tag the history has): **numbers** — the
 share of the hand-written changelog's numbers in a release that the mined one names in that
-release too (micro over all numbers, and the median release's share) — and **entries** — the share
-of mined entries in those releases whose PR or issue numbers the hand-written release names.
+release too (micro over all numbers, and the median release's share; ``hand_numbers_named_in_git``:
+how many of them any commit message or towncrier fragment names at all, the ceiling for mining) —
+and **entries** — the share of mined entries in those releases whose PR or issue numbers the
+hand-written release names (over every compared release, and over those whose hand-written notes
+name any number). A pre-release tag (``8.0.0a1``) counts as its final release.
 
     python bench/bench_changelog.py --repo /work/.mirror/pallets+flask/repo --hand-written CHANGES.rst
 """
@@ -201,6 +204,7 @@ def score_numbers(
     shares, named = [], 0
     total_numbers = matched_numbers = 0
     entries = entries_with_numbers = entries_matched = 0
+    numbered_entries = numbered_matched = 0
     for version in common:
         truth = set().union(*hand[version]) if hand[version] else set()
         ours = set().union(*mined[version]) if mined[version] else set()
@@ -213,6 +217,9 @@ def score_numbers(
             entries += 1
             entries_with_numbers += bool(entry)
             entries_matched += bool(entry & truth)
+            if truth:  # a release whose hand-written notes name numbers at all
+                numbered_entries += 1
+                numbered_matched += bool(entry & truth)
     shares.sort()
     seen = (
         sum(len((set().union(*hand[v]) if hand[v] else set()) & visible) for v in common)
@@ -231,6 +238,10 @@ def score_numbers(
         "mined_entries_with_numbers": entries_with_numbers,
         "mined_entries_in_hand": entries_matched,
         "entries_share": round(entries_matched / entries, 4) if entries else 0.0,
+        "entries_in_numbered_releases": numbered_entries,
+        "entries_share_numbered_releases": round(numbered_matched / numbered_entries, 4)
+        if numbered_entries
+        else 0.0,
     }
 
 
