@@ -231,7 +231,8 @@ def parse_payload(raw: str, ts: str, agent_tool: str = CLAUDE_CODE, problem: str
 
 
 def _clean(labels: dict[str, Any]) -> dict[str, str]:
-    return {k: str(v)[:MAX_LABEL_VALUE] for k, v in labels.items() if v not in (None, "")}
+    """Label values as short strings, redacted like fields (a payload chooses them too)."""
+    return {k: redact_text(str(v)[:MAX_LABEL_VALUE]) for k, v in labels.items() if v not in (None, "")}
 
 
 def timestamp(moment: datetime | None = None) -> str:

@@ -203,3 +203,17 @@ def test_codex_notify_fields_go_through_the_same_walk(git_repo):
     line = day.read_text(encoding="utf-8")
     assert "pw-codex" not in line
     assert _strict(line)["fields"]["session_id"] == "t1"
+
+
+def test_label_values_are_redacted_too(git_repo):
+    """Labels come from the payload as well (reason, model, tool names): the same text rules apply."""
+    payload = {
+        "hook_event_name": "SessionEnd",
+        "session_id": "s1",
+        "reason": "exit with PGPASSWORD=pw-label-9",
+        "model": "m " + "gh" + "p_" + "aB3dE5fG7h" * 4,
+    }
+    recorded = record_hook(json.dumps(payload), env={}, cwd=str(git_repo), ts=TS)
+    line = Path(recorded.path).read_text(encoding="utf-8")
+    assert "pw-label-9" not in line and "aB3dE5fG7h" not in line
+    assert _strict(line)["labels"]["reason"] == f"exit with PGPASSWORD={MASK}"
