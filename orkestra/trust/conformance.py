@@ -32,7 +32,7 @@ CLAUDE_CODE_KEYS = frozenset(
     }
 )
 SOURCE_KEYS = frozenset({"metadata", "frontmatter"})
-NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 TRIGGER_RE = re.compile(
     r"\b(?:use\s+(?:this\s+)?(?:skill\s+)?(?:when|whenever|for|to|if|before|after)|"
     r"when\s+(?:the\s+user|you\s+need|asked)|triggers?\s+(?:on|when)|invoke\s+when)\b",

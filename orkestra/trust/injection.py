@@ -347,6 +347,15 @@ _REF_TITLE = re.compile(
 _HTML_ATTRIBUTE = re.compile(
     r"<[a-z][^>]*?\s(?:alt|title|aria-label|data-[\w-]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.I | re.S
 )
+# <span style="display:none">…</span>, <div hidden>, zero font size, white or transparent text: the
+# rendered page hides it, the model reads it.
+_HIDDEN_ELEMENT = re.compile(
+    r"<(?P<tag>[a-z][\w-]*)\b[^>]*?(?:\shidden\b|\saria-hidden\s*=\s*[\"']?true|style\s*=\s*[\"'][^\"']*"
+    r"(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d]*[1-9])|opacity\s*:\s*0(?![.\d]*[1-9])|"
+    r"color\s*:\s*(?:#fff(?:fff)?\b|white\b|transparent\b)|(?:height|width)\s*:\s*0(?:px)?\s*[;\"']))"
+    r"[^>]*>(?P<body>.{1,4000}?)</(?P=tag)\s*>",
+    re.I | re.S,
+)
 _COMMENT_LINE = {
     "python": re.compile(r"(?:^|\s)#(?!!)(.*)$", re.M),
     "shell": re.compile(r"(?:^|\s)#(?!!)(.*)$", re.M),
@@ -380,9 +389,14 @@ def _hidden_link_text(segment: Segment, file: str) -> list[Finding]:
         (_LINK_TITLE, "a link title"),
         (_REF_TITLE, "a link title"),
         (_HTML_ATTRIBUTE, "an HTML attribute"),
+        (_HIDDEN_ELEMENT, "an HTML element hidden by its style"),
     ):
         for match in pattern.finditer(segment.text):
-            group = next((i for i in range(1, (pattern.groups or 0) + 1) if match.group(i)), None)
+            group = (
+                "body"
+                if pattern is _HIDDEN_ELEMENT
+                else next((i for i in range(1, (pattern.groups or 0) + 1) if match.group(i)), None)
+            )
             if group is None:
                 continue
             hidden = Segment(

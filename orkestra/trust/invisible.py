@@ -15,8 +15,17 @@ _TAG_RUN = re.compile(f"[{_TAGS}]+")
 ZERO_WIDTH_HIGH = 3  # this many zero-width characters in a file can carry a hidden message
 
 
+# Variation selectors carry bytes after any visible character ("emoji smuggling": byte b < 16 is
+# U+FE00 + b, else U+E0100 + b - 16). One after an emoji is ordinary; a run of them, or any
+# supplementary selector outside a CJK ideograph sequence, is a message nobody sees.
+_VS_RUN = re.compile(
+    "[\ufe00-\ufe0f\U000e0100-\U000e01ef]{2,}|(?<![\u3400-\u9fff\U00020000-\U0002fa1f])[\U000e0100-\U000e01ef]"
+)
+
+
 def strip_invisible(text: str) -> str:
     """``text`` without invisible characters (newlines untouched, so line numbers still hold)."""
+    text = _VS_RUN.sub("", text) if not text.isascii() else text
     return _ANY.sub("", text) if _ANY.search(text) else text
 
 
@@ -31,11 +40,38 @@ def _legitimate(text: str, index: int, first_line: bool) -> bool:
     return bool(before and after and ord(before) >= 0x2190 and ord(after) >= 0x2190)
 
 
+def _selector_bytes(run: str) -> bytes:
+    return bytes(
+        (ord(c) - 0xFE00) if ord(c) <= 0xFE0F else (ord(c) - 0xE0100 + 16)
+        for c in run
+        if ord(c) - 0xE0100 < 240
+    )
+
+
+def _selectors(text: str, file: str) -> list[Finding]:
+    findings = []
+    for match in _VS_RUN.finditer(text):
+        hidden = _selector_bytes(match.group(0)).decode("utf-8", errors="replace")
+        number = text.count("\n", 0, match.start()) + 1
+        findings.append(
+            Finding(
+                "injection.invisible-char",
+                "high",
+                file,
+                number,
+                excerpt(text.split("\n")[number - 1]),
+                f"{len(match.group(0))} variation selectors hide data: {hidden[:80]!r}",
+            )
+        )
+    return findings
+
+
 def scan_invisible(text: str, file: str) -> list[Finding]:
     """One finding per line with invisible characters; tag characters are decoded into the message."""
+    selectors = _selectors(text, file) if not text.isascii() else []
     if not _ANY.search(text):
-        return []
-    findings: list[Finding] = []
+        return selectors
+    findings: list[Finding] = selectors
     zero_width: list[int] = []
     for number, line in enumerate(text.split("\n"), start=1):
         hits = [ch for i, ch in enumerate(line) if _ANY.match(ch) and not _legitimate(line, i, number == 1)]

@@ -129,6 +129,7 @@ class _Visitor(ast.NodeVisitor):
         self.paths: dict[str, str] = {}  # variables holding a known path: home = expanduser("~")
         self.strings: dict[str, str] = {}  # variables holding a string built from literals
         self.lists: dict[str, ast.List | ast.Tuple] = {}  # variables holding a literal argument list
+        self.written: dict[str, tuple[int, str | None]] = {}  # file name -> (line, literal content or None)
         self.findings: list[Finding] = []
         self.downloads: list[ast.Call] = []  # calls that fetch from the network
         self.loaders: list[tuple[ast.Call, str]] = []  # calls that load code from a path
@@ -328,6 +329,23 @@ class _Visitor(ast.NodeVisitor):
             else:
                 queue.extend(ast.iter_child_nodes(current))
 
+    def dumps_secrets(self, node: ast.AST) -> bool:
+        """The whole environment or a credential file inside ``node`` (more than one token for a header)."""
+        for sub in ast.walk(node):
+            if (
+                isinstance(sub, ast.Call)
+                and self.is_env_dump(sub)
+                and self.name_of(sub.func) != "os.environ.keys"
+            ):
+                return True
+            if (
+                isinstance(sub, ast.Constant)
+                and isinstance(sub.value, str)
+                and SENSITIVE_PATH.search(sub.value)
+            ):
+                return True
+        return False
+
     @staticmethod
     def _maybe_environ(node: ast.AST) -> bool:
         """Cheap pre-check: node shapes that can name ``os.environ`` (attribute, alias, getattr, vars()[...])."""
@@ -450,6 +468,17 @@ class _Visitor(ast.NodeVisitor):
         self.note_whole_file(node, callee)
         self.generic_visit(node)
 
+    def note_written(self, node: ast.Call, target: str) -> None:
+        """Remember a file written here and what went into it (``write_text(x)``; ``open(...)`` unknown)."""
+        content = None
+        if (
+            isinstance(node.func, ast.Attribute)
+            and node.func.attr in {"write_text", "write_bytes"}
+            and node.args
+        ):
+            content = self.built_str(node.args[0])
+        self.written[target.rsplit("/", 1)[-1]] = (node.lineno, content)
+
     def note_code_write(self, node: ast.Call, target: str) -> None:
         """A write to a path Python can import or run (``.py``, ``.zip``, ``.whl``, ``.so``, ``.pth``)."""
         if target.lower().endswith(_CODE_FILES):
@@ -513,6 +542,18 @@ class _Visitor(ast.NodeVisitor):
             return
         self.check_fed_interpreter(node, command)
         words = [self.constant_str(e) or "$ARG" for e in command.elts]
+        for word in words:
+            written = self.written.get(word.rsplit("/", 1)[-1]) if word != "$ARG" else None
+            if written is None:
+                continue
+            if written[1] is None:
+                self.add(
+                    node, "exec", "high", f"runs {word}, a file this script wrote from data built at run time"
+                )
+            else:
+                self.findings.extend(
+                    audit_shell_script(written[1], self.file, self.base_line + written[0] - 1)
+                )
         source = self.lines[node.lineno - 1] if node.lineno <= len(self.lines) else ""
         self.findings.extend(
             audit_argv(words, self.file, self.base_line + node.lineno - 1, source, python=audit_python)
@@ -541,6 +582,23 @@ class _Visitor(ast.NodeVisitor):
         if callee in {"urllib.request.urlopen", "urllib.request.Request"} and len(node.args) < 2:
             sends = any(k.arg == "data" for k in node.keywords)  # without data it is a download
             fetches = not sends
+        headers = [k.value for k in node.keywords if k.arg in _AUTH_KWARGS]
+        if (sends or fetches) and any(self.dumps_secrets(h) for h in headers):
+            self.add(
+                node, "exfiltration", "high", f"{callee} puts the environment or credential files in a header"
+            )
+            return
+        if fetches and any(
+            self.secret_source(p)
+            for p in [*node.args, *(k.value for k in node.keywords if k.arg in {"params", "url"})]
+        ):
+            self.add(
+                node,
+                "exfiltration",
+                "high",
+                f"{callee} puts a secret or the environment in the URL it fetches",
+            )
+            return
         if sends:
             payload = [k.value for k in node.keywords if k.arg in _DATA_KWARGS] + list(node.args)
             if any(self.secret_source(p) for p in payload):
@@ -585,6 +643,7 @@ class _Visitor(ast.NodeVisitor):
         if target is None:
             return
         self.note_code_write(node, target)
+        self.note_written(node, target)
         if PERSISTENCE_PATH.search(target):
             self.add(node, "write-outside", "high", f"writes a start-up, credential or system file: {target}")
         elif is_outside_write_target(target):

@@ -38,6 +38,36 @@ _REGEX_RULES: tuple[tuple[str, Severity, re.Pattern[str], str], ...] = (
         "runs a command built at run time",
     ),
     (
+        "exec",
+        "high",
+        re.compile(
+            r"\bvm\.(?:runIn\w*Context|compileFunction)\s*\(\s*(?![\"'`])|\bnew\s+vm\.Script\s*\(\s*(?![\"'`])"
+            r"|\bimport\s*\(\s*[\"'`](?:data:|https?:)|\bset(?:Timeout|Interval)\s*\(\s*(?:atob|Buffer\.from|unescape|"
+            r"decodeURIComponent|String\.fromCharCode)\b|\._compile\s*\("
+            r"|\b(?:iex|Invoke-Expression)\s*(?:\(|\$|\[)|-EncodedCommand\b|\s-enc\s+[A-Za-z0-9+/=]{8,}",
+            re.I,
+        ),
+        "evaluates code built at run time (vm, import of a URL, decoded timer code, iex of a variable)",
+    ),
+    (
+        "network",
+        "low",
+        re.compile(
+            r"\bfetch\s*\(|\baxios(?:\.\w+)?\s*\(|\bhttps?\.get\s*\(|\bXMLHttpRequest\b|\bnew\s+WebSocket\b|"
+            r"\bInvoke-(?:WebRequest|RestMethod)\b|\bNet::HTTP\b|\bURI\.open\b|\bLWP::|\bcurl_exec\b",
+            re.I,
+        ),
+        "reaches the network",
+    ),
+    (
+        "exfiltration",
+        "high",
+        re.compile(
+            r"https?://[^\s`'\"]*\$\{\s*process\.env(?:\.[A-Z0-9_]*(?:TOKEN|SECRET|KEY|PASSWORD|PASSWD|CREDENTIAL)\w*|\s*\))"
+        ),
+        "puts a secret from the environment into a URL",
+    ),
+    (
         "shell-process",
         "medium",
         re.compile(
@@ -145,11 +175,11 @@ def regex_scan(text: str, file: str) -> list[Finding]:
                 Finding(f"script.{rule}", severity, file, line, excerpt(lines[line - 1]), message)
             )
     rules = {f.rule for f in findings}
-    if {"script.env-dump", "script.network-send"} <= rules or {
-        "script.credential-access",
+    if rules & {"script.env-dump", "script.credential-access"} and rules & {
         "script.network-send",
-    } <= rules:
-        sender = next(f for f in findings if f.rule == "script.network-send")
+        "script.network",
+    }:
+        sender = next(f for f in findings if f.rule in {"script.network-send", "script.network"})
         findings.append(
             Finding(
                 "script.exfiltration",

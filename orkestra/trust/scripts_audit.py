@@ -15,7 +15,13 @@ from orkestra.trust.injection import scan_comments, scan_encoded_text, scan_mark
 from orkestra.trust.invisible import scan_invisible
 from orkestra.trust.python_audit import audit_python, audit_shell_script
 from orkestra.trust.regex_audit import regex_scan
-from orkestra.trust.shipped import audit_shipped, kind_of, scan_hosts
+from orkestra.trust.shipped import (
+    audit_shipped,
+    kind_of,
+    scan_hosts,
+    scan_package_names,
+    scan_private_keys,
+)
 
 MARKDOWN = {".md", ".markdown", ".mdx"}
 PYTHON = {".py", ".pyw"}
@@ -51,7 +57,7 @@ def audit_file(text: str, file: str, within: str | None = None) -> list[Finding]
     Every file is in scope: build, task, CI and configuration files have their commands audited as
     shell (``shipped``), script comments are read as prose, and hosts are checked in all of them."""
     language = language_of(file, text)
-    hosts = scan_hosts(text, file)
+    hosts = scan_hosts(text, file) + scan_package_names(text, file) + scan_private_keys(text, file)
     if language == "markdown":
         return scan_markdown(text, file) + hosts
     findings = (scan_text(text, file) if language == "text" else _common(text, file)) + hosts

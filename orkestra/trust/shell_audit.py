@@ -37,7 +37,7 @@ _RISKY = re.compile(
     r"\b(?:curl|wget|fetch|aria2c|https?|iwr|irm|invoke-\w+|lwp-download|httpie|sh|bash|zsh|dash|ksh|fish|python\d?|"
     r"perl|ruby|node|php|pwsh|powershell|iex|source|eval|exec|nc|ncat|netcat|socat|telnet|env|printenv|export|set|"
     r"rm|git|dd|mkfs\S*|fdisk|sfdisk|parted|wipefs|shred|mke2fs|mkswap|diskutil|chmod|chown|find|crontab|tee|cp|mv|"
-    r"install|ln|rsync|scp|base64|xxd|openssl|sudo|doas)\b|<<|[>~]|/dev/|/etc/|/root|/home/|/Users/|"
+    r"install|ln|rsync|scp|base64|xxd|openssl|sudo|doas|dig|nslookup|pwsh)\b|<<|[>~]|/dev/|/inet/|/etc/|/root|/home/|/Users/|"
     r"\$\{?(?:HOME|[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL))|"
     r"^\s*\.\s|:\s*\(\s*\)",
     re.I | re.M,
@@ -86,6 +86,7 @@ _GIT_HIJACK_KEYS = (
 )
 # Reserved words that may precede a command: ``then curl … | sh``, ``do eval "$l"``, ``! grep``.
 _KEYWORDS = {"then", "do", "else", "elif", "if", "while", "until", "!", "{", "(", "time", "coproc"}
+_LOOKUPS = {"dig", "nslookup", "host", "drill", "ping", "ping6", "traceroute", "getent", "whois"}
 _SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "fish"}
 _VERIFIERS = {"sha256sum", "sha512sum", "shasum", "gpg", "gpgv", "cosign", "minisign", "sigstore"}
 _UPLOAD_FLAGS = {
@@ -126,6 +127,7 @@ class _Script:
     dirs: dict[str, str] = field(default_factory=dict)
     literals: dict[str, str] = field(default_factory=dict)  # a=cu; b=rl: "$a$b" runs curl
     generated: set[str] = field(default_factory=set)  # step=$(cat steps.txt): a command's output
+    generated_files: set[str] = field(default_factory=set)  # files a command wrote: python3 gen.py > x.sh
     python: PythonAuditor | None = None  # for ``python -c CODE``; None leaves that code unaudited
 
 
@@ -449,7 +451,28 @@ def _analyse_stage(
             "high" if any(a in {"-e", "-c"} or "exec" in a for a in args) else "medium",
             f"opens a raw network connection with {name}",
         )
-    if any("/dev/tcp/" in w or "/dev/udp/" in w for w in words + writes):
+    if name in _LOOKUPS and any(s.secret for w in args for s in _subst_of(w, record)):
+        record.add("upload", "high", f"{name} carries a secret or the environment out in a name lookup (DNS)")
+    if name in {"powershell", "pwsh"} and any(
+        re.fullmatch(r"-e(?:nc(?:odedcommand)?)?|-ec", a, re.I) for a in args
+    ):
+        record.add("exec", "high", f"{name} runs an encoded command nobody can read")
+    if (
+        writes
+        and name not in _VERIFIERS
+        and (
+            piped_from
+            or substs
+            or any("$" in a for a in args)
+            or name not in {"echo", "printf", "cat", "tee"}
+        )
+    ):
+        record.script.generated_files.update(w.rsplit("/", 1)[-1] for w in writes if w and "/dev/" not in w)
+    if any(
+        marker in w
+        for w in words + writes
+        for marker in ("/dev/tcp/", "/dev/udp/", "/inet/tcp/", "/inet/udp/")
+    ):
         record.add("network", "high", "opens a network socket through /dev/tcp (reverse shell pattern)")
     if (name in {"env", "printenv"} and not args) or (name in {"export", "set"} and args in ([], ["-p"])):
         exfil = pipeline_has_network or bool(writes)
@@ -483,7 +506,7 @@ def _check_dynamic_command(name: str, piped_from: list[str], record: _Line) -> N
 
 def _check_run_download(name: str, words: list[str], args: list[str], record: _Line) -> None:
     """Running a file an earlier line downloaded: high, medium when a checksum or signature was checked."""
-    downloads = record.script.downloads
+    downloads = record.script.downloads | record.script.generated_files
     if not downloads:
         return
     program = next((w for w in words if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", w)), "")
@@ -491,7 +514,13 @@ def _check_run_download(name: str, words: list[str], args: list[str], record: _L
     runs = (name in INTERPRETERS and script.rsplit("/", 1)[-1] in downloads) or (
         program.startswith(("./", "/")) and program.rsplit("/", 1)[-1] in downloads
     )
-    if runs:
+    if runs and not (set(record.script.downloads) & {script.rsplit("/", 1)[-1], program.rsplit("/", 1)[-1]}):
+        record.add(
+            "exec",
+            "high",
+            "runs a file an earlier command of this script wrote (a command built at run time)",
+        )
+    elif runs:
         verified = record.script.verified
         record.add(
             "run-download",
@@ -652,7 +681,14 @@ def _check_fetch(name: str, args: list[str], record: _Line, writes: list[str] = 
         or any(s.secret for s in _subst_of(v, record))
     ]
     urls = [a for a in args if "://" in a]
-    if secret or any(SECRET_VAR.search(u) or any(s.secret for s in _subst_of(u, record)) for u in urls):
+    dumped = any(
+        s.secret and not SECRET_VAR.fullmatch(s.text.strip()) for a in args for s in _subst_of(a, record)
+    )
+    if (
+        secret
+        or dumped
+        or any(SECRET_VAR.search(u) or any(s.secret for s in _subst_of(u, record)) for u in urls)
+    ):
         record.add("upload", "high", "sends a file, secret or command output to a remote host")
     elif uploads:
         record.add("upload", "medium", "posts data to a remote host")

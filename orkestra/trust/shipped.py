@@ -66,6 +66,10 @@ def kind_of(path: str) -> str | None:
         return "json"
     if suffix in {".yml", ".yaml"}:
         return "yaml"
+    if suffix == ".toml":
+        return "toml"
+    if suffix in {".ini", ".cfg", ".conf"} or name in {".gitconfig", "gitconfig", ".gitmodules"}:
+        return "ini"
     return None
 
 
@@ -80,10 +84,98 @@ def audit_shipped(text: str, file: str, kind: str, shell) -> list[Finding]:
     if kind == "package-json":
         return _package_json(text, file, shell) + _agent_config(text, file, shell)
     if kind == "json":
-        return _agent_config(text, file, shell)
+        return _agent_config(text, file, shell) + _commands(_json_commands(text), file, shell)
     if kind == "yaml":
         return _commands(_yaml_commands(text), file, shell)
+    if kind == "toml":
+        return _toml(text, file, shell)
+    if kind == "ini":
+        return _commands(_ini_commands(text), file, shell)
     return []
+
+
+def _is_command_key(key: str) -> bool:
+    """``command``, ``postCreateCommand``, ``sshCommand``, ``script``, ``run``, ``fsmonitor``…"""
+    low = key.lower()
+    return (
+        low in _COMMAND_KEYS or low.endswith("command") or low in {"fsmonitor", "pager", "editor", "textconv"}
+    )
+
+
+def _json_commands(text: str, data: object = None) -> list[tuple[int, str]]:
+    """String values under command-like keys anywhere in a JSON document (VS Code tasks, devcontainers);
+    ``data``: the document already parsed (from TOML), ``text`` then only places the lines."""
+    data = _load_json(text) if data is None else data
+    found: list[tuple[int, str]] = []
+    stack: list[tuple[object, int]] = [(data, 0)]
+    while stack and len(found) < 10_000:
+        node, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            continue
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if isinstance(key, str) and _is_command_key(key):
+                    values = value if isinstance(value, list) else [value]
+                    strings = [v for v in values if isinstance(v, str)]
+                    if strings:  # ["bash", "-c", "…"] is one command
+                        found.append(
+                            (_line_of_key(text, key), " ".join(strings) if len(strings) > 1 else strings[0])
+                        )
+                stack.append((value, depth + 1))
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1) for v in node)
+    return found
+
+
+def _ini_commands(text: str) -> list[tuple[int, str]]:
+    """``key = value`` lines under command-like keys (tox ``commands =`` with its indented continuation,
+    git ``sshCommand``/``fsmonitor``/``[alias]`` with ``!``)."""
+    found: list[tuple[int, str]] = []
+    lines = text.split("\n")
+    section = ""
+    for index, line in enumerate(lines):
+        header = re.match(r"^\s*\[([^\]]+)\]", line)
+        if header:
+            section = header.group(1).strip().lower()
+            continue
+        pair = re.match(r"^\s*([\w.-]+)\s*[=:]\s*(.*)$", line)
+        if not pair:
+            continue
+        key, value = pair.group(1), pair.group(2).strip()
+        if section.startswith("alias") and value.startswith("!"):
+            found.append((index + 1, value[1:]))
+        elif _is_command_key(key):
+            if value:
+                found.append((index + 1, value))
+            follow = index + 1
+            while follow < len(lines) and lines[follow][:1] in {" ", "\t"} and lines[follow].strip():
+                found.append((follow + 1, lines[follow].strip()))
+                follow += 1
+    return found
+
+
+def _toml(text: str, file: str, shell) -> list[Finding]:
+    """Commands in a TOML file, and agent configuration (Codex ``mcp_servers``, ``notify``)."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError, ValueError):
+        return []
+    found = _commands(_json_commands(text, data), file, shell)
+    keys = [k for k in ("mcp_servers", "notify") if data.get(k)]
+    if keys:
+        found.append(
+            Finding(
+                "config.agent-settings",
+                "high",
+                file,
+                text.count("\n", 0, max(text.find(keys[0]), 0)) + 1,
+                excerpt(", ".join(keys)),
+                f"agent configuration ({', '.join(keys)}): starts programs in every session; a skill must not ship it",
+            )
+        )
+    return found
 
 
 def _commands(commands: list[tuple[int, str]], file: str, shell) -> list[Finding]:
@@ -193,6 +285,9 @@ def _load_json(text: str) -> object:
 
 def _line_of_key(text: str, key: str) -> int:
     found = text.find(f'"{key}"')
+    if found < 0:
+        bare = re.search(rf"^\s*{re.escape(key)}\s*=", text, re.M)
+        found = bare.start() if bare else -1
     return text.count("\n", 0, found) + 1 if found >= 0 else 1
 
 
@@ -348,6 +443,58 @@ def scan_hosts(text: str, file: str) -> list[Finding]:
             )
         )
     return found
+
+
+_INSTALL = re.compile(
+    r"\b(?:pip3?|uv\s+pip|uv|pipx|poetry|npm|npx|pnpm|yarn|bun|gem|cargo|go|brew|apt(?:-get)?|conda|mamba)\s+"
+    r"(?:install|add|get|i|run|exec|x)\b[^\n]*"
+)
+
+
+def scan_package_names(text: str, file: str) -> list[Finding]:
+    """Package names in install commands spelt with look-alike letters (``pip install requеsts``)."""
+    if text.isascii():
+        return []
+    found: list[Finding] = []
+    for match in _INSTALL.finditer(text):
+        for word in re.findall(r"[^\s\"'=<>]+", match.group(0)):
+            if "://" in word or word.isascii():
+                continue
+            if any(_label_is_lookalike(part) for part in re.split(r"[@/.:_-]", word) if part):
+                found.append(
+                    Finding(
+                        "network.lookalike-package",
+                        "high",
+                        file,
+                        text.count("\n", 0, match.start()) + 1,
+                        excerpt(match.group(0)),
+                        f"package {word!r} imitates {skeleton(word)!r} with look-alike letters (typosquatting)",
+                    )
+                )
+    return found
+
+
+_PRIVATE_KEY = re.compile(
+    r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----[ \t]*\r?\n"
+    r"(?:[\w-]+:[^\n]*\n)*[ \t]*[A-Za-z0-9+/=]{40,}"
+)
+
+
+def scan_private_keys(text: str, file: str) -> list[Finding]:
+    """A private key shipped in a skill: someone's credential, and `skills ingest` would commit it."""
+    match = _PRIVATE_KEY.search(text) if "PRIVATE KEY" in text else None
+    if match is None:
+        return []
+    return [
+        Finding(
+            "file.private-key",
+            "high",
+            file,
+            text.count("\n", 0, match.start()) + 1,
+            excerpt(text[match.start() : match.start() + 40]),
+            "a private key: a skill must never ship one (a hard link or copy of someone's credential?)",
+        )
+    ]
 
 
 # --- binary files -----------------------------------------------------------------------------
