@@ -90,6 +90,7 @@ SHAPES: tuple[Shape, ...] = (
         ("pw-pair",),
         0,
     ),
+    Shape("user/pass pair", "secret-named keys", {"user": "bob", "pass": "pw-pass-1"}, ("pw-pass",), 0),
     # --- secrets as mapping keys ---------------------------------------------------------------
     Shape("token as key", "secrets as keys", {"tokens": {GITHUB: "ci"}}, (GITHUB[:20],), 1),
     Shape(
@@ -222,6 +223,16 @@ SHAPES: tuple[Shape, ...] = (
         {"command": "smbclient -U bob%pw-smb-1 //host/share"},
         ("pw-smb",),
         0,
+    ),
+    Shape(
+        "SSHPASS= with sshpass -e",
+        "command lines",
+        {"command": "SSHPASS=pw-sshenv-1 sshpass -e ssh h"},
+        ("pw-sshenv",),
+        0,
+    ),
+    Shape(
+        "curl --cookie", "command lines", {"command": "curl --cookie 'sid=pw-ck-2' https://x"}, ("pw-ck",), 0
     ),
     # --- argv lists ----------------------------------------------------------------------------
     Shape("[-p, secret]", "argv lists", {"args": ["-p", "pw-argv-1"]}, ("pw-argv",), 1),

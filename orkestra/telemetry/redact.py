@@ -33,14 +33,14 @@ SCAN = MAX_STRING + 512
 # token_count, tokenizer, author, bypass, oauth_flow, nor the shell's PWD and OLDPWD). detect-secrets' keyword DENYLIST is
 # folded in. Matched where the word ENDS a name, so no pattern scans a name from its start.
 SECRET_WORDS = (
-    r"(?:pass(?:word|wd|phrase)|secret)s?|(?<=[_-])pass|token|credentials?|pwd|bearer"
+    r"(?:pass(?:word|wd|phrase)|secret)s?|(?<![^\W_])pass|sshpass|token|credentials?|pwd|bearer"
     r"|contrase(?:ñ|n)a|(?<![^\W_])auth"
     r"|(?:api|access|account|auth|service|db|database|priv|private|secret|signing|encryption|master"
     r"|client|shared[_-]?access)[_-]?key(?:s|[_-]?id)?|secret[_-]?key[_-]?base"
 )
 # A value after ``=`` or ``:``: quoted (plain, or JSON-escaped inside a JSON string) or one word.
 VALUE = r"""(?:"(?:[^"\\\n]|\\.)*"|\\"(?:[^"\\]|\\[^"])*\\"|'[^'\n]*'|[^\s'",;]+)"""
-HEADERS = r"(?:proxy-)?authorization|x-api-key|api-key|x-auth-token|private-token|(?:set-)?cookie"
+HEADERS = r"(?:proxy-)?authorization|x-api-key|api-key|x-auth-token|private-token|(?:set-)?cookies?"
 SCHEMES = r"bearer|basic|token|digest|negotiate|ntlm|bot|apikey|sso-key|aws4-hmac-sha256"
 
 # Token shapes: (prefix, body). Ported from detect-secrets' plugins (see the module docstring),
@@ -53,7 +53,7 @@ TOKENS = (
     r"sk-(?:ant-|proj-|svcacct-|admin-)?[\w-]{16,}",  # OpenAI, Anthropic
     r"(?:AIza|hf_|pa-|npm_|pypi-|lin_api_|dp\.pt\.|PMAK-|ATATT3)[\w-]{30,}|(?:sntr[ysu]s?|gl(?:sa|c))_[\w+/=-]{30,}",
     r"(?:xox[abposr]|xapp)-[\w-]{10,}|[rs]k_(?:live|test)_[^\W_]{8,}",  # Slack, Stripe
-    r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[\w/+-]+",
+    r"(?:https://)?hooks\.slack\.com/(?:services|workflows|triggers)/[\w/+-]+",
     r"SG\.[\w-]{22}\.[\w-]{43}|sq0(?:csp|atp)-[\w\\-]{22,}",  # SendGrid, Square
     r"(?:AC|SK)[a-z\d]{32}(?![a-z\d])|[a-z\d]{32}-us\d\d?(?!\d)|dapi[a-f\d]{32}",  # Twilio, Mailchimp, Databricks
     r"\d{8,10}:[\w-]{35}(?![\w-])|[MNO][\w-]{23,25}\.[\w-]{6}\.[\w-]{27}",  # Telegram, Discord
@@ -68,7 +68,7 @@ TOKENS = (
 ENDS = (
     "pass", "word", "words", "wd", "phrase", "phrases", "secret", "secrets", "token", "credential",
     "credentials", "pwd", "key", "keys", "keyid", "key_id", "key-id", "auth", "contraseña", "contrasena",
-    "authorization", "cookie", "bearer", "key_base",
+    "authorization", "cookie", "cookies", "bearer", "key_base",
 )  # fmt: skip
 NAME_ENDS = "|".join(f"(?<={end})" for end in ENDS)
 NAME = r"[\w.-]"  # patterns are compiled with re.ASCII: \w is [A-Za-z0-9_]
@@ -209,7 +209,14 @@ COMMANDS: dict[str, dict[str, str]] = {
         _MYSQL,
     ),
     "sshpass": {"-p": BOTH},
-    "curl": {"-u": USERPASS, "--user": USERPASS, "-U": USERPASS, "--proxy-user": USERPASS, "-b": BOTH},
+    "curl": {
+        "-u": USERPASS,
+        "--user": USERPASS,
+        "-U": USERPASS,
+        "--proxy-user": USERPASS,
+        "-b": BOTH,
+        "--cookie": BOTH,
+    },
     "redis-cli": {"-a": BOTH},
     "zip": {"-P": BOTH},
     "unzip": {"-P": BOTH},
