@@ -166,3 +166,51 @@ def test_claude_code_shows_the_orkestra_server_connected(memory_workspace, tmp_p
     )
     line = next((row for row in listed.stdout.splitlines() if row.startswith("orkestra:")), "")
     assert "Connected" in line, listed.stdout[-800:] + listed.stderr[-800:]
+
+
+def test_claude_code_connects_the_rendered_launcher_from_a_bare_path(tmp_path):
+    """Issue 32: Claude Code started with PATH=/usr/bin:/bin (no venv on it) runs the `.mcp.json` entry
+    `orkestra sync` rendered: 'Failed to connect' without an environment it can find, 'Connected' once
+    the project has its own `.venv`. (Project servers wait for approval, so the entry is added at local
+    scope, exactly as rendered.)"""
+    from conftest import git, run_cli
+
+    from orkestra.launcher import BARE_PATH
+
+    claude = tool(CLAUDE_CODE, "claude")
+    root, home = tmp_path / "repo", tmp_path / "home"
+    root.mkdir()
+    home.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    (root / "pyproject.toml").write_text('[project]\nname = "cc"\nversion = "1.0"\n')
+    env = {"HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude")}
+    assert run_cli("init", cwd=root, env=env).returncode == 0
+    assert run_cli("sync", cwd=root, env=env).returncode == 0
+    entry = json.loads((root / ".mcp.json").read_text())["mcpServers"]["orkestra"]
+    bare = {"PATH": BARE_PATH, "HOME": str(home)}
+
+    def status() -> str:
+        listed = subprocess.run(
+            [str(claude), "mcp", "list"], cwd=root, env=bare, capture_output=True, text=True, timeout=180
+        )
+        return next((row for row in listed.stdout.splitlines() if row.startswith("rendered:")), listed.stdout)
+
+    added = subprocess.run(
+        [str(claude), "mcp", "add-json", "--scope", "local", "rendered", json.dumps(entry)],
+        cwd=root,
+        env=bare,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert added.returncode == 0, added.stderr[-800:]
+    assert "Failed to connect" in status()  # nothing a bare PATH reaches: what users met before
+    program = root / ".venv" / "bin" / "orkestra"
+    program.parent.mkdir(parents=True)
+    installed = Path(sys.executable).parent / "orkestra"  # this environment's console script
+    if installed.is_file():
+        program.symlink_to(installed)
+    else:
+        program.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m orkestra "$@"\n')
+        program.chmod(0o755)
+    assert "Connected" in status()
