@@ -1,9 +1,9 @@
 """Draft decision records proposed by an agent (the ``propose_decision`` MCP tool): never active.
 
 The record gets the next free id of its domain, ``status: proposed`` and today's date; files must
-exist in the repository and commits must name commits of it. The file is created exclusively
-(an existing record is never overwritten) through a temp file and a hard link, so a crash leaves
-either no record or a whole one.
+exist in the repository and commits must name commits of it. Proposals take turns under a file lock,
+and the file is created exclusively (an existing record is never overwritten) through a temp file and
+a hard link, so concurrent calls get consecutive ids and a crash leaves either no record or a whole one.
 """
 
 from __future__ import annotations
@@ -20,6 +20,9 @@ MAX_TEXT = 4_000
 MAX_ITEMS = 30
 MAX_ITEM = 500
 SHA_RE = re.compile(r"^[0-9a-fA-F]{7,40}$")
+PROPOSE_LOCK = "propose_decision.lock"  # in the state folder (git-ignored)
+LOCK_TIMEOUT_S = 60
+MAX_ATTEMPTS = 50
 
 
 def _text(value: str, name: str, limit: int, required: bool = False) -> str:
@@ -82,11 +85,10 @@ def propose_decision(
         full, date, subject = line.split("\x00", 2)
         sources.append({"sha": full, "message": subject, "date": date[:10], "role": "primary"})
     ws = Workspace.load(root)
-    decision_id = next_decision_id(ws, domain)
-    code = decision_id.split("-")[1]
+    code = next_decision_id(ws, domain).split("-")[1]  # NotFoundError for an unknown domain
     domain_name = next(name for name, entry in ws.decision_registry.domains.items() if entry.code == code)
     record = {
-        "id": decision_id,
+        "id": "",
         "title": title,
         "domain": domain_name,
         "status": "proposed",
@@ -103,9 +105,13 @@ def propose_decision(
     header = (
         "# Draft proposed through the orkestra MCP server (propose_decision); review it, then set status.\n"
     )
-    text = header + yaml.safe_dump(record, sort_keys=False, allow_unicode=True, width=100)
-    rel = f"{ws.config.paths.decisions}/records/{decision_id}.yaml"
-    _create_exclusive(root / rel, text)
+
+    def render(decision_id: str) -> str:
+        return header + yaml.safe_dump(
+            {**record, "id": decision_id}, sort_keys=False, allow_unicode=True, width=100
+        )
+
+    decision_id, rel = _claim_next_id(ws, domain, render)
     return {
         "id": decision_id,
         "path": rel,
@@ -116,8 +122,48 @@ def propose_decision(
     }
 
 
-def _create_exclusive(target: Path, text: str) -> None:
+def _claim_next_id(ws: Any, domain: str, render: Any) -> tuple[str, str]:
+    """Write ``render(id)`` as the record of the next free id of ``domain``; (id, repo-relative path).
+
+    Concurrent proposals (several MCP sessions, one server's worker threads) take turns under a file
+    lock in the state folder, so each gets the next id; the record is still created exclusively, and
+    an id taken meanwhile by a writer that holds no lock (a person, ``decisions new``) moves on to the
+    next one. A record is never overwritten.
+    """
+    from filelock import FileLock, Timeout
+
+    from orkestra.mining import guarded
+    from orkestra.mining.decisions import next_decision_id
+
+    state = guarded.folder(ws.root, ws.root / ws.config.paths.state)
+    lock = guarded.check(ws.root, state / PROPOSE_LOCK)
+    try:
+        with FileLock(str(lock), timeout=LOCK_TIMEOUT_S):
+            taken: set[str] = set()
+            for _ in range(MAX_ATTEMPTS):  # next_decision_id reads the records folder again each time
+                decision_id = _next_free(next_decision_id(ws, domain), taken)
+                rel = f"{ws.config.paths.decisions}/records/{decision_id}.yaml"
+                if _create_exclusive(ws.root / rel, render(decision_id)):
+                    return decision_id, rel
+                taken.add(decision_id)
+    except Timeout:
+        raise OrkestraError(
+            f"another propose_decision has held {lock.relative_to(ws.root)} for {LOCK_TIMEOUT_S} s; propose again"
+        ) from None
+    raise OrkestraError(f"no free decision id after {MAX_ATTEMPTS} attempts; propose again")
+
+
+def _next_free(decision_id: str, taken: set[str]) -> str:
+    """``decision_id``, or the first id after it that this attempt has not already found taken."""
+    prefix, _, number = decision_id.rpartition("-")
+    value = int(number)
+    while f"{prefix}-{value:03d}" in taken:
+        value += 1
+    return f"{prefix}-{value:03d}"
+
+
+def _create_exclusive(target: Path, text: str) -> bool:
+    """Create ``target`` with ``text``; False when it already exists (never overwritten)."""
     from orkestra.atomic import create_new
 
-    if not create_new(target, text):  # the record appeared meanwhile: never overwrite
-        raise OrkestraError(f"{target.name} already exists; propose again for the next id")
+    return create_new(target, text)
