@@ -128,9 +128,8 @@ LEADS = {
     "netrc": "nlead",
     "sas": "slead",
 }
-ASSIGNED = (
-    rf"(\\?[\"']?[ \t]*(?:=>|:=|!==?|={{1,3}}|:)[ \t]*@?)({VALUE})"  # after DB_PASSWORD (compiled on use)
-)
+# After DB_PASSWORD (compiled on use); true/false/null are kept, as they are under a secret key.
+ASSIGNED = rf"(\\?[\"']?[ \t]*(?:=>|:=|!==?|={{1,3}}|:)[ \t]*@?)(?!(?i:true|false|null|none)\b)({VALUE})"
 FLAG_VALUE = rf"(=|[ \t]+)(?![<>|])({VALUE})"  # after --password
 
 
