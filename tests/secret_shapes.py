@@ -429,6 +429,11 @@ BENIGN: tuple[Benign, ...] = (
     ),
     Benign("PWD", {"text": "PWD=/home/dev/shop OLDPWD=/tmp"}, ("/home/dev/shop", "/tmp")),
     Benign(
+        "JSON booleans after secret names",
+        {"text": '{"pass": true, "password_set": false, "token": null}'},
+        ('"pass": true', '"token": null'),
+    ),
+    Benign(
         "booleans under secret keys", {"use_token": True, "password": None, "secret": ""}, ("true", "null")
     ),
 )
