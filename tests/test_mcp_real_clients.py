@@ -214,3 +214,54 @@ def test_claude_code_connects_the_rendered_launcher_from_a_bare_path(tmp_path):
         program.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m orkestra "$@"\n')
         program.chmod(0o755)
     assert "Connected" in status()
+
+
+def test_a_plugin_at_user_scope_connects_in_a_repository_without_orkestra(tmp_path):
+    """Issue 32: `claude plugin install` (user scope) starts the plugin's two servers in every repository.
+    In one without orkestra.yaml or an index, from a bare PATH, they fail to connect until orkestra is
+    installed as a tool (~/.local/bin), then both connect; doctor reports the scope either way."""
+    from conftest import git, run_cli
+
+    from orkestra.launcher import BARE_PATH
+
+    claude = tool(CLAUDE_CODE, "claude")
+    source, other, home = tmp_path / "source", tmp_path / "other", tmp_path / "home"
+    for folder in (source, other, home):
+        folder.mkdir()
+    for repo in (source, other):
+        git(repo, "init", "-q", "-b", "main")
+    (source / "pyproject.toml").write_text('[project]\nname = "cc"\nversion = "1.0"\n')
+    env = {"HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude")}
+    assert run_cli("init", cwd=source, env=env).returncode == 0
+    built = run_cli("plugin", "build", "--out", str(tmp_path / "market"), cwd=source, env=env)
+    assert built.returncode == 0, built.stderr
+    bare = {"PATH": BARE_PATH, "HOME": str(home)}
+    for args in (
+        ["plugin", "marketplace", "add", str(tmp_path / "market")],
+        ["plugin", "install", "cc@cc-marketplace"],
+    ):
+        done = subprocess.run(
+            [str(claude), *args], cwd=other, env=bare, capture_output=True, text=True, timeout=180
+        )
+        assert done.returncode == 0, done.stdout[-800:] + done.stderr[-800:]
+
+    def rows() -> list[str]:
+        listed = subprocess.run(
+            [str(claude), "mcp", "list"], cwd=other, env=bare, capture_output=True, text=True, timeout=180
+        )
+        return [row for row in listed.stdout.splitlines() if row.startswith("plugin:cc:")]
+
+    before = rows()
+    assert len(before) == 2 and all("Failed to connect" in row for row in before), before
+    doctor = json.loads(run_cli("doctor", "--json", cwd=other, env=env).stdout)
+    plugin = [f for f in doctor["findings"] if f["check"] == "plugin"]
+    assert any(f["severity"] == "info" and "user scope" in f["message"] for f in plugin)
+    assert any(f["severity"] == "error" and "uv tool install orkestra" in f["fix"] for f in plugin)
+    tool_bin = home / ".local" / "bin"
+    tool_bin.mkdir(parents=True)
+    (tool_bin / "orkestra").write_text(f'#!/bin/sh\nexec "{sys.executable}" -m orkestra "$@"\n')
+    (tool_bin / "orkestra").chmod(0o755)
+    after = rows()
+    assert len(after) == 2 and all("Connected" in row for row in after), after
+    doctor = json.loads(run_cli("doctor", "--json", cwd=other, env=env).stdout)
+    assert doctor["ok"] and not [f for f in doctor["findings"] if f["check"] == "server"]

@@ -86,6 +86,8 @@ def check_servers(root: Path, config: Any, *, probe: bool = True) -> list[Findin
     mode = config.mcp.launcher
     entries = _servers_in(root / rel)
     pending = ""
+    if entries is None and not (root / "orkestra.yaml").is_file():
+        return []  # a repository without orkestra: nothing is rendered here
     if entries is None:  # not rendered yet (init): what sync will render for the bundled servers
         command, args = launch("orkestra", ["serve"], mode)
         entries = {"orkestra": {"type": "stdio", "command": command, "args": args}}
