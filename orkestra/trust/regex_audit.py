@@ -138,36 +138,10 @@ _REGEX_RULES: tuple[tuple[str, Severity, re.Pattern[str], str], ...] = (
 )
 
 
-_CHILD_PROCESS = re.compile(
-    r"(?:const|let|var)\s+(\w+)\s*=\s*require\(\s*[\"'](?:node:)?child_process[\"']\s*\)"
-    r"|import\s+(?:\*\s+as\s+)?(\w+)\s+from\s+[\"'](?:node:)?child_process[\"']"
-)
-
-
-def _module_exec(text: str, file: str, lines: list[str]) -> list[Finding]:
-    """``cp.execSync(cmd)`` through a name bound to ``child_process``, with a computed command."""
-    found = []
-    for alias in {a for m in _CHILD_PROCESS.finditer(text) for a in m.groups() if a}:
-        call = re.compile(rf"\b{re.escape(alias)}\.(?:execSync|exec)\s*\(\s*(?![\"'`\s])[\w$.\[\]]+\s*[,)]")
-        for match in call.finditer(text):
-            line = text.count("\n", 0, match.start()) + 1
-            found.append(
-                Finding(
-                    "script.exec",
-                    "high",
-                    file,
-                    line,
-                    excerpt(lines[line - 1]),
-                    "runs a command built at run time",
-                )
-            )
-    return found
-
-
 def regex_scan(text: str, file: str) -> list[Finding]:
     """Regex findings; a script that both dumps env/credentials and sends data is exfiltration (high)."""
     lines = text.split("\n")
-    findings = _module_exec(text, file, lines) if "child_process" in text else []
+    findings: list[Finding] = []
     for rule, severity, pattern, message in _REGEX_RULES:
         for match in pattern.finditer(text):
             line = text.count("\n", 0, match.start()) + 1

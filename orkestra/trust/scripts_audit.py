@@ -13,6 +13,7 @@ from pathlib import PurePosixPath
 from orkestra.trust.findings import Finding
 from orkestra.trust.injection import scan_comments, scan_encoded_text, scan_markdown, scan_text
 from orkestra.trust.invisible import scan_invisible
+from orkestra.trust.js_audit import audit_js
 from orkestra.trust.python_audit import audit_python, audit_shell_script
 from orkestra.trust.regex_audit import regex_scan
 from orkestra.trust.shipped import (
@@ -69,6 +70,8 @@ def audit_file(text: str, file: str, within: str | None = None) -> list[Finding]
         findings += audit_shell_script(text, file, within=within)
     elif language in {"js", "script"}:
         findings += regex_scan(text, file)
+    if language == "js":
+        findings += audit_js(text, file, _shell)
     kind = kind_of(within or file)
     if kind is not None and language == "text":
         findings += audit_shipped(text, file, kind, _shell)
