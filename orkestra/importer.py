@@ -39,7 +39,7 @@ SOURCES = ("claude", "agents-md", "cursor", "codex")
 ADOPT_FILE = "import/adopt.json"  # under paths.state
 MAX_FILE_BYTES = 1_000_000
 MAX_FILES = 5_000
-_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 _AGENT_KEYS = {"name", "description", "tools", "model"}
 _COMMAND_KEYS = {"description": "description", "argument-hint": "argument_hint", "model": "model"}
 
@@ -660,16 +660,24 @@ def _verify(root: Path, plan: ImportPlan) -> None:
 
 
 def _copy_tree(source: Path, dest: Path) -> None:
-    """``shutil.copytree(source, dest, symlinks=True)`` without recursion (any depth)."""
+    """``shutil.copytree(source, dest, symlinks=True)`` without recursion (any depth); what cannot be
+    copied (a path too long for the scratch folder, a FIFO) is left out of the scratch copy."""
     for current, dirs, files in walk_tree(source):
         here = dest / Path(current).relative_to(source)
-        here.mkdir(parents=True, exist_ok=True)
+        try:
+            here.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            dirs[:] = []
+            continue
         for name in [*dirs, *files]:
             path = Path(current, name)
-            if path.is_symlink():
-                (here / name).symlink_to(os.readlink(path))
-            elif name in files and path.is_file():
-                shutil.copy2(path, here / name)
+            try:
+                if path.is_symlink():
+                    (here / name).symlink_to(os.readlink(path))
+                elif name in files:
+                    (here / name).write_bytes(read_regular(path, follow=False))
+            except OSError:
+                continue
 
 
 def compare(original: bytes, rendered: bytes | None) -> str:

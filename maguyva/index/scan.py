@@ -41,6 +41,7 @@ DEFAULT_MAX_BYTES = 1_000_000
 # ("smudged") and the next scan hashes the file again. 2 s covers the coarsest clocks (FAT).
 RACY_WINDOW_NS = 2_000_000_000
 IGNORE_FILES = (".gitignore", ".maguyvaignore")
+MAX_IGNORE_BYTES = 4 << 20  # an ignore file is read up to this size
 _SNIFF = 8192
 _VCS_PART = re.compile(r"(?i)\.(git|hg|svn)")  # a cheap hint before ``in_vcs_dir`` splits the path
 HOLD_BYTES = 64 << 20  # bytes of new or changed files the scan keeps for extraction (read once)
@@ -395,10 +396,15 @@ def path_flags(path: str, head: bytes = b"") -> tuple[str, ...]:
 
 
 def _spec_from(path: Path) -> pathspec.GitIgnoreSpec | None:
-    try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    try:  # non-blocking and checked: an ignore file that is a FIFO would wait for a writer for ever
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError:
         return None
+    with os.fdopen(fd, "rb") as handle:
+        if not S_ISREG(os.fstat(fd).st_mode):
+            return None
+        os.set_blocking(fd, True)
+        lines = handle.read(MAX_IGNORE_BYTES).decode("utf-8", errors="replace").splitlines()
     return pathspec.GitIgnoreSpec.from_lines(lines)
 
 

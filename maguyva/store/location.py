@@ -58,7 +58,7 @@ def locating(
         configured = _configured(root)
         if configured:
             return root, _in_repository(root, configured)
-        return root, real_git_dir / "maguyva" / "index.db"
+        return root, own_git_dir(root, real_git_dir) / "maguyva" / "index.db"
 
     return located
 
@@ -101,7 +101,57 @@ def store_path(root: Path, explicit: str | Path | PostgresLocation | None = None
         raise NotARepositoryError(
             f"{root} is not inside a git repository; pass --store PATH or set {ENV_VAR}"
         )
-    return found / "maguyva" / "index.db"
+    return own_git_dir(root, found) / "maguyva" / "index.db"
+
+
+def own_git_dir(root: Path, found: Path) -> Path:
+    """``found``, the git dir git names for the work tree at ``root``, when it belongs to that work tree.
+
+    A ``.git`` *file* (``gitdir: …``) or link may point anywhere: a tarball or a hostile clone can ship one naming
+    another repository's git dir, and the default store would then be that repository's index (``--full``
+    replaced it). It is accepted only when the git dir points back at ``root``: a linked worktree's
+    ``<gitdir>/gitdir`` names ``root/.git``, a submodule's ``core.worktree`` is ``root``. A ``.git``
+    folder, or no ``.git`` at all (``GIT_DIR`` set by the user), is taken as git reports it."""
+    dot_git = Path(root) / ".git"
+    if not os.path.lexists(dot_git) or (dot_git.is_dir() and not dot_git.is_symlink()):
+        return found
+    if _same(found, dot_git) and dot_git.resolve().is_relative_to(Path(root).resolve()):
+        return found  # a link to a git dir inside the work tree
+    try:
+        back = (found / "gitdir").read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:
+        back = ""
+    if back and _same(Path(back) if Path(back).is_absolute() else found / back, dot_git):
+        return found
+    worktree = _config_value(found, "core.worktree")
+    if worktree and _same(found / worktree, Path(root)):
+        return found
+    raise MaguyvaError(
+        f"{dot_git} points at {found}, the git directory of another repository (it does not point back "
+        "here): refusing to use or replace that repository's index; pass --store PATH"
+    )
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except (OSError, RuntimeError):
+        return False
+
+
+def _config_value(git_dir: Path, key: str) -> str:
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            ["git", "config", "--file", str(git_dir / "config"), "--get", key],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    except OSError:
+        return ""
+    return done.stdout.strip() if done.returncode == 0 else ""
 
 
 def _located(root: Path, value: str | Path | PostgresLocation, relative_to: Path) -> StoreLocation:

@@ -26,7 +26,7 @@ from orkestra.mining.sections import changelog_types
 
 LEDGERS = ("changelog", "decisions")
 CATEGORIES = ("added", "changed", "deprecated", "removed", "fixed", "security")
-SHA_RE = re.compile(r"^[0-9a-f]{7,40}$")
+SHA_RE = re.compile(r"^[0-9a-f]{7,40}\Z")
 SCAN_LIMIT = 8  # above this many shas, load the index once instead of scanning it per sha
 
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from orkestra.mining.config import MiningPaths
     from orkestra.workspace.load import Workspace
 
-DECISION_ID_RE = re.compile(r"^DEC-(?P<code>[A-Z]{2,4})-(?P<number>\d{3,})$")
+DECISION_ID_RE = re.compile(r"^DEC-(?P<code>[A-Z]{2,4})-(?P<number>\d{3,})\Z")
 
 
 def next_decision_id(ws: Workspace, domain: str) -> str:

@@ -34,9 +34,9 @@ from orkestra.mining.log_tokens import token_lists
 
 LOG_FORMAT = "%H%x00%P%x00%cI%x00%aI%x00%an%x00%B%x00"
 HEADER_FIELDS = 6
-SHA_RE = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
+SHA_RE = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})\Z")  # \Z: `$` lets "sha\n" through
 SHA_LENGTHS = (40, 64)
-STATUS_RE = re.compile(r"^[ACDMRTUXB][0-9]*$")
+STATUS_RE = re.compile(r"^[ACDMRTUXB][0-9]*\Z")
 
 
 class RawCommit(NamedTuple):

@@ -16,7 +16,7 @@ from orkestra.mining.decisions import DECISION_ID_RE, DecisionCatalog
 from orkestra.mining.ledger import ledger_files
 from orkestra.mining.records import read_ledger
 
-FULL_SHA_RE = re.compile(r"^[0-9a-f]{40}$")
+FULL_SHA_RE = re.compile(r"^[0-9a-f]{40}\Z")
 
 
 def validate_ledgers(paths: MiningPaths, quick: bool = False) -> dict:

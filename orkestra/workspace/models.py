@@ -11,10 +11,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-GT_ID_RE = re.compile(r"^GT-[A-Z][A-Z0-9]{1,9}-\d{3,}$")
-DECISION_ID_RE = re.compile(r"^DEC-[A-Z]{2,4}-\d{3,}$")
-DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")  # \Z: `$` would let "name\n" pass
+GT_ID_RE = re.compile(r"^GT-[A-Z][A-Z0-9]{1,9}-\d{3,}\Z")
+DECISION_ID_RE = re.compile(r"^DEC-[A-Z]{2,4}-\d{3,}\Z")
+DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}\Z")
 
 Tier = Literal["K0", "K1", "K2", "K3", "K4"]
 SkillType = Literal["workflow", "discipline", "checklist"]

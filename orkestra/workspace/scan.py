@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import fnmatch
 import os
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -37,19 +36,24 @@ def one_walk() -> Iterator[None]:
         _WALKS.reset(token)
 
 
-def _walk_tree(top: str | os.PathLike[str]) -> Iterator[tuple[str, list[str], list[str]]]:
-    """``os.walk(top)`` (top-down, links never descended into, unreadable folders skipped) without
-    recursion: Python 3.11's ``os.walk`` and ``Path.rglob`` recurse once per level, so a cloned
-    repository 1,100 folders deep ended every walk in a ``RecursionError``."""
+def walk_tree(top: str | os.PathLike[str]) -> Iterator[tuple[str, list[str], list[str]]]:
+    """The one folder walker for repository content: ``os.walk(top)`` (top-down, ``dirs`` may be pruned
+    in place, links listed but never descended into, unreadable folders skipped), with two differences.
+
+    It does not recurse: Python 3.11's ``os.walk`` and ``Path.rglob`` recurse once per level, so a cloned
+    repository 1,100 folders deep ended every walk in a ``RecursionError``. And it leaves out entries
+    whose path is too long for the system to open (PATH_MAX): every later ``stat`` or ``open`` of one
+    raised ``OSError: File name too long``."""
     stack = [os.fspath(top)]
     while stack:
         current = stack.pop()
         dirs: list[str] = []
         files: list[str] = []
-        below: list[str] = []
         try:
             with os.scandir(current) as entries:
                 for entry in entries:
+                    if len(os.fsencode(entry.path)) >= _PATH_MAX:
+                        continue
                     try:
                         is_dir = entry.is_dir()
                     except OSError:
@@ -58,15 +62,14 @@ def _walk_tree(top: str | os.PathLike[str]) -> Iterator[tuple[str, list[str], li
         except OSError:
             continue
         yield current, dirs, files
-        for name in dirs:
-            path = os.path.join(current, name)
-            if not os.path.islink(path):
-                below.append(path)
-        stack.extend(reversed(below))
+        below = [os.path.join(current, name) for name in dirs]
+        stack.extend(path for path in reversed(below) if not os.path.islink(path))
 
 
-# The one folder walker for repository content: ``os.walk`` where it does not recurse (3.12+).
-walk_tree = os.walk if sys.version_info >= (3, 12) else _walk_tree
+try:
+    _PATH_MAX = os.pathconf("/", "PC_PATH_MAX")
+except (OSError, ValueError, AttributeError):  # pragma: no cover - not POSIX
+    _PATH_MAX = 4096
 
 
 def tree_paths(folder: Path, name: str = "*") -> list[Path]:
