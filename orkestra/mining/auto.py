@@ -101,6 +101,7 @@ def plain_line(
     ``owner`` is the pull-request merge that brought the commit in (:func:`plain.pull_request_owners`);
     ``pull_requests``: the history lands its changes through pull requests (:func:`plain.uses_pull_requests`);
     ``branch``: for a pull-request merge, the commits it brought in (:func:`plain.branches`)."""
+    from orkestra.mining.conventional import PART_TYPES
     from orkestra.mining.plain import pull_request, read_commit
 
     sha = commit["sha"]
@@ -112,13 +113,13 @@ def plain_line(
             "action": "skip",
             "reason": f"brought in by pull request #{number} (merge {owner['sha'][:12]}), whose entry it is",
         }
-    if commit["signals"]["commit_type"] is not None or releasable_entries(commit, releasable):
+    if commit["signals"]["commit_type"] in PART_TYPES or releasable_entries(commit, releasable):
         line = auto_line(commit, releasable, keyword_sections)  # a Conventional Commit keeps its type
         number = pull_request(commit)[1]
         if line["action"] == "release" and number is not None and f"#{number}" not in line["summary"]:
             line["summary"] += f" (#{number})"
         return line
-    reading = read_commit(commit, pull_requests, branch)
+    reading = read_commit(commit, pull_requests, branch)  # plain, or "area: text" of an unknown type
     if reading.confidence < min_confidence:
         return None
     if not reading.release:

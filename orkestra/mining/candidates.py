@@ -118,6 +118,7 @@ def suggest_classifications(candidates: list[dict], paths: MiningPaths | None = 
     for a person to extract.
     """
     from orkestra.mining.auto import auto_line
+    from orkestra.mining.conventional import PART_TYPES
     from orkestra.mining.plain import read_commit
     from orkestra.mining.sections import DEFAULT_VISIBLE, changelog_types
 
@@ -131,7 +132,9 @@ def suggest_classifications(candidates: list[dict], paths: MiningPaths | None = 
                 candidate["subject"].split(": ", 1)[-1] if signals["commit_type"] else candidate["subject"]
             )
             line = auto_line(candidate | {"description": description}, releasable, keywords)
-            if line["action"] == "skip" and not (signals["commit_type"] or candidate.get("parts")):
+            if line["action"] == "skip" and not (
+                signals["commit_type"] in PART_TYPES or candidate.get("parts")
+            ):
                 line = _plain_suggestion(candidate, read_commit(candidate)) or line
             lines.append(line)
         if "decisions" in candidate["pending"] and signals["decision_score"] < DECISION_REVIEW_SCORE:

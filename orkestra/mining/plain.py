@@ -84,7 +84,8 @@ WORD_RULES: tuple[tuple[re.Pattern, str, str | None, float, str], ...] = tuple(
     (re.compile(pattern), kind, category, confidence, why)
     for pattern, kind, category, confidence, why in (
         (
-            r"^(?:\[?pre-commit\.ci\]?|pre-commit autoupdate|bump |bumps? the |update (?:the )?(?:dev )?"
+            r"^(?:\[?pre-commit\.ci\]?|pre-commit autoupdate|bumps? (?:the |version|[\w.@:-]*/|\S+ from \S+ to )|"
+            r"update (?:the )?(?:dev )?"
             r"(?:dependenc|deps|requirements|pins?|pre-commit|lock)|upgrade (?:dev )?(?:dependenc|deps))",
             "chore",
             None,
@@ -92,8 +93,9 @@ WORD_RULES: tuple[tuple[re.Pattern, str, str | None, float, str], ...] = tuple(
             "a dependency or tooling bump",
         ),
         (
-            r"^(?:release|releasing|prepare (?:for )?release|start (?:version|release)|bump version|"
-            r"version \d|v?\d+\.\d+(?:\.\d+)*\s*$|back to development|post release)",
+            r"^(?:(?:release|releasing|version|bump version|start version|prepare (?:for )?release(?: of)?)\b"
+            r"[\s:]*(?:version |to |of |for )?v?\d|release$|prepare (?:for )?(?:the )?(?:next )?release|"
+            r"release (?:notes|prep)|v?\d+\.\d+(?:\.\d+)*\s*$|back to development|post release)",
             "chore",
             None,
             0.9,
@@ -116,7 +118,7 @@ WORD_RULES: tuple[tuple[re.Pattern, str, str | None, float, str], ...] = tuple(
             "tooling work (type checker, linter, CI)",
         ),
         (
-            r"^(?:docs?\b|document|documentation|typo|readme|changelog|docstring|fix(?:e[sd])? (?:a |the |some )?"
+            r"^(?:docs?\b|\[docs?\]|document|documentation|typo|readme|changelog|docstring|fix(?:e[sd])? (?:a |the |some )?"
             r"(?:typos?|docs?|docstrings?|documentation|links?|spelling|grammar|wording|readme|changelog)\b)",
             "docs",
             None,
@@ -125,7 +127,7 @@ WORD_RULES: tuple[tuple[re.Pattern, str, str | None, float, str], ...] = tuple(
         ),
         (
             r"^(?:tests?\b|testing|ci\b|lint|linting|format|reformat|typing|type hints? for tests|mypy|ruff|"
-            r"black|flake8|isort|pre-commit|style\b|refactor|clean ?up|cleanup|tidy|simplify|rename|move |"
+            r"black|flake8|isort|pre-commit|style\b|refactor|clean ?up|cleanup|tidy|simplify|"
             r"reorganize|apply (?:ruff|black|autofix)|\[ruff\]|\[refactor\]|\[pre-commit|\[ci\]|\[test)",
             "chore",
             None,
@@ -177,6 +179,7 @@ WORD_RULES: tuple[tuple[re.Pattern, str, str | None, float, str], ...] = tuple(
             0.6,
             "mentions an addition",
         ),
+        (r"^(?:rename|move)\b", "change", "changed", 0.5, "a rename or move (of public API?)"),
     )
 )
 UNCLEAR = ("change", "changed", 0.35, "nothing in the subject or files says what it is")
@@ -355,13 +358,18 @@ def read_files(files: tuple[str, ...] | list[str]) -> tuple[str | None, str | No
     return None, None, 0.0, ""
 
 
+AREA_RE = re.compile(r"^(?:\[[^\]]{1,40}\]|[\w./-]{1,40}:)\s+(?P<rest>.+)$")  # "[area] …", "area: …"
+
+
 def read_words(title: str) -> tuple[str, str | None, float, str]:
-    """(type, category, confidence, why) from what the title says (first matching rule)."""
+    """(type, category, confidence, why) from what the title says (first matching rule; a title led by
+    an area, ``asyncio: don't wait …`` or ``[cli] add …``, is read again without it)."""
     words = " ".join(title.lower().split())
     for pattern, kind, category, confidence, why in WORD_RULES:
         if pattern.search(words):
             return kind, category, confidence, why
-    return UNCLEAR
+    area = AREA_RE.match(words)
+    return read_words(area["rest"]) if area else UNCLEAR
 
 
 def _touches_changelog(files) -> bool:
