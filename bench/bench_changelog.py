@@ -13,15 +13,17 @@ Prints one JSON line per system.
 Histories without Conventional Commits (``--hand-written CHANGES.rst``): the project's hand-written
 changelog names pull requests and issues (``:pr:`5730```, ``{issue}`2672```, ``(#7441)``,
 ```#14220 <…/issues/14220>`_``) under version headings (``Version 3.1.2`` + an rst underline,
-``## 0.28.1 (…)``, ``pytest 9.1.1 (…)``). `mine auto` renders the history twice, as the old code
-read it (``history: conventional``: only Conventional Commits) and as it reads it now (``history:
-auto``), and each is scored per release present in both (a tag the history has): **numbers** — the
-share of the hand-written changelog's numbers in a release that the mined one names in that
-release too (micro over all numbers, and the median release's share; ``hand_numbers_named_in_git``:
-how many of them any commit message or towncrier fragment names at all, the ceiling for mining) —
-and **entries** — the share of mined entries in those releases whose PR or issue numbers the
-hand-written release names (over every compared release, and over those whose hand-written notes
-name any number). A pre-release tag (``8.0.0a1``) counts as its final release.
+``## 0.28.1 (…)``, ``pytest 9.1.1 (…)``). `mine auto` renders the history three times: as the old
+code read it (``history: conventional``: only Conventional Commits), as it reads it now (``history:
+auto``), and as it would if every low-confidence guess were taken as it is (``min_confidence: 0``:
+at most what the review left to an agent could add). Each is scored per release present in both
+(a tag the history has): **numbers** — the share of the hand-written changelog's numbers in a
+release that the mined one names in that release too (micro over all numbers, and the median
+release's share; ``hand_numbers_named_in_git``: how many of them any commit message or towncrier
+fragment names at all, the ceiling for mining) — and **entries** — the share of mined entries in
+those releases whose PR or issue numbers the hand-written release names (over every compared
+release, and over those whose hand-written notes name any number). A pre-release tag
+(``8.0.0a1``) counts as its final release.
 
     python bench/bench_changelog.py --repo /work/.mirror/pallets+flask/repo --hand-written CHANGES.rst
 """
@@ -260,9 +262,10 @@ def hand_written_bench(args) -> int:
         commits = int(git(work, "rev-list", "--count", "HEAD"))
         visible = numbers_in_git(work)
         rendered = ".orkestra/bench/CHANGELOG.md"
-        for history in ("conventional", "auto"):
+        for history, least in (("conventional", 0.7), ("auto", 0.7), ("auto", 0.0)):
             (work / "orkestra.yaml").write_text(
                 f"mining:\n  changelog:\n    packages: root\n    path: {rendered}\n    history: {history}\n"
+                f"    min_confidence: {least}\n"
             )
             shutil.rmtree(work / "ai_assets", ignore_errors=True)
             (work / rendered).unlink(missing_ok=True)
@@ -274,6 +277,7 @@ def hand_written_bench(args) -> int:
                 "repo": args.repo.resolve().as_posix(),
                 "changelog": args.hand_written,
                 "history_setting": history,
+                "min_confidence": least,
                 "read_as": result["history"],
                 "commits": commits,
                 "released": result["released"],
