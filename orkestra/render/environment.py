@@ -19,9 +19,17 @@ import jinja2
 import yaml
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
+from markupsafe import Markup
 
 from orkestra.errors import OrkestraError
 from orkestra.render.inputs import PACKAGED_TEMPLATES
+from orkestra.render.widths import (
+    CAPPED_FILTERS,
+    CappedEscapeFormatter,
+    CappedFormatter,
+    check_percent,
+    check_str_method,
+)
 
 try:
     from yaml import CSafeDumper as _Dumper
@@ -63,9 +71,11 @@ class _Sandbox(ImmutableSandboxedEnvironment):
     """Jinja's immutable sandbox (no private attributes, no mutating methods, a capped range())
     plus caps on ``*`` and ``**``, so a workspace template can neither run code nor exhaust memory."""
 
-    intercepted_binops = frozenset({"*", "**"})
+    intercepted_binops = frozenset({"*", "**", "%"})
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        if operator == "%":
+            check_percent(left, right)  # '%999999999d' % 1: a padding width (orkestra/render/widths.py)
         if operator == "*":
             for seq, count in ((left, right), (right, left)):
                 if (
@@ -87,6 +97,31 @@ class _Sandbox(ImmutableSandboxedEnvironment):
             raise SecurityError(f"power {left!r:.20} ** {right!r:.20} is too large for a template")
         return super().call_binop(context, operator, left, right)
 
+    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        check_str_method(__obj, args, kwargs)  # 'x'.ljust(10**9), 'x'.replace('', big)
+        return super().call(__context, __obj, *args, **kwargs)
+
+    def wrap_str_format(self, value: Any) -> Any:
+        """Jinja's ``str.format``/``format_map`` wrapper, with a formatter that caps widths and precisions."""
+        wrapped = super().wrap_str_format(value)
+        if wrapped is None:
+            return None
+        text = value.__self__
+        formatter = CappedEscapeFormatter(self, escape=text.escape) if isinstance(text, Markup) else None
+        vformat = (formatter or CappedFormatter(self)).vformat
+        is_map = value.__name__ == "format_map"
+
+        def capped(*args: Any, **kwargs: Any) -> str:
+            if is_map:
+                return (
+                    wrapped(*args, **kwargs)
+                    if kwargs or len(args) != 1
+                    else type(text)(vformat(text, (), args[0]))
+                )
+            return type(text)(vformat(text, args, kwargs))
+
+        return capped
+
 
 @lru_cache(maxsize=8)
 def _environment(search_path: tuple[str, ...]) -> jinja2.Environment:
@@ -98,6 +133,7 @@ def _environment(search_path: tuple[str, ...]) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.filters.update(CAPPED_FILTERS)  # center, indent, format, batch, slice, replace, tojson: sizes capped
     env.filters["frontmatter"] = frontmatter
     return env
 
