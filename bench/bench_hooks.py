@@ -261,6 +261,54 @@ def _hook_with(project: Path, variants: dict[str, Path], fixtures: list[dict], n
         )
 
 
+def _strings(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in (*_strings(k), *_strings(v))]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _detect_secrets_figures(fixtures: list[dict], shapes) -> None:
+    """detect-secrets (the test extra) as the hook's redactor: import time, cost per event, shapes found."""
+    try:
+        start = time.perf_counter()
+        from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+        from detect_secrets.core.scan import scan_line
+        from detect_secrets.settings import transient_settings
+    except ImportError:
+        print(json.dumps({"name": "detect-secrets", "skipped": "not installed (pip install -e '.[test]')"}))
+        return
+    imported = (time.perf_counter() - start) * 1000
+    skipped = {"Base64HighEntropyString", "HexHighEntropyString", "IPPublicDetector"}
+    plugins = [
+        c.__name__ for c in get_mapping_from_secret_type_to_class().values() if c.__name__ not in skipped
+    ]
+    with transient_settings({"plugins_used": [{"name": name} for name in plugins]}):
+        start = time.process_time()
+        for payload in fixtures:
+            for text in _strings(payload):
+                list(scan_line(text))
+        per_event = (time.process_time() - start) / len(fixtures) * 1000
+        found = 0
+        for shape in shapes:
+            hits = {s.secret_value for text in _strings(shape.value) for s in scan_line(text)}
+            found += bool(shape.secrets) and all(any(x in hit for hit in hits) for x in shape.secrets)
+    print(
+        json.dumps(
+            {
+                "name": "detect-secrets as the redactor (not used by the hook)",
+                "import_ms_wall_in_this_process": round(imported, 1),
+                "scan_ms_cpu_per_fixture_event": round(per_event, 2),
+                "shapes_whose_secrets_it_finds": f"{found}/{len(shapes)}",
+            }
+        ),
+        flush=True,
+    )
+
+
 def bench_redaction(project: Path, baseline: str, repeat: int) -> None:
     """Secrets found per shape by the baseline's redaction and by ours; time per event for both."""
     from secret_shapes import BENIGN, SHAPES
@@ -358,6 +406,7 @@ def bench_redaction(project: Path, baseline: str, repeat: int) -> None:
             ),
             flush=True,
         )
+    _detect_secrets_figures(fixtures, SHAPES)
     ours = project / "redact_this_tree.py"
     ours.write_text(Path(redact.__file__).read_text())
     _hook_with(project, {f"baseline {baseline}": old_path, "this tree": ours}, fixtures, max(repeat, 30))
