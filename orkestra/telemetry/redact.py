@@ -30,8 +30,8 @@ SCAN = MAX_STRING + 512
 
 # The last word of a name that holds a secret: DB_PASSWORD, OPENAI_API_KEY, GITHUB_TOKEN,
 # client_secret, private_key_id, AccountKey, MYSQL_PASS, docker's "auth", "API Key" (not
-# token_count, tokenizer, author, bypass, oauth_flow, nor the shell's PWD and OLDPWD). detect-secrets' keyword DENYLIST is
-# folded in. Matched where the word ENDS a name, so no pattern scans a name from its start.
+# token_count, tokenizer, author, bypass, oauth_flow, nor the shell's PWD and OLDPWD).
+# detect-secrets' keyword DENYLIST is folded in. Matched where the word ENDS a name.
 SECRET_WORDS = (
     r"(?:pass(?:word|wd|phrase)|secret)s?|(?<![^\W_])pass|sshpass|token|credentials?|pwd|bearer"
     r"|contrase(?:ñ|n)a|(?<![^\W_])auth"
