@@ -388,6 +388,10 @@ class Maguyva:
 
     def _file_centrality(self, path: str) -> float:
         """A file's scaled PageRank, remembered (the ranker asks for hundreds of files per question)."""
+        index = self._file_index()
+        position = index.position.get(path)
+        if index.pagerank is not None and position is not None:  # kept with the ranker's index
+            return float(index.pagerank[position]) * len(index.paths)
         if self._file_ranks is None:  # every file's row in one read: the ranker asks for most of them
             self._prefetch_centrality((p, None) for p in self.store.known_paths())
             self._file_ranks = {}
@@ -396,6 +400,10 @@ class Maguyva:
         return self._file_ranks[path]
 
     def _file_kind(self, path: str) -> str | None:
+        index = self._file_index()
+        position = index.position.get(path)
+        if index.kinds is not None and position is not None:  # kept with the ranker's index
+            return str(index.kinds[position]) or None
         if path not in self._kinds:
             from maguyva.retrieve.rank import file_kind
 

@@ -119,26 +119,35 @@ def definition_fields(symbols: list, text: str) -> tuple[Mapping[str, Counter], 
 
 
 class ArrayPostings(Mapping):
-    """Postings kept as three flat arrays (as the cache stores them): a term's row is sliced when asked,
-    so opening an index costs one read of the arrays, not one object per term."""
+    """Postings kept as flat arrays (as the cache stores them): the terms sorted, a term found by binary
+    search and its row sliced when asked, so opening an index costs one read of the arrays and no
+    object per term."""
 
-    def __init__(self, terms: list[str], offsets: np.ndarray, ids: np.ndarray, values: np.ndarray):
-        self._row = dict(zip(terms, range(len(terms))))
+    def __init__(self, terms: np.ndarray, offsets: np.ndarray, ids: np.ndarray, values: np.ndarray):
+        self._terms = terms  # sorted, unicode
         self._offsets, self._ids, self._values = offsets, ids, values
 
+    def _row(self, term: object) -> int | None:
+        if not isinstance(term, str) or not len(self._terms):
+            return None
+        row = int(np.searchsorted(self._terms, term))
+        return row if row < len(self._terms) and self._terms[row] == term else None
+
     def __getitem__(self, term: str) -> tuple[np.ndarray, np.ndarray]:
-        row = self._row[term]
+        row = self._row(term)
+        if row is None:
+            raise KeyError(term)
         start, end = self._offsets[row], self._offsets[row + 1]
         return self._ids[start:end], self._values[start:end]
 
     def __contains__(self, term: object) -> bool:
-        return term in self._row
+        return self._row(term) is not None
 
     def __iter__(self):
-        return iter(self._row)
+        return (str(term) for term in self._terms)
 
     def __len__(self) -> int:
-        return len(self._row)
+        return len(self._terms)
 
 
 class FileIndex:
@@ -161,6 +170,10 @@ class FileIndex:
         self.symbol_factor = (
             symbol_factor if symbol_factor is not None else np.ones(len(self.symbol_file), dtype=np.float32)
         )
+        # per file, what the ranker asks of the store for each candidate, kept with the index when known:
+        # its PageRank (file node) and the kind that demotes it ("" for ordinary code)
+        self.pagerank: np.ndarray | None = None
+        self.kinds: np.ndarray | None = None
 
     @classmethod
     def build(cls, documents: list[FileFields]) -> FileIndex:

@@ -21,7 +21,7 @@ from maguyva.retrieve.bm25f import ArrayPostings, FileIndex, build_from_store
 if TYPE_CHECKING:
     from maguyva.store.base import Store
 
-CACHE_VERSION = "bm25f-5"  # 3: definition-level BM25F; 4: stems drop a final e and a doubled consonant; 5: containers weigh 0.75
+CACHE_VERSION = "bm25f-6"  # 3: definition-level BM25F; 4: stems drop a final e and a doubled consonant; 5: containers weigh 0.75; 6: sorted term arrays, file PageRank and kinds
 
 
 def index_key(store: Store) -> str:
@@ -49,6 +49,7 @@ def load_file_index(store: Store, location: str) -> FileIndex:
         if loaded is not None:
             return loaded
     index = build_from_store(store)
+    add_file_facts(index, store)
     if place is not None:
         try:
             _write(place, key, index)
@@ -57,14 +58,33 @@ def load_file_index(store: Store, location: str) -> FileIndex:
     return index
 
 
+def add_file_facts(index: FileIndex, store: Store) -> None:
+    """Each file's PageRank and demotion kind, read once here rather than on the first question."""
+    from maguyva.retrieve.rank import file_kind
+
+    found = store.centralities([(path, None) for path in index.paths])
+    records = store.file_records(index.paths)
+    index.pagerank = np.asarray(
+        [found[(p, None)].pagerank if (p, None) in found else 0.0 for p in index.paths], dtype=np.float64
+    )
+    index.kinds = np.asarray(
+        [
+            file_kind(p, records[p].flags, records[p].language) or "" if p in records else ""
+            for p in index.paths
+        ],
+        dtype=str,
+    )
+
+
 def _read(place: Path, key: str) -> FileIndex | None:
     with np.load(place, allow_pickle=False) as data:
         if str(data["key"]) != key:
             return None
         paths = json.loads(str(data["paths"]))
-        terms = json.loads(str(data["terms"]))
+        terms = data["terms"]
         offsets, ids, values = data["offsets"], data["ids"], data["values"]
-        symbol_terms = json.loads(str(data["symbol_terms"]))
+        symbol_terms = data["symbol_terms"]
+        pagerank, kinds = data["pagerank"], data["kinds"]
         symbol_offsets, symbol_ids, symbol_values = (
             data["symbol_offsets"],
             data["symbol_ids"],
@@ -73,17 +93,19 @@ def _read(place: Path, key: str) -> FileIndex | None:
         symbol_file, symbol_factor = data["symbol_file"], data["symbol_factor"]
     postings = ArrayPostings(terms, offsets, ids, values)
     symbols = ArrayPostings(symbol_terms, symbol_offsets, symbol_ids, symbol_values)
-    return FileIndex(paths, postings, symbols, symbol_file, symbol_factor)
+    index = FileIndex(paths, postings, symbols, symbol_file, symbol_factor)
+    index.pagerank, index.kinds = pagerank, kinds
+    return index
 
 
 def _write(place: Path, key: str, index: FileIndex) -> None:
-    terms = list(index.postings)
+    terms = sorted(index.postings)  # sorted: the reader finds a term by binary search
     sizes = [len(index.postings[t][0]) for t in terms]
     offsets = np.zeros(len(terms) + 1, dtype=np.int64)
     np.cumsum(sizes, out=offsets[1:])
     ids = np.concatenate([index.postings[t][0] for t in terms]) if terms else np.zeros(0, np.int32)
     values = np.concatenate([index.postings[t][1] for t in terms]) if terms else np.zeros(0, np.float32)
-    symbol_terms = list(index.symbol_postings)
+    symbol_terms = sorted(index.symbol_postings)
     symbol_offsets = np.zeros(len(symbol_terms) + 1, dtype=np.int64)
     np.cumsum([len(index.symbol_postings[t][0]) for t in symbol_terms], out=symbol_offsets[1:])
     symbol_ids, symbol_values = (
@@ -100,15 +122,17 @@ def _write(place: Path, key: str, index: FileIndex) -> None:
             out,
             key=np.asarray(key),
             paths=np.asarray(json.dumps(index.paths)),
-            terms=np.asarray(json.dumps(terms)),
+            terms=np.asarray(terms, dtype=str),
             offsets=offsets,
             ids=ids,
             values=values,
-            symbol_terms=np.asarray(json.dumps(symbol_terms)),
+            symbol_terms=np.asarray(symbol_terms, dtype=str),
             symbol_offsets=symbol_offsets,
             symbol_ids=symbol_ids,
             symbol_values=symbol_values,
             symbol_file=index.symbol_file,
             symbol_factor=index.symbol_factor,
+            pagerank=index.pagerank if index.pagerank is not None else np.zeros(len(index.paths)),
+            kinds=index.kinds if index.kinds is not None else np.asarray([""] * len(index.paths), dtype=str),
         )
     os.replace(temporary, place)
