@@ -183,6 +183,12 @@ def test_readings_of_words_and_files():
     assert read_words("fix mypy findings")[1] is None
     assert read_words("The loader raises a clear error")[1] == "fixed"
     assert read_words("Remove the old loader")[1] == "removed"
+    assert read_words("asyncio: Don't wait for the stream to close")[1] == "fixed"  # an area, not a type
+    assert read_words("[docs] Remove a debug log")[1] is None
+    assert read_words("Bump up flow control defaults")[1] == "changed"  # not a dependency bump
+    assert read_words("Bump actions/checkout from 4 to 5")[1] is None
+    assert read_words("Release semaphore if the connection is dropped")[1] == "changed"  # not a release
+    assert read_words("Rename PoolLimits to Limits")[2] < 0.7  # public API? left for review
     assert read_files(["changelog/1234.bugfix.rst", "src/x.py"])[:2] == ("fix", "fixed")
     assert read_files(["changelog/99.doc.rst", "docs/x.rst"])[1] is None
     assert read_files(["src/x.py", "tests/test_x.py"])[0] is None
@@ -207,3 +213,13 @@ def test_brought_in_stops_at_the_branch_point():
     # a branch that merged main into itself brings in only its own commits
     graph |= {"z": ["y", "b"], "n": ["c", "z"]}
     assert sorted(brought_in(graph, generations(graph), "n")) == ["x", "y", "z"]
+
+
+def test_an_area_led_subject_is_read_by_its_words_not_as_an_unknown_commit_type(git_repo):
+    repo = git_repo
+    commit(repo, "Initial import", {"src/a.py": "a\n"}, day=1)
+    area = commit(repo, "asyncio: Don't wait for the stream to close (#640)", {"src/a.py": "b\n"}, day=2)
+    commit(repo, "Set Host header when redirecting (#321)", {"src/b.py": "b\n"}, day=3)
+    got = lines_of(run_auto(mining(repo), dry_run=True))
+    assert got[area]["category"] == "fixed"
+    assert got[area]["summary"] == "asyncio: Don't wait for the stream to close (#640)"
