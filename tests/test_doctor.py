@@ -433,3 +433,16 @@ def test_code_serve_without_an_index_answers_what_to_run_then_answers_once_index
     assert first.is_error and "run `orkestra code index`" in first.content[0].text
     assert made.returncode == 0, made.stderr
     assert not second.is_error and second.structured_content["count"] == 1
+
+
+def test_another_vendors_server_missing_from_a_bare_path_is_a_warning_and_ours_an_error(git_repo, home):
+    repo = project(git_repo)
+    servers = {
+        "vendor": {"type": "stdio", "command": "no-such-mcp-server-xyz", "args": []},
+        "remote": {"type": "http", "url": "https://mcp.example/mcp"},
+        "maguyva": {"type": "stdio", "command": "orkestra", "args": ["code", "serve"]},
+    }
+    (repo / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    code, report = doctor(repo, home)
+    found = {f["message"].split("'")[1]: f["severity"] for f in report["findings"] if f["check"] == "server"}
+    assert code == 1 and found == {"vendor": "warning", "maguyva": "error"}  # an HTTP server starts nothing

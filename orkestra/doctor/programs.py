@@ -100,8 +100,8 @@ def check_servers(root: Path, config: Any, *, probe: bool = True) -> list[Findin
         args = [str(a) for a in entry.get("args") or []]
         ok, detail = resolve(command, args, root, probe=probe)
         if ok:
-            if os.path.isabs(command) and _tracked(root, rel):
-                found.append(_absolute_committed(name, command, rel))
+            if args[:1] == ["-m"] and args[1:2] and args[1] in PROGRAMS and _tracked(root, rel):
+                found.append(_absolute_committed(name, command, rel))  # mcp.launcher: absolute, committed
             continue
         ours = launched(command, args) is not None
         stale = not ours and command in PROGRAMS and mode == "project"
@@ -115,10 +115,11 @@ def check_servers(root: Path, config: Any, *, probe: bool = True) -> list[Findin
             if command in PROGRAMS
             else f"install `{command}` where a bare PATH finds it, or give its absolute path in registries/tools.yaml"
         )
+        bundled = ours or command in PROGRAMS  # another vendor's server may rely on a PATH we cannot see
         found.append(
             Finding(
                 "server",
-                "error",
+                "error" if bundled else "warning",
                 f"MCP server {name!r} will not start from a bare PATH{pending}, so the client shows "
                 f"'Failed to connect': {detail}",
                 fix,
