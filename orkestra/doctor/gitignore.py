@@ -95,6 +95,8 @@ def fix_gitignore(root: Path, paths: Iterable[str]) -> str | None:
     if not hits:
         return None
     gitignore = root / ".gitignore"
+    if gitignore.is_symlink():  # never written through a link (git does not read one either, since 2.32)
+        return None
     before = gitignore.read_bytes() if gitignore.exists() else b""
     paths_hit = [h[0] for h in hits]
     tops = {p.split("/", 1)[0]: "/" in p for p in paths_hit}
