@@ -70,3 +70,20 @@ def test_a_project_path_is_an_argument_never_shell_code(tmp_path):
     )
     assert done.returncode == 127 and not marker.exists()
     assert str(repo) in done.stderr  # named in the message, as text
+
+
+def test_doctor_fix_never_writes_through_a_symlinked_gitignore(tmp_path, monkeypatch):
+    """A cloned repository whose .gitignore links to a file outside it (`~/.bashrc`): --fix leaves it."""
+    from orkestra.doctor import gitignore
+
+    outside = tmp_path / "bashrc"
+    outside.write_text("export SAFE=1\n")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / ".gitignore").symlink_to(outside)
+    # whatever git reports (old gits read a linked .gitignore), the link is never written through
+    monkeypatch.setattr(
+        gitignore, "ignored", lambda root, paths: [(".claude/x.md", ".gitignore", "1", ".claude/")]
+    )
+    assert gitignore.fix_gitignore(repo, [".claude/x.md"]) is None
+    assert outside.read_text() == "export SAFE=1\n"
