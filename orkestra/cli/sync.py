@@ -30,9 +30,9 @@ def command(
     Writes .claude/, .mcp.json, GROUND_TRUTHS.md and the decisions digest. Prints one line per change and a summary; --format json prints
     the plan and result. Validates first: on any error nothing is written (exit 1, file:line:col diagnostics on
     stderr). Generated files edited by hand are never overwritten without --force; files
-    sync does not own (per .claude/.orkestra-manifest.json) are never touched. After writing (or
-    drift under --check) it warns on stderr about outputs git ignores and server commands a bare
-    PATH cannot start (`orkestra doctor`; JSON: "warnings").
+    sync does not own (per .claude/.orkestra-manifest.json) are never touched. After writing it warns
+    on stderr about outputs git ignores and server commands a bare PATH cannot start (on drift
+    under --check, the ignored outputs only; `orkestra doctor`; JSON: "warnings").
 
     \b
     Example:
