@@ -60,17 +60,17 @@ def command(
 
 
 def _warnings(repo: str | None, report: SyncReport, check: bool) -> list:
-    """`orkestra doctor`'s cheap checks of what sync wrote (or, with --check, found drifted): outputs git
-    ignores, server commands a bare PATH cannot start. Nothing runs on a no-op sync."""
+    """`orkestra doctor`'s cheap checks after sync wrote: outputs git ignores, server commands a bare PATH
+    cannot start; on drift under --check only the first. Nothing runs on a no-op sync."""
     applied = report.applied
-    if not (applied is not None and (applied.written or applied.deleted)) and not (
-        check and report.plan.drift
-    ):
+    wrote = applied is not None and bool(applied.written or applied.deleted)
+    if not wrote and not (check and report.plan.drift):
         return []
     from orkestra.doctor import warnings_for
     from orkestra.workspace.root import find_root
 
-    return warnings_for(find_root(repo), checks=("gitignore", "server"))
+    # drift under --check is CI's question: why the clone differs (an ignored output), not this PATH
+    return warnings_for(find_root(repo), checks=("gitignore", "server") if wrote else ("gitignore",))
 
 
 def _text(report: SyncReport, planned: bool) -> list[str]:
