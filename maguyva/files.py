@@ -107,11 +107,15 @@ def read_lines(
         done, cut = False, None
         while chunk := handle.read(CHUNK_BYTES):
             read += len(chunk)
-            newlines += chunk.count(b"\n")
+            breaks = chunk.count(b"\n")
+            newlines += breaks
             last_byte = chunk[-1:]
             if hasher is not None:
                 hasher.update(chunk)
             position = 0
+            if number + breaks < first:  # the whole chunk lies before the range
+                number += breaks
+                continue
             while not done and position < len(chunk):
                 newline = chunk.find(b"\n", position)
                 end = len(chunk) if newline < 0 else newline
