@@ -132,6 +132,7 @@ def test_a_gitignored_claude_folder_is_reported_everywhere_and_fixed_so_a_fresh_
 
     before = fresh_clone_check("before")
     assert before.returncode == 1 and "ignored by .gitignore" in before.stderr  # CI, now no longer silent
+    assert "bare PATH" not in before.stderr  # CI's PATH is not the question there
 
     code, report = doctor(repo, home, "--fix")
     assert "gitignore" not in checks(report)
