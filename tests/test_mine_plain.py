@@ -219,7 +219,16 @@ def test_an_area_led_subject_is_read_by_its_words_not_as_an_unknown_commit_type(
     repo = git_repo
     commit(repo, "Initial import", {"src/a.py": "a\n"}, day=1)
     area = commit(repo, "asyncio: Don't wait for the stream to close (#640)", {"src/a.py": "b\n"}, day=2)
-    commit(repo, "Set Host header when redirecting (#321)", {"src/b.py": "b\n"}, day=3)
+    host = commit(repo, "Set Host header when redirecting (#321)", {"src/b.py": "b\n"}, day=3)
     got = lines_of(run_auto(mining(repo), dry_run=True))
+    assert host not in got  # a PR changing code whose title says nothing: left for review, suggested
+    run_auto(mining(repo))
+    suggested = run_cli("mine", "candidates", "--ledger", "changelog", "--suggest", cwd=repo).stdout
+    line = next(json.loads(x) for x in suggested.splitlines() if json.loads(x)["sha"] == host)
+    assert (line["action"], line["category"], line["summary"]) == (
+        "release",
+        "changed",
+        "Set Host header when redirecting (#321)",
+    )
     assert got[area]["category"] == "fixed"
     assert got[area]["summary"] == "asyncio: Don't wait for the stream to close (#640)"

@@ -223,17 +223,21 @@ def pull_request(commit: dict) -> tuple[str, int | None, str]:
     """(kind, PR number or None, title) of an indexed commit, from its subject, body and parents."""
     subject, parents = commit["subject"], commit.get("parents") or ()
     merge = len(parents) > 1
-    found = PR_MERGE_RE.match(subject)
+    found = PR_MERGE_RE.match(subject) if subject.startswith("Merge pull request #") else None
     if found:
         body = (commit.get("body") or "").strip()
         title = body.split("\n", 1)[0].strip() if body else _branch_words(found["branch"])
         return "pr-merge", int(found["number"]), title
-    suffix = PR_SUFFIX_RE.search(subject)
+    suffix = PR_SUFFIX_RE.search(subject) if subject.rstrip().endswith(")") else None
     if suffix:
         return ("pr-merge" if merge else "squash"), int(suffix["number"]), subject[: suffix.start()].strip()
     if merge or (subject.startswith("Merge ") and commit["signals"]["is_merge"]):
         return "merge", None, subject
-    return ("revert" if REVERT_RE.match(subject) else "plain"), None, subject
+    return (
+        ("revert" if subject.startswith('Revert "') and REVERT_RE.match(subject) else "plain"),
+        None,
+        subject,
+    )
 
 
 def _branch_words(branch: str) -> str:
@@ -272,6 +276,7 @@ def path_kind(path: str) -> tuple[str, tuple[int, str, str] | None]:
 
 
 DIRECT_PENALTY = 0.15  # a commit pushed without a pull request, in a history of pull requests
+PR_CHANGE = 0.5  # a pull request touching code whose title says nothing: a likely change, for review
 
 
 def read_commit(commit: dict, pull_requests: bool = False, branch: tuple[dict, ...] = ()) -> Reading:
@@ -304,6 +309,8 @@ def read_commit(commit: dict, pull_requests: bool = False, branch: tuple[dict, .
                 confidence, why = min(0.95, confidence + 0.1), why + "; adds to the changelog file"
     if pull_requests and kind == "plain" and category is not None:
         confidence, why = confidence - DIRECT_PENALTY, why + "; pushed without a pull request"
+    if pr is not None and kind_type == UNCLEAR[0] and confidence < PR_CHANGE:  # reviewed, and it changes code
+        confidence, why = PR_CHANGE, "a pull request changing code; its title does not say how"
     return Reading(kind, kind_type, category, confidence, why, title, pr, refs)
 
 
