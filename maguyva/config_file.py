@@ -9,6 +9,7 @@ refusal is a :class:`~maguyva.errors.ConfigError` naming the file and line. No p
 
 from __future__ import annotations
 
+import errno
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -31,16 +32,19 @@ def config_path(repo_root: Path | str) -> Path:
 
 def read_config_text(repo_root: Path | str) -> str | None:
     """The text of ``orkestra.yaml`` at ``repo_root``, or None without one (size-capped, UTF-8)."""
+    from maguyva.capped import NotRegularFile, read_regular
+
     path = config_path(repo_root)
     if not path.is_file():
         return None
-    try:
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_BYTES + 1)
+    try:  # fstat on the open descriptor, at most MAX_BYTES + 1 read; a FIFO is refused, never waited on
+        raw = read_regular(path, MAX_BYTES)
+    except NotRegularFile as exc:
+        if exc.errno == errno.EFBIG:
+            raise ConfigError(str(path), f"larger than {MAX_BYTES:,} bytes; refusing to parse it") from None
+        raise ConfigError(str(path), f"cannot read: {exc.strerror}") from None
     except OSError as exc:
         raise ConfigError(str(path), f"cannot read: {exc.strerror or exc}") from exc
-    if len(raw) > MAX_BYTES:
-        raise ConfigError(str(path), f"larger than {MAX_BYTES:,} bytes; refusing to parse it")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:

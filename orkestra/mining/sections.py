@@ -158,9 +158,12 @@ def detect_release_type(root) -> str:
 def read_release_please_config(root) -> dict:
     import json
 
+    from orkestra.project_info import MAX_PROJECT_FILE_BYTES
+    from orkestra.workspace.links import read_regular
+
     path = root / "release-please-config.json"
-    try:
-        value = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    try:  # capped: a 3 GB sparse file is refused unread
+        value = json.loads(read_regular(path, MAX_PROJECT_FILE_BYTES)) if path.is_file() else {}
     except (ValueError, UnicodeDecodeError, OSError):
         return {}
     return value if isinstance(value, dict) else {}

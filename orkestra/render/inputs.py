@@ -137,9 +137,29 @@ def inputs_digest(
                 if name.startswith("<package>/")
                 else root / name
             )
-            try:
-                content_hash = hashlib.sha256(path.read_bytes()).digest()
-            except OSError:
-                content_hash = hashlib.sha256(b"<unreadable>").digest()
+            content_hash = _content_hash(path)
         digest.update(os.fsencode(name) + b"\0" + content_hash)  # a name as its bytes, UTF-8 or not
     return digest.hexdigest()
+
+
+MAX_INPUT_BYTES = 16 << 20  # the YAML reader's cap: a larger input is refused by its reader anyway
+
+
+def _content_hash(path: Path) -> bytes:
+    """sha256 of an input, read with the capped reader (a 3 GB sparse manifest is never read, a FIFO
+    never waited on); one over the cap is hashed by its size and change times, so editing it still
+    changes the digest."""
+    from orkestra.workspace.links import NotRegularFile, read_regular
+
+    try:
+        return hashlib.sha256(read_regular(path, MAX_INPUT_BYTES)).digest()
+    except NotRegularFile:
+        try:
+            info = path.stat()
+        except OSError:
+            return hashlib.sha256(b"<unreadable>").digest()
+        return hashlib.sha256(
+            f"<not read: {info.st_mode} {info.st_size} {info.st_mtime_ns} {info.st_ctime_ns}>".encode()
+        ).digest()
+    except OSError:
+        return hashlib.sha256(b"<unreadable>").digest()

@@ -9,10 +9,12 @@ almost nothing). Links that stay inside the tree (and out of ``.git``) are fine.
 
 from __future__ import annotations
 
-import errno
 import os
-import stat
 from pathlib import Path
+
+# the one capped, FIFO-safe reader of repository content lives in Maguyva (the lower package): both share it
+from maguyva.capped import NotRegularFile as NotRegularFile
+from maguyva.capped import read_regular as read_regular
 
 SKILL_ASSET_DIRS = ("references", "scripts", "assets")
 
@@ -24,47 +26,6 @@ def is_git_part(name: str) -> bool:
 
 def has_git_part(rel: str) -> bool:
     return any(is_git_part(part) for part in rel.replace("\\", "/").split("/"))
-
-
-class NotRegularFile(OSError):
-    """A path that is a FIFO, a socket, a device or a folder where a file is expected."""
-
-
-_READ_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
-
-
-def read_regular(path: str | os.PathLike[str], limit: int | None = None, *, follow: bool = True) -> bytes:
-    """The bytes of the regular file ``path``; the one way repository content is opened.
-
-    Opened non-blocking and checked with ``fstat`` before a byte is read: a FIFO (which would block
-    ``open`` or ``read`` for ever), a device or a socket is refused as ``NotRegularFile``; a file larger
-    than ``limit`` bytes is refused unread (a sparse 3 GB file costs nothing). ``follow=False`` also
-    refuses a symlink at ``path`` itself (ELOOP). Other failures are the usual ``OSError``s."""
-    flags = _READ_FLAGS | (0 if follow else os.O_NOFOLLOW)
-    fd = os.open(path, flags)
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            kind = (
-                "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file (a FIFO, socket or device)"
-            )
-            raise NotRegularFile(errno.EINVAL, kind, os.fspath(path))
-        if limit is not None and info.st_size > limit:
-            raise NotRegularFile(errno.EFBIG, f"larger than {limit:,} bytes", os.fspath(path))
-        os.set_blocking(fd, True)
-        chunks, size = [], 0
-        cap = None if limit is None else limit + 1
-        while cap is None or size < cap:
-            chunk = os.read(fd, (1 << 20) if cap is None else min(1 << 20, cap - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        if limit is not None and size > limit:  # grew while we read it
-            raise NotRegularFile(errno.EFBIG, f"larger than {limit:,} bytes", os.fspath(path))
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
 
 
 class Containment:
