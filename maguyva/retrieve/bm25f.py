@@ -44,6 +44,7 @@ VALUE_FACTOR = 0.5
 CONTAINER_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "module", "namespace"})
 CONTAINER_FACTOR = 0.75
 MAX_DEF_LINES = 4_000  # a definition's own body is read up to this many lines
+MAX_TERM = 48  # longer tokens (hashes, base64, generated names) are never asked for: not indexed
 
 _COMMENT = re.compile(r"(?:#|//)\s?(.*)$", re.M)
 _DOCSTRING = re.compile(r'"""(.*?)"""|\'\'\'(.*?)\'\'\'', re.S)
@@ -124,14 +125,16 @@ class ArrayPostings(Mapping):
     object per term."""
 
     def __init__(self, terms: np.ndarray, offsets: np.ndarray, ids: np.ndarray, values: np.ndarray):
-        self._terms = terms  # sorted, unicode
+        self._terms = terms  # sorted ASCII bytes (search tokens are ASCII: maguyva.index.chunk.search_words)
+        self._size = len(terms)
         self._offsets, self._ids, self._values = offsets, ids, values
 
     def _row(self, term: object) -> int | None:
-        if not isinstance(term, str) or not len(self._terms):
+        if not isinstance(term, str) or not self._size or not term.isascii():
             return None
-        row = int(np.searchsorted(self._terms, term))
-        return row if row < len(self._terms) and self._terms[row] == term else None
+        key = term.encode()
+        row = int(np.searchsorted(self._terms, key))
+        return row if row < self._size and self._terms[row] == key else None
 
     def __getitem__(self, term: str) -> tuple[np.ndarray, np.ndarray]:
         row = self._row(term)
@@ -144,10 +147,10 @@ class ArrayPostings(Mapping):
         return self._row(term) is not None
 
     def __iter__(self):
-        return (str(term) for term in self._terms)
+        return (term.decode() for term in self._terms)
 
     def __len__(self) -> int:
-        return len(self._terms)
+        return self._size
 
 
 class FileIndex:
@@ -192,12 +195,16 @@ class FileIndex:
         for index, doc in enumerate(documents):
             for position, fields in enumerate(doc.symbols):
                 for term, value in _pseudo(fields, DEF_FIELDS, DEF_WEIGHTS, DEF_B, def_average).items():
+                    if len(term) > MAX_TERM:
+                        continue
                     ids, values = by_symbol.setdefault(term, ([], []))
                     ids.append(len(symbol_file))
                     values.append(value)
                 symbol_file.append(index)
                 factor.append(doc.factors[position] if position < len(doc.factors) else 1.0)
             for term, value in _pseudo(doc.fields, FIELDS, WEIGHTS, B, average).items():
+                if len(term) > MAX_TERM:
+                    continue
                 ids, values = collected.setdefault(term, ([], []))
                 ids.append(index)
                 values.append(value)
@@ -216,6 +223,11 @@ class FileIndex:
             np.asarray(symbol_file, dtype=np.int32),
             np.asarray(factor, dtype=np.float32),
         )
+
+    def files_with(self, name: str) -> int:
+        """How many files hold ``name`` (an identifier, lower-cased whole) in any field."""
+        found = self.postings.get(name.lower())
+        return len(found[0]) if found else 0
 
     def idf(self, term: str) -> float:
         found = self.postings.get(term)

@@ -21,7 +21,7 @@ from maguyva.retrieve.bm25f import ArrayPostings, FileIndex, build_from_store
 if TYPE_CHECKING:
     from maguyva.store.base import Store
 
-CACHE_VERSION = "bm25f-6"  # 3: definition-level BM25F; 4: stems drop a final e and a doubled consonant; 5: containers weigh 0.75; 6: sorted term arrays, file PageRank and kinds
+CACHE_VERSION = "bm25f-7"  # 3: definition-level BM25F; 4: stems drop a final e and a doubled consonant; 5: containers weigh 0.75; 6: sorted term arrays, file PageRank and kinds; 7: ASCII terms ≤ 48
 
 
 def index_key(store: Store) -> str:
@@ -98,6 +98,11 @@ def _read(place: Path, key: str) -> FileIndex | None:
     return index
 
 
+def _ascii(terms: list[str]) -> np.ndarray:
+    """Sorted search tokens as fixed-width ASCII bytes (a quarter of NumPy's unicode width)."""
+    return np.asarray([t.encode("ascii", "replace") for t in terms], dtype=bytes)
+
+
 def _write(place: Path, key: str, index: FileIndex) -> None:
     terms = sorted(index.postings)  # sorted: the reader finds a term by binary search
     sizes = [len(index.postings[t][0]) for t in terms]
@@ -122,11 +127,11 @@ def _write(place: Path, key: str, index: FileIndex) -> None:
             out,
             key=np.asarray(key),
             paths=np.asarray(json.dumps(index.paths)),
-            terms=np.asarray(terms, dtype=str),
+            terms=_ascii(terms),
             offsets=offsets,
             ids=ids,
             values=values,
-            symbol_terms=np.asarray(symbol_terms, dtype=str),
+            symbol_terms=_ascii(symbol_terms),
             symbol_offsets=symbol_offsets,
             symbol_ids=symbol_ids,
             symbol_values=symbol_values,

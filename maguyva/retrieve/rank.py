@@ -405,10 +405,17 @@ def _suffix_match(known: set[str], candidate: str, cache: dict) -> list[str]:
     return out
 
 
+USE_SPECIFICITY = _os.environ.get("MAGUYVA_USE_SPEC", "0") == "1"
+
+
 def defined_names(
-    store: Store, parsed: ParsedQuery, n_files: int
+    store: Store, parsed: ParsedQuery, n_files: int, used_in: Callable[[str], int] | None = None
 ) -> tuple[dict[str, float], dict[str, list]]:
-    """Per file, how strongly the query's names point at definitions in it (specific names count more)."""
+    """Per file, how strongly the query's names point at definitions in it (specific names count more).
+
+    A name is specific when few files define it and, given ``used_in`` (how many files hold the name
+    as a word), when few files use it: ``Dataset`` is defined once but used everywhere, so the hub
+    that defines it says little about an issue that mentions it."""
     strength: dict[str, float] = {}
     symbols_by_file: dict[str, list] = {}
     stressed = {
@@ -424,6 +431,9 @@ def defined_names(
         if not files:
             continue
         specificity = math.log(1 + n_files / len(files)) / math.log(1 + n_files)
+        if used_in is not None:
+            users = max(used_in(name), len(files))
+            specificity = min(specificity, math.log(1 + n_files / users) / math.log(1 + n_files))
         weight = specificity * (1.0 if name in stressed else 0.5) * (2.0 if name in titled else 1.0)
         per_file: dict[str, float] = {}
         for symbol in found:
@@ -465,7 +475,9 @@ def rank_files(
     for i in order:
         if raw[i] > 0:
             signals.setdefault(index.paths[i], {})["bm25f"] = float(raw[i]) / top
-    defines, named_symbols = defined_names(store, parsed, len(index.paths))
+    defines, named_symbols = defined_names(
+        store, parsed, len(index.paths), index.files_with if USE_SPECIFICITY and parsed.is_task else None
+    )
     best = index.best_symbol(terms)
     ceiling = float(best[order].max()) if len(order) else 0.0
     for i in order:
