@@ -16,7 +16,8 @@ SegmentKind = Literal["prose", "code", "comment", "frontmatter", "text"]
 # How a code block is labelled: "" (plain), "example" (neutral label), "counter" (bad/unsafe example).
 Label = Literal["", "example", "counter"]
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*([^\n`]*)$")
+# A fence may open a list item ("2. ```sh", "- ```bash") and sit indented under one (CommonMark)
+_FENCE = re.compile(r"^[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?(`{3,}|~{3,})\s*([^\n`]*)$")
 _HTML_COMMENT = re.compile(r"<!--(.*?)-->", re.S)
 _REF_COMMENT = re.compile(r"^\[//\]:\s*#\s*[(\"'](.*)[)\"']\s*$", re.M)
 
@@ -168,13 +169,16 @@ def line_text(text: str, offset: int) -> str:
     return text[start:] if end < 0 else text[start:end]
 
 
+CLAUSE_REACH = 400  # characters a clause may reach on either side of a match
+
+
 def clause_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     """The clause around ``text[start:end]``: from the previous clause end to the next one."""
-    before = 0
-    for match in _CLAUSE_END.finditer(text, max(0, start - 400), start):
+    before = max(0, start - CLAUSE_REACH)  # no clause end in reach: the clause starts there, not at the top
+    for match in _CLAUSE_END.finditer(text, before, start):
         before = match.end()
-    after_match = _CLAUSE_END.search(text, end)
-    return before, (after_match.start() if after_match else len(text))
+    after_match = _CLAUSE_END.search(text, end, end + CLAUSE_REACH)
+    return before, (after_match.start() if after_match else min(len(text), end + CLAUSE_REACH))
 
 
 def is_mention(text: str, start: int, end: int) -> bool:

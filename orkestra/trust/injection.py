@@ -195,7 +195,7 @@ PHRASES: tuple[tuple[str, re.Pattern[str], str, re.Pattern[str]], ...] = (
 )
 _SEND = re.compile(  # lowercase: matched on lowercased text
     r"\b(?:send|post|upload|transmit|exfiltrate|forward|submit|beacon|leak|report|ship|sync|push|"
-    r"pipe|copy)\w*\b"
+    r"pipe|copy(?!right|left))\w*\b"
 )
 _DEST = re.compile(
     r"https?://|\bwebhook|\bpastebin|\brequestbin|\bngrok|\bdiscord|\btelegram|\bendpoint|"
@@ -424,7 +424,10 @@ def _scan_segment(segment: Segment, file: str) -> list[Finding]:
     if segment.kind == "code":
         steps = _LABEL_STEPS[segment.label]
         data_steps = 1 if segment.lang in _CODE_LANGS else 0
-        found = _phrases(segment, file, max(steps, data_steps)) + _shift(_code(segment, file), steps)
+        shell = segment.lang in _SHELL_LANGS and segment.lang != ""
+        found = _phrases(segment, file, max(steps, data_steps), sends=not shell) + _shift(
+            _code(segment, file), steps
+        )
         return found + _shift(scan_encoded_text(segment.text, file, segment.line), steps)
     return _phrases(segment, file, 0) + scan_encoded_text(segment.text, file, segment.line)
 
@@ -444,8 +447,9 @@ def _finding(rule: str, severity: Severity, file: str, segment: Segment, start: 
     )
 
 
-def _phrases(segment: Segment, file: str, steps: int) -> list[Finding]:
-    """Phrase rules; in prose a negated or discussed phrase is downgraded two levels."""
+def _phrases(segment: Segment, file: str, steps: int, sends: bool = True) -> list[Finding]:
+    """Phrase rules; in prose a negated or discussed phrase is downgraded two levels. ``sends=False``
+    leaves out the "send X to a host" clause rule (shell code: the shell audit judges what it sends)."""
     text = segment.text
     low = _lowercase(text)
     found: list[Finding] = []
@@ -461,7 +465,7 @@ def _phrases(segment: Segment, file: str, steps: int) -> list[Finding]:
             continue
         for match in pattern.finditer(text):
             emit(rule, match.start(), match.end(), message)
-    for match in _SEND.finditer(low):
+    for match in _SEND.finditer(low) if sends else ():
         start, end = clause_bounds(text, match.start(), match.end())
         clause = text[start:end]
         if _DEST.search(clause) and (_DATA.search(clause) or SENSITIVE_PATH.search(clause)):

@@ -44,6 +44,7 @@ _RISKY = re.compile(
 )
 _SUBST = re.compile(r"\$\(([^()]*)\)|`([^`]*)`|<\(([^()]*)\)")
 _PLACEHOLDER = re.compile(r"__SUBST(\d+)__")
+_CHOICES = re.compile(r"\{[\w@.-]+(?:\|[\w@.-]+)+\}")  # usage notation: `tool completion {bash|zsh}`
 _DYNAMIC_START = re.compile(
     r"^\s*(?:[A-Za-z_]\w*=\S*\s+)*[\"']?(?:\$|`)"
 )  # the command word itself is computed
@@ -246,7 +247,7 @@ def audit_shell(
             _track_dirs(logical, script)
             if _track_literal(logical, script):
                 continue
-        logical = _expand(logical, script)
+        logical = _CHOICES.sub("CHOICE", _expand(logical, script))
         if not script.downloads and not _RISKY.search(logical) and not _DYNAMIC_START.match(logical):
             continue
         record = _Line(file, base_line + start, logical.strip(), script)
@@ -401,7 +402,11 @@ def _command(words: list[str]) -> tuple[str, list[str], bool]:
     while index < len(words):
         word = words[index]
         base = word.rsplit("/", 1)[-1].lower()
-        if re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", word) or word in _KEYWORDS:
+        if re.match(r"^[A-Za-z_][A-Za-z0-9_]*=$", word) and _PLACEHOLDER.fullmatch(
+            words[index + 1] if index + 1 < len(words) else ""
+        ):
+            index += 2  # x=$(cmd): the substitution is the value, not a command
+        elif re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", word) or word in _KEYWORDS:
             index += 1
         elif base in WRAPPERS and not (base == "env" and index == len(words) - 1):
             sudo = sudo or base in {"sudo", "doas"}
@@ -546,7 +551,7 @@ _CODE_FLAGS = {
 _STDIN = {"-", "/dev/stdin", "-s"}
 # eval "$(pyenv init -)", eval "$(ssh-agent -s)": a named tool printing its own shell set-up
 _TOOL_SETUP = re.compile(
-    r"^\s*[\w./-]+\s+(?:[\w-]+\s+)*(?:init|shellenv|hook|completion|activate|env)\b|^\s*ssh-agent\b"
+    r"^\s*[\w./-]+\s+(?:[\w@:-]+\s+)*(?:--?)?(?:init|shellenv|hook|completion|activate|env)\b|^\s*ssh-agent\b"
 )
 _WHOLLY_DYNAMIC = re.compile(r"^(?:\$\{?[A-Za-z_@*]\w*\}?|\$ARG|__SUBST\d+__|\$\(.*\)|\{\})+$", re.S)
 

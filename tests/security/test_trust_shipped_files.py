@@ -545,3 +545,36 @@ def test_js_regex_exec_and_literal_argv_are_not_high(tmp_path):
         "spawn(process.execPath, ['-v']);\n"
     )
     assert not flagged(skill(tmp_path, {"scripts/a.js": code}))
+
+
+# --- real-world documentation shapes (Anthropic's own skills tripped the review) ----------------------
+
+APACHE_HEAD = Path(__file__).resolve().parents[1] / "fixtures" / "trust_docs" / "apache-2.0-head.txt"
+
+
+@pytest.mark.parametrize(
+    "files, body",
+    [
+        ({"LICENSE.txt": APACHE_HEAD.read_text(encoding="utf-8")}, "# Demo\n\nSee LICENSE.txt.\n"),
+        (
+            {
+                "scripts/init.sh": "#!/bin/bash\nNODE_VERSION=$(node -v | cut -d'v' -f2 | cut -d'.' -f1)\necho $NODE_VERSION\n"
+            },
+            "# Demo\n",
+        ),
+        ({}, '# Demo\n\n```bash\nset -a; eval "$(ant auth print-credentials --env)"; set +a\n```\n'),
+        ({}, "# Demo\n\n```bash\nant @completion {zsh|bash|fish|powershell}\n```\n"),
+        (
+            {},
+            "# Demo\n\n1. Create the agent:\n2. ```sh\n   AGENT_ID=$(ant agents create < a.yaml)\n   ```\n\n"
+            'Then call `client.beta.deployments` (`hasattr(client.beta, "deployments")`).\n',
+        ),
+        (
+            {},
+            "# Demo\n\n```bash\ncurl -X POST https://api.example.com/v1/sessions \\\n"
+            '  -H "x-api-key: $API_KEY" \\\n  -d \'{"system": "You answer from the docs", "tokens": 100}\'\n```\n',
+        ),
+    ],
+)
+def test_real_world_documentation_shapes_stay_quiet(tmp_path, files, body):
+    assert not flagged(skill(tmp_path, files, body))
