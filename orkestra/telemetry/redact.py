@@ -11,7 +11,7 @@ non-finite floats become strings, so the stored line stays strict JSON.
 The token shapes are ported from detect-secrets 1.5.0 (Yelp, Apache-2.0, detect_secrets/plugins/:
 artifactory, aws, azure_storage_key, basic_auth, discord, github_token, gitlab_token, jwt,
 mailchimp, npm, openai, private_key, pypi_token, sendgrid, slack, square_oauth, stripe,
-telegram_token, twilio; keyword's DENYLIST in ``SECRET_WORDS``), widened where the vendor's
+telegram_token, twilio; keyword's DENYLIST in ``SECRET_ENDINGS``/``KEY_OWNERS``), widened where the vendor's
 format is wider, and checked against detect-secrets itself in
 tests/security/test_hook_redaction_shapes.py. detect-secrets is not imported here: it takes
 about 170 ms to import, several times the whole hook's start-up.
@@ -28,16 +28,22 @@ MAX_KEY = 200  # characters kept of a mapping key
 # every pattern linear in its input, redaction costs O(MAX_STRING) however long the string.
 SCAN = MAX_STRING + 512
 
-# The last word of a name that holds a secret: DB_PASSWORD, OPENAI_API_KEY, GITHUB_TOKEN,
-# client_secret, private_key_id, AccountKey, MYSQL_PASS, docker's "auth", "API Key" (not
-# token_count, tokenizer, author, bypass, oauth_flow, nor the shell's PWD and OLDPWD).
-# detect-secrets' keyword DENYLIST is folded in. Matched where the word ENDS a name.
-SECRET_WORDS = (
-    r"(?:pass(?:word|wd|phrase)|secret)s?|(?<![^\W_])pass|sshpass|token|credentials?|pwd|bearer"
-    r"|contrase(?:ñ|n)a|(?<![^\W_])auth"
-    r"|(?:api|access|account|auth|service|db|database|priv|private|secret|signing|encryption|master"
-    r"|client|shared[_-]?access)[_-]?key(?:s|[_-]?id)?|secret[_-]?key[_-]?base"
-)
+# How a name that holds a secret ends: DB_PASSWORD, OPENAI_API_KEY, GITHUB_TOKEN, client_secret,
+# private_key_id, AccountKey, MYSQL_PASS, docker's "auth", "API Key", Cookie (not token_count,
+# tokenizer, author, bypass, oauth_flow, monkey, primary_key, nor the shell's PWD and OLDPWD).
+# detect-secrets' keyword DENYLIST is folded in. Plain string tests (``secret_name``): no
+# pattern to compile in the hook's process.
+SECRET_ENDINGS = (
+    "password", "passwords", "passwd", "passwds", "passphrase", "passphrases", "secret", "secrets",
+    "token", "credential", "credentials", "pwd", "bearer", "sshpass", "contraseña", "contrasena",
+    "authorization", "cookie", "cookies", "secret_key_base", "secret-key-base", "secretkeybase",
+)  # fmt: skip
+WHOLE_WORD_ENDINGS = ("pass", "auth")  # only after a separator: MYSQL_PASS, "auth"; not bypass, oauth
+KEY_OWNERS = (  # <owner>[_-]key[s|_id]: api_key, AccountKey, private_key_id
+    "api", "access", "account", "auth", "service", "db", "database", "priv", "private", "secret",
+    "signing", "encryption", "master", "client", "sharedaccess", "shared_access", "shared-access",
+)  # fmt: skip
+NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-ñ")
 # A value after ``=`` or ``:``: quoted (plain, or JSON-escaped inside a JSON string) or one word.
 VALUE = r"""(?:"(?:[^"\\\n]|\\.)*"|\\"(?:[^"\\]|\\[^"])*\\"|'[^'\n]*'|[^\s'",;]+)"""
 HEADERS = r"(?:proxy-)?authorization|x-api-key|api-key|x-auth-token|private-token|(?:set-)?cookies?"
@@ -63,29 +69,54 @@ TOKENS = (
     r"AGE-SECRET-KEY-1[A-Z\d]{58}|do[por]_v1_[a-f\d]{64}|shp(?:at|ca|pa|ss)_[a-fA-F\d]{32}|NRAK-[A-Z\d]{27}",
 )
 
-# How a name that may hold a secret ENDS: a superset of SECRET_KEY, checked by ``str.endswith``
-# before the exact pattern, and by fixed-width look-behinds in SCANNER (a name is read once).
+# How a name that may hold a secret ENDS: a superset of ``secret_name``, checked by fixed-width
+# look-behinds in SCANNER (a name is read once) and by ``str.endswith`` first in ``secret_name``.
 ENDS = (
-    "pass", "word", "words", "wd", "phrase", "phrases", "secret", "secrets", "token", "credential",
-    "credentials", "pwd", "key", "keys", "keyid", "key_id", "key-id", "auth", "contraseña", "contrasena",
-    "authorization", "cookie", "cookies", "bearer", "key_base",
+    "pass", "password", "passwords", "passwd", "passwds", "phrase", "phrases", "secret", "secrets",
+    "token", "credential", "credentials", "pwd", "key", "keys", "keyid", "key_id", "key-id", "auth",
+    "contraseña", "contrasena", "authorization", "cookie", "cookies", "bearer", "key_base", "keybase",
 )  # fmt: skip
 NAME_ENDS = "|".join(f"(?<={end})" for end in ENDS)
 NAME = r"[\w.-]"  # patterns are compiled with re.ASCII: \w is [A-Za-z0-9_]
-# The exact tests, compiled on first use (re caches them): most events never need them.
-SECRET_KEY = rf"(?i:{NAME}*(?:{SECRET_WORDS})|{HEADERS})"
-SECRET_FLAG = rf"--?(?i:{NAME}*(?:{SECRET_WORDS}))"  # ["--token", "x"]
 
 
 def secret_name(name: str, flag: bool = False) -> bool:
     """Whether a key, ``NAME=`` or (``flag``) ``--option`` names a secret."""
-    if not name[-16:].lower().endswith(ENDS) or name in ("PWD", "OLDPWD"):
+    low = name.lower().replace(" ", "_")
+    if not low.endswith(ENDS) or name in ("PWD", "OLDPWD") or (flag and low[:1] != "-"):
         return False
-    return re.fullmatch(SECRET_FLAG if flag else SECRET_KEY, name.replace(" ", "_"), re.ASCII) is not None
+    if not NAME_CHARS.issuperset(low):
+        return False
+    if low.endswith(SECRET_ENDINGS):
+        return True
+    if low.endswith(WHOLE_WORD_ENDINGS):
+        return not low[-5:-4].isalnum()
+    stem = low
+    for suffix in ("_id", "-id", "id", "s"):
+        if stem.endswith("key" + suffix):
+            stem = stem[: -len(suffix)]
+            break
+    if not stem.endswith("key"):
+        return False
+    owner = stem[:-3]
+    return owner.rstrip("_-").endswith(KEY_OWNERS)
 
 
 # Strings no branch can match: short words, snake_case keys, UUIDs and hex ids.
-PLAIN = re.compile(r"[a-z_]{0,15}|[A-Za-z0-9_.-]{0,12}|[0-9a-f-]{0,64}")
+SNAKE = frozenset("abcdefghijklmnopqrstuvwxyz_")  # up to 15 chars (the shortest token is 16)
+WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")  # up to 12
+HEX = frozenset("0123456789abcdef-")  # up to 64: UUIDs, shas
+
+
+def _plain(text: str) -> bool:
+    """Whether no SCANNER branch can match ``text`` (set tests: no pattern to compile)."""
+    size = len(text)
+    return (
+        (size <= 15 and SNAKE.issuperset(text))
+        or (size <= 12 and WORD.issuperset(text))
+        or (size <= 64 and HEX.issuperset(text))
+    )
+
 
 # One alternation, one pass over each string. All but two branches start where a word starts,
 # behind one shared look-behind, so a position inside a word costs one character test. Each
@@ -381,7 +412,7 @@ def _mask_command_lines(text: str, start: int) -> str:
 def redact_text(text: str) -> str:
     """``text`` with every recognised secret replaced by ``[REDACTED]``, truncated."""
     total = len(text)
-    if total <= 64 and PLAIN.fullmatch(text):
+    if total <= 64 and _plain(text):
         return text
     text = text[:SCAN]
     option = OPTION.search(text)
