@@ -37,11 +37,12 @@ K1 = 1.2
 DEF_FIELDS = ("name", "sig", "docs", "body")
 DEF_WEIGHTS = {"name": 3.0, "sig": 1.0, "docs": 1.5, "body": 1.0}
 DEF_B = {"name": 0.3, "sig": 0.5, "docs": 0.6, "body": 0.75}
-# a definition that is a value (an import binding, a constant) is weaker evidence than a scope
-VALUE_KINDS = frozenset({"variable", "constant", "field", "property", "import"})
+# a definition that is a value (an import binding, a constant) or a declaration without behaviour (a type
+# alias, an interface) is weaker evidence than a scope: questions ask where things happen
+VALUE_KINDS = frozenset({"variable", "constant", "field", "property", "import", "type", "interface"})
 VALUE_FACTOR = 0.5
 # a class or struct owns its header and attributes: many words, rarely the lines that do the work
-CONTAINER_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "module", "namespace"})
+CONTAINER_KINDS = frozenset({"class", "struct", "trait", "enum", "module", "namespace"})
 CONTAINER_FACTOR = 0.75
 MAX_DEF_LINES = 4_000  # a definition's own body is read up to this many lines
 MAX_TERM = 48  # longer tokens (hashes, base64, generated names) are never asked for: not indexed

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 MIN_LETTERS = 6  # a run between values with fewer letters ("for +", "at") says nothing and is everywhere
 MAX_FRAGMENTS = 8
 LINES_PER_FRAGMENT = 400
+MAX_SHORTER = 4  # shorter runs of a fragment tried when the whole is written nowhere
 TEST_SHARE = 0.3  # a test that spells the message out counts this much of a code line
 
 _QUESTION = re.compile(
@@ -101,17 +102,42 @@ def find(store: Store, text: str, kind: Callable[[str], str | None]) -> MessageL
     words = {w.lower() for w in _WORDS.findall(text)}
     for fragment in found:
         seen_in: set[str] = set()
-        for span in store.search_literal(fragment, limit=LINES_PER_FRAGMENT):
-            what = kind(span.path)
-            if what not in (None, "test"):
-                continue  # docs, changelogs, built or vendored copies only repeat the message
-            share = len(fragment) / total * (TEST_SHARE if what == "test" else 1.0) * _fit(span.text, words)
+        written, spans = _written(store, fragment, kind)
+        for span, what in spans:
+            share = len(written) / total * (TEST_SHARE if what == "test" else 1.0) * _fit(span.text, words)
             per_line = lines.setdefault(span.path, {})
             per_line[span.line] = min(1.0, per_line.get(span.line, 0.0) + share)
             if span.path not in seen_in:
                 seen_in.add(span.path)
                 files[span.path] = min(1.0, files.get(span.path, 0.0) + share)
     return MessageLines(tuple(found), lines, files)
+
+
+def _written(store: Store, fragment: str, kind: Callable[[str], str | None]) -> tuple[str, list]:
+    """The code lines holding ``fragment`` — or, when none does, its longest run of whole words that
+    some line holds (``Request failed with status code`` where the code writes ``Request failed with
+    ${reason}``: the status was a value too); each with its file's kind."""
+    words = fragment.split()
+    tries = [fragment] + [
+        " ".join(words[a:b])
+        for size in range(len(words) - 1, 1, -1)
+        for a, b in ((0, size), (len(words) - size, len(words)))
+    ]
+    only_tests: tuple[str, list] = (fragment, [])  # tests spell the message out whole: no writer
+    for candidate in list(dict.fromkeys(tries))[: MAX_SHORTER + 1]:
+        if len(re.findall(r"[A-Za-z]", candidate)) < MIN_LETTERS:
+            break
+        spans = [
+            (span, what)
+            for span in store.search_literal(candidate, limit=LINES_PER_FRAGMENT)
+            # docs, changelogs, built or vendored copies only repeat the message
+            if (what := kind(span.path)) in (None, "test")
+        ]
+        if any(what is None for _, what in spans):
+            return candidate, spans
+        if spans and not only_tests[1]:
+            only_tests = (candidate, spans)
+    return only_tests
 
 
 _COMMENT = re.compile(r"^\s*(#|//|/\*|\*|--|;|%|<!--)")
