@@ -304,6 +304,18 @@ function defineGetter(obj, name, getter) {
   Object.defineProperty(obj, name, { get: getter });
 }
 """,
+    "src/errors.ts": """export class HTTPError extends Error {
+  response: Response;
+
+  constructor(response: Response, request: Request) {
+    const status = `${response.status} ${response.statusText}`.trim();
+    const reason = status ? `status code ${status}` : 'an unknown error';
+    super(`Request failed with ${reason}: ${request.method} ${request.url}`);
+    this.response = response;
+  }
+}
+""",
+    "test/http-error.ts": "expect(error.message).toBe('Request failed with status code 404 Not Found: GET https://a.b/c');\n",
     "examples/app.js": "var res = require('../lib/response');\nfunction page() { res.type('html'); }\n",
     "test/res.type.js": "var res = require('../lib/response');\nfunction t() { res.type('json'); }\n",
     "dist/express.min.js": 'var a={};a.render=function(n){throw new Error("Failed to lookup view \\""+n+'
@@ -353,3 +365,15 @@ def test_a_concept_question_finds_the_member_by_its_words(js):
         "Where is a view name mapped to a file, trying each configured views directory?"
     )
     assert first(answer)["symbol"] == "lib.view.View.lookup"
+
+
+def test_a_message_whose_text_runs_into_a_value_is_found_by_its_longest_written_run(js):
+    # the code writes ``Request failed with ${reason}``: "status code 404 Not Found" was a value too,
+    # and only a test spells the whole message out
+    answer = js.intelligent_search(
+        "HTTPError: Request failed with status code 404 Not Found: GET https://x.io/a"
+    )
+    top = first(answer)
+    assert top["path"] == "src/errors.ts"
+    assert top["symbol"].endswith("HTTPError.constructor")
+    assert "super(`Request failed with" in JS_FILES["src/errors.ts"].splitlines()[top["line"] - 1]
