@@ -16,6 +16,7 @@ import importlib.util
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -213,48 +214,76 @@ def _import_ms(path: Path, runs: int = 9) -> float:
     return min(times[1:])
 
 
-HOOK_WITH = """
-import sys, importlib.util as u
-s = u.spec_from_file_location("orkestra.telemetry.redact", sys.argv[1])
-m = u.module_from_spec(s); sys.modules[s.name] = m; s.loader.exec_module(m)
+HOOK_IN_TREE = """
+import sys
+sys.path.insert(0, sys.argv[1])
 from orkestra.telemetry.hook import main
 sys.exit(main([]))
 """
+IMPORT_IN_TREE = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+start = time.process_time()
+import orkestra.telemetry.hook
+print((time.process_time() - start) * 1000)
+"""
 
 
-def _hook_with(project: Path, variants: dict[str, Path], fixtures: list[dict], n: int) -> None:
-    """The orkestra-hook entry, start to exit, with each redaction module: wall and CPU per event."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    wall: dict[str, list[float]] = {label: [] for label in variants}
-    cpu: dict[str, list[float]] = {label: [] for label in variants}
-    for i in range(n + 1):  # interleaved; the first round only writes bytecode
+def _tree(revision: str | None, folder: Path) -> Path:
+    """A copy of the ``orkestra`` package at ``revision`` (None: this work tree), to run with ``-S``."""
+    root = folder / f"tree-{revision or 'this'}"
+    root.mkdir()
+    if revision:
+        archive = subprocess.run(
+            ["git", "archive", revision, "orkestra"], cwd=REPO, capture_output=True, check=True
+        )
+        subprocess.run(["tar", "-x", "-C", str(root)], input=archive.stdout, check=True)
+    else:
+        shutil.copytree(REPO / "orkestra", root / "orkestra", ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+def _hook_trees(project: Path, trees: dict[str, Path], fixtures: list[dict], n: int) -> None:
+    """The orkestra-hook entry of each tree, start to exit (``python -S``: no site, no editable finder,
+    so ``orkestra`` is that tree's), fed the fixture payloads round-robin, interleaved; and its import."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # bytecode as installed
+    base = [sys.executable, "-S", "-c"]
+    wall: dict[str, list[float]] = {label: [] for label in trees}
+    cpu: dict[str, list[float]] = {label: [] for label in trees}
+    for i in range(n + 1):  # the first round only writes bytecode
         payload = json.dumps(fixtures[i % len(fixtures)] | {"cwd": str(project)})
-        for label, path in variants.items():
+        for label, root in trees.items():
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
             subprocess.run(
-                [sys.executable, "-c", HOOK_WITH, str(path)],
-                input=payload,
-                text=True,
-                cwd=project,
-                env=env,
-                check=True,
+                [*base, HOOK_IN_TREE, str(root)], input=payload, text=True, cwd=project, env=env, check=True
             )
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             if i:
                 wall[label].append((time.perf_counter() - start) * 1000)
-                used = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-                cpu[label].append(used * 1000)
-    for label in variants:
+                cpu[label].append(
+                    (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000
+                )
+    for label, root in trees.items():
+        imports = [
+            float(
+                subprocess.run(
+                    [*base, IMPORT_IN_TREE, str(root)], capture_output=True, text=True, env=env, check=True
+                ).stdout
+            )
+            for _ in range(15)
+        ]
         print(
             json.dumps(
                 {
-                    "name": "orkestra-hook entry start-to-exit per fixture event",
+                    "name": "orkestra-hook start-to-exit per fixture event (python -S, whole tree)",
                     "code": label,
                     "n": n,
                     "wall_p50_ms": round(statistics.median(wall[label]), 1),
                     "cpu_p50_ms": round(statistics.median(cpu[label]), 1),
                     "cpu_mean_ms": round(statistics.fmean(cpu[label]), 1),
+                    "import_hook_cpu_ms_best": round(min(imports), 2),
+                    "import_hook_cpu_ms_median": round(statistics.median(imports), 2),
                 }
             ),
             flush=True,
@@ -409,7 +438,6 @@ def bench_redaction(project: Path, baseline: str, repeat: int) -> None:
     _detect_secrets_figures(fixtures, SHAPES)
     ours = project / "redact_this_tree.py"
     ours.write_text(Path(redact.__file__).read_text())
-    _hook_with(project, {f"baseline {baseline}": old_path, "this tree": ours}, fixtures, max(repeat, 30))
     for label, path in ((f"baseline {baseline}", old_path), ("this tree", ours)):
         print(
             json.dumps(
@@ -421,6 +449,8 @@ def bench_redaction(project: Path, baseline: str, repeat: int) -> None:
             ),
             flush=True,
         )
+    trees = {f"baseline {baseline}": _tree(baseline, project), "this tree": _tree(None, project)}
+    _hook_trees(project, trees, fixtures, max(repeat, 30))
 
 
 def bench_report(root: Path, repeat: int) -> None:
