@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import stat
 import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -85,6 +86,10 @@ class SQLiteStore(SQLiteVectors, Store):
         self._grams_chars = 0
         self._indexes: dict[str, tuple[str, str]] = {}  # a bulk load's indexes still to build: table, SQL
         self._built = False  # a fresh index moves into place when a transaction after its schema's commits
+        if not readonly and self.building is None:
+            problem = not_an_index(self.path)  # before any pragma: WAL mode rewrites a database's header
+            if problem:
+                raise StoreError(f"{self.path}: {problem}; refusing to write into it (pass another --store)")
         try:
             if self.building is not None:
                 _remove_stale_builds(self.path)
@@ -897,3 +902,45 @@ def _statements(script: str) -> Iterator[str]:
 
 def _json_list(paths) -> str:
     return json.dumps(list(dict.fromkeys(paths)))
+
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def not_an_index(path: Path) -> str:
+    """Why the file at ``path`` is not one an index run may write into or ``index --full`` delete ("" when
+    absent, empty, a link, or a Maguyva index of any version): ``--store notes.txt --full`` must never
+    cost the user ``notes.txt``, nor ``--store app.db`` add tables to another program's database."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return ""
+    except OSError as exc:
+        return f"cannot be inspected ({exc.strerror})"
+    if stat.S_ISLNK(mode):
+        return ""  # the link goes, never what it points to
+    if stat.S_ISDIR(mode):
+        return "it is a folder, not an index file"
+    if not stat.S_ISREG(mode):
+        return "it is not a regular file"
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+        try:
+            head = os.read(fd, len(_SQLITE_HEADER))
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror})"
+    if not head:
+        return ""
+    if head != _SQLITE_HEADER:
+        return "it is not a SQLite database (not a Maguyva index)"
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            found = db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'").fetchone()
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as exc:
+        return f"a SQLite database that cannot be read ({exc})"
+    return "" if found else "a SQLite database that is not a Maguyva index (no meta table)"

@@ -159,3 +159,44 @@ def test_an_empty_or_absent_folder_is_written(repo: Path, tmp_path: Path):
     for out in (tmp_path / "empty", tmp_path / "absent/deeper"):
         build_plugin(repo, str(out))
         assert (out / ".claude-plugin/marketplace.json").is_file()
+
+
+# --- `code index --store PATH`: the other output a mistyped path could cost ---------------------------
+
+
+def _index(root: Path, *args: str):
+    return run_cli("code", "index", *args, cwd=root)
+
+
+@pytest.mark.parametrize("kind", ["text", "sqlite", "folder"])
+def test_a_store_path_naming_someone_elses_file_is_never_deleted_or_written(repo: Path, kind: str):
+    """Before: `--store notes.txt --full` deleted notes.txt and put an index there; a SQLite database of
+    another program got Maguyva's tables added to it; a folder ended in an IsADirectoryError traceback."""
+    import sqlite3
+
+    (repo / "app.py").write_text("def app():\n    return 1\n")
+    target = repo / {"text": "notes.txt", "sqlite": "app.db", "folder": "data"}[kind]
+    if kind == "text":
+        target.write_text("precious notes\n")
+    elif kind == "sqlite":
+        db = sqlite3.connect(target)
+        db.execute("CREATE TABLE users (name TEXT)")
+        db.execute("INSERT INTO users VALUES ('ada')")
+        db.commit()
+        db.close()
+    else:
+        target.mkdir()
+        (target / "keep.csv").write_text("1,2\n")
+    before = snapshot(repo)
+    for args in ((), ("--full",)):
+        result = _index(repo, "--store", target.name, *args)
+        assert result.returncode != 0 and "Traceback" not in result.stderr, result.stderr
+        assert target.name in result.stderr
+    assert snapshot(repo) == before
+
+
+def test_a_store_of_ours_is_rebuilt_by_full(repo: Path):
+    (repo / "app.py").write_text("def app():\n    return 1\n")
+    assert _index(repo, "--store", "idx.db").returncode == 0
+    assert _index(repo, "--store", "idx.db", "--full").returncode == 0
+    assert (repo / "idx.db").read_bytes().startswith(b"SQLite format 3\0")
