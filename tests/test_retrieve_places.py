@@ -377,3 +377,20 @@ def test_a_message_whose_text_runs_into_a_value_is_found_by_its_longest_written_
     assert top["path"] == "src/errors.ts"
     assert top["symbol"].endswith("HTTPError.constructor")
     assert "super(`Request failed with" in JS_FILES["src/errors.ts"].splitlines()[top["line"] - 1]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What depends on app.core.common?",
+        "what depends on app/core/common.py",
+        "who uses common.py?",
+        "What imports `app.core.common`?",
+    ],
+)
+def test_the_object_of_a_dependency_question_may_be_a_module_a_path_or_a_file_name(api, question):
+    answer = api.intelligent_search(question)
+    assert answer["intent"] in ("impact_analysis", "find_references")
+    assert answer["fusion_strategy"] == "direct"
+    assert "app/core/dataset.py" in [r["path"] for r in answer["results"]]
+    assert any("in all" in note and "directly" in note for note in answer["notes"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -44,6 +45,9 @@ def module_files(store: Store, name: str) -> list[str]:
     candidates = (
         [name]
         if "/" in name
+        or re.search(
+            r"\.(py|pyi|js|jsx|mjs|cjs|ts|tsx|go|rs|java|kt|rb|php|c|h|cc|cpp|hpp|cs|scala|swift)$", name
+        )
         else module_paths(name)[:2]
         if name.replace(".", "").replace("_", "").isalnum()
         else []
@@ -234,4 +238,5 @@ def search(store: Store, intent: str, terms: list[str], limit: int = 20) -> list
                 hits += callees(store, target, limit=limit // 2)
     if intent in ("find_references", "impact_analysis"):
         hits.sort(key=lambda h: place_order(h.path))
-    return hits[:limit]
+    unique = {(h.path, h.line, h.symbol): h for h in reversed(hits)}  # two targets, one use: listed once
+    return sorted(unique.values(), key=hits.index)[:limit]

@@ -40,7 +40,8 @@ _DECLARATION = re.compile(
 )
 _REFERENCES = re.compile(
     r"\b(who\s+calls|callers?\s+of|usages?\s+of|uses\s+of|references?\s+to|"
-    r"where\s+is\s+\S+\s+(used|called)|called\s+from|invocations?\s+of)\b",
+    r"(who|what)\s+(uses|imports|calls)|importers?\s+of|"
+    r"where\s+is\s+\S+\s+(used|called|imported)|called\s+from|invocations?\s+of)\b",
     re.I,
 )
 _IMPACT = re.compile(
@@ -137,6 +138,7 @@ def _identifier_confidence(text: str) -> float:
 
 _OBJECT = re.compile(
     r"\b(?:who\s+calls|callers?\s+of|usages?\s+of|uses\s+of|references?\s+to|invocations?\s+of|"
+    r"(?:who|what)\s+(?:uses|imports|calls)|importers?\s+of|"
     r"what\s+depends\s+on|dependents\s+of|impact\s+of(?:\s+changing)?|blast\s+radius\s+of|"
     r"where\s+is|definition\s+of|affected\s+by)\s+`?([A-Za-z_][\w.:/-]*)",
     re.I,
