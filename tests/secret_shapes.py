@@ -303,6 +303,13 @@ SHAPES: tuple[Shape, ...] = (
         ".env assignment", "inside strings", {"text": "STRIPE_SECRET_KEY=pw-env-1\nDEBUG=1"}, ("pw-env",), 0
     ),
     Shape(
+        "list under a secret name in text",
+        "inside strings",
+        {"text": 'not json: {"password": ["pw-tlist-1", "pw-tlist-2"], "token": {"v": "pw-tlist-3"}'},
+        ("pw-tlist",),
+        0,
+    ),
+    Shape(
         "XML element",
         "inside strings",
         {"text": "<user>bob</user><password>pw-xml-1</password>"},

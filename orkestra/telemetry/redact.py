@@ -44,8 +44,9 @@ KEY_OWNERS = (  # <owner>[_-]key[s|_id]: api_key, AccountKey, private_key_id
     "signing", "encryption", "master", "client", "sharedaccess", "shared_access", "shared-access",
 )  # fmt: skip
 NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-ñ")
-# A value after ``=`` or ``:``: quoted (plain, or JSON-escaped inside a JSON string) or one word.
-VALUE = r"""(?:"(?:[^"\\\n]|\\.)*"|\\"(?:[^"\\]|\\[^"])*\\"|'[^'\n]*'|[^\s'",;]+)"""
+# A value after ``=`` or ``:``: quoted (plain, or JSON-escaped inside a JSON string), a one-line
+# [list] or {object} (a secret-named key holding one, in text), or one word.
+VALUE = r"""(?:"(?:[^"\\\n]|\\.)*"|\\"(?:[^"\\]|\\[^"])*\\"|'[^'\n]*'|\[[^\]\n]{0,200}\]|\{[^}\n]{0,200}\}|[^\s'",;]+)"""
 HEADERS = r"(?:proxy-)?authorization|x-api-key|api-key|x-auth-token|private-token|(?:set-)?cookies?"
 SCHEMES = r"bearer|basic|token|digest|negotiate|ntlm|bot|apikey|sso-key|aws4-hmac-sha256"
 
@@ -280,7 +281,7 @@ BENIGN_P = frozenset(
 # An argv list that starts with an option, or with a command not listed anywhere above: "-p X"
 # is a password unless X is a port (8080, 8080:80/tcp) or a path.
 FRAGMENT = {"-p": NEXT, "-P": NEXT}
-PORT_OR_PATH = r"[0-9]+(?:[:-][0-9]+)*(?:/(?:tcp|udp))?|[./~].*|.*/.*"
+PORT_OR_PATH = r"[0-9]{1,5}(?:[:-][0-9]{1,5})*(?:/(?:tcp|udp))?|[./~].*|.*/.*"
 # An option in a shell line (" -p", " --user") or a config command: where the argv reader
 # starts reading, from the beginning of that line (most strings hold none).
 OPTION = re.compile(r"\s(?:--?[A-Za-z]|config(?:ure)?\s)")

@@ -151,6 +151,7 @@ def test_argv_lists_and_shell_lines_are_read_by_one_reader():
     assert redact(["-p", "5432"]) == ["-p", "5432"]
     assert redact(["./deploy.sh", "-p", "q6"]) == ["./deploy.sh", "-p", MASK]
     assert redact(["-p", 123456]) == ["-p", MASK]
+    assert redact(["-p", "123456"]) == ["-p", MASK]  # six digits: not a port
 
 
 def _best_of(runs: int, action) -> float:
@@ -171,6 +172,7 @@ def test_the_new_rules_keep_redaction_linear():
         "options for the argv reader": "mysql " + "-p x " * 8_000,
         "curl user:pass pairs": "curl " + "-u a:b " * 6_000,
         "JSON-in-string names": '"password":"' * 4_000,
+        "unclosed lists after names": "password=[" * 4_000,
         "URL lead-ins": "https://a:" * 4_000,
         "header names": "Authorization: " * 3_000,
         "token prefixes": "ghp_" * 10_000,
