@@ -91,6 +91,13 @@ SHAPES: tuple[Shape, ...] = (
         0,
     ),
     Shape("user/pass pair", "secret-named keys", {"user": "bob", "pass": "pw-pass-1"}, ("pw-pass",), 0),
+    Shape(
+        "numbered and dotted keys",
+        "secret-named keys",
+        {"password2": "pw-num-1", "api.key": "pw-num-2"},
+        ("pw-num",),
+        0,
+    ),
     # --- secrets as mapping keys ---------------------------------------------------------------
     Shape("token as key", "secrets as keys", {"tokens": {GITHUB: "ci"}}, (GITHUB[:20],), 1),
     Shape(
@@ -233,6 +240,20 @@ SHAPES: tuple[Shape, ...] = (
     ),
     Shape(
         "curl --cookie", "command lines", {"command": "curl --cookie 'sid=pw-ck-2' https://x"}, ("pw-ck",), 0
+    ),
+    Shape(
+        "PowerShell ConvertTo-SecureString",
+        "command lines",
+        {"command": '$pw = ConvertTo-SecureString "pw-ps-1" -AsPlainText -Force'},
+        ("pw-ps",),
+        0,
+    ),
+    Shape(
+        "token as a clone URL's user",
+        "command lines",
+        {"command": "git clone https://" + _rep("4f5e6d7c8b9a0f1e", 40) + "@github.com/acme/x.git"},
+        (_rep("4f5e6d7c8b9a0f1e", 40),),
+        0,
     ),
     # --- argv lists ----------------------------------------------------------------------------
     Shape("[-p, secret]", "argv lists", {"args": ["-p", "pw-argv-1"]}, ("pw-argv",), 1),

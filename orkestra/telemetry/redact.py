@@ -84,6 +84,8 @@ NAME = r"[\w.-]"  # patterns are compiled with re.ASCII: \w is [A-Za-z0-9_]
 def secret_name(name: str, flag: bool = False) -> bool:
     """Whether a key, ``NAME=`` or (``flag``) ``--option`` names a secret."""
     low = name.lower().replace(" ", "_")
+    if low[-1:].isdigit():  # password2, api_key_1
+        low = low.rstrip("0123456789").rstrip("_-")
     if not low.endswith(ENDS) or name in ("PWD", "OLDPWD") or (flag and low[:1] != "-"):
         return False
     if not NAME_CHARS.issuperset(low):
@@ -100,7 +102,7 @@ def secret_name(name: str, flag: bool = False) -> bool:
     if not stem.endswith("key"):
         return False
     owner = stem[:-3]
-    return owner.rstrip("_-").endswith(KEY_OWNERS)
+    return owner.rstrip("_-.").endswith(KEY_OWNERS)  # api_key, api.key, apikey
 
 
 # Strings no branch can match: short words, snake_case keys, UUIDs and hex ids.
@@ -139,6 +141,10 @@ SCANNER = re.compile(
             rf"(?P<tok>{'|'.join(TOKENS)})",
             # scheme://user:password@host (user may be empty: redis://:pw@host; the password may hold @)
             r"(?P<url>(?P<ulead>[a-z][a-z0-9+.-]*+://[^\s:/@]*:)[^\s/@]+(?:@[^\s/@]*(?=@))*@)",
+            # https://<token>@host: a long user part alone is a token (GitHub, GitLab clone URLs)
+            r"(?P<urltok>(?P<utlead>[a-z][a-z0-9+.-]*+://)[^\s:/@]{16,}@)",
+            # PowerShell: ConvertTo-SecureString "x" -AsPlainText
+            rf"(?P<pss>(?P<psslead>(?i:convertto-securestring)[ \t]+(?:-String[ \t]+)?){VALUE})",
             # openssl -passin pass:secret
             r"(?P<opass>(?P<olead>pass:)[^\s'\"]+)",
             # .netrc: machine h login bob password secret
@@ -153,6 +159,7 @@ SCANNER = re.compile(
     re.ASCII,
 )
 LEADS = {
+    "pss": "psslead",
     "bearer": "blead",
     "hdr": "hlead",
     "url": "ulead",
@@ -203,6 +210,8 @@ def _scan(text: str) -> str:
                     parts.append(f"{match['hlead']}{match['scheme'] or ''}{MASK}")
             elif kind == "url":
                 parts.append(f"{match['ulead']}{MASK}@")
+            elif kind == "urltok":
+                parts.append(f"{match['utlead']}{MASK}@")
             elif kind in LEADS:
                 parts.append(match[LEADS[kind]] + MASK)  # keep the lead-in: pass:, sig=
             else:
