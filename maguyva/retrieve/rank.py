@@ -222,6 +222,7 @@ _STOP = frozenset(
         "cls",
     ]
 )
+_STOP = _STOP | {stem(word) for word in _STOP}  # query tokens are stemmed: "where" arrives as "wher"
 
 
 @dataclass(frozen=True, slots=True)
