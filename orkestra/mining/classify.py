@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from orkestra.errors import Diagnostic, UsageError, WorkspaceError
 from orkestra.mining.config import MiningPaths
@@ -76,21 +76,17 @@ class CommitOutcome:
 
 def parse_classifications(text: str, source: str) -> list[tuple[int, Classification]]:
     """Parse a JSONL batch into (line number, classification); every bad line is reported before raising."""
+    from orkestra.mining.records import split_lines, validate_line  # the ledger's bounded line reader
+
     items, problems = [], []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(split_lines(text), start=1):
         if not line.strip():
             continue
-        try:
-            items.append((number, Classification.model_validate(json.loads(line))))
-        except json.JSONDecodeError as exc:
-            problems.append(
-                Diagnostic(source, number, exc.colno, "", f"not valid JSON: {exc.msg}", code="json")
-            )
-        except ValidationError as exc:
-            problems.extend(
-                Diagnostic(source, number, 1, ".".join(map(str, e["loc"])), e["msg"], code="schema")
-                for e in exc.errors()
-            )
+        record, found = validate_line(Classification, line, source, number)
+        if record is None:
+            problems.extend(found)
+        else:
+            items.append((number, Classification.model_validate(record)))
     if problems:
         raise WorkspaceError(problems)
     return items

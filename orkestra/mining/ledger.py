@@ -83,9 +83,10 @@ def read_lines(path: Path) -> Iterator[tuple[int, dict | None, str]]:
     (``records.read_ledger`` decodes and validates; ``mine validate`` reports the bad lines)."""
     from orkestra.mining.records import read_ledger, read_text, split_lines  # pydantic: only once read
 
-    if not path.is_file():
+    try:
+        content = read_text(path)
+    except OSError:  # a FIFO or an over-large file: nothing to yield (``mine validate`` reports it)
         return
-    content = read_text(path)
     read = read_ledger(path, text=content)
     valid = dict(zip(read.lines, read.records, strict=True))
     for number, text in enumerate(split_lines(content), start=1):

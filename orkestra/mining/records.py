@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 from orkestra.errors import Diagnostic
 from orkestra.mining.ledger import RELEASE_NOTES_FILE
 
+MAX_LEDGER_BYTES = 128 << 20  # ~400,000 classifications; a larger (or sparse 3 GB) ledger is not read
 MAX_DIGITS = 40  # no field holds a number; a count or a date stamp fits in far fewer digits
 Category = Literal["added", "changed", "deprecated", "removed", "fixed", "security"]
 
@@ -82,7 +83,9 @@ def _model(path: Path) -> type[BaseModel]:
 
 def _number(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS:
-        raise _BadLine(f"a number of {len(text.lstrip('-'))} digits (a ledger holds none over {MAX_DIGITS})")
+        raise _BadLine(
+            f"a number of {len(text.lstrip('-')):,} digits (a ledger holds none over {MAX_DIGITS})"
+        )
     return int(text)
 
 
@@ -96,8 +99,8 @@ def _decode(text: str):
         value = json.loads(text, parse_int=_number, parse_constant=_constant)
     except _BadLine:
         raise
-    except json.JSONDecodeError as error:
-        raise _BadLine(f"corrupt or truncated JSON line ({error.msg} at column {error.colno})") from None
+    except json.JSONDecodeError:
+        raise _BadLine("corrupt or truncated JSON line") from None
     except RecursionError:
         raise _BadLine("nested too deeply (a ledger line is a flat object)") from None
     except ValueError as error:  # the float converter on absurd input, whatever else int-like refuses
@@ -113,10 +116,13 @@ def _decode(text: str):
 
 
 def read_text(path: Path) -> str:
-    if not path.is_file():
+    """The ledger's text ("" when absent); a hand-edited file's bad bytes become U+FFFD. Read with the
+    capped reader: a FIFO, or a file over MAX_LEDGER_BYTES (a sparse 3 GB one), raises NotRegularFile."""
+    from orkestra.workspace.links import read_regular
+
+    if not path.exists():
         return ""
-    with open(path, "rb") as handle:  # one read; a hand-edited file's bad bytes become U+FFFD
-        return handle.read().decode("utf-8", errors="replace")
+    return read_regular(path, MAX_LEDGER_BYTES).decode("utf-8", errors="replace")
 
 
 def split_lines(text: str) -> list[str]:
@@ -129,8 +135,14 @@ def read_ledger(path: Path, rel: str | None = None, text: str | None = None) -> 
     """Decode and validate every non-empty line of the ledger at ``path`` (``rel``: its name in
     diagnostics; ``text``: its content when already read). One decode and one validation for the whole
     file when it is clean."""
-    text = read_text(path) if text is None else text
     rel = rel or str(path)
+    if text is None:
+        try:
+            text = read_text(path)
+        except OSError as error:  # not a regular file, too large, unreadable: every line is left out
+            return LedgerRead(
+                (), (), (Diagnostic(rel, 1, 1, "", f"cannot read: {error.strerror}", code="io"),), 0
+            )
     model = _model(path)
     numbered = [(n, line) for n, line in enumerate(split_lines(text), start=1) if line.strip()]
     if not numbered:

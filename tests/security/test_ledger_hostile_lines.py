@@ -173,3 +173,58 @@ def test_no_ledger_text_adds_a_heading_to_the_changelog(git_repo, fields, fmt):
     lines = text.splitlines()
     assert not [line for line in lines if ITEM_AS_BLOCK.match(line) or line.startswith(">")], text
     assert "- forged" not in lines
+
+
+@pytest.mark.parametrize("kind", ["sparse-3gb", "fifo"])
+@pytest.mark.parametrize("rel", [NOTES, PROCESSED])
+def test_a_huge_or_fifo_ledger_is_reported_not_read(git_repo, kind, rel):
+    import os
+    import resource
+    import subprocess
+
+    _repo(git_repo)
+    path = git_repo / rel
+    path.unlink()
+    if kind == "fifo":
+        os.mkfifo(path)  # a reader that opened it would block for ever
+    else:
+        with open(path, "wb") as handle:
+            handle.truncate(3 << 30)
+
+    def limited():
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    for args in (("mine", "validate", "--quick"), ("mine", "status", "--format", "json")):
+        result = subprocess.run(
+            [sys.executable, "-m", "orkestra", *args],
+            cwd=git_repo,
+            capture_output=True,
+            text=True,
+            preexec_fn=limited,
+            timeout=120,
+        )
+        out = result.stdout + result.stderr
+        assert "Traceback" not in out and "MemoryError" not in out, out[-3000:]
+        assert f"{rel}:1:1: cannot read: " in out, out[-3000:]
+    assert result.returncode == 0 and json.loads(result.stdout)["changelog"]["processed"] == (
+        2 if rel == NOTES else 0
+    )
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "[" * 5000 + "]" * 5000,
+        '{"sha": "abcdef1", "domain": "changelog", "action": "skip", "reason": "x", "n": ' + "9" * 5000 + "}",
+        '{"sha": ["abcdef1"], "domain": "changelog", "action": "skip", "reason": "x"}',
+        '{"sha": "abcdef1", "domain": "changelog", "action": "skip", "reason": "\\udc80"}',
+    ],
+    ids=["nested", "5000-digits", "sha-a-list", "lone-surrogate"],
+)
+def test_mine_commit_input_goes_through_the_same_line_reader(git_repo, tmp_path, line):
+    _repo(git_repo)
+    batch = tmp_path / "batch.jsonl"
+    batch.write_text(line + "\n", encoding="utf-8")
+    result = run_cli("mine", "commit", "--input", str(batch), cwd=git_repo)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert result.stderr.startswith(f"{batch}:1:1: "), result.stderr
