@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from orkestra.cli.options import FormatOption
+from orkestra.cli.options import Format, FormatOption, pick_format
 from orkestra.cli.output import fail, run, show_record
 
 
@@ -66,7 +66,10 @@ def command(
         from orkestra.doctor import warnings_for  # ignored outputs, server commands (orkestra doctor)
 
         warnings = warnings_for(Path(result.root), checks=("gitignore", "server"))
-        show_record({**result.to_dict(), "warnings": [w.to_dict() for w in warnings]}, fmt, f"init {target}")
+        record = result.to_dict()
+        if pick_format(fmt, Format.text) is Format.json:  # people read them once, on stderr below
+            record["warnings"] = [w.to_dict() for w in warnings]
+        show_record(record, fmt, f"init {target}")
         print("Next steps:\n" + "\n".join(f"  {step}" for step in result.next_steps), file=sys.stderr)
         for warning in warnings:
             print(f"warning: {warning}", file=sys.stderr)
