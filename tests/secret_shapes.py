@@ -462,6 +462,11 @@ BENIGN: tuple[Benign, ...] = (
         ("true", "false", "null"),
     ),
     Benign(
+        "code and prose near secret words",
+        {"text": "def f(token: str, no_auth: bool): first pass: ok\nserve --no-auth --host 127.0.0.1"},
+        ("token: str", "no_auth: bool", "first pass: ok", "--no-auth --host"),
+    ),
+    Benign(
         "booleans under secret keys", {"use_token": True, "password": None, "secret": ""}, ("true", "null")
     ),
 )

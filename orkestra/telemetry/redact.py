@@ -86,7 +86,12 @@ def secret_name(name: str, flag: bool = False) -> bool:
     low = name.lower().replace(" ", "_")
     if low[-1:].isdigit():  # password2, api_key_1
         low = low.rstrip("0123456789").rstrip("_-")
-    if not low.endswith(ENDS) or name in ("PWD", "OLDPWD") or (flag and low[:1] != "-"):
+    if (
+        not low.endswith(ENDS)
+        or name in ("PWD", "OLDPWD")
+        or (flag and low[:1] != "-")
+        or low.startswith("--no-")
+    ):
         return False
     if not NAME_CHARS.issuperset(low):
         return False
@@ -167,8 +172,9 @@ LEADS = {
     "netrc": "nlead",
     "sas": "slead",
 }
-# After DB_PASSWORD (compiled on use); true/false/null are kept, as they are under a secret key.
-ASSIGNED = rf"(\\?[\"']?[ \t]*(?:=>|:=|!==?|={{1,3}}|:)[ \t]*@?)(?!(?i:true|false|null|none)\b)({VALUE})"
+# After DB_PASSWORD (compiled on use); true/false/null are kept, as they are under a secret key,
+# and so are type names (``token: str`` in code).
+ASSIGNED = rf"(\\?[\"']?[ \t]*(?:=>|:=|!==?|={{1,3}}|:)[ \t]*@?)(?!(?i:true|false|null|none|str|int|bool|float|bytes)\b)({VALUE})"
 FLAG_VALUE = rf"(=|[ \t]+)(?![<>|])({VALUE})"  # after --password
 
 
@@ -195,6 +201,8 @@ def _scan(text: str) -> str:
                 start = match.start()
                 secret = start and text[start - 1] == "<" and secret_name(name)
                 value = re.compile(r"(>)([^<\n]*)").match(text, end) if secret else None
+            elif name.lower() in WHOLE_WORD_ENDINGS and text[match.start() - 1 : match.start()] not in "\"'":
+                value = None  # a bare pass/auth in text only as a quoted key: "pass": x, not "first pass: x"
             else:
                 value = re.compile(ASSIGNED).match(text, end) if secret_name(name) else None
             if value is not None:
