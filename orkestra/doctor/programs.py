@@ -187,7 +187,7 @@ def check_hooks(root: Path, config: Any) -> list[Finding]:
             Finding(
                 "hooks",
                 "warning" if elsewhere else "error",
-                f"{_events(events)} run `{program}`, which "
+                f"{_events(events)} `{program}`, which "
                 + (
                     f"a bare PATH does not find (only this shell's, at {elsewhere})"
                     if elsewhere
@@ -206,7 +206,7 @@ def check_hooks(root: Path, config: Any) -> list[Finding]:
 def _events(events: list[str]) -> str:
     names = sorted(set(events))
     shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
-    return f"the {shown} hook{'s' if len(names) > 1 else ''}"
+    return f"the {shown} hook{'s run' if len(names) > 1 else ' runs'}"
 
 
 def _program(command: str, root: Path) -> str:
