@@ -5,8 +5,6 @@ from __future__ import annotations
 import datetime as _dt
 from typing import TYPE_CHECKING, Any
 
-from orkestra.errors import OrkestraError
-
 if TYPE_CHECKING:
     from orkestra.workspace import Workspace
 
@@ -45,11 +43,26 @@ def create_decision(
     code = decision_id.split("-")[1]
     domain = next(name for name, entry in ws.decision_registry.domains.items() if entry.code == code)
     rel = f"{ws.config.paths.decisions}/records/{decision_id}.yaml"
-    if not dry_run:
-        from orkestra.render.guard import SafeTree
+    if not dry_run:  # the next free id under propose_decision's lock: concurrent runs never share one
+        from orkestra.why.propose import claim_next_id
 
-        with SafeTree(ws.root) as tree:  # no symlinked folder on the way, no link written through
-            if tree.exists(rel):
-                raise OrkestraError(f"{rel}: already exists; not overwriting it")
-            tree.write(rel, decision_skeleton(decision_id, domain, today or _dt.date.today()).encode("utf-8"))
+        created = today or _dt.date.today()
+        decision_id, rel = claim_next_id(
+            ws, domain, lambda new_id: decision_skeleton(new_id, domain, created), _create_guarded(ws.root)
+        )
     return {"id": decision_id, "domain": domain, "path": rel, "written": not dry_run}
+
+
+def _create_guarded(root):
+    """A writer that creates a record only if it is absent, through no symlinked folder or link."""
+    from orkestra.render.guard import SafeTree
+
+    def create(target, text: str) -> bool:
+        rel = target.relative_to(root).as_posix()
+        with SafeTree(root) as tree:
+            if tree.exists(rel):
+                return False
+            tree.write(rel, text.encode("utf-8"))
+        return True
+
+    return create

@@ -111,7 +111,7 @@ def propose_decision(
             {**record, "id": decision_id}, sort_keys=False, allow_unicode=True, width=100
         )
 
-    decision_id, rel = _claim_next_id(ws, domain, render)
+    decision_id, rel = claim_next_id(ws, domain, render)
     return {
         "id": decision_id,
         "path": rel,
@@ -122,12 +122,15 @@ def propose_decision(
     }
 
 
-def _claim_next_id(ws: Any, domain: str, render: Any) -> tuple[str, str]:
+def claim_next_id(ws: Any, domain: str, render: Any, create: Any = None) -> tuple[str, str]:
     """Write ``render(id)`` as the record of the next free id of ``domain``; (id, repo-relative path).
 
-    Concurrent proposals (several MCP sessions, one server's worker threads) take turns under a file
-    lock in the state folder, so each gets the next id; the record is still created exclusively, and
-    an id taken meanwhile by a writer that holds no lock (a person, ``decisions new``) moves on to the
+    ``create(path, text)`` writes a record only if it does not exist yet and says whether it did
+    (default: ``orkestra.atomic.create_new``); ``decisions new`` passes its link-checking writer.
+
+    Concurrent proposals (several MCP sessions, one server's worker threads, ``decisions new``) take
+    turns under a file lock in the state folder, so each gets the next id; the record is still created
+    exclusively, and an id taken meanwhile by a writer that holds no lock (a person) moves on to the
     next one. A record is never overwritten.
     """
     from filelock import FileLock, Timeout
@@ -143,7 +146,7 @@ def _claim_next_id(ws: Any, domain: str, render: Any) -> tuple[str, str]:
             for _ in range(MAX_ATTEMPTS):  # next_decision_id reads the records folder again each time
                 decision_id = _next_free(next_decision_id(ws, domain), taken)
                 rel = f"{ws.config.paths.decisions}/records/{decision_id}.yaml"
-                if _create_exclusive(ws.root / rel, render(decision_id)):
+                if (create or _create_exclusive)(ws.root / rel, render(decision_id)):
                     return decision_id, rel
                 taken.add(decision_id)
     except Timeout:

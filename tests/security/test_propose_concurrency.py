@@ -199,3 +199,36 @@ def test_the_lock_lives_in_the_state_folder_and_never_through_a_link(workspace, 
     with pytest.raises(Exception, match="link"):
         propose.propose_decision(workspace, "pricing", "Proposal number 2", "Summary 2.")
     assert not (outside / "x.lock").exists()
+
+
+def test_decisions_new_and_propose_decision_at_once_never_share_an_id(workspace, tmp_path):
+    """`orkestra decisions new` takes the same lock (before: it checked, then replaced the file: two
+    runs at once wrote one id twice, the second overwriting the first)."""
+    go = tmp_path / "go"
+    script = (
+        "import os, sys, time\n"
+        "while not os.path.exists(sys.argv[2]): time.sleep(0.005)\n"
+        "if sys.argv[3] == 'new':\n"
+        "    from orkestra.inspect.api import new_decision\n"
+        "    print(new_decision(sys.argv[1], 'pricing', False)['id'])\n"
+        "else:\n"
+        "    from orkestra.why.propose import propose_decision\n"
+        "    print(propose_decision(sys.argv[1], 'pricing', 'Proposal number 1', 'Summary.')['id'])\n"
+    )
+    kinds = ["new"] * 6 + ["propose"] * 2
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, str(workspace), str(go), kind],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for kind in kinds
+    ]
+    go.write_text("")
+    outcomes = [worker.communicate(timeout=120) for worker in workers]
+    assert all(worker.returncode == 0 for worker in workers), [err for _, err in outcomes]
+    ids = sorted(out.strip() for out, _ in outcomes)
+    assert ids == [f"DEC-PR-{n:03d}" for n in range(FIRST, FIRST + 8)]
+    written = {path.stem for path in (workspace / RECORDS).glob("DEC-PR-*.yaml")}
+    assert set(ids) <= written
