@@ -42,14 +42,12 @@ W_MENTIONS = 0.4
 W_STEM = 0.4
 W_TITLE = 1.0
 W_SYMBOL = 0.6
-# a short question is answered by one definition: its best definition weighs more than in a task text
-W_SYMBOL_QUESTION = 1.2
+W_SYMBOL_QUESTION = 1.2  # a short question is answered by one definition: it weighs more than in a task
 W_RETRIEVERS = 0.5  # short questions only: a task text runs no separate retrievers
-import os as _os  # noqa: E402  (tuning knobs, read once; see docs/BENCHMARKS.md)
-
-W_HANDOFF = float(_os.environ.get("MAGUYVA_W_HANDOFF", "0.0"))  # a task's named API → what it hands off to
+W_HANDOFF = 0.0  # a task's named definitions → the files they call and inherit from (handoff_files)
 HANDOFF_NAMED = 8  # the most specific named definitions followed
-HUB_TASK = float(_os.environ.get("MAGUYVA_HUB_TASK", "1.0"))  # 1: task texts keep the centrality boost
+HUB_TASK = 1.0  # the share of the centrality boost a task text keeps (1: all of it)
+USE_SPECIFICITY = False  # a task's names weighed by how few files use them, not only define them
 W_MESSAGE = 2.0  # a pasted message's text written in the file (maguyva.retrieve.message)
 W_GRAPH = 0.1  # one hop from the strongest files: the implementation an API file calls, and back
 SEEDS = 3
@@ -404,9 +402,6 @@ def _suffix_match(known: set[str], candidate: str, cache: dict) -> list[str]:
         out = out if len(out) <= 3 else []
     cache[candidate] = out
     return out
-
-
-USE_SPECIFICITY = _os.environ.get("MAGUYVA_USE_SPEC", "0") == "1"
 
 
 def defined_names(
