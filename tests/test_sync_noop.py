@@ -144,7 +144,7 @@ def test_a_changed_sync_reads_the_manifest_once_and_walks_the_tree_once(stamped,
     import orkestra.workspace.scan as scan_module
 
     walks, reads = [], []
-    real_walk, real_read = os_module.walk, manifest_module.read_manifest_at
+    real_walk, real_read = scan_module.walk_tree, manifest_module.read_manifest_at
 
     def counting_walk(top, *args, **kwargs):
         walks.append(os_module.fspath(top))
@@ -154,7 +154,7 @@ def test_a_changed_sync_reads_the_manifest_once_and_walks_the_tree_once(stamped,
         reads.append(rel)
         return real_read(root, rel)
 
-    monkeypatch.setattr(scan_module.os, "walk", counting_walk)
+    monkeypatch.setattr(scan_module, "walk_tree", counting_walk)
     monkeypatch.setattr(manifest_module, "read_manifest_at", counting_read)
     time.sleep(SLACK)
     path = stamped / AGENT
