@@ -26,16 +26,17 @@ import re
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 
-PR_MERGE_RE = re.compile(r"^Merge pull request #(?P<number>\d+) from (?P<branch>\S+)")
-PR_SUFFIX_RE = re.compile(r"\s*\(#(?P<number>\d+)\)\s*$")
+PR_MERGE_RE = re.compile(r"^Merge pull request #(?P<number>\d{1,9}) from (?P<branch>\S+)")
+PR_SUFFIX_RE = re.compile(r"\(#(?P<number>\d{1,9})\)\s*$")  # numbers of at most 9 digits: an int
 REVERT_RE = re.compile(r'^Revert "(?P<subject>.+)"\s*$')
 REF_RE = re.compile(
-    r"\b(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?|refs?|see|for)\s*:?\s+(?:issue\s+)?#(?P<number>\d+)",
+    # one bounded run of blanks between the words: "\s*:?\s+" backtracked quadratically over a long run
+    r"\b(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?|refs?|see|for):?[ \t]{1,8}(?:issue[ \t]{1,8})?#(?P<number>\d{1,9})\b",
     re.IGNORECASE,
 )
 # towncrier news fragments: changelog/1234.bugfix.rst, newsfragments/1234.feature.md, changes/56.doc
 FRAGMENT_RE = re.compile(
-    r"(?:^|/)(?:changelog|changelog\.d|changes|newsfragments|news)/(?P<number>\d+)\.(?P<kind>[a-z]+)(?:\.\d+)?(?:\.\w+)?$"
+    r"(?:^|/)(?:changelog|changelog\.d|changes|newsfragments|news)/(?P<number>\d{1,9})\.(?P<kind>[a-z]+)(?:\.\d+)?(?:\.\w+)?$"
 )
 FRAGMENT_KINDS = {
     "feature": ("feat", "added"),
@@ -365,6 +366,7 @@ def read_files(files: tuple[str, ...] | list[str]) -> tuple[str | None, str | No
     return None, None, 0.0, ""
 
 
+MAX_AREAS = 3  # "a: b: c: text" is read at most this many prefixes deep (a subject may hold thousands)
 AREA_RE = re.compile(r"^(?:\[[^\]]{1,40}\]|[\w./-]{1,40}:)\s+(?P<rest>.+)$")  # "[area] …", "area: …"
 
 
@@ -372,11 +374,15 @@ def read_words(title: str) -> tuple[str, str | None, float, str]:
     """(type, category, confidence, why) from what the title says (first matching rule; a title led by
     an area, ``asyncio: don't wait …`` or ``[cli] add …``, is read again without it)."""
     words = " ".join(title.lower().split())
-    for pattern, kind, category, confidence, why in WORD_RULES:
-        if pattern.search(words):
-            return kind, category, confidence, why
-    area = AREA_RE.match(words)
-    return read_words(area["rest"]) if area else UNCLEAR
+    for _ in range(MAX_AREAS + 1):
+        for pattern, kind, category, confidence, why in WORD_RULES:
+            if pattern.search(words):
+                return kind, category, confidence, why
+        area = AREA_RE.match(words)
+        if area is None:
+            break
+        words = area["rest"]
+    return UNCLEAR
 
 
 def _touches_changelog(files) -> bool:
