@@ -32,10 +32,18 @@ def run_http(
     ``Origin`` names another site; the SDK's own check (exact strings, three loopback spellings)
     is turned off so that one rule decides for every spelling.
     """
+    import math
+
     import anyio
     import uvicorn
     from mcp.server.transport_security import TransportSecuritySettings
 
+    from maguyva.errors import UsageError
+
+    if not (math.isfinite(session_idle_timeout) and session_idle_timeout > 0):
+        raise UsageError(
+            f"--session-idle-timeout {session_idle_timeout}: give a number of seconds, at least 1"
+        )
     app = server.streamable_http_app(
         streamable_http_path=MCP_PATH,
         session_idle_timeout=session_idle_timeout,

@@ -25,6 +25,7 @@ def command(
         typer.Option(
             "--session-idle-timeout",
             min=1,
+            max=7 * 24 * 3600,
             help="HTTP: close a session after this many seconds without a request.",
         ),
     ] = 1800,

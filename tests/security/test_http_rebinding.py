@@ -363,3 +363,18 @@ def test_an_abandoned_http_session_is_closed_after_the_idle_timeout(project, wor
         assert _ping(url, kept) == 200
     finally:
         _stop(process)
+
+
+@pytest.mark.parametrize("value", ["0", "-5", "inf", "nan", "1e9"])
+def test_an_idle_timeout_that_is_no_number_of_seconds_is_refused(workspace, value):
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "orkestra", "serve", "--http", "--root", str(workspace)),
+            *("--port", str(free_port()), "--session-idle-timeout", value),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=_env(),
+    )
+    assert done.returncode == 2 and "session-idle-timeout" in done.stderr, (value, done.stderr)
