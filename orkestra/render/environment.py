@@ -28,7 +28,9 @@ from orkestra.render.widths import (
     CappedEscapeFormatter,
     CappedFormatter,
     check_percent,
+    check_result,
     check_str_method,
+    text_size,
 )
 
 try:
@@ -86,6 +88,9 @@ class _Sandbox(ImmutableSandboxedEnvironment):
                     raise SecurityError(
                         f"repetition would build {len(seq) * count:,} items (the limit is {MAX_REPEAT:,})"
                     )
+                if isinstance(seq, (list, tuple)) and isinstance(count, int) and count > 1:
+                    # [s] * n holds n references to s: printed or joined, that is n copies of it
+                    check_result("repetition", text_size(seq, MAX_REPEAT // count + 1) * count)
         if (
             operator == "**"
             and isinstance(right, (int, float))

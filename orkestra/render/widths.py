@@ -19,7 +19,7 @@ from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEscapeFormatter, SandboxedFormatter
 
 MAX_WIDTH = 10_000  # a padding width, precision, batch or slice count: real templates use < 200
-MAX_RESULT = 1_000_000  # characters one call may build (the same bound as ``*``)
+MAX_RESULT = 10_000_000  # characters one call may build (10 MB of text; no rendered file comes near)
 MAX_JSON_INDENT = 64
 
 # a format spec: [[fill]align][sign][z][#][0][width][grouping][.precision][type]; only the numbers matter
@@ -68,6 +68,40 @@ def check_percent(template: Any, args: Any) -> None:
     if star:
         for value in args if isinstance(args, tuple) else (args,):
             check_width("format width", value)
+    if isinstance(args, dict):  # '%(a)s' * n: each conversion prints its value again
+        size = len(template) + sum(
+            text_size(args.get(m.group(0)[2 : m.group(0).index(")")], ""))
+            for m in _PERCENT.finditer(template)
+            if m.group(0).startswith("%(")
+        )
+    else:
+        size = len(template) + text_size(args)
+    check_result("% formatting", size)
+
+
+def text_size(value: Any, budget: int = MAX_RESULT) -> int:
+    """An upper estimate of ``len(str(value))``, walking containers only until ``budget`` is passed
+    (a list of 10^6 references to one 10^6-character string is 10^12 characters once printed)."""
+    total, stack, seen = 0, [value], 0
+    while stack and total <= budget:
+        item = stack.pop()
+        seen += 1
+        if isinstance(item, str):
+            total += len(item) + 2
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            total += 2 + 2 * len(item)
+            stack.extend(item)
+        elif isinstance(item, dict):
+            total += 2 + 4 * len(item)
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, int):
+            total += item.bit_length() // 3 + 2
+        else:
+            total += 8
+        if seen > budget:
+            break
+    return total
 
 
 def check_result(what: str, size: int) -> None:
@@ -102,18 +136,29 @@ def check_str_method(method: Any, args: tuple, kwargs: dict) -> None:
         )
 
 
-class CappedFormatter(SandboxedFormatter):
-    """The sandbox's ``str.format`` formatter, refusing a width or precision over MAX_WIDTH."""
+class _Capped:
+    """A ``str.format`` formatter refusing a width or precision over MAX_WIDTH, and a result over
+    MAX_RESULT as it grows (``('{0}' * 10**5).format('x' * 10**6)`` never gets past the cap)."""
+
+    _built = 0
+
+    def vformat(self, format_string: str, args: Any, kwargs: Any) -> str:
+        self._built = len(format_string)
+        return super().vformat(format_string, args, kwargs)  # type: ignore[misc]
 
     def format_field(self, value: Any, format_spec: str) -> Any:
         check_spec(format_spec)
-        return super().format_field(value, format_spec)
+        self._built += text_size(value)
+        check_result("str.format", self._built)
+        return super().format_field(value, format_spec)  # type: ignore[misc]
 
 
-class CappedEscapeFormatter(SandboxedEscapeFormatter):
-    def format_field(self, value: Any, format_spec: str) -> Any:
-        check_spec(format_spec)
-        return super().format_field(value, format_spec)
+class CappedFormatter(_Capped, SandboxedFormatter):
+    """The sandbox's ``str.format`` formatter with the caps of :class:`_Capped`."""
+
+
+class CappedEscapeFormatter(_Capped, SandboxedEscapeFormatter):
+    """The same for ``Markup.format``."""
 
 
 def _center(value: Any, width: int = 80) -> str:
@@ -156,6 +201,27 @@ def _tojson(eval_ctx: Any, value: Any, indent: int | None = None) -> Any:
     return jinja_filters.do_tojson(eval_ctx, value, indent)
 
 
+def _join(eval_ctx: Any, value: Any, d: str = "", attribute: Any = None) -> str:
+    items = list(value) if not isinstance(value, (list, tuple)) else value
+    check_result("join", text_size(items) + len(str(d)) * max(len(items) - 1, 0))
+    return jinja_filters.do_join(eval_ctx, items, d, attribute)
+
+
+def _wordwrap(
+    environment: Any,
+    s: str,
+    width: int = 79,
+    break_long_words: bool = True,
+    wrapstring: str | None = None,
+    break_on_hyphens: bool = True,
+) -> str:
+    if isinstance(width, int) and isinstance(wrapstring, str) and width > 0:
+        check_result("wordwrap", len(s) + len(wrapstring) * (len(s) // width + s.count("\n") + 1))
+    return jinja_filters.do_wordwrap(environment, s, width, break_long_words, wrapstring, break_on_hyphens)
+
+
+_join.jinja_pass_arg = jinja_filters.do_join.jinja_pass_arg  # type: ignore[attr-defined]
+_wordwrap.jinja_pass_arg = jinja_filters.do_wordwrap.jinja_pass_arg  # type: ignore[attr-defined]
 _replace.jinja_pass_arg = jinja_filters.do_replace.jinja_pass_arg  # type: ignore[attr-defined]
 _tojson.jinja_pass_arg = jinja_filters.do_tojson.jinja_pass_arg  # type: ignore[attr-defined]
 
@@ -167,4 +233,6 @@ CAPPED_FILTERS = {
     "slice": _slice,
     "replace": _replace,
     "tojson": _tojson,
+    "join": _join,
+    "wordwrap": _wordwrap,
 }

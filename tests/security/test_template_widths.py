@@ -32,10 +32,17 @@ HOSTILE = {
     "str-zfill": "{{ '1'.zfill(10**9) }}",
     "str-expandtabs": "{{ ('\\t' * 1000).expandtabs(10**7) }}",
     "str-replace": "{{ ('x' * 10**6).replace('', 'y' * 1000) }}",
-    "replace-filter": "{{ ('x' * 10**6)|replace('x', 'yyyyyyyyyy') }}",
+    "replace-filter": "{{ ('x' * 10**6)|replace('x', 'y' * 20) }}",
     "batch-fill": "{{ [1]|batch(10**9, 0)|list|length }}",
     "slice": "{{ [1]|slice(10**8)|list|length }}",
     "tojson-indent": "{{ {'a': [[1]]}|tojson(10**8) }}",
+    # amplification: a short format string or list standing for many copies of one big string
+    "format-repeated-field": "{{ ('{0}' * 10**5).format('x' * 10**6) }}",
+    "percent-repeated-key": "{{ ('%(a)s' * 10**5) % {'a': 'x' * 10**6} }}",
+    "percent-many-args": "{{ ('%s' * 10**5) % (('x' * 10**6,) * 10**5) }}",
+    "join-separator": "{{ ('x' * 10**6)|list|join('y' * 10**6) }}",
+    "list-of-big-strings": "{{ (['x' * 10**6] * 10**6)|join }}",
+    "wordwrap-wrapstring": "{{ ('x' * 10**6)|wordwrap(1, true, 'y' * 10**4) }}",
 }
 
 RUN = """
