@@ -240,6 +240,7 @@ _ANY_HINT = re.compile(
         ]
     )
 )
+_REQUEST_LINE = re.compile(r"(?:POST|PUT|PATCH)\s+(?:https?://|/)")
 _MODEL = re.compile(r"\b(?:assistant|claude|AI|agent|model|LLM|copilot)\b", _I)
 _DETAILS = re.compile(r"<details>(.*?)</details>", re.S | _I)
 _INLINE_CODE = re.compile(r"`([^`\n]+)`")
@@ -466,6 +467,8 @@ def _phrases(segment: Segment, file: str, steps: int, sends: bool = True) -> lis
         for match in pattern.finditer(text):
             emit(rule, match.start(), match.end(), message)
     for match in _SEND.finditer(low) if sends else ():
+        if _REQUEST_LINE.match(text, match.start()):
+            continue  # "POST https://api…/v1/x", "`POST /v1/files`": an HTTP request line, not an instruction
         start, end = clause_bounds(text, match.start(), match.end())
         clause = text[start:end]
         if _DEST.search(clause) and (_DATA.search(clause) or SENSITIVE_PATH.search(clause)):
@@ -519,6 +522,8 @@ def _code(segment: Segment, file: str) -> list[Finding]:
             re.sub(r"^\s*[$#>]\s", "", line) if segment.lang in {"console", "shell-session"} else line
             for line in segment.text.split("\n")
         )
+        if segment.lang == "":  # an unlabelled block is as often a text template: `x` there is inline code
+            text = _INLINE_CODE.sub(lambda m: m.group(1), text)
         return audit_shell_script(text, file, segment.line)
     if segment.lang in _REGEX_LANGS:
         return [replace(f, line=f.line + segment.line - 1) for f in regex_scan(segment.text, file)]

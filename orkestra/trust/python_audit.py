@@ -10,6 +10,7 @@ request headers is ordinary authentication.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import replace
 
 from orkestra.trust.findings import Finding, Severity, excerpt
@@ -99,7 +100,10 @@ _DOWNLOADS = _FETCH | {
 }
 # Arguments that authenticate a request, and calls whose value says nothing of their argument's content:
 # a secret there is used, not disclosed (``headers={"Authorization": f"Bearer {token}"}``, ``len(os.environ)``).
-_AUTH_KWARGS = {"headers", "auth", "cookies", "cert"}
+_AUTH_KWARGS = {"headers", "auth", "cookies", "cert", "params"}  # params: an API key as a query parameter
+_CLIENT_CALL = re.compile(
+    r"(?:^|\.)(?:session|client|http|conn)\w*\.(?:get|post|put|patch|delete|request|send)$", re.I
+)
 _NAME_CALLS = {"set", "list", "sorted", "tuple", "frozenset"}  # of os.environ: the variable names
 _OPAQUE_CALLS = {"len", "bool", "isinstance", "hasattr", "callable", "id", "type"}
 _DELETE = {"shutil.rmtree": "high", "os.remove": "medium", "os.unlink": "medium", "os.rmdir": "medium"}
@@ -268,7 +272,9 @@ class _Visitor(ast.NodeVisitor):
                 accessed.add(id(sub.value))
             if id(sub) not in accessed and self._maybe_environ(sub) and self.is_environ(sub):
                 return True  # the whole environment: passed on, unpacked ({**os.environ}) or copied
-            if isinstance(sub, ast.Name) and sub.id in self.tainted:
+            if (isinstance(sub, ast.Name) and sub.id in self.tainted) or (
+                isinstance(sub, ast.Attribute) and self.tainted and _dotted(sub) in self.tainted
+            ):
                 return True
             if (
                 isinstance(sub, ast.Constant)
@@ -310,6 +316,8 @@ class _Visitor(ast.NodeVisitor):
             yield current
             if isinstance(current, ast.Call):
                 callee = self.name_of(current.func)
+                if callee in _SEND or callee in _DOWNLOADS or _CLIENT_CALL.search(callee):
+                    continue  # a response: what the request carried is judged where it is sent
                 if (
                     callee in _OPAQUE_CALLS
                     or (callee in _NAME_CALLS and len(current.args) == 1 and self.is_environ(current.args[0]))
@@ -429,9 +437,7 @@ class _Visitor(ast.NodeVisitor):
                 self.aliases[node.targets[0].id] = module
         if self.secret_source(node.value):
             for target in node.targets:
-                for sub in ast.walk(target):
-                    if isinstance(sub, ast.Name):
-                        self.tainted.add(sub.id)
+                self.tainted.update(_assigned_names(target))
         self.generic_visit(node)
 
     def visit_For(self, node: ast.For) -> None:
@@ -505,10 +511,11 @@ class _Visitor(ast.NodeVisitor):
             callee = "builtins." + callee.rsplit(".", 1)[1]  # getattr(__builtins__, "ex" + "ec")
         if callee in {"eval", "exec", "compile", "builtins.eval", "builtins.exec"} and node.args:
             literal = self.constant_str(node.args[0]) is not None
+            runs = callee != "compile"  # compile() builds a code object (a syntax check); exec/eval run it
             self.add(
                 node,
                 "exec",
-                "medium" if literal else "high",
+                "high" if runs and not literal else "medium",
                 f"{callee}() of {'a literal' if literal else 'dynamic code'}",
             )
         elif callee in {"marshal.loads", "pickle.loads", "codecs.decode"}:
@@ -589,8 +596,7 @@ class _Visitor(ast.NodeVisitor):
             )
             return
         if fetches and any(
-            self.secret_source(p)
-            for p in [*node.args, *(k.value for k in node.keywords if k.arg in {"params", "url"})]
+            self.secret_source(p) for p in [*node.args, *(k.value for k in node.keywords if k.arg == "url")]
         ):
             self.add(
                 node,
@@ -648,6 +654,31 @@ class _Visitor(ast.NodeVisitor):
             self.add(node, "write-outside", "high", f"writes a start-up, credential or system file: {target}")
         elif is_outside_write_target(target):
             self.add(node, "write-outside", "medium", f"writes outside the skill folder: {target}")
+
+
+def _dotted(node: ast.AST) -> str:
+    """``self.api_key`` for an attribute chain of names, "" for anything else."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    return ".".join([node.id, *reversed(parts)]) if isinstance(node, ast.Name) else ""
+
+
+def _assigned_names(target: ast.AST) -> set[str]:
+    """What an assignment to ``target`` taints: a name, an attribute path (``self.api_key`` — not all of
+    ``self``), the container of a subscript, every element of a tuple."""
+    if isinstance(target, ast.Name):
+        return {target.id}
+    if isinstance(target, ast.Attribute):
+        return {_dotted(target)} - {""}
+    if isinstance(target, ast.Subscript):
+        return _assigned_names(target.value)
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return {name for element in target.elts for name in _assigned_names(element)}
+    if isinstance(target, ast.Starred):
+        return _assigned_names(target.value)
+    return set()
 
 
 def audit_shell_script(text: str, file: str, base_line: int = 1, within: str | None = None) -> list[Finding]:

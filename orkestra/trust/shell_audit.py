@@ -88,6 +88,8 @@ _GIT_HIJACK_KEYS = (
 # Reserved words that may precede a command: ``then curl … | sh``, ``do eval "$l"``, ``! grep``.
 _KEYWORDS = {"then", "do", "else", "elif", "if", "while", "until", "!", "{", "(", "time", "coproc"}
 _LOOKUPS = {"dig", "nslookup", "host", "drill", "ping", "ping6", "traceroute", "getent", "whois"}
+# echo 'export API_KEY="…"' >> ~/.bashrc: a variable, no command (no $(), backticks, ;, |, &, alias, function)
+_PLAIN_EXPORT = re.compile(r"^(?:export\s+)?[A-Za-z_]\w*=[^;&|`$<>()\n]*$")
 _SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "fish"}
 _VERIFIERS = {"sha256sum", "sha512sum", "shasum", "gpg", "gpgv", "cosign", "minisign", "sigstore"}
 _UPLOAD_FLAGS = {
@@ -777,8 +779,15 @@ def _check_writes(name: str, args: list[str], writes: list[str], record: _Line) 
         targets += plain
     elif name in {"cp", "mv", "install", "ln", "rsync", "scp"} and len(plain) >= 2:
         targets.append(plain[-1])
+    settings = name in {"echo", "printf"} and bool(plain) and all(_PLAIN_EXPORT.match(a) for a in plain)
     for target in targets:
-        if PERSISTENCE_PATH.search(target):
+        if (
+            PERSISTENCE_PATH.search(target)
+            and settings
+            and not re.search(r"\.ssh|authorized_keys|/etc/|^/", target)
+        ):
+            record.add("write-outside", "medium", f"adds a variable setting to a start-up file: {target}")
+        elif PERSISTENCE_PATH.search(target):
             record.add("write-outside", "high", f"writes a start-up, credential or system file: {target}")
         elif is_outside_write_target(target):
             record.add("write-outside", "medium", f"writes outside the skill folder: {target}")
