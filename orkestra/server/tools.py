@@ -113,7 +113,7 @@ def register(server: Any, root: Path | Callable[[], Path], *, read_only: bool = 
         limit: Annotated[int, Field(ge=1, le=100)] = 20,
         max_tokens: Annotated[int, Field(ge=200, le=25_000)] = 4_000,
     ) -> dict[str, Any]:
-        """Why code is like this: decisions, truths and changelog entries behind it, ranked and cited."""
+        """Why code is like this: decisions, truths, changelog entries, and the commits and PRs that shaped it."""
         from orkestra.why.answer import why as answer
 
         with fixable():
