@@ -12,7 +12,7 @@ from typing import Any
 
 from maguyva.api import Maguyva
 from maguyva.server.build import INSTRUCTIONS, PerThread, build_server
-from maguyva.server.hosts import BoundHost
+from maguyva.server.hosts import BoundHost, base_url
 from maguyva.server.transport import DEFAULT_SESSION_IDLE_TIMEOUT, run_http, run_stdio
 
 __all__ = ["INSTRUCTIONS", "PerThread", "Repository", "build_server", "serve"]
@@ -41,7 +41,7 @@ def _http_server(repo: PerThread, access: Any, host: str, port: int):
 
     from maguyva.server.auth import SharedKey
 
-    public_url = f"http://{host}:{port}"
+    public_url = base_url(host, port)
     auth = AuthSettings(
         issuer_url=public_url,
         resource_server_url=f"{public_url}/mcp",

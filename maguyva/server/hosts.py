@@ -85,6 +85,13 @@ class BoundHost:
         return f"{self.host} or localhost" if address in LOCALHOST_ADDRESSES else self.host
 
 
+def base_url(host: str, port: int) -> str:
+    """``http://host:port`` for a ``--host`` value, an IPv6 address in brackets (``http://[::1]:8765``)."""
+    name = host.strip()
+    name = name[1:-1] if name.startswith("[") and name.endswith("]") else name
+    return f"http://[{name}]:{port}" if ":" in name else f"http://{name}:{port}"
+
+
 def split_host(value: str) -> str | None:
     """The host of a ``Host`` header value (``name``, ``name:port``, ``[v6]:port``), else None."""
     value = value.strip()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from maguyva.server.build import PerThread, build_server
+from maguyva.server.hosts import base_url
 from maguyva.server.transport import DEFAULT_SESSION_IDLE_TIMEOUT, run_http
 from maguyva.store.postgres.location import PostgresLocation
 from maguyva.workspace import TeamWorkspace
@@ -55,7 +56,7 @@ def serve_team(
     team = TeamRepositories(store, embedder, embedding_settings)
     team.api()  # fail fast (no such workspace, no index) before the transport starts
     keys = WorkspaceKeys(store)
-    server = build_team_server(team, keys, public_url or f"http://{host}:{port}")
+    server = build_team_server(team, keys, public_url or base_url(host, port))
     try:
         run_http(server, host=host, port=port, guard=None, session_idle_timeout=session_idle_timeout)
     finally:

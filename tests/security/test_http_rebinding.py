@@ -378,3 +378,41 @@ def test_an_idle_timeout_that_is_no_number_of_seconds_is_refused(workspace, valu
         env=_env(),
     )
     assert done.returncode == 2 and "session-idle-timeout" in done.stderr, (value, done.stderr)
+
+
+@pytest.mark.parametrize("bind", ["0:0:0:0:0:0:0:1", "[::1]"])
+def test_a_keyed_server_on_an_ipv6_loopback_starts_and_serves(project, bind):
+    """Before: the bearer-auth settings built `http://0:0:0:0:0:0:0:1:PORT` and start-up died on it."""
+    if not _ipv6():
+        pytest.skip("no IPv6 loopback here")
+    root, store = project
+    port = free_port()
+    key = "rebinding-test-key-0123456789"
+    process = subprocess.Popen(
+        [
+            *(
+                sys.executable,
+                "-m",
+                "orkestra",
+                "code",
+                "serve",
+                "--http",
+                "--host",
+                bind,
+                "--port",
+                str(port),
+            ),
+            *("--repo", str(root), "--store", str(store)),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**_env(), "MAGUYVA_API_KEY": key},
+    )
+    try:
+        assert _wait("::1", port, process), _stop(process)
+        (found,) = mcp_calls(
+            f"http://[::1]:{port}/mcp", key, [("find_symbol", {"symbol_name": "cart_total"})]
+        )
+        assert found.structured_content["count"] == 1
+    finally:
+        _stop(process)
