@@ -30,6 +30,7 @@ from typing import Any
 import yaml
 
 from orkestra.errors import OrkestraError, UsageError
+from orkestra.workspace import jsontext
 from orkestra.workspace.config import CONFIG_FILE, OrkestraConfig, config_from_document, load_config
 from orkestra.workspace.links import Containment, read_regular
 from orkestra.workspace.scan import tree_paths, walk_tree
@@ -730,7 +731,7 @@ def apply_import(plan: ImportPlan) -> ImportPlan:
 def read_adoptions(root: Path, config: OrkestraConfig) -> dict[str, str]:
     """Files ``import`` verified (path → sha256 of the original) that sync may take over."""
     try:
-        data = json.loads((root / config.paths.state / ADOPT_FILE).read_text(encoding="utf-8"))
+        data = jsontext.loads((root / config.paths.state / ADOPT_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}

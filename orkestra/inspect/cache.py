@@ -28,6 +28,7 @@ import re
 import time
 from pathlib import Path
 
+from orkestra.workspace import jsontext
 from orkestra.workspace.root import CONFIG_FILE, raw_config  # raw_config: no pydantic on a cache hit
 from orkestra.workspace.scan import walk_tree
 
@@ -122,12 +123,12 @@ class SectionCache:
     def read(self, sections: Iterable[str]) -> dict[str, Any] | None:
         """The cached sections, or ``None`` when one is missing or any watched path changed."""
         try:
-            fingerprint = json.loads((self.folder / "fingerprint.json").read_text(encoding="utf-8"))
+            fingerprint = jsontext.loads((self.folder / "fingerprint.json").read_text(encoding="utf-8"))
             if fingerprint.get("key") != _key() or not _fresh(self.root, fingerprint):
                 return None
             found = {}
             for section in sections:
-                stored = json.loads((self.folder / f"{section}.json").read_text(encoding="utf-8"))
+                stored = jsontext.loads((self.folder / f"{section}.json").read_text(encoding="utf-8"))
                 if stored.get("build") != fingerprint["build"]:
                     return None
                 found[section] = stored["data"]

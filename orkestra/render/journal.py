@@ -23,6 +23,7 @@ from pathlib import Path
 
 from orkestra.render.guard import TMP_SUFFIX, SafeTree, UnsafePath, path_parts, tmp_name
 from orkestra.render.lock import sync_lock  # noqa: F401 - re-exported: the journal's callers hold it
+from orkestra.workspace import jsontext
 
 JOURNAL_NAME = "sync-journal.json"
 DEFAULT_STATE = ".orkestra"
@@ -74,7 +75,7 @@ def recover(root: Path, state: str | None, output: str) -> str | None:
             sweep(tree, [_parent(rel)])
             return None
         try:
-            journal = json.loads(raw)
+            journal = jsontext.loads(raw)
             phase, ops = journal["phase"], list(journal["ops"])
         except (ValueError, KeyError, TypeError):
             phase, ops = "corrupt", []

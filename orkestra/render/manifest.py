@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from orkestra.errors import OrkestraError
+from orkestra.workspace import jsontext
 
 if TYPE_CHECKING:
     from orkestra.workspace.config import OrkestraConfig
@@ -66,7 +67,7 @@ def read_manifest(root: Path, config: OrkestraConfig) -> Manifest | None:
 def read_manifest_at(root: Path, rel: str) -> Manifest | None:
     """The manifest at ``root/rel``, or None when there is none."""
     try:
-        data = json.loads((root / rel).read_text(encoding="utf-8"))
+        data = jsontext.loads((root / rel).read_text(encoding="utf-8"))
         return Manifest(
             inputs=str(data.get("inputs_sha256", "")),
             files={str(k): str(v) for k, v in dict(data.get("files", {})).items()},

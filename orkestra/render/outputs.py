@@ -15,6 +15,7 @@ from orkestra.errors import OrkestraError
 from orkestra.render import context as ctx
 from orkestra.render.environment import template_loader
 from orkestra.render.inputs import skill_assets
+from orkestra.workspace import jsontext
 from orkestra.workspace.compose import compose_agent
 from orkestra.workspace.links import Containment
 from orkestra.workspace.load import Workspace
@@ -184,7 +185,7 @@ def _settings(ws: Workspace) -> Output | None:
     existing = None
     if path.is_file():
         try:
-            existing = json.loads(path.read_text(encoding="utf-8"))
+            existing = jsontext.loads(path.read_text(encoding="utf-8"))
         except ValueError as exc:
             raise OrkestraError(f"{rel}: not valid JSON ({exc}); fix it so sync can merge its hooks") from exc
         if not isinstance(existing, dict):

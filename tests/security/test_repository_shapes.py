@@ -256,3 +256,21 @@ def test_init_with_lone_surrogates_in_package_json(git_repo: Path):
     config = (git_repo / "orkestra.yaml").read_bytes().decode("utf-8")  # valid UTF-8
     assert "web\ufffdapp" in config
     assert clean(run(git_repo, "validate")).returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("path", "words"),
+    [
+        (".claude/settings.json", "not valid JSON (JSON nested too deeply"),
+        (".claude/.orkestra-manifest.json", "unreadable manifest (JSON nested too deeply"),
+    ],
+)
+def test_deeply_nested_json_the_sync_reads_is_a_named_error(tmp_path: Path, path: str, words: str):
+    """Before: `json.loads` raised RecursionError out of `sync` (and `system status`) on 100,000 brackets.
+    Every JSON read of repository content goes through ``orkestra.workspace.jsontext.loads``."""
+    root = workspace(tmp_path)
+    (root / path).parent.mkdir(parents=True, exist_ok=True)
+    (root / path).write_text('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    result = clean(run(root, "sync"))
+    assert result.returncode == 1 and f"{path}: {words}" in result.stderr, result.stderr[-2000:]
+    clean(run(root, "system", "status"))
