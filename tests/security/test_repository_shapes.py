@@ -274,3 +274,15 @@ def test_deeply_nested_json_the_sync_reads_is_a_named_error(tmp_path: Path, path
     result = clean(run(root, "sync"))
     assert result.returncode == 1 and f"{path}: {words}" in result.stderr, result.stderr[-2000:]
     clean(run(root, "system", "status"))
+
+
+def test_a_lone_surrogate_in_settings_json_is_a_named_error(tmp_path: Path):
+    """Before: `"\\ud800"` parsed, then writing the merged settings raised UnicodeEncodeError."""
+    root = workspace(tmp_path)
+    path = ".claude/settings.json"
+    (root / path).parent.mkdir(parents=True, exist_ok=True)
+    (root / path).write_text('{"env": {"X": "\\ud800"}, "ok": "\\ud83d\\ude00"}')
+    words = "not valid JSON (a lone surrogate"
+    result = clean(run(root, "sync"))
+    assert result.returncode == 1 and f"{path}: {words}" in result.stderr, result.stderr[-2000:]
+    clean(run(root, "system", "status"))
