@@ -8,6 +8,8 @@ alias of ``--format json``). Without ``--format``, a terminal gets ``table`` (li
 
 from __future__ import annotations
 
+import inspect
+import re
 from enum import Enum
 from typing import Annotated
 
@@ -53,8 +55,30 @@ def repo_of(repo: str, path: str | None) -> str:
     return path if path is not None else repo
 
 
+def as_invoked(text: str, prefix: str) -> str:
+    """``text`` with each line that runs ``maguyva …`` naming the command as invoked (``prefix``:
+    ``orkestra code`` when mounted, ``maguyva`` standalone)."""
+    if prefix == "maguyva":
+        return text
+    return re.sub(r"(?m)^(\s*(?:\$ )?)maguyva(?= |$)", lambda m: m.group(1) + prefix, text)
+
+
 class AliasedCommand(TyperCommand):
-    """A command that reads ``--root`` as ``--repo`` and ``--json`` as ``--format json`` (both hidden)."""
+    """A command that reads ``--root`` as ``--repo`` and ``--json`` as ``--format json`` (both hidden),
+    and whose help examples name it as invoked (``orkestra code index`` under orkestra)."""
+
+    def format_help_text(self, ctx, formatter) -> None:
+        text = inspect.cleandoc(self.help or "").partition("\f")[0]
+        if text:
+            root = (
+                ctx.find_root().info_name or "maguyva"
+            )  # "orkestra" (the tree), "orkestra code" or "maguyva"
+            prefix = (
+                "orkestra code" if root == "orkestra" else root if root.startswith("orkestra") else "maguyva"
+            )
+            formatter.write_paragraph()
+            with formatter.indentation():
+                formatter.write_text(as_invoked(text, prefix))
 
     def parse_args(self, ctx, args: list[str]) -> list[str]:
         names = {name for param in self.params for name in getattr(param, "opts", ())}

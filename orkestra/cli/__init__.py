@@ -7,10 +7,11 @@ lists :data:`SUMMARIES` (tests/test_cli_imports.py checks they equal the modules
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import os
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from typer import _click as click  # typer 0.28 vendors click; what its groups and formatters are
@@ -138,6 +139,20 @@ class _Root(AliasGroup):
     def list_commands(self, ctx: click.Context) -> list[str]:
         rank = {name: index for index, name in enumerate(ENTRIES)}
         return sorted(self.commands, key=lambda name: rank.get(name, len(rank)))
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        """An unknown command exits 2 naming the closest ones from :data:`ENTRIES` (the lazy root
+        holds none of them, so typer's own suggestion, made from the loaded commands, finds nothing)."""
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.UsageError as error:
+            if args and "Did you mean" not in error.message:
+                matches = difflib.get_close_matches(args[0], list(ENTRIES), n=3, cutoff=0.6)
+                if matches:
+                    error.message = (
+                        f"{error.message.rstrip('.')}. Did you mean {', '.join(map(repr, matches))}?"
+                    )
+            raise
 
 
 class _SummaryRoot(_Root):

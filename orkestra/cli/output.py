@@ -8,6 +8,7 @@ person at a terminal (``--format`` chooses; see options.py). Errors go to stderr
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
@@ -114,11 +115,23 @@ def wrap_cell(text: str, width: int, max_lines: int | None) -> str:
     """``text`` wrapped to ``width``; beyond ``max_lines`` lines the last one ends in an ellipsis."""
     import textwrap
 
-    lines = [piece for line in text.splitlines() for piece in (textwrap.wrap(line, width) or [""])]
+    lines = [
+        piece
+        for line in text.splitlines()
+        for piece in (
+            textwrap.wrap(line, width, subsequent_indent=" " * _hanging(line), break_on_hyphens=False) or [""]
+        )
+    ]
     if max_lines is not None and len(lines) > max_lines:
         lines = lines[:max_lines]
         lines[-1] = lines[-1][: width - 1].rstrip() + "…"
     return "\n".join(lines)
+
+
+def _hanging(line: str) -> int:
+    """How far a wrapped line's continuation is indented: under the text of a ``- item`` or an indent."""
+    match = re.match(r"\s*(?:- )?", line)
+    return min(len(match.group(0)) if match else 0, 8)
 
 
 def shorten_middle(text: str, width: int) -> str:
@@ -130,17 +143,87 @@ def shorten_middle(text: str, width: int) -> str:
 
 
 def emit_text(data: Any) -> None:
-    """A record for people: YAML-like ``field: value`` lines, nested values indented."""
-    import yaml
+    """A record for people: ``field: value`` lines, nested values indented, lists one ``- item`` a line.
 
-    text = yaml.safe_dump(
-        json.loads(json.dumps(data, ensure_ascii=False, default=_default)),
-        sort_keys=False,
-        allow_unicode=True,
-        width=100,
-        default_flow_style=False,
-    )
-    sys.stdout.write(visible(text))
+    Free text (a decision's summary, context) reads as text: a hard-wrapped paragraph is joined and
+    wrapped again to the terminal, blank lines part paragraphs, and a block of list items, indented
+    or fenced lines is kept as written (:func:`readable`)."""
+    data = json.loads(json.dumps(data, ensure_ascii=False, default=_default))
+    lines: list[str] = []
+    _text_lines(data, "", lines, text_width())
+    sys.stdout.write("".join(f"{visible(line)}\n" for line in lines))
+
+
+TEXT_WIDTH = 100  # text records wrap at the terminal's width, and never wider than this
+_LITERAL = re.compile(r"^(?:\s+\S|\s*(?:[-*+•]|\d+[.)])\s|\s*```|\s*\||\s*>)")
+
+
+def text_width() -> int:
+    import shutil
+
+    return max(40, min(shutil.get_terminal_size((TEXT_WIDTH, 24)).columns, TEXT_WIDTH))
+
+
+def readable(text: str, width: int) -> list[str]:
+    """Free text as lines of at most ``width`` (a longer word stays whole): each paragraph (lines up
+    to a blank one) joined and wrapped again, unless it holds list items, indented, quoted or fenced
+    lines, which are kept as written (a literal block); one empty line between paragraphs."""
+    import textwrap
+
+    out: list[str] = []
+    for block in re.split(r"\n[ \t]*\n", text.strip("\n")):
+        lines = [line.rstrip() for line in block.splitlines()]
+        if any(_LITERAL.match(line) for line in lines):
+            out.extend(lines)
+        else:
+            joined = " ".join(line.strip() for line in lines)
+            out.extend(textwrap.wrap(joined, width, break_long_words=False, break_on_hyphens=False) or [""])
+        out.append("")
+    return out[:-1] or [""]
+
+
+def _text_lines(value: Any, indent: str, out: list[str], width: int) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _text_field(str(key), item, indent, out, width)
+    elif isinstance(value, list):
+        for item in value:
+            _text_item(item, indent, out, width)
+    else:
+        out.extend(indent + line if line else "" for line in readable(_scalar(value), width - len(indent)))
+
+
+def _text_field(key: str, value: Any, indent: str, out: list[str], width: int) -> None:
+    head = f"{indent}{key}:"
+    if isinstance(value, (dict, list)) and value:
+        out.append(head)
+        _text_lines(value, indent + "  ", out, width)
+    elif isinstance(value, str) and ("\n" in value.strip() or len(head) + 1 + len(value) > width):
+        out.append(head)  # free text: its own indented block, wrapped as paragraphs
+        out.extend(f"{indent}  {line}" if line else "" for line in readable(value, width - len(indent) - 2))
+    else:
+        out.append(f"{head} {_scalar(value)}")
+
+
+def _text_item(item: Any, indent: str, out: list[str], width: int) -> None:
+    """One ``- item`` of a list: a record's fields under the dash, text wrapped with a hanging indent."""
+    nested: list[str] = []
+    if isinstance(item, (dict, list)) and item:
+        _text_lines(item, indent + "  ", nested, width)
+    else:
+        nested = [
+            f"{indent}  {line}" if line else "" for line in readable(_scalar(item), width - len(indent) - 2)
+        ]
+    out.append(f"{indent}- {nested[0][len(indent) + 2 :]}")
+    out.extend(nested[1:])
+
+
+def _scalar(value: Any) -> str:
+    if value is None or value in ([], {}):
+        return "-"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def show_rows(data: dict[str, Any], fmt: Format | None, key: str, columns: Sequence[str]) -> None:
@@ -164,9 +247,25 @@ def show_record(data: Any, fmt: Format | None, title: str) -> None:
     elif fmt is Format.text:
         emit_text(data)
     else:
+        record = json.loads(json.dumps(data, ensure_ascii=False, default=_default))
         emit_table(
-            title, ("field", "value"), [[key, _cell(value)] for key, value in data.items()], max_lines=None
+            title,
+            ("field", "value"),
+            [[key, _record_cell(value)] for key, value in record.items()],
+            max_lines=None,
         )
+
+
+def _record_cell(value: Any) -> str:
+    """A record's value in a field | value table: free text as paragraphs (joined, for the cell to
+    wrap), a list one ``- item`` a line, nested records as the text view prints them."""
+    if isinstance(value, str):
+        return "\n".join(readable(value, 10**6))  # one line per paragraph; the cell wraps them
+    if isinstance(value, (dict, list)) and value:
+        lines: list[str] = []
+        _text_lines(value, "", lines, 10**6)
+        return "\n".join(lines)
+    return _scalar(value)
 
 
 def _cell(value: Any) -> str:
