@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from maguyva.cli.options import FormatOption, PathAlias, RepoOption, StoreOption, repo_of
-from maguyva.cli.output import emit_table, run, show_report
+from maguyva.cli.output import emit_path, emit_table, run, show_report
 
 LANGUAGE_COLUMNS = ("language", "files", "symbols", "edges")
 
@@ -48,15 +48,7 @@ def index(
             return
         with _progress() as report:
             summary = pipeline.index_repository(where, store, full, report, max_bytes=max_bytes)
-        show_report(
-            summary.to_dict(),
-            fmt,
-            lambda: emit_table(
-                f"{summary.mode} index: {summary.files} files in {summary.seconds} s ({summary.store})",
-                LANGUAGE_COLUMNS,
-                _language_rows(summary.languages),
-            ),
-        )
+        show_report(summary.to_dict(), fmt, lambda: _summary_tables(summary))
 
     run(action)
 
@@ -89,12 +81,22 @@ def _language_rows(languages: dict) -> list[list]:
     return [[lang, v["files"], v["symbols"], v["edges"]] for lang, v in languages.items()]
 
 
+def _summary_tables(summary) -> None:
+    emit_table(
+        f"{summary.mode} index: {summary.files} files in {summary.seconds} s",
+        LANGUAGE_COLUMNS,
+        _language_rows(summary.languages),
+    )
+    emit_path("store", summary.store)  # on its own line: a table title would break it mid-word
+
+
 def _plan_tables(plan) -> None:
     emit_table(
-        f"would index {sum(plan.languages.values())} files into {plan.store}",
+        f"would index {sum(plan.languages.values())} files",
         ("language", "files"),
         sorted(plan.languages.items()),
     )
+    emit_path("into", plan.store)
     emit_table("skipped", ("path", "reason"), [[s["path"], s["reason"]] for s in plan.skipped])
 
 

@@ -94,6 +94,11 @@ def emit_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
     console.print(table)
 
 
+def emit_path(label: str, path: Any) -> None:
+    """``label: path`` on a line of its own, never wrapped: a path split mid-word cannot be copied."""
+    sys.stdout.write(f"{label}: {visible(str(path))}\n")
+
+
 def _hit_column_width(column: str, values: list[str], width: int) -> int:
     """The room a column of a hit table gets: its widest value, capped (half the line for citations)."""
     cap = {CITATION: max(MIN_CITATION, width // 2), SYMBOL: max(12, width // 4)}.get(column, 12)
@@ -178,6 +183,143 @@ def show(
         )
     else:
         emit_text(data)
+
+
+SEARCH_TABLE_MIN_SNIPPET = 40  # below this many columns for the snippet, each hit is printed as a block
+SNIPPET_LINES = 3
+
+
+def show_search(data: Any, fmt: Format | None) -> None:
+    """``search``'s answer: JSON as is; text as a record; else (the terminal's table) the query's
+    intent, fusion strategy and notes first, then the hits: a table when every citation and symbol
+    fits whole and the snippet keeps :data:`SEARCH_TABLE_MIN_SNIPPET` columns, else one block per hit
+    (citation, kind and symbol on a line, the snippet wrapped under it, then the ``more`` places)."""
+    data = plain(data)
+    fmt = chosen(fmt, listing=True)
+    if fmt is not Format.table:
+        show(data, fmt, rows="results", columns=("citation", "kind", "symbol", "snippet"))
+        return
+    from rich.console import Console
+
+    width = Console().width
+    lines = _search_header(data, width)
+    hits = [
+        {k: "" if v is None else visible(" ".join(str(v).split())) for k, v in _hit(h).items()}
+        for h in data.get("results") or []
+    ]
+    sys.stdout.write("".join(f"{line}\n" for line in lines))
+    if not hits:
+        sys.stdout.write("no results\n")
+        return
+    fixed = [max([len(c), *(len(h[c]) for h in hits)]) for c in ("citation", "kind", "symbol")]
+    if width - sum(fixed) - 13 >= SEARCH_TABLE_MIN_SNIPPET:
+        _search_table(hits, fixed, width)
+    else:
+        _search_blocks(hits, width)
+
+
+def _hit(hit: dict) -> dict:
+    more = ", ".join(
+        f"{m.get('citation', '')} {m.get('symbol') or ''}".strip()
+        for m in hit.get("more") or []
+        if isinstance(m, dict)
+    )
+    return {
+        "citation": hit.get("citation"),
+        "kind": hit.get("kind"),
+        "symbol": hit.get("symbol"),
+        "snippet": hit.get("snippet"),
+        "more": more,
+    }
+
+
+def _search_header(data: dict, width: int) -> list[str]:
+    import textwrap
+
+    intent = data.get("intent") or "-"
+    if data.get("confidence") is not None:
+        intent += f" ({data['confidence']:.2f})" if isinstance(data["confidence"], (int, float)) else ""
+    fusion = data.get("fusion_strategy") or "-"
+    used = ", ".join(data.get("modalities_used") or [])
+    lines = [
+        f"query: {visible(str(data.get('query', '')))}",
+        f"intent: {intent}",
+        f"fusion: {fusion}" + (f" ({used})" if used else ""),
+    ]
+    for note in data.get("notes") or []:
+        lines.extend(
+            textwrap.wrap(
+                visible(str(note)),
+                width,
+                initial_indent="note: ",
+                subsequent_indent="      ",
+                break_on_hyphens=False,
+                break_long_words=False,
+            )
+        )
+    return lines
+
+
+def _search_table(hits: list[dict], fixed: list[int], width: int) -> None:
+    import textwrap
+
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(markup=False, emoji=False, highlight=False)
+    snippet_width = max(SEARCH_TABLE_MIN_SNIPPET, width - sum(fixed) - 13)
+    table = Table(title=f"results ({len(hits)})")
+    for name, room in zip(("citation", "kind", "symbol"), fixed, strict=True):
+        table.add_column(name, no_wrap=True, min_width=room)
+    table.add_column("snippet", width=snippet_width, overflow="fold")
+    for hit in hits:
+        text = textwrap.wrap(
+            hit["snippet"], snippet_width, break_on_hyphens=False, break_long_words=True
+        ) or [""]
+        if len(text) > SNIPPET_LINES:
+            text = [*text[: SNIPPET_LINES - 1], _cut_end(" ".join(text[SNIPPET_LINES - 1 :]), snippet_width)]
+        if hit["more"]:
+            text += textwrap.wrap(
+                "also: " + hit["more"], snippet_width, break_on_hyphens=False, break_long_words=False
+            )
+        table.add_row(hit["citation"], hit["kind"], hit["symbol"], "\n".join(text))
+    console.print(table)
+
+
+def _search_blocks(hits: list[dict], width: int) -> None:
+    """One block per hit: a terminal too narrow for a table still shows each citation and symbol whole."""
+    import textwrap
+
+    out: list[str] = []
+    for rank, hit in enumerate(hits, 1):
+        head = f"{rank}. {hit['citation']}"
+        pad = " " * (len(str(rank)) + 2)
+        rest = " ".join(part for part in (hit["kind"], hit["symbol"]) if part)
+        if len(head) + 1 + len(rest) <= width:
+            out.append(f"{head} {rest}".rstrip())
+        else:  # the citation alone on its line (whole even when wider), kind and symbol under it
+            out.extend([head, pad + rest] if rest else [head])
+        snippet = textwrap.wrap(
+            hit["snippet"], max(width - len(pad), 20), break_on_hyphens=False, break_long_words=True
+        )
+        if len(snippet) > SNIPPET_LINES:
+            snippet = [
+                *snippet[: SNIPPET_LINES - 1],
+                _cut_end(" ".join(snippet[SNIPPET_LINES - 1 :]), width - len(pad)),
+            ]
+        out.extend(pad + line for line in snippet)
+        if hit["more"]:
+            out.extend(
+                textwrap.wrap(
+                    "also: " + hit["more"],
+                    width,
+                    initial_indent=pad,
+                    subsequent_indent=pad + "      ",
+                    break_on_hyphens=False,
+                    break_long_words=False,
+                )
+            )
+    sys.stdout.write("".join(f"{line}\n" for line in out))
 
 
 def show_report(report: dict, fmt: Format | None, tables: Callable[[], None]) -> None:

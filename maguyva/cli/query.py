@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from maguyva.cli.options import FormatOption, RepoOption, StoreOption
-from maguyva.cli.output import run, show
+from maguyva.cli.output import run, show, show_search
 
 HIT_COLUMNS = ("citation", "kind", "symbol", "snippet")
 NameArgument = Annotated[str, typer.Argument(help="Symbol name or qualified name.")]
@@ -27,6 +27,7 @@ def _answer(
     rows: str | None = None,
     columns=HIT_COLUMNS,
     fast: Callable[[Any], Any] | None = None,
+    printer: Callable[[Any, Any], None] | None = None,
 ) -> None:
     """Open the index, ``call`` the library, print the answer; ``fast`` instead when the retrieval is
     one repository's ``Maguyva`` (it returns the answer's JSON without building the model)."""
@@ -40,7 +41,10 @@ def _answer(
             result = fast(api) if fast is not None and isinstance(api, Maguyva) else call(api)
         finally:
             api.close()
-        show(result, fmt, rows=rows, columns=columns)
+        if printer is not None:
+            printer(result, fmt)
+        else:
+            show(result, fmt, rows=rows, columns=columns)
 
     run(action)
 
@@ -77,6 +81,7 @@ def search(
         ),
         fmt,
         "results",
+        printer=show_search,
     )
 
 
