@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from orkestra.errors import NotFoundError, OrkestraError
 from orkestra.trust.conformance import check_conformance
 from orkestra.trust.findings import AuditReport, Finding, SkillAudit, sort_findings
-from orkestra.trust.scripts_audit import audit_file
+from orkestra.trust.scripts_audit import audit_file, skill_downloads
 from orkestra.trust.shipped import classify_binary
 from orkestra.workspace.scan import tree_paths
 
@@ -44,16 +44,16 @@ def audit_skill_dir(path: Path, base: Path | None = None, name: str | None = Non
                 f"a symbolic link (to {os.readlink(link)}): never read, copied or followed",
             )
         )
+    downloads = _downloads(path, files)  # a file one script downloads and another runs
     for file in files:
         shown = _display(file, base)
-        data = file.read_bytes()
-        if len(data) > MAX_FILE_BYTES:
+        size = file.stat().st_size  # before reading: a huge (or sparse) file is never read whole
+        if size > MAX_FILE_BYTES:
             findings.append(
-                Finding(
-                    "file.unreviewable", "medium", shown, 1, "", f"{len(data)} bytes: too large to review"
-                )
+                Finding("file.unreviewable", "medium", shown, 1, "", f"{size} bytes: too large to review")
             )
             continue
+        data = file.read_bytes()
         text = _text(data)
         if text is None:
             severity, message = classify_binary(
@@ -61,7 +61,7 @@ def audit_skill_dir(path: Path, base: Path | None = None, name: str | None = Non
             )
             findings.append(Finding("file.unreviewable", severity, shown, 1, "", message))
             continue
-        findings.extend(audit_file(text, shown, file.relative_to(path).as_posix()))
+        findings.extend(audit_file(text, shown, file.relative_to(path).as_posix(), downloads))
         if file.name == SKILL_FILE and file.parent == path:
             findings.extend(check_conformance(text, shown, path.name))
     if not (path / SKILL_FILE).is_file():
@@ -93,6 +93,23 @@ def audit_workspace(ws: Workspace) -> AuditReport:
             for skill in sorted(ws.skills.values(), key=lambda s: s.name)
         )
     )
+
+
+def _downloads(path: Path, files: list[Path]) -> frozenset[str]:
+    """What the skill's scripts download, one file read at a time (only scripts are read here)."""
+    texts = {}
+    for file in files:
+        if file.suffix.lower() not in _SCRIPT_SUFFIXES or file.stat().st_size > MAX_FILE_BYTES:
+            continue
+        text = _text(file.read_bytes())
+        if text is not None and ("curl" in text or "wget" in text or "urlretrieve" in text or "http" in text):
+            texts[file.relative_to(path).as_posix()] = text
+            if len(texts) > 200:
+                break
+    return skill_downloads(texts)
+
+
+_SCRIPT_SUFFIXES = {".sh", ".bash", ".zsh", ".ksh", ".command", ".py", ".pyw", ""}
 
 
 def find_skill_dirs(path: Path) -> list[Path]:

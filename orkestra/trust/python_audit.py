@@ -681,7 +681,24 @@ def _assigned_names(target: ast.AST) -> set[str]:
     return set()
 
 
-def audit_shell_script(text: str, file: str, base_line: int = 1, within: str | None = None) -> list[Finding]:
+def audit_shell_script(
+    text: str,
+    file: str,
+    base_line: int = 1,
+    within: str | None = None,
+    downloads: frozenset[str] = frozenset(),
+) -> list[Finding]:
     """``audit_shell`` with ``python -c CODE`` audited as Python: what every caller outside these two
-    modules uses (shell_audit takes the Python auditor as an argument, so it never imports this module)."""
-    return audit_shell(text, file, base_line, within, python=audit_python)
+    modules uses (shell_audit takes the Python auditor as an argument, so it never imports this module).
+    ``downloads``: names of files other files of the skill download."""
+    return audit_shell(text, file, base_line, within, python=audit_python, downloads=downloads)
+
+
+_RETRIEVED = re.compile(r"urlretrieve\s*\([^,()]+,\s*(?:[\w.]+\s*/\s*)?[rbf]?[\"']([^\"']+)[\"']")
+
+
+def fetched_files_python(text: str) -> set[str]:
+    """Names of the files a Python script saves with ``urlretrieve`` (for the skill-wide download set)."""
+    return (
+        {m.group(1).rsplit("/", 1)[-1] for m in _RETRIEVED.finditer(text)} if "urlretrieve" in text else set()
+    )

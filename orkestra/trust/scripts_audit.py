@@ -14,8 +14,9 @@ from orkestra.trust.findings import Finding
 from orkestra.trust.injection import scan_comments, scan_encoded_text, scan_markdown, scan_text
 from orkestra.trust.invisible import scan_invisible
 from orkestra.trust.js_audit import audit_js
-from orkestra.trust.python_audit import audit_python, audit_shell_script
+from orkestra.trust.python_audit import audit_python, audit_shell_script, fetched_files_python
 from orkestra.trust.regex_audit import regex_scan
+from orkestra.trust.shell_audit import fetched_files
 from orkestra.trust.shipped import (
     audit_shipped,
     kind_of,
@@ -52,7 +53,21 @@ def language_of(path: str, text: str) -> str:
     return "text"
 
 
-def audit_file(text: str, file: str, within: str | None = None) -> list[Finding]:
+def skill_downloads(texts: dict[str, str]) -> frozenset[str]:
+    """Every file name any shell or Python file of a skill downloads (path inside the skill → text)."""
+    found: set[str] = set()
+    for within, text in texts.items():
+        language = language_of(within, text)
+        if language == "shell":
+            found |= fetched_files(text)
+        elif language == "python":
+            found |= fetched_files_python(text)
+    return frozenset(found)
+
+
+def audit_file(
+    text: str, file: str, within: str | None = None, downloads: frozenset[str] = frozenset()
+) -> list[Finding]:
     """Every finding of one bundled file, by its language (``within``: its path inside the skill folder).
 
     Every file is in scope: build, task, CI and configuration files have their commands audited as
@@ -67,14 +82,19 @@ def audit_file(text: str, file: str, within: str | None = None) -> list[Finding]
     if language == "python":
         findings += audit_python(text, file)
     elif language == "shell":
-        findings += audit_shell_script(text, file, within=within)
+        findings += audit_shell_script(text, file, within=within, downloads=downloads)
     elif language in {"js", "script"}:
         findings += regex_scan(text, file)
     if language == "js":
         findings += audit_js(text, file, _shell)
     kind = kind_of(within or file)
     if kind is not None and language == "text":
-        findings += audit_shipped(text, file, kind, _shell)
+        findings += audit_shipped(
+            text,
+            file,
+            kind,
+            lambda command, at, line: audit_shell_script(command, at, line, downloads=downloads),
+        )
     return findings
 
 

@@ -225,8 +225,30 @@ class _Line:
         )
 
 
+def fetched_files(text: str) -> set[str]:
+    """Names of the files a shell script downloads (``curl -o F``, ``wget URL``, ``curl URL > F``): another
+    file of the skill that runs one of them runs a download (a command split across two files)."""
+    lines = [line for line in text.split("\n") if _FETCH_WORD.search(line)]
+    if not lines:
+        return set()
+    script = _Script()
+    for line in lines:
+        _analyse_line(line, _Line("", 1, line, script))
+    return script.downloads
+
+
+_FETCH_WORD = re.compile(
+    r"\b(?:curl|wget|fetch|aria2c|iwr|irm|invoke-webrequest|lwp-download|http|https)\b", re.I
+)
+
+
 def audit_shell(
-    text: str, file: str, base_line: int = 1, within: str | None = None, python: PythonAuditor | None = None
+    text: str,
+    file: str,
+    base_line: int = 1,
+    within: str | None = None,
+    python: PythonAuditor | None = None,
+    downloads: frozenset[str] = frozenset(),
 ) -> list[Finding]:
     """Findings for a shell script (or a shell code block starting at ``base_line``).
 
@@ -236,7 +258,7 @@ def audit_shell(
     """
     findings: list[Finding] = []
     lines = text.split("\n")
-    script = _Script(location=_location(file, within), python=python)  # string operations only
+    script = _Script(location=_location(file, within), python=python, downloads=set(downloads))
     index = 0
     while index < len(lines):
         start = index
