@@ -227,3 +227,50 @@ def test_every_dashboard_query_parses_with_grafanas_logql_grammar():
     errors = json.loads(result.stdout)
     assert None not in errors[len(samples) :]  # the grammar does reject broken LogQL
     assert [(q, at) for q, at in zip(samples, errors[: len(samples)], strict=True) if at is not None] == []
+
+
+def _axis_ticks(svg_html: str) -> list[str]:
+    """The labels written under the time axis of the events-over-time chart (class "value" texts
+    that are times, not the count scale)."""
+    chart = svg_html.split('data-chart="events-over-time"')[1].split("</svg>")[0]
+    return [t for t in re.findall(r'class="value">([^<]*)</text>', chart) if ":" in t]
+
+
+@pytest.mark.parametrize("seconds", [50, 180, 3 * 3600, 3 * 86400])
+def test_the_time_axis_writes_distinct_labels_that_do_not_overlap(seconds):
+    from datetime import UTC, datetime, timedelta
+
+    from orkestra.telemetry.events import Event
+    from orkestra.telemetry.page import _stacked, timeline
+
+    start = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
+    events = [
+        Event(
+            (start + timedelta(seconds=seconds * i / 199)).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z",
+            {"event": "PreToolUse", "tool_type": "bash"},
+            {},
+        )
+        for i in range(200)
+    ]
+    labels, counts = timeline(events)
+    assert len(set(labels)) == len(labels)  # no two slices share a start label
+    ticks = _axis_ticks(_stacked("events-over-time", "t", labels, counts))
+    assert len(ticks) >= 5 and len(set(ticks)) == len(ticks), ticks
+    # at 6.5 px a character, each tick ends before the next begins (the chart is 1,320 px of slices)
+    assert sum(len(t) * 6.5 + 12 for t in ticks) <= 1360
+
+
+def test_long_failure_loop_names_fit_with_the_full_name_as_tooltip():
+    from orkestra.telemetry.page import LABEL_CHARS, _hbars
+
+    name = "0f8fad5b-d9cb-469f-a165-70867728950e · bash:pytest"
+    svg = _hbars("failure-loops", "Failure loops", [(name, 3, "1 loop, 3 failures")])
+    label = re.search(r'class="label"><title>([^<]*)</title>([^<]*)</text>', svg)
+    assert label and label.group(1) == name.replace("'", "&#x27;")
+    shown = label.group(2)
+    assert (
+        len(shown) <= LABEL_CHARS
+        and "…" in shown
+        and shown.endswith("bash:pytest")
+        and shown.startswith("0f8f")
+    )

@@ -60,9 +60,20 @@ def timeline(events: list[Event], buckets: int = BUCKETS) -> tuple[list[str], di
     for event in tools:
         index = min(int((_ts(event.ts) - first).total_seconds() / span * buckets), buckets - 1)
         counts.setdefault(event.labels["tool_type"], [0] * buckets)[index] += 1
-    fmt = "%H:%M" if span <= 86400 else "%m-%d %H:%M"
-    labels = [(first + (last - first) * (i / buckets)).strftime(fmt) for i in range(buckets)]
-    return labels, counts
+    starts = [first + (last - first) * (i / buckets) for i in range(buckets)]
+    return [_stamp(start, span / buckets, span) for start in starts], counts
+
+
+def _stamp(moment: datetime, slice_seconds: float, span: float) -> str:
+    """A slice's start as precise as its length needs, so neighbouring slices never share a label:
+    the day once the range passes a day, seconds when slices are shorter than a minute (and
+    milliseconds under a second)."""
+    day = "%m-%d " if span > 86400 else ""
+    if slice_seconds >= 60:
+        return moment.strftime(day + "%H:%M")
+    if slice_seconds >= 1:
+        return moment.strftime(day + "%H:%M:%S")
+    return moment.strftime(day + "%H:%M:%S.%f")[:-3]
 
 
 def slowest(events: list[Event], top: int = MAX_BARS) -> list[dict[str, Any]]:
@@ -118,12 +129,25 @@ def _hbars(name: str, title: str, rows: list[tuple[str, float, str]], unit: str 
         bar = max((width - label_w - 190) * value / top, 1)
         color = FAIL if unit == "%" and value > 0 else BAR
         parts.append(
-            f'<text x="{label_w - 6}" y="{y + 16}" text-anchor="end" class="label">{escape(label[:32])}</text>'
+            f'<text x="{label_w - 6}" y="{y + 16}" text-anchor="end" class="label">'
+            f"<title>{escape(label)}</title>{escape(fit_label(label, LABEL_CHARS))}</text>"
             f'<rect x="{label_w}" y="{y + 3}" width="{bar:.1f}" height="{row_h - 6}" fill="{color}">'
             f"<title>{escape(label)}: {escape(shown)}</title></rect>"
             f'<text x="{label_w + bar + 6:.1f}" y="{y + 16}" class="value">{escape(shown)}</text>'
         )
     return "".join(parts) + "</svg>"
+
+
+LABEL_CHARS = 28  # what the 200 px label column holds at 12 px (about 7 px a character)
+
+
+def fit_label(label: str, room: int) -> str:
+    """``label`` in at most ``room`` characters: cut in the middle with an ellipsis, keeping more of
+    the end (``<session> · bash:pytest``: the family stays readable); the full label is the tooltip."""
+    if len(label) <= room:
+        return label
+    head = (room - 1) // 3
+    return label[:head] + "…" + label[len(label) - (room - 1 - head) :]
 
 
 def _empty(name: str, title: str) -> str:
@@ -152,6 +176,7 @@ def _stacked(name: str, title: str, labels: list[str], counts: dict[str, list[in
         f'<text x="{left - 4}" y="{height - bottom - plot_h + 4}" text-anchor="end" class="value">{top}</text>',
         f'<text x="{left - 4}" y="{height - bottom}" text-anchor="end" class="value">0</text>',
     ]
+    ticks = _ticks(labels, slot, left)
     for i in range(len(labels)):
         y = height - bottom
         for kind in kinds:
@@ -164,7 +189,7 @@ def _stacked(name: str, title: str, labels: list[str], counts: dict[str, list[in
                     f'height="{h:.1f}" fill="{COLORS.get(kind, COLORS["other"])}">'
                     f"<title>{escape(labels[i])} {kind}: {value}</title></rect>"
                 )
-        if i % max(len(labels) // 8, 1) == 0:
+        if i in ticks:
             parts.append(
                 f'<text x="{left + i * slot:.1f}" y="{height - bottom + 16}" class="value">'
                 f"{escape(labels[i])}</text>"
@@ -176,6 +201,19 @@ def _stacked(name: str, title: str, labels: list[str], counts: dict[str, list[in
             f'<text x="{x + 16}" y="{height - 4}" class="label">{kind}</text>'
         )
     return "".join(parts) + "</svg>"
+
+
+def _ticks(labels: list[str], slot: float, left: float, char_px: float = 6.5, gap: float = 12) -> set[int]:
+    """The slices whose start is written under the axis: a label only where it fits after the last
+    one written (by its width at 11 px), and never the same text twice."""
+    shown: set[int] = set()
+    free_from, last = left, None
+    for i, label in enumerate(labels):
+        x = left + i * slot
+        if x >= free_from and label != last:
+            shown.add(i)
+            free_from, last = x + len(label) * char_px + gap, label
+    return shown
 
 
 def _table(headers: list[str], rows: list[list[Any]]) -> str:
