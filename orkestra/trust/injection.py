@@ -471,7 +471,9 @@ def _phrases(segment: Segment, file: str, steps: int, sends: bool = True) -> lis
             continue  # "POST https://api…/v1/x", "`POST /v1/files`": an HTTP request line, not an instruction
         start, end = clause_bounds(text, match.start(), match.end())
         clause = text[start:end]
-        if _DEST.search(clause) and (_DATA.search(clause) or SENSITIVE_PATH.search(clause)):
+        named = [m for m in _SECRET_VARIABLE.finditer(clause)]  # "send the GITHUB_TOKEN value to …"
+        sent = [m for m in [*_DATA.finditer(clause), *named] if not _is_means(clause, m.start())]
+        if _DEST.search(clause) and (sent or SENSITIVE_PATH.search(clause)):
             emit(
                 "exfiltration",
                 match.start(),
@@ -495,6 +497,24 @@ def _phrases(segment: Segment, file: str, steps: int, sends: bool = True) -> lis
         if _DISCLOSE.search(text[start : match.start()]) or _DISCLOSE.search(text[match.end() : end]):
             emit("exfiltration", match.start(), match.end(), f"asks to read or disclose {match.group(0)}")
     return found
+
+
+_SECRET_VARIABLE = re.compile(
+    r"\$?\{?\b[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)[A-Z0-9_]*\b"
+)
+_MEANS = re.compile(
+    r"\b(?:using|with|via|by|from)\s+(?:(?:your|the|a|an|our|its|their|this|that|same|its)\s+)?(?:[\w-]+\s+){0,2}$",
+    re.I,
+)
+_AUTH_CONTEXT = re.compile(r"\b(?:header|bearer|authori[sz]ation|authenticat\w*|log\s*in|sign\s*in)\b", re.I)
+
+
+def _is_means(clause: str, start: int) -> bool:
+    """Whether the credential mentioned at ``clause[start:]`` authenticates the request rather than being
+    what is sent: "post … with your API token in the Authorization header", "upload … using the deploy token"."""
+    before = clause[max(0, start - 60) : start]
+    after = clause[start : start + 80]
+    return bool(_MEANS.search(before)) or bool(_AUTH_CONTEXT.search(before[-30:] + after))
 
 
 def _lowercase(text: str) -> str:
