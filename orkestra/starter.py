@@ -83,11 +83,52 @@ def _agent(
     return doc
 
 
+def _where(info: ProjectInfo) -> str:
+    """The files a specialist starts from: hubs and entry points (from the index, or a scan)."""
+    parts = []
+    if info.hubs:
+        parts.append(
+            "Hub files (most imported"
+            + (", from the Maguyva index" if info.hubs_from == "maguyva index" else "")
+            + "): "
+            + ", ".join(f"`{h}`" for h in info.hubs)
+            + "."
+        )
+    if info.entry_points:
+        parts.append("Entry points: " + ", ".join(f"`{e}`" for e in info.entry_points) + ".")
+    return " ".join(parts)
+
+
+def _join(*parts: str) -> str:
+    return " ".join(p for p in parts if p)
+
+
+def _built_on(info: ProjectInfo) -> str:
+    """ "this is Flask itself, built on Click, Jinja and Werkzeug" / "built on React"; "" without any."""
+    names = list(info.frameworks)
+    if not names:
+        return ""
+    own = names[0] if _is_own(info, names[0]) else ""
+    rest = [n for n in names if n != own]
+    listed = ", ".join(rest[:-1]) + (" and " if len(rest) > 1 else "") + (rest[-1] if rest else "")
+    if own:
+        return f"this is {own} itself" + (f", built on {listed}" if rest else "")
+    return f"built on {listed}"
+
+
+def _is_own(info: ProjectInfo, framework: str) -> bool:
+    return _slug(framework) in (_slug(info.name), _slug(info.module.rsplit("/", 1)[-1]))
+
+
 def specialists(info: ProjectInfo, domains: list[str]) -> list[dict]:
-    """4–6 specialists for what the repository holds, most broadly useful first."""
+    """4–6 specialists for what the repository holds, most broadly useful first; each is told the
+    repository's own commands and the hub files and entry points to start from."""
     language = info.languages[0] if info.languages else ""
     lang_name = LANGUAGE_NAMES.get(language, "")
     test = info.test_command
+    lint = info.lint_command
+    where = _where(info)
+    built_on = _built_on(info)
     read = ["Read", "Grep", "Glob", "Bash"]
     write = ["Read", "Edit", "Write", "Grep", "Glob", "Bash"]
     found = [
@@ -102,7 +143,11 @@ def specialists(info: ProjectInfo, domains: list[str]) -> list[dict]:
             ["code-context", "testing"],
             read,
             domains,
-            f"Run `{test}` on the change before approving it." if test else "",
+            _join(
+                f"Run `{test}` on the change before approving it." if test else "",
+                f"Lint with `{lint}`." if lint else "",
+                where,
+            ),
         ),
         _agent(
             "debugger",
@@ -115,7 +160,7 @@ def specialists(info: ProjectInfo, domains: list[str]) -> list[dict]:
             ["code-context", "debugging", "testing"],
             write,
             domains,
-            f"Reproduce with `{test}` (or the narrowest test) first." if test else "",
+            _join(f"Reproduce with `{test}` (or the narrowest test) first." if test else "", where),
         ),
     ]
     if test:
@@ -131,7 +176,16 @@ def specialists(info: ProjectInfo, domains: list[str]) -> list[dict]:
                 ["code-context", "testing"],
                 write,
                 domains,
-                f"The suite runs with `{test}`; keep new tests fast and deterministic.",
+                _join(
+                    f"The suite runs with `{test}`"
+                    + (
+                        f" (as {info.command_sources['test']} says)"
+                        if info.command_sources.get("test")
+                        else ""
+                    )
+                    + "; keep new tests fast and deterministic.",
+                    where,
+                ),
             )
         )
     if lang_name:
@@ -139,14 +193,48 @@ def specialists(info: ProjectInfo, domains: list[str]) -> list[dict]:
             _agent(
                 f"{_slug(lang_name)}-specialist",
                 "implementation",
-                f"Implements and refactors {lang_name} code the way "
-                f"the {lang_name} community writes it. Use when writing or changing {lang_name} code in this project.",
+                f"Implements and refactors {lang_name} code "
+                + (f"in {info.name} ({built_on}) " if built_on else "")
+                + f"the way the {lang_name} community writes it. Use when writing or changing {lang_name} "
+                "code in this project.",
                 ["builder", "linguist"],
                 "pragmatic",
                 "concise",
                 ["code-context", "testing", _slug(lang_name)],
                 write,
                 domains,
+                _join(
+                    f"The source packages are {', '.join(f'`{p}`' for p in info.packages)}."
+                    if info.packages
+                    else "",
+                    where,
+                    f"Lint with `{lint}`." if lint else "",
+                ),
+            )
+        )
+    framework = info.frameworks[0] if info.frameworks else ""
+    if framework and _slug(framework) != _slug(lang_name):
+        found.append(
+            _agent(
+                f"{_slug(framework)}-specialist",
+                "implementation",
+                (
+                    f"Knows {framework} from the inside ({built_on}). Use when a change touches "
+                    f"{framework}'s public API, extension points or documented behaviour."
+                    if _is_own(info, framework)
+                    else f"Knows {framework} and how {info.name} uses it ({built_on}). Use when a change "
+                    f"touches {framework} APIs, extension points or conventions."
+                ),
+                ["builder", "linguist"],
+                "pragmatic",
+                "concise",
+                ["code-context", "testing", *([_slug(lang_name)] if lang_name else [])],
+                write,
+                domains,
+                _join(
+                    f"Follow {framework}'s own conventions and public API; check a change against its docs.",
+                    where,
+                ),
             )
         )
     if len(info.packages) >= 2 or len(info.languages) >= 2 or len(found) < 4:
@@ -177,6 +265,11 @@ def specialists(info: ProjectInfo, domains: list[str]) -> list[dict]:
                 ["code-context", "debugging"],
                 read,
                 domains,
+                _join(
+                    f"Build with `{info.build_command}`." if info.build_command else "",
+                    f"Tests: `{test}`." if test else "",
+                    f"Lint: `{lint}`." if lint else "",
+                ),
             )
         )
     if len(found) < 4:
@@ -251,6 +344,31 @@ def _truths(info: ProjectInfo) -> dict:
             ["testing"],
             [f"Run `{info.test_command}` before reporting a change as done."],
         )
+    for kind, command in (("lint", info.lint_command), ("build", info.build_command)):
+        if command:
+            source = info.command_sources.get(kind, "")
+            add(
+                f"The project {'lints' if kind == 'lint' else 'builds'} with `{command}`.",
+                [source] if source else [],
+                [kind] if kind == "lint" else [kind, "ci"],
+                [f"Run `{command}` before reporting a change as done."]
+                if kind == "lint"
+                else [f"Build with `{command}` to check packaging changes."],
+            )
+    if info.frameworks:
+        add(
+            f"{info.name}: {_built_on(info)}.",
+            [info.manifest] if info.manifest else [],
+            ["project"],
+            [f"Follow the conventions of {info.frameworks[0]} and reuse its APIs before adding new ones."],
+        )
+    if info.hubs:
+        add(
+            "The most central source files are " + ", ".join(info.hubs) + ".",
+            list(info.hubs),
+            ["layout"],
+            ["Read these first to learn the code; a change to one of them affects much of the project."],
+        )
     if info.languages:
         names = ", ".join(LANGUAGE_NAMES.get(lang, lang) for lang in info.languages[:3])
         add(
@@ -291,7 +409,7 @@ def _truths(info: ProjectInfo) -> dict:
             "render": {
                 "groups": [
                     {"title": "Project", "tags": ["project", "layout", "languages"]},
-                    {"title": "Build and test", "tags": ["testing", "ci"]},
+                    {"title": "Build and test", "tags": ["testing", "lint", "build", "ci"]},
                 ]
             },
         },
