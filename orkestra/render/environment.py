@@ -30,6 +30,7 @@ from orkestra.render.widths import (
     check_percent,
     check_result,
     check_str_method,
+    lipsum,
     text_size,
 )
 
@@ -138,6 +139,7 @@ def _environment(search_path: tuple[str, ...]) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.globals["lipsum"] = lipsum
     env.filters.update(CAPPED_FILTERS)  # center, indent, format, batch, slice, replace, tojson: sizes capped
     env.filters["frontmatter"] = frontmatter
     return env

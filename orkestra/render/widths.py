@@ -134,6 +134,11 @@ def check_str_method(method: Any, args: tuple, kwargs: dict) -> None:
         check_result(
             "str.replace", _replace_size(owner, args[0], args[1], args[2] if len(args) > 2 else None)
         )
+    elif name == "join" and args and isinstance(args[0], (list, tuple)):
+        check_result("str.join", text_size(args[0]) + len(owner) * max(len(args[0]) - 1, 0))
+    elif name == "translate" and args and isinstance(args[0], dict):
+        longest = max((len(v) for v in args[0].values() if isinstance(v, str)), default=1)
+        check_result("str.translate", len(owner) * max(longest, 1))
 
 
 class _Capped:
@@ -218,6 +223,17 @@ def _wordwrap(
     if isinstance(width, int) and isinstance(wrapstring, str) and width > 0:
         check_result("wordwrap", len(s) + len(wrapstring) * (len(s) // width + s.count("\n") + 1))
     return jinja_filters.do_wordwrap(environment, s, width, break_long_words, wrapstring, break_on_hyphens)
+
+
+def lipsum(n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> str:
+    """Jinja's ``lipsum`` global with its paragraph and word counts capped (``lipsum(10**6)`` built
+    hundreds of megabytes)."""
+    from jinja2.utils import generate_lorem_ipsum
+
+    check_width("lipsum paragraphs", n)
+    check_width("lipsum words", max)
+    check_width("lipsum words", min)
+    return generate_lorem_ipsum(n, html, min, max)
 
 
 _join.jinja_pass_arg = jinja_filters.do_join.jinja_pass_arg  # type: ignore[attr-defined]

@@ -43,6 +43,10 @@ HOSTILE = {
     "join-separator": "{{ ('x' * 10**6)|list|join('y' * 10**6) }}",
     "list-of-big-strings": "{{ (['x' * 10**6] * 10**6)|join }}",
     "wordwrap-wrapstring": "{{ ('x' * 10**6)|wordwrap(1, true, 'y' * 10**4) }}",
+    "str-join": "{{ ('y' * 10**6).join(('x' * 10**6)|list) }}",
+    "str-translate": "{{ ('a' * 10**6).translate({97: 'x' * 10**4}) }}",
+    "lipsum-paragraphs": "{{ lipsum(10**6) }}",
+    "lipsum-words": "{{ lipsum(1, false, 10**8, 10**9) }}",
 }
 
 RUN = """
