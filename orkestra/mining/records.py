@@ -122,7 +122,8 @@ def read_text(path: Path) -> str:
 
     if not path.exists():
         return ""
-    return read_regular(path, MAX_LEDGER_BYTES).decode("utf-8", errors="replace")
+    text = read_regular(path, MAX_LEDGER_BYTES).decode("utf-8", errors="replace")
+    return text.removeprefix("\ufeff")  # an editor's byte-order mark is not part of the first line
 
 
 def split_lines(text: str) -> list[str]:
@@ -202,7 +203,9 @@ def validate_line(
         record = model.model_validate(value)
     except ValidationError as exc:
         return None, [
-            Diagnostic(rel, number, 1, ".".join(map(str, e["loc"])), _message(e), code="schema")
+            Diagnostic(
+                rel, number, 1, ".".join(str(part)[:80] for part in e["loc"]), _message(e), code="schema"
+            )
             for e in exc.errors(include_url=False, include_input=False)
         ]
     return record.model_dump(exclude_unset=True), []

@@ -228,3 +228,17 @@ def test_mine_commit_input_goes_through_the_same_line_reader(git_repo, tmp_path,
     result = run_cli("mine", "commit", "--input", str(batch), cwd=git_repo)
     assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr[-2000:]
     assert result.stderr.startswith(f"{batch}:1:1: "), result.stderr
+
+
+def test_a_byte_order_mark_or_a_huge_key_costs_no_line_and_no_giant_message(git_repo):
+    _repo(git_repo)
+    path = git_repo / NOTES
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())  # saved by an editor that adds one
+    processed = git_repo / PROCESSED
+    with processed.open("a", encoding="utf-8") as handle:
+        handle.write(
+            json.dumps({"sha": "a" * 40, "domain": "changelog", "action": "skip", "k" * 5000: 1}) + "\n"
+        )
+    diagnostics = validate_ledgers(mining(git_repo), quick=True)["diagnostics"]
+    assert [(d.path, d.line, d.field) for d in diagnostics] == [(PROCESSED, 3, "k" * 80)]
+    assert mining_status(mining(git_repo))["changelog"]["released"] == 2
