@@ -341,22 +341,26 @@ def rescan_is_high(decoded: str) -> bool:
 
 
 _IMAGE_ALT = re.compile(r"!\[([^\]\n]{3,})\]\s*[(\[]")
-_LINK_TITLE = re.compile(r"\]\(\s*<?[^\s)>]*>?\s+(?:\"([^\"]*)\"|'([^']*)'|\(([^)]*)\))\s*\)")
+_LINK_TITLE = re.compile(
+    r"\]\([ \t]*<?[^\s)>]{0,2000}>?[ \t\n]+(?:\"([^\"]{0,1000})\"|'([^']{0,1000})'|\(([^)]{0,1000})\))\s*\)"
+)
 _REF_TITLE = re.compile(
     r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*<?\S+>?[ \t]+(?:\"([^\"\n]*)\"|'([^'\n]*)'|\(([^)\n]*)\))[ \t]*$", re.M
 )
 _HTML_ATTRIBUTE = re.compile(
-    r"<[a-z][^>]*?\s(?:alt|title|aria-label|data-[\w-]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.I | re.S
+    r"<[a-z][^<>]{0,2000}?\s(?:alt|title|aria-label|data-[\w-]+)\s*=\s*(?:\"([^\"]{0,2000})\"|'([^']{0,2000})')",
+    re.I | re.S,
 )
 # <span style="display:none">…</span>, <div hidden>, zero font size, white or transparent text: the
 # rendered page hides it, the model reads it.
-_HIDDEN_ELEMENT = re.compile(
-    r"<(?P<tag>[a-z][\w-]*)\b[^>]*?(?:\shidden\b|\saria-hidden\s*=\s*[\"']?true|style\s*=\s*[\"'][^\"']*"
+_HIDDEN_OPEN = re.compile(
+    r"<(?P<tag>[a-z][\w-]{0,40})\b[^<>]{0,2000}?(?:\shidden\b|\saria-hidden\s*=\s*[\"']?true|style\s*=\s*[\"'][^\"'<>]{0,500}?"
     r"(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d]*[1-9])|opacity\s*:\s*0(?![.\d]*[1-9])|"
     r"color\s*:\s*(?:#fff(?:fff)?\b|white\b|transparent\b)|(?:height|width)\s*:\s*0(?:px)?\s*[;\"']))"
-    r"[^>]*>(?P<body>.{1,4000}?)</(?P=tag)\s*>",
-    re.I | re.S,
+    r"[^<>]{0,2000}>",
+    re.I,
 )
+HIDDEN_BODY_CHARS = 4000
 _COMMENT_LINE = {
     "python": re.compile(r"(?:^|\s)#(?!!)(.*)$", re.M),
     "shell": re.compile(r"(?:^|\s)#(?!!)(.*)$", re.M),
@@ -385,28 +389,29 @@ def _hidden_link_text(segment: Segment, file: str) -> list[Finding]:
     """Image alt text and link titles: shown only when an image fails or as a tooltip, read whole by a
     model. Like an HTML comment, instructions there are never excused."""
     found: list[Finding] = []
+    text = segment.text
+    spans: list[tuple[int, str, str]] = []  # (offset, hidden text, where)
     for pattern, where in (
         (_IMAGE_ALT, "image alt text"),
         (_LINK_TITLE, "a link title"),
         (_REF_TITLE, "a link title"),
         (_HTML_ATTRIBUTE, "an HTML attribute"),
-        (_HIDDEN_ELEMENT, "an HTML element hidden by its style"),
     ):
-        for match in pattern.finditer(segment.text):
-            group = (
-                "body"
-                if pattern is _HIDDEN_ELEMENT
-                else next((i for i in range(1, (pattern.groups or 0) + 1) if match.group(i)), None)
-            )
-            if group is None:
-                continue
-            hidden = Segment(
-                "comment", match.group(group), line_of(segment.text, match.start(group), segment.line)
-            )
-            found += _phrases(hidden, file, 0)
-            for command in _COMMAND_WORDS.finditer(hidden.text):
-                found += audit_shell_script(command.group(1), file, hidden.line)
-            found += _hidden_instruction(hidden, file, 0, hidden.text, where, "hidden-text")
+        for match in pattern.finditer(text):
+            group = next((i for i in range(1, (pattern.groups or 0) + 1) if match.group(i)), None)
+            if group is not None:
+                spans.append((match.start(group), match.group(group), where))
+    lowered = _lowercase(text) if "<" in text else ""
+    for match in _HIDDEN_OPEN.finditer(text) if lowered else ():
+        close = lowered.find(f"</{match.group('tag').lower()}", match.end(), match.end() + HIDDEN_BODY_CHARS)
+        if close > match.end():
+            spans.append((match.end(), text[match.end() : close], "an HTML element hidden by its style"))
+    for offset, body, where in spans:
+        hidden = Segment("comment", body, line_of(text, offset, segment.line))
+        found += _phrases(hidden, file, 0)
+        for command in _COMMAND_WORDS.finditer(hidden.text):
+            found += audit_shell_script(command.group(1), file, hidden.line)
+        found += _hidden_instruction(hidden, file, 0, hidden.text, where, "hidden-text")
     return found
 
 

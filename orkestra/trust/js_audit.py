@@ -195,8 +195,10 @@ def _bindings(nodes: list, source: bytes) -> dict[str, str]:
     return bound
 
 
-def _resolve(callee, source: bytes, bound: dict[str, str]) -> str:
+def _resolve(callee, source: bytes, bound: dict[str, str], depth: int = 0) -> str:
     """The dotted name a callee reaches, through the bindings (``cp.exec`` → ``child_process.exec``)."""
+    if depth > 50:  # a.b.c.… thousands deep: not a module call anyone needs resolved
+        return ""
     if callee.type == "identifier":
         name = _text(callee, source)
         return bound.get(name, name)
@@ -205,13 +207,13 @@ def _resolve(callee, source: bytes, bound: dict[str, str]) -> str:
         if owner is None or prop is None:
             return _text(callee, source)
         module = _module_of(owner, source)
-        base = module or _resolve(owner, source, bound)
+        base = module or _resolve(owner, source, bound, depth + 1)
         return f"{base}.{_text(prop, source)}"
     if callee.type == "subscript_expression":  # cp["exec" + "Sync"] stays unresolved but not hidden
         owner, index = callee.child_by_field_name("object"), callee.child_by_field_name("index")
         key = _literal(index, source) if index is not None else None
         if owner is not None and key is not None:
-            return f"{_resolve(owner, source, bound)}.{key}"
+            return f"{_resolve(owner, source, bound, depth + 1)}.{key}"
     return _text(callee, source)
 
 

@@ -680,3 +680,25 @@ def test_prose_about_authenticated_calls_and_missing_variables_is_not_high(tmp_p
 )
 def test_prose_sending_the_secret_itself_is_still_high(tmp_path, text):
     assert flagged(skill(tmp_path, {}, "# Demo\n\n" + text + "\n"))
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "<a " * 100_000,  # tag openings that never close: attribute scans must stop at the next '<'
+        '<span style="display:none">' * 15_000,  # hidden-element openings without a closing tag
+        '](x "' * 60_000,  # link titles that never close
+    ],
+)
+def test_hostile_markup_costs_about_what_plain_text_of_its_size_costs(tmp_path, hostile):
+    import time
+
+    plain = skill(tmp_path / "plain", {}, "# Demo\n\n" + "word " * (len(hostile) // 5) + "\n")
+    bad = skill(tmp_path / "bad", {}, "# Demo\n\n" + hostile + "\n")
+    start = time.perf_counter()
+    audit_skill_dir(plain)
+    plain_s = time.perf_counter() - start
+    start = time.perf_counter()
+    audit_skill_dir(bad)
+    bad_s = time.perf_counter() - start
+    assert bad_s < 25 * max(plain_s, 0.02)  # quadratic scans took 100 s against 0.3 s
