@@ -61,6 +61,9 @@ PLACEHOLDERS = {"<command>", "[SHELL]", "X.Y.Z", "…", "..."}
 NOT_COMMANDS = {
     "orkestra code lang-report": "docs/cli.md says it is gone (bench/lang_report.py replaced it)",
     "orkestra  ──►  maguyva": "docs/architecture.md's package diagram, not a command line",
+    "orkestra agnets": "docs/cli.md's Typos row: a mistyped command on purpose",
+    "orkestra agents lst": "docs/cli.md's Typos row",
+    "orkestra code idnex": "docs/cli.md's Typos row",
 }
 ROOT_ONLY = {"--install-completion", "--show-completion", "--version", "--help"}
 

@@ -7,7 +7,6 @@ lists :data:`SUMMARIES` (tests/test_cli_imports.py checks they equal the modules
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import os
 import sys
@@ -147,6 +146,8 @@ class _Root(AliasGroup):
             return super().resolve_command(ctx, args)
         except click.exceptions.UsageError as error:
             if args and "Did you mean" not in error.message:
+                import difflib  # only on this error path: start-up stays lean
+
                 matches = difflib.get_close_matches(args[0], list(ENTRIES), n=3, cutoff=0.6)
                 if matches:
                     error.message = (
