@@ -49,10 +49,11 @@ def walk_tree(top: str | os.PathLike[str]) -> Iterator[tuple[str, list[str], lis
         current = stack.pop()
         dirs: list[str] = []
         files: list[str] = []
+        near = _PATH_MAX // 4 - len(current) - 1  # a name shorter than this fits whatever it encodes to
         try:
             with os.scandir(current) as entries:
                 for entry in entries:
-                    if len(os.fsencode(entry.path)) >= _PATH_MAX:
+                    if len(entry.name) >= near and len(os.fsencode(entry.path)) >= _PATH_MAX:
                         continue
                     try:
                         is_dir = entry.is_dir()
