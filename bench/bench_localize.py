@@ -41,7 +41,6 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 from maguyva.answers import MAX_TOKENS  # noqa: E402
-from maguyva.api import Maguyva  # noqa: E402
 from maguyva.index.pipeline import index_repository  # noqa: E402
 
 ASKED = 20  # files asked for, so ten remain after test files are left out
@@ -54,12 +53,12 @@ def emit(**fields) -> None:
     print(json.dumps(fields), flush=True)
 
 
-def default_data() -> Path:
+def default_data(name: str = "localization_dev.jsonl") -> Path:
     for base in (REPO.parent, REPO.parent.parent):
-        candidate = base / "shared" / "eval" / "localization_dev.jsonl"
+        candidate = base / "shared" / "eval" / name
         if candidate.is_file():
             return candidate
-    return REPO.parent / "shared" / "eval" / "localization_dev.jsonl"
+    return REPO.parent / "shared" / "eval" / name
 
 
 def is_test(path: str) -> bool:
@@ -155,17 +154,22 @@ class BM25:
         self.average = sum(self.lengths) / max(1, len(self.lengths))
 
     def rank(self, query: str, limit: int = 10) -> list[str]:
-        n = len(self.paths)
-        terms = set(bm25_tokens(query))
-        idf = {t: math.log(1 + (n - self.df[t] + 0.5) / (self.df[t] + 0.5)) for t in terms if self.df[t]}
-        scores = []
-        for i, counts in enumerate(self.tf):
-            norm = self.k1 * (1 - self.b + self.b * self.lengths[i] / self.average)
-            s = sum(idf[t] * counts[t] * (self.k1 + 1) / (counts[t] + norm) for t in idf if t in counts)
-            if s > 0:
-                scores.append((s, self.paths[i]))
-        scores.sort(key=lambda sp: (-sp[0], sp[1]))
-        return [p for _, p in scores[:limit]]
+        return bm25_rank(self, self.paths, query, limit)
+
+
+def bm25_rank(index, documents: list, query: str, limit: int) -> list:
+    """Okapi BM25 over ``index``'s ``tf``/``df``/``lengths``/``average`` (k1, b): the best ``documents``."""
+    n = len(documents)
+    terms = set(bm25_tokens(query))
+    idf = {t: math.log(1 + (n - index.df[t] + 0.5) / (index.df[t] + 0.5)) for t in terms if index.df[t]}
+    scores = []
+    for i, counts in enumerate(index.tf):
+        norm = index.k1 * (1 - index.b + index.b * index.lengths[i] / index.average)
+        s = sum(idf[t] * counts[t] * (index.k1 + 1) / (counts[t] + norm) for t in idf if t in counts)
+        if s > 0:
+            scores.append((s, documents[i]))
+    scores.sort(key=lambda sd: (-sd[0], sd[1]))
+    return [d for _, d in scores[:limit]]
 
 
 # ---- scoring ---------------------------------------------------------------------------------
@@ -312,16 +316,9 @@ def ask(row: dict, args, embedder) -> dict:
     """One issue: its tree, its index, our answer and the BM25 floor's, scored."""
     tree = build_tree(row, args.mirrors, args.trees)
     store, index_seconds = index_tree(row, tree, args.index_cache)
-    api = Maguyva.open(tree, str(store))
-    if embedder is None:
-        api.embedding_settings = None
-    else:
-        from maguyva.embed.cache import EmbeddingCache, default_cache_path
-        from maguyva.embed.pipeline import embed_index
+    from bench_questions import open_api
 
-        with EmbeddingCache(default_cache_path()) as cache:
-            embed_index(api.store, embedder, cache)
-        api.embedder = embedder
+    api = open_api(tree, store, embedder)
     started = time.perf_counter()
     api._file_index()  # the ranker's BM25F index: built once per tree (cached next to the index)
     ranker_seconds = time.perf_counter() - started

@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import collections
 import json
-import math
 import statistics
 import sys
 import tempfile
@@ -37,24 +36,12 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from bench_localize import bm25_tokens, build_tree, index_tree  # noqa: E402
+from bench_localize import bm25_rank, bm25_tokens, build_tree, default_data, emit, index_tree  # noqa: E402
 
 from maguyva.api import Maguyva  # noqa: E402
 
 KINDS = ("concept", "how", "definition", "error", "config", "callers")
 CHUNK_KINDS = frozenset({"function", "method", "class", "interface", "struct", "constructor", "type"})
-
-
-def emit(**fields) -> None:
-    print(json.dumps(fields), flush=True)
-
-
-def default_data() -> Path:
-    for base in (REPO.parent, REPO.parent.parent):
-        candidate = base / "shared" / "eval" / "agent_questions_dev.jsonl"
-        if candidate.is_file():
-            return candidate
-    return REPO.parent / "shared" / "eval" / "agent_questions_dev.jsonl"
 
 
 def tree_key(row: dict) -> dict:
@@ -127,17 +114,7 @@ class ChunkBM25:
         self.average = sum(self.lengths) / max(1, len(self.lengths))
 
     def rank(self, query: str, limit: int = 10) -> list[tuple[str, int]]:
-        n = len(self.places)
-        terms = set(bm25_tokens(query))
-        idf = {t: math.log(1 + (n - self.df[t] + 0.5) / (self.df[t] + 0.5)) for t in terms if self.df[t]}
-        scored = []
-        for i, counts in enumerate(self.tf):
-            norm = self.k1 * (1 - self.b + self.b * self.lengths[i] / self.average)
-            s = sum(idf[t] * counts[t] * (self.k1 + 1) / (counts[t] + norm) for t in idf if t in counts)
-            if s > 0:
-                scored.append((s, self.places[i]))
-        scored.sort(key=lambda sp: (-sp[0], sp[1]))
-        return [place for _, place in scored[:limit]]
+        return bm25_rank(self, self.places, query, limit)
 
 
 # ---- the run -----------------------------------------------------------------------------------
@@ -157,7 +134,7 @@ def summarise(rows: list[dict], ranker: str) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=default_data())
+    parser.add_argument("--data", type=Path, default=default_data("agent_questions_dev.jsonl"))
     parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
     base = Path(tempfile.gettempdir()) / "maguyva-questions"
     parser.add_argument("--trees", type=Path, default=base / "trees")
