@@ -219,7 +219,7 @@ def _text_item(item: Any, indent: str, out: list[str], width: int) -> None:
 
 
 def _scalar(value: Any) -> str:
-    if value is None or value in ([], {}):
+    if value is None or value in ([], {}, ""):
         return "-"
     if isinstance(value, bool):
         return "true" if value else "false"
