@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import yaml
 from conftest import git, run_cli
 
@@ -271,3 +272,56 @@ def test_hub_files_come_from_the_maguyva_index_when_there_is_one(git_repo: Path)
     assert all(h.startswith("src/flask/") for h in info.hubs)
     init_workspace(root)
     assert "from the Maguyva index" in agent(root, "python-specialist")["instructions"]
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        (
+            {"pyproject.toml": '[project]\nname = "shop"\ndependencies = ["Django>=5", "celery"]\n'},
+            ["Django", "Celery"],
+        ),
+        (
+            {"pyproject.toml": '[project]\nname = "api"\ndependencies = ["fastapi", "pydantic>=2"]\n'},
+            ["FastAPI", "Pydantic"],
+        ),
+        (
+            {
+                "pyproject.toml": '[project]\nname = "pytest-slow"\ndependencies = ["pytest>=8"]\n'
+                '[project.entry-points.pytest11]\nslow = "pytest_slow.plugin"\n'
+            },
+            ["pytest plugin"],
+        ),
+        (
+            {
+                "pyproject.toml": '[tool.poetry]\nname = "cli"\nversion = "0.1.0"\n'
+                'authors = ["Ann <ann@example.org>"]\n[tool.poetry.dependencies]\npython = "^3.11"\ntyper = "*"\n'
+            },
+            ["Typer"],
+        ),
+        (
+            {
+                "Cargo.toml": '[package]\nname = "srv"\nversion = "0.3.0"\n[dependencies]\naxum = "0.7"\ntokio = "1"\n'
+            },
+            ["axum", "Tokio"],
+        ),
+        ({"package.json": '{"name": "web", "dependencies": {"express": "^5"}}'}, ["Express"]),
+    ],
+    ids=["django", "fastapi", "pytest-plugin", "poetry-typer", "cargo-axum", "express-app"],
+)
+def test_the_framework_comes_from_the_dependencies(git_repo: Path, files: dict, expected: list[str]):
+    assert list(inspect_project(write(git_repo, files)).frameworks) == expected
+
+
+def test_setup_cfg_attr_version_and_authors(git_repo: Path):
+    root = write(
+        git_repo,
+        {
+            "setup.cfg": "[metadata]\nname = legacy\nversion = attr: legacy.__version__\n"
+            "author = Old Timer\nmaintainer = New Keeper\n[options]\npackages = legacy\n",
+            "legacy/__init__.py": "__version__ = '0.8.2'\n",
+        },
+    )
+    info = read_manifest(root)
+    assert (info.name, info.version, info.authors) == ("legacy", "0.8.2", ("Old Timer", "New Keeper"))
+    assert inspect_project(root).packages == ("legacy",)
