@@ -105,6 +105,18 @@ def store_path(root: Path, explicit: str | Path | PostgresLocation | None = None
 
 
 def own_git_dir(root: Path, found: Path) -> Path:
+    """``found`` (see ``_pointed_back``), where the default store ``maguyva/index.db`` is reached without a
+    symlink: a tarball's ``.git/maguyva -> ~/other/.git/maguyva`` would replace another index too."""
+    git_dir = _pointed_back(root, found)
+    from maguyva.store.confined import link_problem
+
+    problem = link_problem(git_dir, "maguyva/index.db") if git_dir.is_dir() else None
+    if problem:
+        raise MaguyvaError(f"{git_dir}: {problem}; refusing to use that index; pass --store PATH")
+    return git_dir
+
+
+def _pointed_back(root: Path, found: Path) -> Path:
     """``found``, the git dir git names for the work tree at ``root``, when it belongs to that work tree.
 
     A ``.git`` *file* (``gitdir: …``) or link may point anywhere: a tarball or a hostile clone can ship one naming

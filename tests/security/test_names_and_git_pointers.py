@@ -163,3 +163,23 @@ def test_the_store_resolver_says_which_git_dir_it_refused(tmp_path: Path, victim
     assert own_git_dir(victim, victim / ".git") == victim / ".git"
     shutil.rmtree(hostile)
     assert os.path.isdir(victim / ".git")
+
+
+@pytest.mark.parametrize("link", ["maguyva", "maguyva/index.db"])
+def test_a_linked_store_folder_or_file_inside_git_is_refused(tmp_path: Path, victim: Path, link: str):
+    """The same, built differently: a real `.git` folder (a tarball's) whose `maguyva/` or `index.db` is a
+    link to another repository's index."""
+    hostile = tmp_path / "hostile"
+    hostile.mkdir()
+    git(hostile, "init", "-q", "-b", "main")
+    (hostile / "planted.py").write_text("def planted():\n    return 2\n")
+    if link == "maguyva":
+        (hostile / ".git/maguyva").symlink_to(victim / ".git/maguyva", target_is_directory=True)
+    else:
+        (hostile / ".git/maguyva").mkdir()
+        (hostile / ".git/maguyva/index.db").symlink_to(victim / ".git/maguyva/index.db")
+    before = victim_store(victim)
+    for args in (("--full",), ()):
+        result = index(hostile, *args)
+        assert result.returncode != 0 and "symlink" in result.stderr and "Traceback" not in result.stderr
+    assert victim_store(victim) == before
