@@ -6,7 +6,9 @@
                    + W_MENTIONS · mentions  (paths and modules the query names)
                    + W_STEM     · stem      (the file is named after a name the query stresses)
                    + W_SYMBOL   · symbol    (the file's best single definition for the query's words)
-                   + W_RETRIEVERS · retrievers (weighted RRF of the routed retrievers' file ranks))
+                   + W_RETRIEVERS · retrievers (weighted RRF of the routed retrievers' file ranks)
+                   + W_MESSAGE  · message   (a pasted message's text written in the file)
+                   + W_HANDOFF  · handoff   (a task: what the definitions it names call or inherit from))
                   × centrality boost × demotion(kind of file)
                   + W_GRAPH · (score of the best of the top SEEDS files it imports, calls or is used by)
 
@@ -44,10 +46,8 @@ W_TITLE = 1.0
 W_SYMBOL = 0.6
 W_SYMBOL_QUESTION = 1.2  # a short question is answered by one definition: it weighs more than in a task
 W_RETRIEVERS = 0.5  # short questions only: a task text runs no separate retrievers
-W_HANDOFF = 0.0  # a task's named definitions → the files they call and inherit from (handoff_files)
+W_HANDOFF = 0.1  # a task's named definitions → the files they call and inherit from (handoff_files)
 HANDOFF_NAMED = 8  # the most specific named definitions followed
-HUB_TASK = 1.0  # the share of the centrality boost a task text keeps (1: all of it)
-USE_SPECIFICITY = False  # a task's names weighed by how few files use them, not only define them
 W_MESSAGE = 2.0  # a pasted message's text written in the file (maguyva.retrieve.message)
 W_GRAPH = 0.1  # one hop from the strongest files: the implementation an API file calls, and back
 SEEDS = 3
@@ -471,8 +471,9 @@ def rank_files(
     for i in order:
         if raw[i] > 0:
             signals.setdefault(index.paths[i], {})["bm25f"] = float(raw[i]) / top
+    # a task's names weigh by how few files use them too: the hub that defines ``Dataset`` says little
     defines, named_symbols = defined_names(
-        store, parsed, len(index.paths), index.files_with if USE_SPECIFICITY and parsed.is_task else None
+        store, parsed, len(index.paths), index.files_with if parsed.is_task else None
     )
     best = index.best_symbol(terms)
     ceiling = float(best[order].max()) if len(order) else 0.0
@@ -489,7 +490,7 @@ def rank_files(
         signals.setdefault(path, {})["stem"] = value
     for path, value in (message or {}).items():
         signals.setdefault(path, {})["message"] = value
-    if parsed.is_task and W_HANDOFF > 0:
+    if parsed.is_task:
         for path, value in handoff_files(store, named_symbols).items():
             signals.setdefault(path, {})["handoff"] = value
     for modality, hits in (retrievers or {}).items():
@@ -518,8 +519,6 @@ def rank_files(
             + W_HANDOFF * found.get("handoff", 0.0)
         )
         boost = min(1.0 + 0.1 * math.log1p(max(centrality(path), 0.0)), BOOST_CAP)
-        if parsed.is_task:  # a long text names the generic things every hub defines: temper hubs
-            boost = 1.0 + (boost - 1.0) * HUB_TASK
         kind = kinds(path)
         demoted = kind if kind and kind not in asked and not (path_prefix and kind == "test") else None
         score = base * boost * (DEMOTE[demoted] if demoted else 1.0)
