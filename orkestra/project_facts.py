@@ -474,7 +474,10 @@ def _indexed_hubs(root: Path, packages: tuple[str, ...], limit: int) -> Hubs:
     entries = [
         p
         for p in overview.entry_points
-        if p.endswith((".py", ".js", ".ts", ".go", ".rs")) and not _is_test(p)
+        if p.endswith((".py", ".js", ".ts", ".go", ".rs"))
+        and not _is_test(p)
+        and p.rsplit("/", 1)[-1] not in ("setup.py", "noxfile.py", "conftest.py")
+        and p.split("/", 1)[0] not in ("docs", "doc", "examples", "example", "scripts", "bench", "benchmarks")
     ]
     return Hubs(tuple(central[:limit]), tuple(entries[:limit]), "maguyva index")
 
