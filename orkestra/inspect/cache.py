@@ -95,8 +95,10 @@ def tree(root: Path, rel: str, skip: str | None = None) -> tuple[list[str], list
 def state_dir(root: Path) -> Path:
     """``paths.state`` of the workspace at ``root`` (yaml is imported only when a ``state`` key may be
     set: a word "state" in a comment or a domain name does not cost the parse)."""
-    try:
-        text = (root / CONFIG_FILE).read_text(encoding="utf-8")
+    from orkestra.workspace.links import read_regular
+
+    try:  # capped as the YAML reader caps it: a 3 GB sparse orkestra.yaml is refused unread (and reported there)
+        text = read_regular(root / CONFIG_FILE, 16 << 20).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         text = ""
     mentions_state = "state" in text and _STATE_KEY.search(text) is not None

@@ -154,17 +154,28 @@ class SafeTree:
             return "dir"
         return "file" if stat.S_ISREG(st.st_mode) else "other"
 
-    def read(self, rel: str) -> bytes | None:
-        """Bytes of the regular file ``rel`` (None when absent or not a regular file), never via a link."""
+    def read(self, rel: str, limit: int | None = None) -> bytes | None:
+        """Bytes of the regular file ``rel`` (None when absent or not a regular file), never via a link.
+
+        With ``limit``, a file larger than that (checked with ``fstat`` on the open file, at most
+        limit + 1 bytes read) raises ``NotRegularFile`` (EFBIG) unread: a 3 GB sparse file costs nothing."""
         try:
             fd, name, st = self._lstat(rel)
         except UnsafePath:
             return None
         if st is None or not stat.S_ISREG(st.st_mode):
             return None
-        handle = os.open(name, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=fd)
+        handle = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=fd)
         with os.fdopen(handle, "rb") as file:
-            return file.read()
+            if limit is None:
+                return file.read()
+            from maguyva.capped import NotRegularFile
+
+            size = os.fstat(handle).st_size
+            data = file.read(limit + 1) if size <= limit else b""
+            if size > limit or len(data) > limit:
+                raise NotRegularFile(errno.EFBIG, f"larger than {limit:,} bytes", rel)
+            return data
 
     def entries(self, rel_dir: str) -> list[str]:
         """Names in folder ``rel_dir`` ("" for the root), [] when it is missing."""

@@ -27,12 +27,23 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+MAX_OUTPUT_BYTES = 64 << 20  # no rendered file comes near; a larger one was not written by sync
+
+
 def file_sha256(path: Path) -> str | None:
-    """Hash of a file's bytes, or None when it does not exist."""
+    """Hash of a file's bytes, or None when it does not exist. Read with the capped reader: a file over
+    MAX_OUTPUT_BYTES (a 3 GB sparse one committed where an output goes) or a FIFO is never read; its
+    "hash" names its size, so it matches no manifest entry and counts as changed by hand."""
+    from orkestra.workspace.links import NotRegularFile, read_regular
+
     try:
-        return sha256(path.read_bytes())
+        return sha256(read_regular(path, MAX_OUTPUT_BYTES))
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None
+    except NotRegularFile as exc:
+        if exc.strerror == "a folder":
+            return None
+        return f"unread:{exc.strerror}"
 
 
 @dataclass(frozen=True)

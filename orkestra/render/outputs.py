@@ -153,12 +153,26 @@ def skill_files(
             files.append(
                 (
                     _join(target, Path(rel).relative_to(skill.source_dir).as_posix()),
-                    source.read_bytes(),
+                    _asset_bytes(source, rel),
                     (rel,),
                     os.access(source, os.X_OK),
                 )
             )
     return files
+
+
+MAX_ASSET_BYTES = 64 << 20  # a skill's reference, script or asset; a 3 GB sparse one is refused unread
+
+
+def _asset_bytes(source: Path, rel: str) -> bytes:
+    """A skill asset's bytes through the capped reader (``fstat`` on the open file, at most cap + 1 read)."""
+    from orkestra.errors import OrkestraError
+    from orkestra.workspace.links import read_regular
+
+    try:
+        return read_regular(source, MAX_ASSET_BYTES)
+    except OSError as exc:
+        raise OrkestraError(f"{rel}: cannot read this skill asset: {exc.strerror or exc}") from None
 
 
 def _memory_hook(ws: Workspace) -> bool:

@@ -114,7 +114,13 @@ def build_plan(ws: Workspace, force: bool = False, manifest: Manifest | object |
 
 
 def _disk_sha(tree: SafeTree, rel: str) -> str | None:
-    data = tree.read(rel)
+    from orkestra.render.manifest import MAX_OUTPUT_BYTES
+    from orkestra.workspace.links import NotRegularFile
+
+    try:
+        data = tree.read(rel, MAX_OUTPUT_BYTES)
+    except NotRegularFile as exc:  # a 3 GB sparse file where an output goes: unread, and never ours
+        return f"unread:{exc.strerror}"
     return None if data is None else sha256(data)
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run_cli
-from ork_workspace import workspace
+from ork_workspace import SKILL, workspace
 
 SPARSE = 3 << 30
 
@@ -96,3 +96,37 @@ def test_a_sparse_release_please_config_is_not_read(tmp_path):
     )
     result = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True)
     assert (result.returncode, result.stdout.strip()) == (0, "python"), result.stderr[-2000:]
+
+
+def test_a_sparse_skill_asset_is_refused_by_sync_naming_it(synced, tmp_path):
+    root = tmp_path / "ws"
+    shutil.copytree(synced, root, symlinks=True)
+    rel = f"{SKILL}/references/huge.md"
+    _sparse(root / rel)
+    result = _run(root, "sync")
+    out = result.stdout + result.stderr
+    assert result.returncode == 1 and "Traceback" not in out and "MemoryError" not in out, out[-3000:]
+    assert rel in out and "larger than" in out, out[-3000:]
+
+
+def test_a_sparse_file_where_an_owned_output_stands_is_drift_not_read(synced, tmp_path):
+    root = tmp_path / "ws"
+    shutil.copytree(synced, root, symlinks=True)
+    (root / ".claude/agents/orchestrator.md").unlink()
+    _sparse(root / ".claude/agents/orchestrator.md")
+    result = _run(root, "sync", "--check")
+    out = result.stdout + result.stderr
+    assert result.returncode == 1 and "Traceback" not in out and "MemoryError" not in out, out[-3000:]
+    assert ".claude/agents/orchestrator.md" in out, out[-3000:]
+
+
+@pytest.mark.parametrize("command", [("agents", "list"), ("validate",)])
+def test_a_sparse_orkestra_yaml_is_a_located_error(synced, tmp_path, command):
+    root = tmp_path / "ws"
+    shutil.copytree(synced, root, symlinks=True)
+    (root / "orkestra.yaml").unlink()
+    _sparse(root / "orkestra.yaml")
+    result = _run(root, *command)
+    out = result.stdout + result.stderr
+    assert result.returncode == 1 and "Traceback" not in out and "MemoryError" not in out, out[-3000:]
+    assert "orkestra.yaml" in out and "larger than" in out, out[-3000:]
