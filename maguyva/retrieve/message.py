@@ -13,6 +13,7 @@ message without writing it, and tests only expect it.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -25,6 +26,8 @@ MIN_LETTERS = 6  # a run between values with fewer letters ("for +", "at") says 
 MAX_FRAGMENTS = 8
 LINES_PER_FRAGMENT = 400
 MAX_SHORTER = 4  # shorter runs of a fragment tried when the whole is written nowhere
+BUDGET_S = 2.0  # literal look-ups stop after this long: the fragments found so far answer
+MAX_LINE = 2_000  # characters of a matching line read for its string literals
 TEST_SHARE = 0.3  # a test that spells the message out counts this much of a code line
 
 _QUESTION = re.compile(
@@ -100,9 +103,12 @@ def find(store: Store, text: str, kind: Callable[[str], str | None]) -> MessageL
     lines: dict[str, dict[int, float]] = {}
     files: dict[str, float] = {}
     words = {w.lower() for w in _WORDS.findall(text)}
-    for fragment in found:
+    deadline = time.monotonic() + BUDGET_S
+    for fragment in found:  # longest first: the most telling fragments are looked up within the budget
+        if time.monotonic() > deadline:
+            break
         seen_in: set[str] = set()
-        written, spans = _written(store, fragment, kind)
+        written, spans = _written(store, fragment, kind, deadline)
         for span, what in spans:
             share = len(written) / total * (TEST_SHARE if what == "test" else 1.0) * _fit(span.text, words)
             per_line = lines.setdefault(span.path, {})
@@ -113,7 +119,9 @@ def find(store: Store, text: str, kind: Callable[[str], str | None]) -> MessageL
     return MessageLines(tuple(found), lines, files)
 
 
-def _written(store: Store, fragment: str, kind: Callable[[str], str | None]) -> tuple[str, list]:
+def _written(
+    store: Store, fragment: str, kind: Callable[[str], str | None], deadline: float = float("inf")
+) -> tuple[str, list]:
     """The code lines holding ``fragment`` — or, when none does, its longest run of whole words that
     some line holds (``Request failed with status code`` where the code writes ``Request failed with
     ${reason}``: the status was a value too); each with its file's kind."""
@@ -125,7 +133,7 @@ def _written(store: Store, fragment: str, kind: Callable[[str], str | None]) -> 
     ]
     only_tests: tuple[str, list] = (fragment, [])  # tests spell the message out whole: no writer
     for candidate in list(dict.fromkeys(tries))[: MAX_SHORTER + 1]:
-        if len(re.findall(r"[A-Za-z]", candidate)) < MIN_LETTERS:
+        if len(re.findall(r"[A-Za-z]", candidate)) < MIN_LETTERS or time.monotonic() > deadline:
             break
         spans = [
             (span, what)
@@ -151,6 +159,7 @@ def _fit(line: str, message_words: set[str]) -> float:
     left out. A line with no quote is read whole (the inside of a multi-line string); a comment
     scores ``NO_STRING``.
     """
+    line = line[:MAX_LINE]
     if _COMMENT.match(line):
         return NO_STRING
     strings = _STRING.findall(line)
