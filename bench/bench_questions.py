@@ -165,12 +165,18 @@ def main() -> None:
     by_tree = collections.defaultdict(list)
     for row in rows:
         by_tree[tree_key(row)["instance_id"]].append(row)
+    warmed = False
     for group in by_tree.values():
         key = tree_key(group[0])
         tree = build_tree(key, args.mirrors, args.trees)
         store, _ = index_tree(key, tree, args.index_cache)
-        api = open_api(tree, store, embedder)
-        started = time.perf_counter()  # the first question after opening: whatever the ranker builds lazily
+        if not warmed:  # the process's imports are paid once, as a server pays them at start, not timed
+            warm = open_api(tree, store, embedder)
+            warm.intelligent_search(group[0]["question"])
+            warm.close()
+            warmed = True
+        api = open_api(tree, store, embedder)  # opened anew: its ranker index is read from disk again
+        started = time.perf_counter()  # the first question after opening: whatever the ranker reads lazily
         api.intelligent_search(group[0]["question"])
         first_latency.append(time.perf_counter() - started)
         started = time.perf_counter()
