@@ -36,10 +36,14 @@ def command(
 ) -> None:
     """Create orkestra.yaml and starter registries (safe to re-run).
 
-    Never overwrites a file. Reads the name and description from pyproject.toml, package.json, Cargo.toml or go.mod, and the
-    languages, packages, test command and CI files (Maguyva's scanner, no index). Writes the 27/11/10
-    persona primitives, an orchestrator and 4-6 specialists, the five K0 foundation skills wired to
-    scopes, ai_assets/ ground truths and decision domains, and the changelog ledgers. JSON:
+    Never overwrites a file; runs nothing from the repository. Reads the name, version and authors
+    (pyproject.toml, setup.cfg, setup.py parsed, package.json, Cargo.toml, go.mod, __version__, git
+    tags); the test, lint and build commands the repository states (CLAUDE.md, AGENTS.md,
+    CONTRIBUTING, package.json scripts, Makefile, tox/nox, CI run steps); the framework, the source
+    packages, hub files and entry points (the Maguyva index when there is one, else a scan); the
+    languages and CI files. Writes the 27/11/10 persona primitives, an orchestrator and 4-6
+    specialists told those commands and files, the five K0 foundation skills wired to scopes,
+    ai_assets/ ground truths and decision domains, and the changelog ledgers. JSON:
     {"root", "created", "skipped", "gitignore_updated", "gitattributes_updated", "project", "agents",
     "telemetry", "next_steps", "warnings"}; the next steps also go to stderr, and so do the warnings
     of `orkestra doctor` (outputs git ignores, a server command a bare PATH cannot start).
