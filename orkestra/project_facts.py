@@ -140,10 +140,10 @@ def _doc_commands(text: str) -> list[str]:
             elif stripped:
                 lines.append(_clean(raw))
                 continue
-        if stripped.endswith("::"):
-            literal = True
         for span in re.findall(r"``?([^`\n]{2,160})``?", raw):
             lines.append(_clean(span))
+        if stripped.endswith("::") or re.match(r"\.\. (?:code-block|code|sourcecode|prompt)::", stripped):
+            literal = True
     return [line for line in lines if line]
 
 

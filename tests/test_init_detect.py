@@ -325,3 +325,28 @@ def test_setup_cfg_attr_version_and_authors(git_repo: Path):
     info = read_manifest(root)
     assert (info.name, info.version, info.authors) == ("legacy", "0.8.2", ("Old Timer", "New Keeper"))
     assert inspect_project(root).packages == ("legacy",)
+
+
+def test_contributing_rst_code_blocks_give_the_commands(git_repo: Path):
+    root = write(
+        git_repo,
+        {
+            "setup.cfg": "[metadata]\nname = rsty\nversion = 1.0\n",
+            "rsty/__init__.py": "",
+            "tests/conftest.py": "",
+            "CONTRIBUTING.rst": "Contributing\n============\n\nRun the tests:\n\n.. code-block:: console\n\n"
+            "    $ nox -s tests-3.12\n\nCheck the style with ``ruff check src`` and build with::\n\n"
+            "    hatch build\n\nThat is all.\n",
+        },
+    )
+    info = inspect_project(root)
+    assert (info.test_command, info.lint_command, info.build_command) == (
+        "nox -s tests-3.12",
+        "ruff check src",
+        "hatch build",
+    )
+    assert info.command_sources == {
+        "test": "CONTRIBUTING.rst",
+        "lint": "CONTRIBUTING.rst",
+        "build": "CONTRIBUTING.rst",
+    }
