@@ -2,7 +2,7 @@
 
 The default reads the project (``orkestra.project_info``) and writes a starter a team keeps:
 the 27/11/10 persona primitives, an orchestrator and 4–6 specialists picked for the languages,
-tests and CI it found, the five K0 foundation skills wired to scopes, ground truths with
+framework, tests and CI it found and told the repository's own commands, hub files and entry points, the five K0 foundation skills wired to scopes, ground truths with
 evidence paths that exist, a decisions registry with one domain per top-level package, and
 the changelog ledgers. ``minimal=True`` writes the bare scaffold. Telemetry hooks stay off
 unless ``telemetry=True``.

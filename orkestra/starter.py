@@ -1,8 +1,9 @@
 """The starter workspace ``orkestra init`` writes, chosen from what the repository showed; pure.
 
 ``starter_files(info)`` returns {repo-relative path: text}; ``@TODAY@`` stands for the date init
-runs. Specialists are picked from the languages, packages, tests and CI found (4–6 of them),
-each composed from the 27/11/10 primitives in ``scaffold/full``.
+runs. Specialists are picked from the languages, framework, packages, tests and CI found (4–6 of
+them), each composed from the 27/11/10 primitives in ``scaffold/full`` and told the commands the
+repository states and the hub files and entry points to start from (``project_facts``).
 """
 
 from __future__ import annotations
@@ -468,8 +469,9 @@ def starter_files(
         "name": "orchestrator",
         "category": "coordination",
         "model": "inherit",
-        "description": f"Routes each {info.name} task to the right specialist and integrates the "
-        "results. Use proactively for multi-step work.",
+        "description": f"Routes each {info.name} task"
+        + (f" ({_built_on(info)})" if info.frameworks else "")
+        + " to the right specialist and integrates the results. Use proactively for multi-step work.",
         "identity": ["coordinator", "strategist"],
         "mindset": "systematic",
         "style": "concise",
