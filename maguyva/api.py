@@ -247,7 +247,8 @@ class Maguyva:
                 from maguyva.retrieve.message import fixed_text
 
                 parsed = parse_query(fixed_text(query))
-            results = self._ranked(parsed, intent.name, ranked, route.weights, path_prefix, limit, message)
+            written = message if message.files else self._quoted(parsed)
+            results = self._ranked(parsed, intent.name, ranked, route.weights, path_prefix, limit, written)
         if not results:
             notes.append(
                 "nothing matched"
@@ -328,6 +329,12 @@ class Maguyva:
         if not is_message(parsed):
             return MessageLines()
         return find(self.store, parsed.text, self._file_kind)
+
+    def _quoted(self, parsed: ParsedQuery) -> MessageLines:
+        """Where the phrases a short question quotes are written in code."""
+        from maguyva.retrieve.message import quoted
+
+        return quoted(self.store, parsed, self._file_kind)
 
     def _file_result(
         self,

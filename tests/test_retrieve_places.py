@@ -100,6 +100,26 @@ PYTHON_FILES = {
     "app/context.py": CONTEXT,
     "app/views.py": VIEWS,
     "app/handlers.py": HANDLERS,
+    "app/suggest.py": '''"""Parsing command lines."""
+
+
+def parse_options(argv, known):
+    """Split argv into known options and the rest; unknown options are reported with suggestions."""
+    options, rest = {}, []
+    for token in argv:
+        if token.startswith("--") and token[2:] not in known:
+            raise UsageError(no_such_option(token, known))
+        options[token] = True
+    return options, rest
+
+
+def no_such_option(name, known):
+    close = [k for k in known if k[:2] == name[2:4]]
+    message = f"No such option: {name}."
+    if close:
+        message += " Did you mean " + ", ".join(close) + "?"
+    return message
+''',
     "app/core/__init__.py": "",
     "app/core/common.py": '''def get_chunksizes(variables):
     """The chunk sizes shared by every variable; a conflict raises."""
@@ -394,3 +414,11 @@ def test_the_object_of_a_dependency_question_may_be_a_module_a_path_or_a_file_na
     assert answer["fusion_strategy"] == "direct"
     assert "app/core/dataset.py" in [r["path"] for r in answer["results"]]
     assert any("in all" in note and "directly" in note for note in answer["notes"])
+
+
+def test_a_phrase_the_question_quotes_leads_to_the_line_that_writes_it(api):
+    answer = api.intelligent_search('Where are the "Did you mean ...?" hints built for a mistyped option?')
+    top = first(answer)
+    assert top["symbol"].endswith("suggest.no_such_option")
+    assert "Did you mean" in PYTHON_FILES["app/suggest.py"].splitlines()[top["line"] - 1]
+    assert "message" in top["signals"]

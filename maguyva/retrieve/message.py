@@ -85,6 +85,40 @@ def fragments(text: str) -> list[str]:
     return sorted(dict.fromkeys(kept + calls), key=len, reverse=True)[:MAX_FRAGMENTS]
 
 
+QUOTED_WEIGHT = 0.5  # a phrase a question quotes counts half a pasted message
+MAX_QUOTED = 3
+
+
+def quoted(store: Store, parsed: ParsedQuery, kind: Callable[[str], str | None]) -> MessageLines:
+    """Where the phrases a short question quotes are written (``'trust proxy'``, ``"Did you mean ...?"``):
+    each looked up like a message, its shares halved. A quoted name (one word, ``ds.attrs``) is left to
+    the definitions: where it is used says little."""
+    if parsed.is_task:
+        return MessageLines()
+    phrases = [p for p in parsed.literals if len(p.split()) >= 2][:MAX_QUOTED]
+    merged = MessageLines()
+    for phrase in phrases:
+        found = find(store, phrase, kind)
+        merged = MessageLines(
+            merged.fragments + found.fragments,
+            _merge(
+                merged.lines,
+                {p: {n: v * QUOTED_WEIGHT for n, v in ls.items()} for p, ls in found.lines.items()},
+            ),
+            _merge({"": merged.files}, {"": {p: v * QUOTED_WEIGHT for p, v in found.files.items()}})[""],
+        )
+    return merged
+
+
+def _merge(a: dict, b: dict) -> dict:
+    out = {key: dict(value) for key, value in a.items()}
+    for key, value in b.items():
+        into = out.setdefault(key, {})
+        for k, v in value.items():
+            into[k] = max(into.get(k, 0.0), v)
+    return out
+
+
 def fixed_text(text: str) -> str:
     """The message with its values left out (what the ranker should read): ``Error: accepts 1
     arg(s), received 3`` → ``Error: accepts … arg … received``; the leading exception name stays."""
