@@ -23,6 +23,7 @@ def downgrade(severity: Severity, steps: int = 1) -> Severity:
 
 def excerpt(text: str) -> str:
     """A one-line, printable, bounded excerpt; invisible characters are shown as ``<U+XXXX>``."""
+    text = text.strip()[: EXCERPT_CHARS * 2]  # a 1 MB line costs what 240 characters cost
     shown = "".join(ch if ch.isprintable() or ch == " " else f"<U+{ord(ch):04X}>" for ch in text.strip())
     return shown if len(shown) <= EXCERPT_CHARS else shown[: EXCERPT_CHARS - 1] + "…"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from orkestra.trust.findings import Finding, Severity, excerpt
@@ -32,7 +33,7 @@ _REGEX_RULES: tuple[tuple[str, Severity, re.Pattern[str], str], ...] = (
         "high",
         re.compile(
             r"(?<![.\w])(?:execSync|exec)\s*\(\s*(?![\"'`\[\s])[\w$.]+\s*[,)]"
-            r"|\bchild_process\b[^\n]*\.(?:execSync|exec)\s*\(\s*(?![\"'`\s])"
+            r"|\bchild_process\b[^\n]{0,300}?\.(?:execSync|exec)\s*\(\s*(?![\"'`\s])"
             r"|(?:execSync|exec|spawn)\s*\(\s*[\"'](?:/bin/)?(?:ba|z|da)?sh[\"']\s*,\s*\[\s*[\"']-c[\"']\s*,\s*(?![\"'`])",
         ),
         "runs a command built at run time",
@@ -63,7 +64,7 @@ _REGEX_RULES: tuple[tuple[str, Severity, re.Pattern[str], str], ...] = (
         "exfiltration",
         "high",
         re.compile(
-            r"https?://[^\s`'\"]*\$\{\s*process\.env(?:\.[A-Z0-9_]*(?:TOKEN|SECRET|KEY|PASSWORD|PASSWD|CREDENTIAL)\w*|\s*\))"
+            r"https?://[^\s`'\"]{0,2000}?\$\{\s*process\.env(?:\.[A-Z0-9_]*(?:TOKEN|SECRET|KEY|PASSWORD|PASSWD|CREDENTIAL)\w*|\s*\))"
         ),
         "puts a secret from the environment into a URL",
     ),
@@ -138,13 +139,19 @@ _REGEX_RULES: tuple[tuple[str, Severity, re.Pattern[str], str], ...] = (
 )
 
 
+MAX_MATCHES_PER_RULE = 50
+
+
 def regex_scan(text: str, file: str) -> list[Finding]:
     """Regex findings; a script that both dumps env/credentials and sends data is exfiltration (high)."""
     lines = text.split("\n")
     findings: list[Finding] = []
+    starts = [0, *(m.end() for m in re.finditer("\n", text))] if "\n" in text else [0]
     for rule, severity, pattern, message in _REGEX_RULES:
-        for match in pattern.finditer(text):
-            line = text.count("\n", 0, match.start()) + 1
+        for count, match in enumerate(pattern.finditer(text)):
+            if count >= MAX_MATCHES_PER_RULE:  # 30,000 `eval(` in one file: the first ones say it all
+                break
+            line = bisect.bisect_right(starts, match.start())
             findings.append(
                 Finding(f"script.{rule}", severity, file, line, excerpt(lines[line - 1]), message)
             )

@@ -44,6 +44,7 @@ _RISKY = re.compile(
 )
 _SUBST = re.compile(r"\$\(([^()]*)\)|`([^`]*)`|<\(([^()]*)\)")
 _PLACEHOLDER = re.compile(r"__SUBST(\d+)__")
+MAX_SUBSTITUTIONS = 100
 _CHOICES = re.compile(r"\{[\w@.-]+(?:\|[\w@.-]+)+\}")  # usage notation: `tool completion {bash|zsh}`
 _DYNAMIC_START = re.compile(
     r"^\s*(?:[A-Za-z_]\w*=\S*\s+)*[\"']?(?:\$|`)"
@@ -332,6 +333,13 @@ def _extract_substitutions(text: str, record: _Line) -> str:
         match = _SUBST.search(text)
         if match is None:
             return text
+        if len(record.substs) >= MAX_SUBSTITUTIONS:  # each one rebuilds the line: cap the work
+            record.add(
+                "unreviewable",
+                "high",
+                f"more than {MAX_SUBSTITUTIONS} command substitutions in one line: not reviewable",
+            )
+            return _SUBST.sub(" __SUBSTX__ ", text)
         inner = next(group for group in match.groups() if group is not None)
         inner = _PLACEHOLDER.sub(lambda m: record.substs[int(m.group(1))].text, inner)
         nested = _Line(record.file, record.line, record.raw, record.script)
@@ -577,7 +585,7 @@ _STDIN = {"-", "/dev/stdin", "-s"}
 _TOOL_SETUP = re.compile(
     r"^\s*[\w./-]+\s+(?:[\w@:-]+\s+)*(?:--?)?(?:init|shellenv|hook|completion|activate|env)\b|^\s*ssh-agent\b"
 )
-_WHOLLY_DYNAMIC = re.compile(r"^(?:\$\{?[A-Za-z_@*]\w*\}?|\$ARG|__SUBST\d+__|\$\(.*\)|\{\})+$", re.S)
+_WHOLLY_DYNAMIC = re.compile(r"^(?:\$\{?[A-Za-z_@*]\w*\}?|\$ARG|__SUBST\d+__|\$\([^()]*\)|\{\})+$")
 
 
 def reads_code_from_stdin(name: str, args: list[str]) -> bool:

@@ -385,9 +385,7 @@ def _hook_commands(data: object, depth: int = 0) -> list[str]:
 
 # --- look-alike hosts -------------------------------------------------------------------------
 
-_HOST = re.compile(
-    r"(?:[a-z][a-z0-9+.-]*://|(?<![\w.@-])(?=[^\s/]*\.[^\s/]*/))(?:[^\s/@]+@)?([^\s/:?#\"'<>`)\]]+)", re.I
-)
+_HOST = re.compile(r"\b[a-z][a-z0-9+.-]{0,20}://(?:[^\s/@]{0,200}@)?([^\s/:?#\"'<>`)\]@]{1,253})", re.I)
 _INDEX_FLAG = re.compile(r"(?:index-url|extra-index-url|--registry|registry\s*=|find-links|-i\s)", re.I)
 
 

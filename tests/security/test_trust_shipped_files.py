@@ -702,3 +702,23 @@ def test_hostile_markup_costs_about_what_plain_text_of_its_size_costs(tmp_path, 
     audit_skill_dir(bad)
     bad_s = time.perf_counter() - start
     assert bad_s < 25 * max(plain_s, 0.02)  # quadratic scans took 100 s against 0.3 s
+
+
+@pytest.mark.parametrize(
+    "rel, hostile, plain",
+    [
+        ("scripts/a.js", "eval(" * 30_000, "word " * 30_000),  # one finding per match, each counting lines
+        ("scripts/a.sh", 'bash -c "' + "$(x)" * 5_000 + '"', "echo " + "word " * 5_000),
+        ("notes.txt", "\u00e9." * 50_000, "word " * 20_000),  # look-alike host scan on a dotted non-ASCII run
+    ],
+)
+def test_hostile_scripts_cost_about_what_plain_text_of_their_size_costs(tmp_path, rel, hostile, plain):
+    import time
+
+    timings = []
+    for name, text in (("plain", plain), ("bad", hostile)):
+        folder = skill(tmp_path / name, {rel: text})
+        start = time.perf_counter()
+        audit_skill_dir(folder)
+        timings.append(time.perf_counter() - start)
+    assert timings[1] < 25 * max(timings[0], 0.02)
