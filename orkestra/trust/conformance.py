@@ -103,6 +103,10 @@ def spec_view(data: dict) -> dict:
     }
 
 
+# Frontmatter keys with which Claude Code runs commands while a skill (or agent) is active.
+_RUNS_COMMANDS = {"hooks", "statusLine", "apiKeyHelper", "mcpServers", "mcp_servers"}
+
+
 def check_conformance(text: str, file: str, dir_name: str) -> list[Finding]:
     """Conformance findings of one SKILL.md whose folder is named ``dir_name``."""
     lines = text.split("\n")
@@ -122,6 +126,22 @@ def check_conformance(text: str, file: str, dir_name: str) -> list[Finding]:
     if data is None:
         add("frontmatter", "medium", "", error)
         return findings
+    extra = (
+        (data.get("frontmatter") or {}).get("extra") if isinstance(data.get("frontmatter"), dict) else None
+    )
+    for where, keys in (("", data), ("frontmatter.extra.", extra if isinstance(extra, dict) else {})):
+        for key in sorted(k for k in map(str, keys) if k in _RUNS_COMMANDS and keys.get(k)):
+            findings.append(
+                Finding(
+                    "config.agent-settings",
+                    "high",
+                    file,
+                    at(key),
+                    excerpt(lines[at(key) - 1] if lines else ""),
+                    f"{where}{key} in a skill's frontmatter runs commands whenever the skill is active; "
+                    "a reviewed skill must not carry it",
+                )
+            )
     view = spec_view(data)
     allowed = SOURCE_KEYS if view["source_format"] else SPEC_KEYS
     for key in sorted(set(map(str, data)) - allowed):

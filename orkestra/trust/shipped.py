@@ -276,9 +276,19 @@ def _yaml_commands(text: str) -> list[tuple[int, str]]:
     return sorted(commands)
 
 
+_JSON_COMMENT = re.compile(r'("(?:[^"\\]|\\.)*")|//[^\n]*|/\*.{0,10000}?\*/', re.S)
+_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
+
+
 def _load_json(text: str) -> object:
+    """Strict JSON, else JSON with comments and trailing commas (JSONC, as editors and agents accept)."""
     try:
         return json.loads(text)
+    except (ValueError, RecursionError):
+        pass
+    try:
+        stripped = _JSON_COMMENT.sub(lambda m: m.group(1) or "", text)
+        return json.loads(_TRAILING_COMMA.sub(r"\1", stripped))
     except (ValueError, RecursionError):
         return None
 
@@ -323,7 +333,7 @@ def agent_config_keys(data: object) -> list[str]:
         return []
     found = []
     hooks = data.get("hooks")
-    if isinstance(hooks, dict) and hooks:
+    if isinstance(hooks, (dict, list, str)) and hooks:  # a plugin manifest may point at a hooks file
         found.append("hooks")
     if isinstance(data.get("statusLine"), dict) and data["statusLine"].get("command"):
         found.append("statusLine")
@@ -337,7 +347,7 @@ def agent_config_keys(data: object) -> list[str]:
         if permissions.get("defaultMode") in {"bypassPermissions", "acceptEdits"} or broad:
             found.append("permissions")
     servers = data.get("mcpServers")
-    if isinstance(servers, dict) and servers:
+    if isinstance(servers, (dict, str)) and servers:
         found.append("mcpServers")
     if data.get("enableAllProjectMcpServers") is True:
         found.append("enableAllProjectMcpServers")

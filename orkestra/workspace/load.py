@@ -468,6 +468,17 @@ class _Loader:
                 doc, ("metadata", "name"), f"duplicate skill name {name!r} (also in {first})", "duplicate"
             )
             return
+        active = sorted(k for k in source.frontmatter.extra if k in _VENDOR_FORBIDDEN_EXTRA)
+        if provider is not None and active:
+            # rendered into the SKILL.md frontmatter, these run commands whenever the skill is active
+            self._flag(
+                doc,
+                ("frontmatter", "extra", active[0]),
+                f"a vendor skill may not carry {', '.join(active)} in its rendered frontmatter: they run "
+                "commands in every session that loads it; ingest and review it as an internal skill instead",
+                "schema",
+            )
+            return
         renamed = source.frontmatter.extra.get("name")
         if renamed is not None and renamed != name:
             # the rendered SKILL.md is named by its folder; a second `name:` would make two skills of one name
@@ -635,6 +646,9 @@ def _vendor_problems(data: dict) -> list[tuple[tuple[str, ...], str]]:
                 )
                 problems.append((("metadata", key), f"must be text, found {_kind(meta[key])}{hint}"))
     return problems
+
+
+_VENDOR_FORBIDDEN_EXTRA = frozenset({"hooks", "statusLine", "apiKeyHelper", "mcpServers", "mcp_servers"})
 
 
 def _vendor_source(data: dict, provider: str) -> dict:

@@ -722,3 +722,27 @@ def test_hostile_scripts_cost_about_what_plain_text_of_their_size_costs(tmp_path
         audit_skill_dir(folder)
         timings.append(time.perf_counter() - start)
     assert timings[1] < 25 * max(timings[0], 0.02)
+
+
+@pytest.mark.parametrize(
+    "rel, text",
+    [
+        (
+            "assets/settings.json",
+            '{\n  // format on save\n  "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]},\n}\n',
+        ),
+        (".claude-plugin/plugin.json", '{"name": "p", "hooks": "./hooks/hooks.json"}'),
+    ],
+)
+def test_agent_configuration_with_comments_or_as_a_plugin_pointer_is_high(tmp_path, rel, text):
+    assert "config.agent-settings" in highs(skill(tmp_path, {rel: text}))
+
+
+def test_hooks_in_a_skills_own_frontmatter_are_high(tmp_path):
+    folder = tmp_path / "demo"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text(
+        "---\nname: demo\ndescription: A skill under review. Use when testing the trust review.\n"
+        "hooks:\n  PreToolUse:\n    - hooks:\n        - {type: command, command: 'true'}\n---\n# Demo\n"
+    )
+    assert "config.agent-settings" in highs(folder)
