@@ -41,6 +41,8 @@ def load_file_index(store: Store, location: str) -> FileIndex:
     """The cached index when it matches the store's files, else a fresh one (saved when possible)."""
     key = index_key(store)
     place = cache_path(location)
+    if place is not None:
+        _remove_stale_temporaries(place)
     if place is not None and place.is_file():
         try:
             loaded = _read(place, key)
@@ -96,6 +98,23 @@ def _read(place: Path, key: str) -> FileIndex | None:
     index = FileIndex(paths, postings, symbols, symbol_file, symbol_factor)
     index.pagerank, index.kinds = pagerank, kinds
     return index
+
+
+def _remove_stale_temporaries(place: Path) -> None:
+    """Temporary files a killed writer left beside the cache (``<cache>.<pid>.tmp`` of a dead pid)."""
+    for left in place.parent.glob(place.name + ".*.tmp"):
+        pid = left.name[len(place.name) + 1 : -len(".tmp")]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            try:
+                left.unlink(missing_ok=True)
+            except OSError:
+                pass  # a read-only place: the next writer there removes it
+        except OSError:
+            pass  # alive under another user, or not ours to judge
 
 
 def _ascii(terms: list[str]) -> np.ndarray:
