@@ -75,7 +75,7 @@ def test_every_section_is_typed_by_the_model_its_owner_keeps(tmp_path):
         (
             "version: 1\nversion: 2\n",
             (
-                "orkestra.yaml:2:1: duplicate key 'version' (first defined on line 1); "
+                "orkestra.yaml:2:1: version: duplicate key 'version' (first defined on line 1); "
                 "a second definition would silently replace the first"
             ),
         ),
@@ -152,10 +152,11 @@ def test_one_yaml_reader_one_git_runner_one_atomic_writer():
         writers[rel] = [c for c in calls if c in ("os.replace", "os.rename", "tempfile.mkstemp")]
     assert {k for k, v in readers.items() if v} == {"orkestra/workspace/source.py"}
     assert {k for k, v in runners.items() if v} == {"orkestra/git.py"}
-    # the plugin swaps whole folders; the write guard is the same write with symlink checks on top
+    # plugin build swaps whole folders (orkestra/outdir.py); the write guard is the same write with symlink
+    # checks on top
     assert {k for k, v in writers.items() if v} == {
         "orkestra/atomic.py",
-        "orkestra/plugin.py",
+        "orkestra/outdir.py",
         "orkestra/render/guard.py",
         "orkestra/telemetry/loki.py",
     }
