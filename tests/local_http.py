@@ -28,21 +28,24 @@ def wait_for_port(port: int, process: subprocess.Popen, seconds: float = 60) -> 
     return False
 
 
+INITIALIZE = {  # a bare MCP ``initialize`` request, as the tests send it
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    },
+}
+
+
 def initialize_status(url: str, token: str | None) -> int:
     """The HTTP status of a bare MCP ``initialize`` POST to ``url``, with ``token`` as Bearer if given."""
     headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
     if token is not None:
         headers["Authorization"] = f"Bearer {token}"
-    body = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "t", "version": "1"},
-        },
-    }
+    body = INITIALIZE
     return httpx.post(url, json=body, headers=headers, timeout=10).status_code
 
 

@@ -32,6 +32,15 @@ PathAlias = Annotated[
         metavar="PATH", hidden=True, show_default=False, help="Same as --repo (kept for old scripts)."
     ),
 ]
+SessionIdleTimeout = Annotated[  # both MCP servers' HTTP sessions (maguyva and orkestra serve)
+    float,
+    typer.Option(
+        "--session-idle-timeout",
+        min=1,
+        max=7 * 24 * 3600,
+        help="HTTP: close a session after this many seconds without a request.",
+    ),
+]
 StoreOption = Annotated[
     str | None,
     typer.Option(

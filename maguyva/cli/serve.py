@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from maguyva.cli.options import RepoOption, StoreOption
+from maguyva.cli.options import RepoOption, SessionIdleTimeout, StoreOption
 from maguyva.cli.output import run
 
 
@@ -19,15 +19,7 @@ def serve(
     no_auth: Annotated[
         bool, typer.Option("--no-auth", help="Serve a non-loopback --host without a key (warns on start).")
     ] = False,
-    session_idle_timeout: Annotated[
-        float,
-        typer.Option(
-            "--session-idle-timeout",
-            min=1,
-            max=7 * 24 * 3600,
-            help="HTTP: close a session after this many seconds without a request.",
-        ),
-    ] = 1800,
+    session_idle_timeout: SessionIdleTimeout = 1800,
 ) -> None:
     """Run the MCP server (stdio, or HTTP with --http).
 

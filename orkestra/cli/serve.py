@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from maguyva.cli.options import SessionIdleTimeout
 from orkestra.cli.options import RepoOption
 
 
@@ -20,15 +21,7 @@ def command(
             help="No propose_decision: never write (required for --http on a non-loopback --host).",
         ),
     ] = False,
-    session_idle_timeout: Annotated[
-        float,
-        typer.Option(
-            "--session-idle-timeout",
-            min=1,
-            max=7 * 24 * 3600,
-            help="HTTP: close a session after this many seconds without a request.",
-        ),
-    ] = 1800,
+    session_idle_timeout: SessionIdleTimeout = 1800,
     repo: RepoOption = None,
 ) -> None:
     """Run the orkestra MCP server (stdio, or HTTP with --http).

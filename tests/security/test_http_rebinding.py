@@ -18,22 +18,12 @@ from pathlib import Path
 import httpx
 import pytest
 from conftest import git
-from local_http import free_port, mcp_calls
+from local_http import INITIALIZE, free_port, mcp_calls
 from maguyva_project import index_project, make_project
 from memory_repo import make_memory_repo
 
 from maguyva.server.hosts import BoundHost, is_loopback, origin_host, split_host
 
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "1"},
-    },
-}
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 FOREIGN = ("evil.example", "127.0.0.1.evil.example", "localhost.evil.example", "evil.localhost", "0x7f.1")
 

@@ -18,20 +18,9 @@ import sys
 import httpx
 import pytest
 from conftest import git
-from local_http import free_port, wait_for_port
+from local_http import INITIALIZE, free_port, wait_for_port
 from maguyva_project import index_project, make_project
 from memory_repo import make_memory_repo
-
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "1"},
-    },
-}
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import git
-from local_http import free_port, mcp_calls, wait_for_port
+from local_http import INITIALIZE, free_port, mcp_calls, wait_for_port
 from memory_repo import make_memory_repo
 
 from orkestra.why import propose
@@ -66,18 +66,7 @@ class Stdio:
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
         )
-        self.send(
-            {
-                "jsonrpc": "2.0",
-                "id": 1,
-                "method": "initialize",
-                "params": {
-                    "protocolVersion": "2025-06-18",
-                    "capabilities": {},
-                    "clientInfo": {"name": "t", "version": "1"},
-                },
-            }
-        )
+        self.send(INITIALIZE)
         assert self.reply()["id"] == 1
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
 
