@@ -67,8 +67,6 @@ class Maguyva:
     _files: int | None = None
     _semantic_problem: str | None = None
     _index: Any = None  # the file ranker's BM25F index, built on first use
-    _kinds: dict = field(default_factory=dict)
-    _file_ranks: dict | None = None
     _prompts: frozenset | None = None  # the repository's issue-template prompts, read on first use
     # batched reads, remembered for this index: every file's record (one query, on first use) and the
     # centrality rows asked for so far ((path, symbol or None) → row or None), fetched a list at a time
@@ -394,31 +392,21 @@ class Maguyva:
         return self._index
 
     def _file_centrality(self, path: str) -> float:
-        """A file's scaled PageRank, remembered (the ranker asks for hundreds of files per question)."""
+        """A file's scaled PageRank, kept with the ranker's index (it asks for hundreds per question)."""
         index = self._file_index()
         position = index.position.get(path)
-        if index.pagerank is not None and position is not None:  # kept with the ranker's index
-            return float(index.pagerank[position]) * len(index.paths)
-        if self._file_ranks is None:  # every file's row in one read: the ranker asks for most of them
-            self._prefetch_centrality((p, None) for p in self.store.known_paths())
-            self._file_ranks = {}
-        if path not in self._file_ranks:
-            self._file_ranks[path] = self._centrality(path)
-        return self._file_ranks[path]
+        return float(index.pagerank[position]) * len(index.paths) if position is not None else 0.0
 
     def _file_kind(self, path: str) -> str | None:
+        """Why a file is demoted (``maguyva.retrieve.rank.file_kind``), kept with the ranker's index."""
         index = self._file_index()
         position = index.position.get(path)
-        if index.kinds is not None and position is not None:  # kept with the ranker's index
+        if position is not None:
             return str(index.kinds[position]) or None
-        if path not in self._kinds:
-            from maguyva.retrieve.rank import file_kind
+        from maguyva.retrieve.rank import file_kind
 
-            record = self._record(path)
-            self._kinds[path] = file_kind(
-                path, record.flags if record else (), record.language if record else None
-            )
-        return self._kinds[path]
+        record = self._record(path)
+        return file_kind(path, record.flags if record else (), record.language if record else None)
 
     def _fused_dict(self, fused: FusedHit) -> dict:
         return hit_dict(
@@ -950,7 +938,7 @@ class Maguyva:
         from maguyva.index.pipeline import index_repository
 
         summary = index_repository(self.root, self.store_location)
-        self._files, self._index, self._kinds, self._file_ranks = None, None, {}, None
+        self._files, self._index = None, None
         self._records, self._central = None, {}
         return RefreshAnswer.model_validate(summary.to_dict())
 

@@ -176,6 +176,7 @@ class FileIndex:
         )
         # per file, what the ranker asks of the store for each candidate, kept with the index when known:
         # its PageRank (file node) and the kind that demotes it ("" for ordinary code)
+        self.last_symbol_scores: np.ndarray | None = None  # the last query's (best_symbol), for citing
         self.pagerank: np.ndarray | None = None
         self.kinds: np.ndarray | None = None
 
@@ -268,29 +269,14 @@ class FileIndex:
         self.last_symbol_scores = per_symbol
         return best
 
-    def symbol_count(self, file: int) -> int:
-        start, end = np.searchsorted(self.symbol_file, [file, file + 1])
-        return int(end - start)
-
     def symbol_scores_of(self, path: str) -> np.ndarray:
         """The last query's scores of ``path``'s definitions, in the file's symbol order."""
-        scores = getattr(self, "last_symbol_scores", None)
+        scores = self.last_symbol_scores
         file = self.position.get(path)
         if scores is None or file is None or not len(self.symbol_file):
             return np.zeros(0)
         start, end = np.searchsorted(self.symbol_file, [file, file + 1])
         return scores[start:end]
-
-    def symbol_order(self, path: str) -> list[int]:
-        """The last query's best definitions of ``path``, best first, as positions in the file's symbol list
-        (the order the store returned them at build time); only definitions that matched."""
-        scores = getattr(self, "last_symbol_scores", None)
-        file = self.position.get(path)
-        if scores is None or file is None or not len(self.symbol_file):
-            return []
-        start, end = np.searchsorted(self.symbol_file, [file, file + 1])
-        own = scores[start:end]
-        return [int(i) for i in np.argsort(-own, kind="stable") if own[i] > 0]
 
 
 def _pseudo(
