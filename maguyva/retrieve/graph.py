@@ -238,5 +238,7 @@ def search(store: Store, intent: str, terms: list[str], limit: int = 20) -> list
                 hits += callees(store, target, limit=limit // 2)
     if intent in ("find_references", "impact_analysis"):
         hits.sort(key=lambda h: place_order(h.path))
-    unique = {(h.path, h.line, h.symbol): h for h in reversed(hits)}  # two targets, one use: listed once
-    return sorted(unique.values(), key=hits.index)[:limit]
+    unique: dict[tuple, Hit] = {}  # two targets, one use: listed once, where it first stands
+    for hit in hits:
+        unique.setdefault((hit.path, hit.line, hit.symbol), hit)
+    return list(unique.values())[:limit]

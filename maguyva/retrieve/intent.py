@@ -10,7 +10,7 @@ import errno
 import re
 from dataclasses import dataclass
 
-from maguyva.retrieve.query import parse
+from maguyva.retrieve.query import is_question, parse
 
 INTENTS = (
     "find_definition",
@@ -55,13 +55,6 @@ _ERRNO = "|".join(sorted(errno.errorcode.values(), key=len, reverse=True))  # EN
 _ERROR_TOKEN = re.compile(
     r"(?i:\b(traceback|exception|errno|stack\s*trace|segfault)\b|\b(error|panic|fatal):)"
     rf"|\b({_ERRNO})\b|\b[A-Z][a-zA-Z]+(Error|Exception)\b"
-)
-# a question about the code ("how are error handlers looked up for an exception?") is no literal lookup,
-# whatever words it uses; a pasted message or a bare name is
-_QUESTION = re.compile(
-    r"^\s*(how|where|which|what|why|when|who|does|do|is|are|can|should|could|would|explain|show|find|list)\b"
-    r"|\?\s*$",
-    re.I,
 )
 _SIMILAR = re.compile(
     r"\b(similar\s+to|like\s+this|same\s+as|resembl\w*|analogous|other\s+places\s+that)\b", re.I
@@ -109,7 +102,7 @@ def classify(query: str) -> Intent:
         return Intent("find_references", 0.90, "references phrase")
     if _IMPACT.search(text):
         return Intent("impact_analysis", 0.90, "impact phrase")
-    question = bool(_QUESTION.search(text))
+    question = is_question(text)  # "how are error handlers looked up for an exception" is no lookup
     if _QUOTED.search(text) and parsed.quoted_share >= QUOTED_SHARE:
         return Intent("exact_match", 0.90, "quoted string")
     if _ERROR_TOKEN.search(text) and not question:

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from maguyva.retrieve.query import is_question
+
 if TYPE_CHECKING:
     from maguyva.retrieve.query import ParsedQuery
     from maguyva.store.base import Store
@@ -30,10 +32,6 @@ BUDGET_S = 2.0  # literal look-ups stop after this long: the fragments found so 
 MAX_LINE = 2_000  # characters of a matching line read for its string literals
 TEST_SHARE = 0.3  # a test that spells the message out counts this much of a code line
 
-_QUESTION = re.compile(
-    r"^\s*(how|where|which|what|why|when|who|does|do|is|are|can|should|could|would|explain|show|find|list)\b",
-    re.I,
-)
 _LEAD = re.compile(
     r"^\s*(?:(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Warning)|error|fatal|panic|warning|"
     r"critical|exception|E\d*)\s*(?:\[[^\]]*\])?\s*:\s*",
@@ -63,7 +61,7 @@ class MessageLines:
 def is_message(parsed: ParsedQuery) -> bool:
     """A short text pasted from a program's output rather than a question about the code."""
     text = parsed.text.strip()
-    if parsed.is_task or not text or _QUESTION.match(text) or text.endswith("?"):
+    if parsed.is_task or not text or is_question(text):
         return False
     if _LEAD.match(text):
         return True
@@ -71,10 +69,17 @@ def is_message(parsed: ParsedQuery) -> bool:
     return len(words) >= 4 and bool(_VALUE.search(text)) and not any(c in text for c in "(){}=;")
 
 
+def _split(text: str) -> tuple[str, str, list[str]]:
+    """A message's leading ``Error:``/``pkg.SomeError:`` (or ""), its body, and the runs of fixed text
+    between the body's filled-in values."""
+    lead = _LEAD.match(text.strip())
+    body = text.strip()[lead.end() :] if lead else text.strip()
+    return (lead.group(0).strip() if lead else ""), body, [run.strip(_EDGE) for run in _VALUE.split(body)]
+
+
 def fragments(text: str) -> list[str]:
     """The message's fixed text: the runs between its filled-in values, longest first."""
-    body = _LEAD.sub("", text.strip(), count=1)
-    runs = [run.strip(_EDGE) for run in _VALUE.split(body)]
+    _, body, runs = _split(text)
     kept = [
         run
         for run in runs
@@ -96,36 +101,24 @@ def quoted(store: Store, parsed: ParsedQuery, kind: Callable[[str], str | None])
     if parsed.is_task:
         return MessageLines()
     phrases = [p for p in parsed.literals if len(p.split()) >= 2][:MAX_QUOTED]
-    merged = MessageLines()
-    for phrase in phrases:
-        found = find(store, phrase, kind)
-        merged = MessageLines(
-            merged.fragments + found.fragments,
-            _merge(
-                merged.lines,
-                {p: {n: v * QUOTED_WEIGHT for n, v in ls.items()} for p, ls in found.lines.items()},
-            ),
-            _merge({"": merged.files}, {"": {p: v * QUOTED_WEIGHT for p, v in found.files.items()}})[""],
-        )
-    return merged
-
-
-def _merge(a: dict, b: dict) -> dict:
-    out = {key: dict(value) for key, value in a.items()}
-    for key, value in b.items():
-        into = out.setdefault(key, {})
-        for k, v in value.items():
-            into[k] = max(into.get(k, 0.0), v)
-    return out
+    found = [find(store, phrase, kind) for phrase in phrases]
+    lines: dict[str, dict[int, float]] = {}
+    files: dict[str, float] = {}
+    for one in found:  # each place keeps its best share over the phrases, halved
+        for path, share in one.files.items():
+            files[path] = max(files.get(path, 0.0), share * QUOTED_WEIGHT)
+        for path, shares in one.lines.items():
+            into = lines.setdefault(path, {})
+            for line, share in shares.items():
+                into[line] = max(into.get(line, 0.0), share * QUOTED_WEIGHT)
+    return MessageLines(tuple(f for one in found for f in one.fragments), lines, files)
 
 
 def fixed_text(text: str) -> str:
     """The message with its values left out (what the ranker should read): ``Error: accepts 1
     arg(s), received 3`` → ``Error: accepts … arg … received``; the leading exception name stays."""
-    lead = _LEAD.match(text.strip())
-    body = _LEAD.sub("", text.strip(), count=1)
-    runs = [run.strip(_EDGE) for run in _VALUE.split(body)]
-    return " … ".join(([lead.group(0).strip()] if lead else []) + [r for r in runs if r])
+    lead, _, runs = _split(text)
+    return " … ".join(part for part in (lead, *runs) if part)
 
 
 def find(store: Store, text: str, kind: Callable[[str], str | None]) -> MessageLines:

@@ -196,6 +196,18 @@ def parse(query: str) -> ParsedQuery:
     )
 
 
+_QUESTION = re.compile(
+    r"^\s*(how|where|which|what|why|when|who|does|do|is|are|can|should|could|would|explain|show|find|list)\b"
+    r"|\?\s*$",
+    re.I,
+)
+
+
+def is_question(text: str) -> bool:
+    """A question about the code (starts with how/where/which… or ends in ``?``), not pasted output."""
+    return bool(_QUESTION.search(text))
+
+
 def _title(text: str) -> str:
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     return lines[0] if len(lines) > 1 and not lines[0].startswith(("```", "~~~")) else ""
