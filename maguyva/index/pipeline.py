@@ -183,15 +183,6 @@ def index_status(
 
 
 @paused_gc()  # millions of long-lived records: GC passes would walk them all for nothing
-def prepare_ranker(store, location: str) -> None:
-    """Build the search ranker's index now (kept beside the store), so the first question after an
-    index costs what the second does; a store kept elsewhere (PostgreSQL) builds it on first use."""
-    from maguyva.retrieve.cache import cache_path, load_file_index
-
-    if cache_path(location) is not None:
-        load_file_index(store, location)
-
-
 def index_repository(
     root: Path | str,
     store_path: Path | str | None = None,
@@ -297,8 +288,11 @@ def index_repository(
                     )
                 )
             edge_counts = store.edge_counts()  # counted once after a change, then kept by the store
+        # the search ranker's index, kept beside the store: the first question costs what the second does
+        from maguyva.retrieve.cache import prepare
+
         report("rank", 0, 1)
-        prepare_ranker(store, str(path))
+        prepare(store, str(path))
         report("rank", 1, 1)
         stats = store.language_stats()
         snapshot = store.snapshot()

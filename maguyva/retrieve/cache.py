@@ -60,6 +60,22 @@ def load_file_index(store: Store, location: str) -> FileIndex:
     return index
 
 
+def prepare(store: Store, location: str) -> None:
+    """Make sure the cache beside a SQLite store matches its files, reading only the cache's key when it
+    does (an index run that changed nothing pays one read of the file states, not the whole cache)."""
+    place = cache_path(location)
+    if place is None:
+        return
+    if place.is_file():
+        try:
+            with np.load(place, allow_pickle=False) as data:
+                if str(data["key"]) == index_key(store):
+                    return
+        except (OSError, ValueError, KeyError):
+            pass  # damaged: rebuilt below
+    load_file_index(store, location)
+
+
 def add_file_facts(index: FileIndex, store: Store) -> None:
     """Each file's PageRank and demotion kind, read once here rather than on the first question."""
     from maguyva.retrieve.rank import file_kind
