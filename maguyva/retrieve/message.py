@@ -101,7 +101,8 @@ def quoted(store: Store, parsed: ParsedQuery, kind: Callable[[str], str | None])
     if parsed.is_task:
         return MessageLines()
     phrases = [p for p in parsed.literals if len(p.split()) >= 2][:MAX_QUOTED]
-    found = [find(store, phrase, kind) for phrase in phrases]
+    deadline = time.monotonic() + BUDGET_S  # one budget for every phrase
+    found = [find(store, phrase, kind, deadline) for phrase in phrases]
     lines: dict[str, dict[int, float]] = {}
     files: dict[str, float] = {}
     for one in found:  # each place keeps its best share over the phrases, halved
@@ -121,8 +122,11 @@ def fixed_text(text: str) -> str:
     return " … ".join(part for part in (lead, *runs) if part)
 
 
-def find(store: Store, text: str, kind: Callable[[str], str | None]) -> MessageLines:
-    """Every line of ordinary code (and, weighed down, of tests) holding a fragment of the message."""
+def find(
+    store: Store, text: str, kind: Callable[[str], str | None], deadline: float | None = None
+) -> MessageLines:
+    """Every line of ordinary code (and, weighed down, of tests) holding a fragment of the message;
+    the look-ups stop at ``deadline`` (``time.monotonic``; default ``BUDGET_S`` from now)."""
     found = fragments(text)
     total = sum(len(f) for f in found)
     if not total:
@@ -130,7 +134,7 @@ def find(store: Store, text: str, kind: Callable[[str], str | None]) -> MessageL
     lines: dict[str, dict[int, float]] = {}
     files: dict[str, float] = {}
     words = {w.lower() for w in _WORDS.findall(text)}
-    deadline = time.monotonic() + BUDGET_S
+    deadline = time.monotonic() + BUDGET_S if deadline is None else deadline
     for fragment in found:  # longest first: the most telling fragments are looked up within the budget
         if time.monotonic() > deadline:
             break

@@ -56,3 +56,22 @@ def test_the_lookup_stops_at_its_time_budget(api, monkeypatch):
 def test_a_message_of_many_fragments_looks_up_only_the_longest_few():
     text = "Error: " + " ".join(f"'v{i}' word{i}x fragment{i}x" for i in range(50))
     assert len(message.fragments(text)) == message.MAX_FRAGMENTS
+
+
+def test_the_phrases_a_question_quotes_share_one_budget(api, monkeypatch):
+    from maguyva.retrieve.query import parse
+
+    asked: list[float] = []
+    real = message.find
+
+    def spy(store, text, kind, deadline=None):
+        asked.append(deadline)
+        return real(store, text, kind, deadline)
+
+    monkeypatch.setattr(message, "find", spy)
+    message.quoted(
+        api.store,
+        parse("Where are 'accepts arg' and 'received arg' and 'arg received' written?"),
+        api._file_kind,
+    )
+    assert len(asked) == 3 and len(set(asked)) == 1  # three phrases, one deadline
