@@ -1,7 +1,7 @@
 """What a repository states about how it is worked on: its own test, lint and build commands, the
 frameworks it is built on (or is), and the hub files and entry points a specialist starts from.
 
-Reads only, through ``project_info.read_project_file`` (size-capped, never waits on a FIFO); nothing
+Reads only, through ``project_files.read_project_file`` (size-capped, never waits on a FIFO); nothing
 the repository ships is executed (``setup.py`` is parsed with ``ast``). Commands are taken in the
 order a contributor would trust them: the instructions written for people and agents (CLAUDE.md,
 AGENTS.md, CONTRIBUTING), then task runners (Makefile targets, package.json scripts, hatch/pdm/poe
@@ -10,13 +10,14 @@ scripts in pyproject.toml, tox/nox), then the ``run:`` steps of CI workflows.
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 import tomllib
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+
+from orkestra.project_files import dig, literal, read_inside, read_project_file, setup_calls
 
 INSTRUCTION_FILES = (
     "CLAUDE.md",
@@ -75,8 +76,6 @@ def stated_commands(root: Path) -> dict[str, Command]:
 
 def _sources(root: Path):
     """(file, candidate command lines) in order of trust."""
-    from orkestra.project_info import read_project_file
-
     for rel in INSTRUCTION_FILES:
         text = read_project_file(root, rel)
         if text:
@@ -184,26 +183,20 @@ def _pyproject_scripts(text: str) -> list[str]:
         return []
     tool = tool if isinstance(tool, dict) else {}
     found = []
-    hatch_envs = _get(tool, "hatch", "envs")
+    hatch_envs = dig(tool, "hatch", "envs")
     for env, conf in hatch_envs.items() if isinstance(hatch_envs, dict) else ():
         scripts = conf.get("scripts") if isinstance(conf, dict) else None
         for name in scripts if isinstance(scripts, dict) else ():
             prefix = "hatch run" if env == "default" else f"hatch run {env}:"
             found.append(f"{prefix} {name}" if env == "default" else f"{prefix}{name}")
     for key, runner in (("pdm", "pdm run"), ("poe", "poe")):
-        tasks = _get(tool, key, "scripts" if key == "pdm" else "tasks")
+        tasks = dig(tool, key, "scripts" if key == "pdm" else "tasks")
         for name in tasks if isinstance(tasks, dict) else ():
             found.append(f"{runner} {name}")
     found = [f for f in found if re.search(r"\b(test|lint|check|build|style|typing)\b", f)]
     if isinstance(tool.get("tox"), dict):
         found.append("tox")
     return found
-
-
-def _get(table: dict, *keys: str):
-    for key in keys:
-        table = table.get(key) if isinstance(table, dict) else None
-    return table
 
 
 def _run_steps(text: str) -> list[str]:
@@ -301,8 +294,6 @@ def _requirement_name(spec: str) -> str:
 
 def dependencies(root: Path) -> list[str]:
     """Runtime dependency names the manifests declare (normalised), first manifest first."""
-    from orkestra.project_info import read_project_file
-
     names: list[str] = []
     text = read_project_file(root, "pyproject.toml")
     if text:
@@ -310,14 +301,14 @@ def dependencies(root: Path) -> list[str]:
             data = tomllib.loads(text)
         except (ValueError, RecursionError):
             data = {}
-        deps = _get(data, "project", "dependencies")
+        deps = dig(data, "project", "dependencies")
         names += [_requirement_name(d) for d in deps if isinstance(d, str)] if isinstance(deps, list) else []
-        poetry = _get(data, "tool", "poetry", "dependencies")
+        poetry = dig(data, "tool", "poetry", "dependencies")
         names += [_norm(n) for n in poetry if n != "python"] if isinstance(poetry, dict) else []
-    for call in _setup_call(root):
+    for call in setup_calls(root):
         for kw in call.keywords:
             if kw.arg == "install_requires":
-                value = _literal(kw.value)
+                value = literal(kw.value)
                 if isinstance(value, list):
                     names += [_requirement_name(d) for d in value if isinstance(d, str)]
     text = read_project_file(root, "setup.cfg")
@@ -362,69 +353,6 @@ def frameworks(root: Path, name: str, module: str = "", *, is_pytest_plugin: boo
         if key in FRAMEWORKS and (key != "pytest" or not found):
             found.append(FRAMEWORKS[key])
     return list(dict.fromkeys(found))[:5]
-
-
-# ---- setup.py, read with ast ----------------------------------------------------------------
-
-
-def _setup_call(root: Path) -> list[ast.Call]:
-    """The ``setup(...)`` calls of setup.py, parsed, never executed; [] when absent or unparsable."""
-    from orkestra.project_info import read_project_file
-
-    text = read_project_file(root, "setup.py", 1 << 20)
-    if not text:
-        return []
-    try:
-        tree = ast.parse(text)
-        return [
-            node
-            for node in ast.walk(tree)
-            if isinstance(node, ast.Call)
-            and (getattr(node.func, "id", None) or getattr(node.func, "attr", None)) == "setup"
-        ][:2]
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return []
-
-
-def _literal(node: ast.AST):
-    try:
-        return ast.literal_eval(node)
-    except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
-        return None
-
-
-def setup_py(root: Path) -> dict:
-    """Literal keyword arguments of setup.py's ``setup()`` call (strings and lists of strings)."""
-    found: dict = {}
-    for call in _setup_call(root):
-        for kw in call.keywords:
-            value = _literal(kw.value) if kw.arg else None
-            if isinstance(value, str) or (isinstance(value, (list, dict)) and kw.arg not in found):
-                found.setdefault(kw.arg, value)
-    return found
-
-
-def read_inside(root: Path, rel: str, limit: int = 1 << 20) -> str | None:
-    """A file's text when it lies inside ``root`` once links are resolved (a ``__init__.py`` or a
-    ``version`` path pointing out of the clone is not read); None otherwise."""
-    from orkestra.project_info import read_project_file
-
-    try:
-        inside = (root / rel).resolve().is_relative_to(root.resolve())
-    except (OSError, RuntimeError):
-        return None
-    return read_project_file(root, rel, limit) if inside else None
-
-
-def version_in(root: Path, rel: str) -> str:
-    """``__version__ = "x"`` (or ``version = "x"``) assigned as a literal in a Python file."""
-    text = read_inside(root, rel)
-    if not text:
-        return ""
-    match = re.search(
-        r"^(?:__version__|version|VERSION)\s*(?::\s*str\s*)?=\s*['\"]([^'\"\n]{1,64})['\"]", text, re.M
-    )
-    return match.group(1) if match else ""
 
 
 # ---- hubs and entry points -------------------------------------------------------------------
@@ -569,8 +497,6 @@ def _size(path: Path) -> int:
 
 def _package_json_entries(root: Path) -> list[str]:
     """package.json ``main`` and ``bin`` files."""
-    from orkestra.project_info import read_project_file
-
     try:
         data = json.loads(read_project_file(root, "package.json") or "{}")
     except (ValueError, RecursionError):

@@ -12,8 +12,9 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from orkestra.project_files import dig, read_project_file, setup_py, version_in
+
 PROJECT_FILES = ("pyproject.toml", "package.json", "Cargo.toml", "go.mod", "setup.cfg", "setup.py")
-MAX_PROJECT_FILE_BYTES = 4 << 20  # far above any real manifest; larger ones are not read
 MAX_FILES = 20_000  # languages are counted on at most this many scanned files
 CODE_LANGUAGES = {
     "python",
@@ -84,17 +85,6 @@ def _kebab(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "project"
 
 
-def read_project_file(root: Path, rel: str, limit: int = MAX_PROJECT_FILE_BYTES) -> str | None:
-    """The text of a project file (undecodable bytes replaced), or None when it is missing, not a regular
-    file (a FIFO is never waited on), larger than ``limit`` or unreadable."""
-    from orkestra.workspace.links import read_regular
-
-    try:
-        return read_regular(root / rel, limit).decode("utf-8", errors="replace")
-    except OSError:
-        return None
-
-
 def _text(value: object) -> str:
     """A manifest value as text that can be written out: lone surrogates (``"\\ud800"`` in JSON, which
     UTF-8 cannot encode) become U+FFFD; lists, tables and null are not text."""
@@ -153,8 +143,6 @@ def read_manifest(root: Path) -> ProjectInfo:
 def _dynamic_version(root: Path, name: str, dynamic: dict) -> str:
     """A version the manifest leaves to the build: the file a setuptools ``attr`` or hatch ``path``
     names, ``__version__`` in the package, or the last git tag (setuptools-scm, hatch-vcs, Go)."""
-    from orkestra.project_facts import version_in
-
     candidates = []
     attr = _text(dynamic.get("attr"))
     if attr:  # requests.__version__.__version__ -> requests/__version__.py, requests/__version__/__init__.py
@@ -241,8 +229,6 @@ def _setup_cfg(text: str) -> dict:
 
 
 def _setup_py(root: Path) -> dict:
-    from orkestra.project_facts import setup_py
-
     kwargs = setup_py(root)
     people = [kwargs.get("author"), kwargs.get("maintainer")]
     return {
@@ -375,32 +361,30 @@ def _languages(root: Path) -> tuple[str, ...]:
 def _declared(root: Path) -> dict:
     """What the build metadata says about the source packages: ``include`` globs, explicit package
     lists, ``where`` folders; and the console scripts and pytest11 entry points."""
-    from orkestra.project_facts import _get, setup_py
-
     out: dict = {"include": [], "where": [], "scripts": [], "pytest11": []}
     text = read_project_file(root, "pyproject.toml")
     try:
         data = tomllib.loads(text) if text else {}
     except (ValueError, RecursionError):
         data = {}
-    setuptools = _get(data, "tool", "setuptools")
-    find = _get(setuptools, "packages", "find")
+    setuptools = dig(data, "tool", "setuptools")
+    find = dig(setuptools, "packages", "find")
     if isinstance(find, dict):
         out["include"] += [_text(i) for i in _list(find.get("include"))]
         out["where"] += [_text(w) for w in _list(find.get("where"))]
-    listed = _get(setuptools, "packages")
+    listed = dig(setuptools, "packages")
     out["include"] += [_text(i) for i in _list(listed)]
-    wheel = _get(data, "tool", "hatch", "build", "targets", "wheel")
-    out["include"] += [_text(i) for i in _list(_get(wheel, "packages"))]
-    poetry = _get(data, "tool", "poetry", "packages")
+    wheel = dig(data, "tool", "hatch", "build", "targets", "wheel")
+    out["include"] += [_text(i) for i in _list(dig(wheel, "packages"))]
+    poetry = dig(data, "tool", "poetry", "packages")
     out["include"] += [_text(_table(i).get("include")) for i in _list(poetry)]
     for key in ("name", "module"):  # flit / pdm / maturin module names
-        value = _get(data, "tool", "flit", "module", key) or _get(data, "tool", "maturin", "module-name")
+        value = dig(data, "tool", "flit", "module", key) or dig(data, "tool", "maturin", "module-name")
         if isinstance(value, str):
             out["include"].append(value)
-    scripts = _table(_get(data, "project", "scripts")) | _table(_get(data, "tool", "poetry", "scripts"))
+    scripts = _table(dig(data, "project", "scripts")) | _table(dig(data, "tool", "poetry", "scripts"))
     out["scripts"] += [_text(v) for v in scripts.values() if isinstance(v, str)]
-    out["pytest11"] += list(_table(_get(data, "project", "entry-points", "pytest11")))
+    out["pytest11"] += list(_table(dig(data, "project", "entry-points", "pytest11")))
     kwargs = setup_py(root)
     out["include"] += [_text(p) for p in _list(kwargs.get("packages")) if isinstance(p, str)]
     entry = _table(kwargs.get("entry_points"))

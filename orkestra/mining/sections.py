@@ -158,7 +158,7 @@ def detect_release_type(root) -> str:
 def read_release_please_config(root) -> dict:
     import json
 
-    from orkestra.project_info import MAX_PROJECT_FILE_BYTES
+    from orkestra.project_files import MAX_PROJECT_FILE_BYTES
     from orkestra.workspace.links import read_regular
 
     path = root / "release-please-config.json"
