@@ -4,8 +4,8 @@
 answered here from stat data (``orkestra.render.noop``), without importing the CLI framework,
 yaml or pydantic: a no-op sync costs little more than the interpreter's start-up. Every other
 command line, and any doubt (no stamp, a changed path, an error), goes to the typer app in
-``orkestra.cli``, which prints exactly what this module would have printed
-(tests/test_sync_noop.py compares the two). ``ORKESTRA_NO_FASTPATH=1`` turns this off.
+``orkestra.cli``; both print the result with ``orkestra.render.summary`` (tests/test_sync_noop.py
+compares the two). ``ORKESTRA_NO_FASTPATH=1`` turns this off.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from __future__ import annotations
 import os
 import sys
 
-# argv -> the line `orkestra.cli.sync` prints for a sync that found nothing to do
 # completion needs the whole tree; ORKESTRA_CODE_VIA_TREE=1 forces it (tests compare the two answers)
 _TREE_VARS = {"_ORKESTRA_COMPLETE", "ORKESTRA_CODE_VIA_TREE"}
-NOOP_LINES = {("sync",): "wrote 0 file(s), deleted 0; already in sync", ("sync", "--check"): "in sync"}
+# the command lines answered from the stamp -> whether they only plan (--check) or would apply
+FAST_SYNCS = {("sync",): False, ("sync", "--check"): True}
 
 
 def main() -> None:
@@ -48,13 +48,17 @@ def _maguyva_command(argv: list[str]) -> bool:
 
 
 def _noop_sync(argv: tuple[str, ...]) -> str | None:
-    line = NOOP_LINES.get(argv)
-    if line is None or os.environ.get("ORKESTRA_NO_FASTPATH"):
+    planned = FAST_SYNCS.get(argv)
+    if planned is None or os.environ.get("ORKESTRA_NO_FASTPATH"):
         return None
     try:
         from orkestra.render.noop import unchanged_by_stat
 
-        return line if unchanged_by_stat(None) else None
+        if not unchanged_by_stat(None):
+            return None
+        from orkestra.render.summary import summary
+
+        return summary(planned)  # nothing to do: what the CLI prints for an empty plan
     except Exception:  # noqa: BLE001 - the full command reports whatever is wrong
         return None
 

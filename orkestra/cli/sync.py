@@ -42,6 +42,7 @@ def command(
     """
 
     def action() -> int:
+        from orkestra.render.summary import sync_lines
         from orkestra.render.sync import sync
 
         report = sync(repo, apply=not (dry_run or check), force=force)
@@ -51,7 +52,7 @@ def command(
                 {**report.to_dict(), **({"warnings": [w.to_dict() for w in warnings]} if warnings else {})}
             )
         else:
-            emit_lines(_text(report, planned=dry_run or check))
+            emit_lines(sync_lines(report, planned=dry_run or check))
         for warning in warnings:
             print(f"warning: {warning}", file=sys.stderr)
         return 1 if check and report.plan.drift else 0
@@ -71,27 +72,3 @@ def _warnings(repo: str | None, report: SyncReport, check: bool) -> list:
 
     # drift under --check is CI's question: why the clone differs (an ignored output), not this PATH
     return warnings_for(find_root(repo), checks=("gitignore", "server") if wrote else ("gitignore",))
-
-
-def _text(report: SyncReport, planned: bool) -> list[str]:
-    plan = report.plan
-    lines = [
-        f"{c.action:<7} {c.path}  ({c.reason}{'; from ' + ', '.join(c.sources) if c.sources else ''})"
-        for c in plan.changes
-    ]
-    lines += [f"conflict {c.path}  ({c.reason})" for c in plan.conflicts]
-    if planned:
-        lines.append(
-            "in sync"
-            if not plan.drift
-            else f"{len(plan.changes)} change(s), {len(plan.conflicts)} conflict(s) pending"
-        )
-    else:
-        applied = report.applied
-        summary = f"wrote {len(applied.written)} file(s), deleted {len(applied.deleted)}"
-        if applied.manifest_written:
-            summary += "; manifest updated"
-        elif not applied.written and not applied.deleted:
-            summary += "; already in sync"
-        lines.append(summary)
-    return lines
