@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, replace
 
+import tomli_w
+
 CLIENTS = ("claude", "cursor", "codex", "vscode", "windsurf")
 SERVER_NAME = "maguyva"
 DEFAULT_KEY_ENV = "MAGUYVA_API_KEY"
@@ -151,25 +153,17 @@ def _http_entry(client: str, spec: ServerSpec) -> dict:
     return {"type": "http", "url": spec.url, "headers": headers}
 
 
-def _toml_str(value: str) -> str:
-    return json.dumps(value)  # a JSON string is a valid TOML basic string
-
-
 def _codex_toml(spec: ServerSpec) -> str:
-    lines = [f"[mcp_servers.{spec.name}]"]
+    table: dict[str, object]
     if spec.url:
-        lines += [f"url = {_toml_str(spec.url)}", f"bearer_token_env_var = {_toml_str(spec.key_env)}"]
+        table = {"url": spec.url, "bearer_token_env_var": spec.key_env}
     else:
         command, args = _launched(
             "codex", spec, list(spec.args) + ([spec.repo_flag, spec.repo] if spec.repo else [])
         )
-        lines += [
-            f"command = {_toml_str(command)}",
-            "args = [" + ", ".join(_toml_str(a) for a in args) + "]",
-        ]
+        table = {"command": command, "args": args}
         if spec.repo:
-            lines.append(f"cwd = {_toml_str(spec.repo)}")
+            table["cwd"] = spec.repo
         if spec.env:
-            pairs = ", ".join(f"{_toml_str(k)} = {_toml_str(v)}" for k, v in sorted(spec.env.items()))
-            lines.append(f"env = {{ {pairs} }}")
-    return "\n".join(lines) + "\n"
+            table["env"] = dict(sorted(spec.env.items()))
+    return tomli_w.dumps({"mcp_servers": {spec.name: table}})

@@ -90,3 +90,23 @@ def test_server_spec_pins_the_repository_only_for_clients_without_a_project_vari
     assert server_spec("codex", url="https://m.example/mcp", cwd="/work/repo").repo is None
     with pytest.raises(UsageError, match="did you mean 'cursor'"):
         server_spec("cursr")
+
+
+def test_codex_toml_is_written_by_a_toml_writer_for_any_name_and_value():
+    """A server name that is no bare key and values with a DEL or quotes still parse back as given
+    (the hand-joined TOML left the name unquoted and DEL raw: both invalid TOML)."""
+    from orkestra.render.targets import codex_toml
+
+    awkward = {"KEY": 'a "quoted"\x7f\nvalue'}
+    spec = ServerSpec(name="my server", repo="/abs/re\x7fpo", launcher="path", env=awkward)
+    parsed = tomllib.loads(client_config("codex", spec).text)["mcp_servers"]["my server"]
+    assert parsed["cwd"] == "/abs/re\x7fpo"
+    assert parsed["env"] == awkward
+    entries = {"odd.name": {"command": "x\x7f", "args": ["--a", "b\x7f"], "env": {"K": "v\x7f", "P": "${P}"}}}
+    rendered = tomllib.loads(codex_toml(entries))["mcp_servers"]["odd.name"]
+    assert rendered == {
+        "command": "x\x7f",
+        "args": ["--a", "b\x7f"],
+        "env": {"K": "v\x7f"},
+        "env_vars": ["P"],
+    }

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import anyio
@@ -202,7 +203,7 @@ def test_mcp_config_prints_the_orkestra_server_for_every_client(tmp_path):
         "${CLAUDE_PROJECT_DIR:-.}",
     ]
     codex = run_cli("mcp", "config", "--client", "codex", "--server", "orkestra", cwd=tmp_path)
-    assert "[mcp_servers.orkestra]" in codex.stdout and f'"--root", "{tmp_path}"' in codex.stdout
+    assert tomllib.loads(codex.stdout)["mcp_servers"]["orkestra"]["args"][-2:] == ["--root", str(tmp_path)]
     bad = run_cli("mcp", "config", "--client", "claude", "--server", "nope", cwd=tmp_path)
     assert bad.returncode == 2 and "unknown server" in bad.stderr
 

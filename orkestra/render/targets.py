@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import re
 
+import tomli_w
+
 from orkestra.workspace.compose import ESSENTIAL_COMMANDS, agent_tools
 from orkestra.workspace.load import Workspace
 
@@ -76,30 +78,24 @@ def vscode_mcp(entries: dict[str, dict]) -> dict:
 
 def codex_toml(entries: dict[str, dict]) -> str:
     """``.codex/config.toml`` ``[mcp_servers.<name>]`` tables (no ``type``; unknown keys are errors)."""
-    lines: list[str] = []
+    tables: dict[str, dict] = {}
     for name, entry in entries.items():
-        lines.append(f"[mcp_servers.{_toml_key(name)}]")
         if "url" in entry:
-            lines.append(f"url = {json.dumps(_rewrite(entry['url'], '.', '${{{}}}'))}")
+            table = {"url": _rewrite(entry["url"], ".", "${{{}}}")}
         else:
-            lines.append(f"command = {json.dumps(entry['command'])}")
-            args = [_rewrite(a, ".", "${{{}}}") for a in entry.get("args", [])]
-            lines.append("args = [" + ", ".join(json.dumps(a) for a in args) + "]")
+            table = {
+                "command": entry["command"],
+                "args": [_rewrite(a, ".", "${{{}}}") for a in entry.get("args", [])],
+            }
         env = entry.get("env") or {}
         passed = [k for k, v in env.items() if v in (f"${{{k}}}", f"${{{k}:-}}")]
         fixed = {k: v for k, v in env.items() if k not in passed}
         if fixed:
-            lines.append(
-                "env = { " + ", ".join(f"{json.dumps(k)} = {json.dumps(v)}" for k, v in fixed.items()) + " }"
-            )
+            table["env"] = fixed
         if passed:
-            lines.append("env_vars = [" + ", ".join(json.dumps(k) for k in passed) + "]")
-        lines.append("")
-    return "\n".join(lines)
-
-
-def _toml_key(name: str) -> str:
-    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name)
+            table["env_vars"] = passed
+        tables[name] = table
+    return tomli_w.dumps({"mcp_servers": tables}) if tables else ""
 
 
 def _deep(value, project: str, env: str):
