@@ -54,20 +54,13 @@ class RawCommit(NamedTuple):
 
 
 class Git:
-    """A repository found from any directory inside it (plain git plumbing: no GitPython import)."""
+    """A repository found from any directory inside it (plain git plumbing)."""
 
     def __init__(self, start: Path):
         done = _plumbing(start, "rev-parse", "--show-toplevel") if Path(start).is_dir() else None
         if done is None or done.returncode or not done.stdout.strip():
             raise OrkestraError(f"{start}: not inside a git repository")
         self.root = Path(done.stdout.strip()).resolve()
-
-    @property
-    def repo(self):
-        """The GitPython repository, for callers that want its API (imported only when asked)."""
-        import git
-
-        return git.Repo(self.root)
 
     def head(self) -> str | None:
         """The sha of HEAD, or None in a repository without commits."""

@@ -219,15 +219,15 @@ def _maintained(candidate: Candidate, today: dt.date) -> Criterion:
 
 
 def _git_date(folder: Path) -> str | None:
-    """Date of the last commit touching ``folder``, through mining's git runner; None outside a repo."""
-    import git
-
+    """Date of the last commit touching ``folder``, through the one git runner; None outside a repo."""
+    from orkestra import git
     from orkestra.mining.git import Git
 
     try:
-        return Git(folder).repo.git.log("-1", "--format=%cs", "--", str(folder.resolve())) or None
-    except (OrkestraError, git.GitCommandError):
+        root = Git(folder).root
+    except OrkestraError:
         return None
+    return git.output(root, "log", "-1", "--format=%cs", "--", str(folder.resolve())).strip() or None
 
 
 def _portable(candidate: Candidate) -> Criterion:
