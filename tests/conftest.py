@@ -1,4 +1,4 @@
-"""Shared fixtures: real temp git repositories, real workspaces, the CLI as a subprocess."""
+"""Shared fixtures: real temp git repositories, real workspaces, the CLI as a subprocess (clirun.py: in-process)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,8 @@ def git(cwd: Path, *args: str, env: dict | None = None) -> str:
 def run_cli(
     *args: str, cwd: Path, input: str | None = None, env: dict | None = None, program: str = "orkestra"
 ) -> subprocess.CompletedProcess:
-    """Run the real console script as a subprocess (``python -m orkestra``)."""
+    """Run the real console script as a subprocess (``python -m orkestra``): for tests whose point is the
+    process (start-up, imports, signals, kills, time limits); ``clirun.run_cli`` runs a command in-process."""
     module = "orkestra" if program == "orkestra" else "maguyva"
     return subprocess.run(
         [sys.executable, "-m", module, *args],

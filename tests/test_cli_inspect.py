@@ -1,4 +1,4 @@
-"""`orkestra system|agents|skills|decisions|truths|search` on the fixture workspace, as a subprocess."""
+"""`orkestra system|agents|skills|decisions|truths|search` on the fixture workspace, run in-process."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from cli_workspace import cli_json, make_workspace
-from conftest import run_cli
+from clirun import run_cli
 
 from orkestra.inspect import api
 
