@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 import typer
 from cli_workspace import make_workspace
-from conftest import REPO, run_cli
+from clirun import run_cli
+from conftest import REPO
 
 from orkestra import __version__
 from orkestra.cli import ENTRIES, SUMMARIES, build_app

@@ -1,6 +1,6 @@
 """`orkestra doctor` and the servers that start anywhere (issue 32, items 1 and 2).
 
-Real git repositories in temp folders, the real CLI as a subprocess, and real MCP sessions
+Real git repositories in temp folders, the real CLI (in-process), and real MCP sessions
 against the command `.mcp.json` renders, started from a bare PATH (no venv on it), the way a
 client started outside an activated shell starts it.
 """
@@ -14,8 +14,10 @@ import sys
 from pathlib import Path
 
 import anyio
+import conftest
 import pytest
-from conftest import git, run_cli
+from clirun import run_cli
+from conftest import git
 
 from orkestra.launcher import BARE_PATH, PROJECT_LAUNCHER, USER_LAUNCHER
 
@@ -60,8 +62,8 @@ def project(repo: Path, ignore: str = "") -> Path:
     return repo
 
 
-def doctor(repo: Path, home: Path, *args: str, env: dict | None = None) -> tuple[int, dict]:
-    done = run_cli("doctor", "--json", *args, cwd=repo, env={**isolated(home), **(env or {})})
+def doctor(repo: Path, home: Path, *args: str, env: dict | None = None, run=run_cli) -> tuple[int, dict]:
+    done = run("doctor", "--json", *args, cwd=repo, env={**isolated(home), **(env or {})})
     assert done.returncode in (0, 1), done.stderr
     return done.returncode, json.loads(done.stdout)
 
@@ -354,7 +356,8 @@ def test_doctor_reports_the_plugin_scope_and_a_plugin_server_that_cannot_start(g
     failing = [f for f in report["findings"] if f["check"] == "plugin" and f["severity"] == "error"]
     assert code == 1 and failing and "uv tool install orkestra" in failing[0]["fix"]
     console_script(home / ".local" / "bin")  # installed as a tool: found from any repository
-    _, report = doctor(repo, home)
+    # a new process: doctor starts each server once per process
+    _, report = doctor(repo, home, run=conftest.run_cli)
     assert not [f for f in report["findings"] if f["check"] == "plugin" and f["severity"] == "error"]
 
 

@@ -1,4 +1,4 @@
-"""The `orkestra mine` and `registry changelog` commands as real subprocesses."""
+"""The `orkestra mine` and `registry changelog` commands, run in-process."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import run_cli
+from clirun import run_cli
 from mine_repo import commit
 
 COMMANDS = [
