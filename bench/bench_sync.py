@@ -9,7 +9,7 @@ wall-clock median and min, and the median user CPU (our code, without kernel I/O
 
 ``--cli`` (#17) instead times ``orkestra sync`` as a subprocess on the synced workspace, round
 robin with ``python -c pass`` (the floor, target <= 3x): the no-op answered from the stamp
-(``orkestra.render.noop``), ``sync --check`` likewise, and the full no-op check as every no-op ran
+(``orkestra.render.freshness``), ``sync --check`` likewise, and the full no-op check as every no-op ran
 before the stamp (typer, yaml, pydantic, hashing every input: the stamp removed first). Median
 wall and child CPU per command, and the same-run ratios to the floor.
 

@@ -1,7 +1,7 @@
 """The ``orkestra`` console script (and ``python -m orkestra``).
 
 ``orkestra sync`` and ``orkestra sync --check`` on a tree unchanged since an in-sync sync are
-answered here from stat data (``orkestra.render.noop``), without importing the CLI framework,
+answered here from stat data (``orkestra.render.freshness``), without importing the CLI framework,
 yaml or pydantic: a no-op sync costs little more than the interpreter's start-up. Every other
 command line, and any doubt (no stamp, a changed path, an error), goes to the typer app in
 ``orkestra.cli``; both print the result with ``orkestra.render.summary`` (tests/test_sync_noop.py
@@ -52,7 +52,7 @@ def _noop_sync(argv: tuple[str, ...]) -> str | None:
     if planned is None or os.environ.get("ORKESTRA_NO_FASTPATH"):
         return None
     try:
-        from orkestra.render.noop import unchanged_by_stat
+        from orkestra.render.freshness import unchanged_by_stat
 
         if not unchanged_by_stat(None):
             return None

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, run_cli
 
-from orkestra.render.noop import unchanged_by_stat
+from orkestra.render.freshness import unchanged_by_stat
 from orkestra.render.sync import sync
 
 RICH = REPO / "tests/fixtures/workspaces/rich"

@@ -15,7 +15,7 @@ import pytest
 from conftest import REPO, run_cli
 
 from orkestra.errors import WorkspaceError
-from orkestra.render.noop import unchanged_by_stat
+from orkestra.render.freshness import unchanged_by_stat
 from orkestra.render.sync import sync
 
 RICH = REPO / "tests/fixtures/workspaces/rich"
