@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import git, run_cli
+from clirun import run_cli
+from conftest import git
 from mine_repo import commit, mining, tag
 
 from orkestra.errors import WorkspaceError

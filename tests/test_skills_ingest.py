@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import run_cli
+from clirun import run_cli
 from npm_tools import CLAUDE_CODE, npm_bin
 from skills_helpers import CORPUS, make_workspace, skill_source, write
 

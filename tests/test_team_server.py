@@ -7,7 +7,8 @@ import uuid
 from pathlib import Path
 
 import pytest
-from conftest import git, run_cli
+from clirun import run_cli
+from conftest import git
 from local_http import free_port, initialize_status, mcp_calls, serve_http, wait_for_port
 from maguyva_project import make_project
 

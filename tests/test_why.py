@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import git, run_cli
+from clirun import run_cli
+from conftest import git
 from memory_repo import make_memory_repo, mine_rules, symbol_index
 
 from orkestra.errors import OrkestraError

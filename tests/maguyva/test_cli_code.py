@@ -1,10 +1,10 @@
-"""`orkestra code index|status` and the `maguyva` console script, run as real subprocesses."""
+"""`orkestra code index|status` and the `maguyva` console script, run in-process."""
 
 from __future__ import annotations
 
 import json
 
-from conftest import run_cli
+from clirun import run_cli
 from index_helpers import commit_all, write_tree
 
 PROJECT = {

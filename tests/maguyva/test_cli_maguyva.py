@@ -9,7 +9,8 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO, run_cli
+from clirun import Result, run_cli
+from conftest import REPO
 from index_helpers import commit_all, write_tree
 
 PROJECT = {
@@ -28,7 +29,7 @@ def indexed(git_repo):
     return git_repo
 
 
-def both(*args: str, cwd, env=None) -> tuple[subprocess.CompletedProcess, subprocess.CompletedProcess]:
+def both(*args: str, cwd, env=None) -> tuple[Result, Result]:
     return (run_cli("code", *args, cwd=cwd, env=env), run_cli(*args, cwd=cwd, env=env, program="maguyva"))
 
 

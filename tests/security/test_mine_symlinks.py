@@ -10,7 +10,8 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import git, run_cli
+from clirun import run_cli
+from conftest import git
 from mine_repo import commit
 from outside_tree import outside_folder, untouched
 

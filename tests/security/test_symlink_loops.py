@@ -15,7 +15,8 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import git, run_cli
+from clirun import run_cli
+from conftest import git
 
 from maguyva.index.scan import scan_repository
 from orkestra.errors import OrkestraError

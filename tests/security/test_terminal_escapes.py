@@ -16,7 +16,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import git, run_cli
+from clirun import run_cli
+from conftest import git
 
 RAW_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 SUBJECT = "feat: \x1b]52;c;cHduZWQ=\x07copied \x1b[2Jcleared \x9b31m c1 safe\rEVIL [link=https://evil.example]click[/link]"
