@@ -20,28 +20,10 @@ re-rendering the server commands, building the index).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-CHECKS = ("gitignore", "server", "index", "hooks", "plugin")
-
-
-@dataclass(frozen=True)
-class Finding:
-    check: str  # one of CHECKS
-    severity: str  # error | warning | info
-    message: str
-    fix: str  # what to do about it, in words and commands
-    path: str = ""  # the file it concerns, repo-relative when inside the repository
-    fixable: bool = False  # `orkestra doctor --fix` repairs it
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    def __str__(self) -> str:
-        where = f"{self.path}: " if self.path else ""
-        return f"{where}{self.message}; fix: {self.fix}"
+from orkestra.doctor.finding import CHECKS, Finding
 
 
 def diagnose(

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from orkestra.doctor import Finding
+from orkestra.doctor.finding import Finding
 
 FIX_MARK = "# orkestra doctor --fix: rendered outputs must be committed (`orkestra sync --check` in CI)"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from orkestra.doctor import Finding
+from orkestra.doctor.finding import Finding
 
 
 def check_index(root: Path, *, probe: bool = True) -> list[Finding]:

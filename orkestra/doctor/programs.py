@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from orkestra.doctor import Finding
+from orkestra.doctor.finding import Finding
 from orkestra.launcher import BARE_PATH, PROGRAMS, USER_LAUNCHER, bare_env, launch, launched
 
 
