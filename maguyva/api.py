@@ -2,25 +2,24 @@
 
 Every answer is a typed model (``maguyva.answers``) whose hits cite ``path:line``; answers are
 bounded in size (default ≈ 8k tokens, hard cap 25k) and say so when they were truncated.
+``Maguyva`` answers ``maguyva.tools.protocol.Retrieval`` (the eleven tools, declared in
+``maguyva.tools.contract``); ranked search lives here, the other tools in ``maguyva.tools``.
 """
 
 from __future__ import annotations
 
-import errno
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from maguyva.answer_json import DEFAULT_TOKENS, MAX_TOKENS, bound, bound_json, estimate_tokens, hit_dict
+from maguyva.answer_json import DEFAULT_TOKENS, bound, hit_dict
 from maguyva.errors import MaguyvaError
-from maguyva.files import confine, read_lines
 from maguyva.retrieve import structure
 from maguyva.retrieve.hits import Hit
 from maguyva.store.base import Store
 from maguyva.store.batch import SymbolsOf
-from maguyva.store.lines import split_lines
 
 # Start-up: the answer models (pydantic) and the retrievers of ranked search are imported by the
 # methods that use them, so `maguyva grep` / `maguyva symbol` (``search_text_json`` /
@@ -31,7 +30,6 @@ if TYPE_CHECKING:  # the file ranker needs numpy: imported on the first ranked q
         DependenciesAnswer,
         FileAnswer,
         OverviewAnswer,
-        Place,
         ReferencesAnswer,
         RefreshAnswer,
         SearchAnswer,
@@ -44,15 +42,28 @@ if TYPE_CHECKING:  # the file ranker needs numpy: imported on the first ranked q
     from maguyva.models import FileRecord
     from maguyva.retrieve.bm25f import FileIndex
     from maguyva.retrieve.fuse import FusedHit
+    from maguyva.retrieve.hits import Retriever
     from maguyva.retrieve.message import MessageLines
     from maguyva.retrieve.query import ParsedQuery
     from maguyva.retrieve.rank import FileScore
 
-MAX_FILE_BYTES = 1_000_000
-MAX_FILTER_CHARS = 2_000  # a search_structure filter (as a regex pattern: maguyva.retrieve.safe_regex)
 # ``Maguyva.open``'s embedding settings: the repository's, read on first use (a grep never needs them)
 FROM_CONFIG: Any = object()
 DEMOTED_FLAGS = frozenset({"vendor", "build", "archive", "generated"})
+
+
+@dataclass
+class IndexCache:
+    """What ``Maguyva`` remembers of its index between questions, each read on first use; a refresh of
+    the index replaces the whole object, so nothing read from the old index survives it."""
+
+    files: int | None = None  # how many files the index holds
+    index: Any = None  # the file ranker's BM25F index (maguyva.retrieve.bm25f.FileIndex)
+    prompts: frozenset[str] | None = None  # the repository's issue-template prompts
+    records: dict | None = None  # every file's record, read in one query
+    # the centrality rows asked for so far ((path, symbol or None) → row or None), fetched a list at a time
+    central: dict = field(default_factory=dict)
+    semantic_problem: str | None = None  # why semantic search is unavailable (said in an answer's notes)
 
 
 @dataclass
@@ -64,15 +75,7 @@ class Maguyva:
     store_location: str
     embedder: Any = None  # maguyva.embed.base.Embedder; created lazily from the settings when None
     embedding_settings: Any = None  # maguyva.embed.settings.EmbeddingSettings, None, or FROM_CONFIG
-    _files: int | None = None
-    _semantic_problem: str | None = None
-    _index: Any = None  # the file ranker's BM25F index, built on first use
-    _prompts: frozenset | None = None  # the repository's issue-template prompts, read on first use
-    # batched reads, remembered for this index: every file's record (one query, on first use) and the
-    # centrality rows asked for so far ((path, symbol or None) → row or None), fetched a list at a time
-    _records: dict | None = None
-    _central: dict = field(default_factory=dict)
-    _texts: dict = field(default_factory=dict)  # the texts of one answer's files (gather_task_context)
+    cache: IndexCache = field(default_factory=IndexCache)
 
     # ---- construction ------------------------------------------------------------------------
 
@@ -100,30 +103,32 @@ class Maguyva:
     # ---- helpers -----------------------------------------------------------------------------
 
     def _file_count(self) -> int:
-        if self._files is None:
-            self._files = max(1, len(self.store.known_paths()))
-        return self._files
+        if self.cache.files is None:
+            self.cache.files = max(1, len(self.store.known_paths()))
+        return self.cache.files
 
     def _prefetch_centrality(self, keys: Iterable[tuple[str, str | None]]) -> None:
         """Read the centrality of every (path, symbol) in ``keys`` and of their files, in one store call."""
         asked = list(keys)
+        central = self.cache.central
         wanted = {(path, symbol) for path, symbol in asked} | {(path, None) for path, _ in asked}
-        missing = [key for key in wanted if key not in self._central]
+        missing = [key for key in wanted if key not in central]
         if missing:
             found = self.store.centralities(missing)
-            self._central.update({key: found.get(key) for key in missing})
+            central.update({key: found.get(key) for key in missing})
 
     def _centrality(self, path: str, symbol: str | None = None) -> float:
         """PageRank scaled so the average node scores 1 (the boost formula's unit)."""
-        if (path, symbol) not in self._central or (path, None) not in self._central:
+        central = self.cache.central
+        if (path, symbol) not in central or (path, None) not in central:
             self._prefetch_centrality([(path, symbol)])
-        row = self._central[(path, symbol)] or (self._central[(path, None)] if symbol else None)
+        row = central[(path, symbol)] or (central[(path, None)] if symbol else None)
         return row.pagerank * self._file_count() if row else 0.0
 
     def _record(self, path: str) -> FileRecord | None:
-        if self._records is None:
-            self._records = self.store.file_records(self.store.known_paths())
-        return self._records.get(path)
+        if self.cache.records is None:
+            self.cache.records = self.store.file_records(self.store.known_paths())
+        return self.cache.records.get(path)
 
     def _demoted(self, hit: Hit) -> bool:
         record = self._record(hit.path)
@@ -143,11 +148,11 @@ class Maguyva:
 
         settings = self._embedding_settings()
         if self.embedder is None and (settings is None or settings.backend == "none"):
-            self._semantic_problem = "no embeddings backend configured"
+            self.cache.semantic_problem = "no embeddings backend configured"
             return None
         key = model_key(self.embedder or settings)
         if self.store.vector_coverage(key)[0] == 0:
-            self._semantic_problem = f"no {key} vectors in the index (run `orkestra code embed`)"
+            self.cache.semantic_problem = f"no {key} vectors in the index (run `orkestra code embed`)"
             return None
         if self.embedder is None:
             from maguyva.embed.base import EmbeddingError, shared_embedder
@@ -155,7 +160,7 @@ class Maguyva:
             try:
                 self.embedder = shared_embedder(settings)
             except EmbeddingError as exc:
-                self._semantic_problem = str(exc)
+                self.cache.semantic_problem = str(exc)
                 return None
         return self.embedder
 
@@ -264,8 +269,8 @@ class Maguyva:
                     f"package's own code first, then examples and tests); find_references or "
                     f"analyze_dependencies list them all"
                 )
-        if "semantic" not in route.weights and self._semantic_problem:
-            notes.append(f"semantic: {self._semantic_problem}")
+        if "semantic" not in route.weights and self.cache.semantic_problem:
+            notes.append(f"semantic: {self.cache.semantic_problem}")
         answer = {
             "query": query,
             "intent": intent.name,
@@ -378,18 +383,18 @@ class Maguyva:
         )
 
     def _issue_prompts(self) -> frozenset[str]:
-        if self._prompts is None:
+        if self.cache.prompts is None:
             from maguyva.retrieve.boilerplate import store_templates
 
-            self._prompts = store_templates(self.store)
-        return self._prompts
+            self.cache.prompts = store_templates(self.store)
+        return self.cache.prompts
 
     def _file_index(self) -> FileIndex:
-        if self._index is None:
+        if self.cache.index is None:
             from maguyva.retrieve.cache import load_file_index
 
-            self._index = load_file_index(self.store, self.store_location)
-        return self._index
+            self.cache.index = load_file_index(self.store, self.store_location)
+        return self.cache.index
 
     def _file_centrality(self, path: str) -> float:
         """A file's scaled PageRank, kept with the ranker's index (it asks for hundreds per question)."""
@@ -451,7 +456,7 @@ class Maguyva:
             hits = [h for h in hits if h.path.startswith(path_prefix)]
         return hits[:depth]
 
-    # ---- symbols -----------------------------------------------------------------------------
+    # ---- the other tools (maguyva.tools) -----------------------------------------------------
 
     def find_symbol(
         self,
@@ -462,7 +467,10 @@ class Maguyva:
         exact_match: bool = False,
         limit: int = 20,
     ) -> SymbolAnswer:
-        """Exact by default: a missing name gives an empty list unless ``find_similar`` (never with exact_match)."""
+        """Exact by default: a missing name gives an empty list unless ``find_similar`` (never with exact_match).
+
+        The one answer built from its JSON: ``find_symbol_json`` is what ``maguyva symbol`` prints
+        without importing pydantic."""
         from maguyva.answers import SymbolAnswer
 
         return SymbolAnswer.model_validate(
@@ -471,50 +479,13 @@ class Maguyva:
             )
         )
 
-    def find_symbol_json(
-        self,
-        symbol_name: str,
-        *,
-        kind: str | None = None,
-        find_similar: bool = False,
-        exact_match: bool = False,
-        limit: int = 20,
-    ) -> dict:
-        """``find_symbol``'s answer as its JSON, without building the model (the CLI's fast path)."""
-        found = structure.find(self.store, symbol_name, kind=kind, limit=limit)
-        if exact_match:
-            found = [s for s in found if symbol_name in (s.name, s.qualified_name)]
-        fuzzy = False
-        if not found and find_similar and not exact_match:
-            found = structure.similar(self.store, symbol_name, kind=kind, limit=limit)
-            fuzzy = bool(found)
-        symbols = [
-            hit_dict(
-                structure.symbol_hit(s, 1.0),
-                qualified_name=s.qualified_name,
-                signature=s.signature,
-                doc=s.doc,
-            )
-            for s in found
-        ]
-        if found and not fuzzy and "." in symbol_name:
-            from maguyva.retrieve import inherited
+    def find_symbol_json(self, symbol_name: str, **options: Any) -> dict:
+        """``find_symbol``'s answer as its JSON, without building the model (the CLI's fast path); the
+        options and their defaults are ``find_symbol``'s (``maguyva.tools.contract``)."""
+        from maguyva.tools.contract import defaults
+        from maguyva.tools.symbols import find_symbol_json
 
-            origin = {
-                (m.path, m.qualified_name): cls
-                for m, cls in inherited.find(self.store, symbol_name, kind=kind)
-            }
-            for entry in symbols:
-                cls = origin.get((entry["path"], entry["qualified_name"]))
-                if cls is not None:  # asked on a subclass, defined on a base
-                    entry["inherited_by"] = cls.qualified_name
-                    entry["inherited_from"] = entry["qualified_name"].rsplit(".", 1)[0]
-        return {
-            "symbol_name": symbol_name,
-            "match": "similar" if fuzzy else "exact",
-            "count": len(symbols),
-            "symbols": symbols,
-        }
+        return find_symbol_json(self.store, symbol_name, **(defaults("find_symbol") | options))
 
     def find_references(
         self,
@@ -528,23 +499,11 @@ class Maguyva:
 
         Each carries its ``resolution`` (resolved, inferred); ``include_possible`` adds the calls of
         that name whose receiver's type is not known (``ambiguous``, marked ``possible``)."""
-        from maguyva.answers import ReferencesAnswer
-        from maguyva.retrieve import graph
+        from maguyva.tools.symbols import find_references
 
-        targets = graph.resolve_targets(self.store, symbol_name)
-        refs = []
-        for target in targets:
-            refs += [
-                _edge_hit(e, target=target.symbol or target.path)
-                for e in graph.incoming(self.store, target, limit, possible=include_possible)
-            ]
-        answer = {
-            "symbol_name": symbol_name,
-            "definitions": [f"{t.path}:{t.line}" for t in targets],
-            "count": len(refs),
-            "references": refs[:limit],
-        }
-        return bound(ReferencesAnswer.model_validate(answer), "references", max_tokens)
+        return find_references(
+            self.store, symbol_name, limit=limit, include_possible=include_possible, max_tokens=max_tokens
+        )
 
     def analyze_dependencies(
         self,
@@ -560,66 +519,17 @@ class Maguyva:
 
         Callers and callees carry their ``resolution``; ``include_ambiguous`` adds possible callers
         (calls of the name on receivers of unknown type) and lists ambiguous callees with candidates."""
-        from maguyva.answers import DependenciesAnswer
-        from maguyva.retrieve import graph
+        from maguyva.tools.symbols import analyze_dependencies
 
-        if direction not in ("callers", "callees", "both", "impact"):
-            raise MaguyvaError(f"unknown direction {direction!r} (callers, callees, both, impact)")
-        targets = graph.resolve_targets(self.store, target)
-        if not targets:
-            raise MaguyvaError(
-                f"{target!r} is neither an indexed path nor a known symbol; "
-                f"try find_symbol with find_similar=true"
-            )
-        answer: dict[str, Any] = {
-            "target": target,
-            "resolved": [f"{t.path}:{t.line}" for t in targets],
-            "direction": direction,
-        }
-        entries: list[dict] = []
-        for node in targets:
-            if direction in ("callers", "both"):
-                entries += [
-                    _edge_hit(e, relation="caller")
-                    for e in graph.incoming(self.store, node, limit, possible=include_ambiguous)
-                ]
-            if direction in ("callees", "both"):
-                entries += [
-                    hit_dict(h, relation="callee", resolution=e.resolution)
-                    for h, e in graph.callee_edges(self.store, node, limit)
-                ]
-                entries += [
-                    {
-                        "relation": "ambiguous" if e.resolution == "ambiguous" else "external",
-                        "name": e.name,
-                        "kind": e.kind,
-                        "citation": f"{e.src_path}:{e.src_line}",
-                        "resolution": e.resolution,
-                        "reason": e.reason,
-                    }
-                    for e in graph.external_callees(self.store, node)[:limit]
-                    if include_ambiguous or e.resolution != "ambiguous"
-                ]
-            if direction == "impact":
-                for item in graph.impact(self.store, node, depth=depth, limit=limit):
-                    entries.append(
-                        {
-                            "relation": "impacted",
-                            "citation": f"{item.path}:{item.line}",
-                            "path": item.path,
-                            "line": item.line,
-                            "symbol": item.symbol,
-                            "depth": item.depth,
-                            "via": item.via,
-                        }
-                    )
-        if direction == "impact":
-            answer["files_affected"] = len({e["path"] for e in entries})
-        answer["count"] = len(entries)
-        answer["entries"] = entries
-        return bound(DependenciesAnswer.model_validate(answer), "entries", max_tokens)
-
-    # ---- files and text ----------------------------------------------------------------------
+        return analyze_dependencies(
+            self.store,
+            target,
+            direction=direction,
+            depth=depth,
+            limit=limit,
+            include_ambiguous=include_ambiguous,
+            max_tokens=max_tokens,
+        )
 
     def get_file(
         self,
@@ -630,86 +540,24 @@ class Maguyva:
         include_metadata: bool = False,
         max_tokens: int = DEFAULT_TOKENS,
     ) -> FileAnswer:
-        """A file's lines (optionally a range), numbered; confined to the repository.
+        """A file's lines (optionally a range), numbered; confined to the repository (``maguyva.tools.reading``)."""
+        from maguyva.tools.reading import get_file
 
-        A file on disk is streamed (``maguyva.files.read_lines``): a range of a huge file costs the
-        bytes it returns, never the file's size in memory.
-        """
-        from maguyva.answers import FileAnswer
-
-        ranged = start_line is not None or end_line is not None
-        relative, content, on_disk = self._file_content(path, ranged=ranged)
-        first = max(1, start_line or 1)
-        record = self.store.file_record(relative) if include_metadata else None
-        cut, digest = None, None
-        if on_disk is not None:
-            budget = max(200, min(max_tokens, MAX_TOKENS))  # what ``bound`` keeps at most, in tokens
-            try:
-                piece = read_lines(
-                    on_disk, first, end_line, min(MAX_FILE_BYTES, 3 * budget), digest=record is not None
-                )
-            except OSError as exc:
-                raise MaguyvaError(f"{relative}: cannot read: {exc.strerror}") from None
-            lines, total, cut, digest = piece.lines, piece.total, piece.cut, piece.digest
-            if piece.partial:  # one line longer than the budget: cut to what its JSON can hold
-                lines[-1] = _fit_json(lines[-1], 3 * budget)
-        else:
-            every = split_lines(content or "")
-            lines, total = every[first - 1 : end_line], len(every)
-        last = min(total, end_line or total)
-        if first > last and total:
-            raise MaguyvaError(f"line range {first}-{last} is outside {relative} (1-{total})")
-        if cut is not None:
-            last = first + len(lines) - 1 if lines else first
-        numbered = [{"line": first + n, "text": text} for n, text in enumerate(lines)]
-        answer: dict[str, Any] = {
-            **({"truncated": True, "truncation_note": f"{cut}; ask for a narrower range"} if cut else {}),
-            "path": relative,
-            "citation": f"{relative}:{first}",
-            "start_line": first,
-            "end_line": last,
-            "total_lines": total,
-            "lines": numbered,
-        }
-        if include_metadata:
-            answer["metadata"] = {
-                "language": record.language if record else None,
-                "flags": list(record.flags) if record else [],
-                "indexed": record is not None,
-                "stale": record is not None and digest is not None and record.content_hash != digest,
-                "symbols": [hit_dict(structure.symbol_hit(s, 1.0)) for s in self.store.symbols_in(relative)][
-                    :100
-                ],
-            }
-        bounded = bound(FileAnswer.model_validate(answer), "lines", max_tokens)
-        if bounded.truncated is True:
-            bounded = bounded.model_copy(
-                update={"end_line": bounded.lines[-1].line if bounded.lines else first}
-            )
-        return bounded
+        located = self._file_content(path, ranged=start_line is not None or end_line is not None)
+        return get_file(
+            self.store,
+            located,
+            start_line=start_line,
+            end_line=end_line,
+            include_metadata=include_metadata,
+            max_tokens=max_tokens,
+        )
 
     def _file_content(self, path: str, *, ranged: bool) -> tuple[str, str | None, Path | None]:
-        """(repo-relative path, the text from the index, the file on disk): one of the two is None.
+        """(repo-relative path, the text from the index, the file on disk): a team store has no disk."""
+        from maguyva.tools.reading import file_content
 
-        A file on disk is preferred (and streamed by ``get_file``); one larger than ``MAX_FILE_BYTES``
-        is read only by line range.
-        """
-        full = confine(self.root, path)
-        relative = full.relative_to(self.root).as_posix()
-        try:
-            if full.is_file():
-                if full.stat().st_size > MAX_FILE_BYTES and not ranged:
-                    raise MaguyvaError(
-                        f"{relative} is larger than {MAX_FILE_BYTES} bytes; ask for a line range"
-                    )
-                return relative, None, full
-        except OSError as exc:  # unreadable, or a name too long for the file system: the index may hold it
-            if exc.errno != errno.ENAMETOOLONG:
-                raise MaguyvaError(f"{relative}: cannot read: {exc.strerror}") from None
-        content = self.store.file_text(relative)
-        if content is None:
-            raise MaguyvaError(f"no file {relative!r} in the repository")
-        return relative, content, None
+        return file_content(self.root, self.store, path, ranged=ranged)
 
     def search_text(
         self,
@@ -721,7 +569,9 @@ class Maguyva:
         limit: int = 50,
         max_tokens: int = DEFAULT_TOKENS,
     ) -> TextAnswer:
-        """Literal (trigram index) or regex search; one hit per matching line."""
+        """Literal (trigram index) or regex search; one hit per matching line.
+
+        Built from its JSON: ``search_text_json`` is what ``maguyva grep`` prints without importing pydantic."""
         from maguyva.answers import TextAnswer
 
         return TextAnswer.model_validate(
@@ -735,37 +585,13 @@ class Maguyva:
             )
         )
 
-    def search_text_json(
-        self,
-        pattern: str,
-        *,
-        regex: bool = False,
-        case_sensitive: bool = False,
-        path_prefix: str | None = None,
-        limit: int = 50,
-        max_tokens: int = DEFAULT_TOKENS,
-    ) -> dict:
-        """``search_text``'s answer as its JSON, without building the model (the CLI's fast path)."""
-        from maguyva.retrieve import text
+    def search_text_json(self, pattern: str, **options: Any) -> dict:
+        """``search_text``'s answer as its JSON, without building the model (the CLI's fast path); the
+        options and their defaults are ``search_text``'s (``maguyva.tools.contract``)."""
+        from maguyva.tools.contract import defaults
+        from maguyva.tools.text import search_text_json
 
-        stopped = None
-        if regex:
-            found = text.regex(self.store, pattern, limit=limit * 4, case_sensitive=case_sensitive)
-            hits, stopped = found.hits, found.stopped
-        else:
-            hits = text.literal(self.store, pattern, limit=limit * 4)
-            if case_sensitive:
-                hits = [h for h in hits if pattern in h.snippet]
-        if path_prefix:
-            hits = [h for h in hits if h.path.startswith(path_prefix)]
-        answer = {
-            **({"truncated": True, "truncation_note": stopped} if stopped else {}),
-            "pattern": pattern,
-            "regex": regex,
-            "count": len(hits[:limit]),
-            "results": [hit_dict(h) for h in hits[:limit]],
-        }
-        return bound_json(answer, "results", max_tokens)
+        return search_text_json(self.store, pattern, **(defaults("search_text") | options))
 
     def search_structure(
         self,
@@ -777,147 +603,35 @@ class Maguyva:
         limit: int = 50,
     ) -> StructureAnswer:
         """Definitions filtered by kind, name (glob, e.g. ``parse_*``) and signature text."""
-        from maguyva.answers import StructureAnswer
+        from maguyva.tools.text import search_structure
 
-        if not (kind or name or signature_contains):
-            raise MaguyvaError("give at least one of kind, name, signature_contains")
-        filters = {
-            "kind": kind,
-            "name": name,
-            "signature_contains": signature_contains,
-            "path_prefix": path_prefix,
-        }
-        for field_name, value in filters.items():  # SQLite refuses LIKE/GLOB patterns over 50,000 bytes
-            if value is not None and len(value) > MAX_FILTER_CHARS:
-                raise MaguyvaError(
-                    f"{field_name} is {len(value)} characters, the limit is {MAX_FILTER_CHARS}; shorten it"
-                )
-        symbols = self.store.query_symbols(
-            kind=kind, name_glob=name, signature_like=signature_contains, path_prefix=path_prefix, limit=limit
+        return search_structure(
+            self.store,
+            kind=kind,
+            name=name,
+            signature_contains=signature_contains,
+            path_prefix=path_prefix,
+            limit=limit,
         )
-        return StructureAnswer(
-            count=len(symbols),
-            results=[hit_dict(structure.symbol_hit(s, 1.0), signature=s.signature) for s in symbols],
-        )
-
-    # ---- repository context ------------------------------------------------------------------
 
     def repo_overview(self, *, hubs: int = 15) -> OverviewAnswer:
         """Languages, top-level layout, hubs by centrality and likely entry points."""
-        from maguyva.answers import OverviewAnswer
+        from maguyva.tools.overview import repo_overview
 
-        stats = self.store.language_stats()
-        paths = sorted(self.store.known_paths())
-        layout: dict[str, int] = {}
-        for path in paths:
-            top = path.split("/", 1)[0] if "/" in path else "."
-            layout[top] = layout.get(top, 0) + 1
-        entry_names = (
-            "__main__.py",
-            "main.py",
-            "cli.py",
-            "app.py",
-            "server.py",
-            "index.js",
-            "main.go",
-            "main.rs",
-            "Main.java",
-            "Program.cs",
-            "setup.py",
-            "pyproject.toml",
-            "package.json",
-        )
-        entries = [p for p in paths if p.rsplit("/", 1)[-1] in entry_names][:20]
-        top_files = self.store.top_central(hubs, files=True)
-        top_symbols = self.store.top_central(hubs)
-        defined = self.store.symbols_in_paths(c.path for c in top_symbols)
-        snapshot = self.store.snapshot()
-        return OverviewAnswer.model_validate(
-            {
-                "root": str(self.root),
-                "files": len(paths),
-                "languages": [s.as_row() for s in stats],
-                "layout": [
-                    {"dir": d, "files": n} for d, n in sorted(layout.items(), key=lambda kv: (-kv[1], kv[0]))
-                ],
-                "hub_files": [
-                    {
-                        "citation": f"{c.path}:1",
-                        "path": c.path,
-                        "pagerank": round(c.pagerank, 6),
-                        "in_degree": c.in_degree,
-                    }
-                    for c in top_files
-                ],
-                "hub_symbols": [
-                    {
-                        "symbol": c.symbol,
-                        "path": c.path,
-                        "pagerank": round(c.pagerank, 6),
-                        "in_degree": c.in_degree,
-                        "citation": _symbol_citation(defined[c.path], c.path, c.symbol),
-                    }
-                    for c in top_symbols
-                ],
-                "entry_points": entries,
-                "snapshot": snapshot.as_dict() if snapshot else None,
-            }
-        )
+        return repo_overview(self.store, self.root, hubs=hubs)
 
     def gather_task_context(self, task: str, *, token_budget: int = 4_000) -> ContextAnswer:
         """Ranked, cited snippets for a task description, packed into ``token_budget`` tokens."""
-        from maguyva.answers import ContextAnswer
+        from maguyva.tools.context import gather_task_context
 
-        budget = max(300, min(token_budget, MAX_TOKENS))
-        found = self.intelligent_search(task, limit=25, preset="thorough", max_tokens=MAX_TOKENS)
-        snippets: list[dict] = []
-        used = estimate_tokens({"task": task, "snippets": []})
-        skipped = 0
-        # every file's best place first, then the files' further places while the budget allows
-        places = [(r, r) for r in found.results] + [(r, m) for r in found.results for m in r.get("more", [])]
-        self._prefetch_texts(found.results)
-        for rank, (result, place) in enumerate(places):
-            body = self._place_text(result, place)
-            item = {
-                "citation": place.citation,
-                "symbol": place.symbol,
-                "kind": place.kind,
-                "score": result.score,
-                "text": body,
-                **({"repo": result.repo} if "repo" in result else {}),
-            }
-            cost = estimate_tokens(item)
-            if used + cost > budget:
-                short = {**item, "text": "\n".join(body.splitlines()[:8])}
-                cost = estimate_tokens(short)
-                if used + cost > budget:
-                    skipped += rank < len(found.results)
-                    continue
-                item = short
-            snippets.append(item)
-            used += cost
-        self._prefetch_texts([])
-        return ContextAnswer(
-            task=task,
-            intent=found.intent,
-            token_budget=budget,
-            tokens_used=used,
-            snippets=snippets,
-            omitted=skipped,
-        )
+        return gather_task_context(self, task, token_budget)
 
-    def _prefetch_texts(self, results: Sequence[SearchResult]) -> None:
-        """Read the texts of ``results``' files in one store call, for ``_span_text`` (none: forget them)."""
-        self._texts = self.store.file_texts({r.path for r in results}) if results else {}
+    def result_texts(self, results: Sequence[SearchResult]) -> Mapping[tuple[str | None, str], str]:
+        """The texts of ``results``' files in one store call, keyed as ``maguyva.tools.context.text_key``."""
+        from maguyva.tools.context import text_key
 
-    def _place_text(self, result: SearchResult, place: Place) -> str:
-        return self._span_text(result.path, place.line, place.end_line)
-
-    def _span_text(self, path: str, line: int, end_line: int, max_lines: int = 60) -> str:
-        content = self._texts[path] if path in self._texts else self.store.file_text(path) or ""
-        lines = split_lines(content)
-        end = min(max(end_line, line), line + max_lines - 1)
-        return "\n".join(f"{n}: {lines[n - 1]}" for n in range(line, min(end, len(lines)) + 1))
+        texts = self.store.file_texts({r.path for r in results}) if results else {}
+        return {text_key(r): texts[r.path] for r in results if r.path in texts}
 
     # ---- index -------------------------------------------------------------------------------
 
@@ -933,36 +647,11 @@ class Maguyva:
         return StatusAnswer.model_validate(report.tool_dict(uncommitted_paths(self.root)))
 
     def refresh_index(self) -> RefreshAnswer:
-        """Bring the index up to date incrementally (only changed files are re-processed)."""
+        """Bring the index up to date incrementally (only changed files are re-processed); what was
+        remembered of the old index (``IndexCache``) is dropped whole."""
         from maguyva.answers import RefreshAnswer
         from maguyva.index.pipeline import index_repository
 
         summary = index_repository(self.root, self.store_location)
-        self._files, self._index = None, None
-        self._records, self._central = None, {}
+        self.cache = IndexCache()
         return RefreshAnswer.model_validate(summary.to_dict())
-
-
-def _edge_hit(edge: Any, **extra: Any) -> dict:
-    """A reference site (the edge's source) with the edge's resolution; ambiguous ones are ``possible``."""
-    row = hit_dict(Hit.at_edge_source(edge), **extra, resolution=edge.resolution)
-    if edge.resolution == "ambiguous":
-        row["possible"] = True
-        row["reason"] = edge.reason
-    return row
-
-
-def _symbol_citation(defined: Sequence[Any], path: str, symbol: str | None) -> str:
-    for s in defined:
-        if s.qualified_name == symbol:
-            return f"{path}:{s.line}"
-    return f"{path}:1"
-
-
-def _fit_json(text: str, limit: int) -> str:
-    """``text`` shortened until its JSON (control characters escaped) takes at most ``limit`` characters."""
-    import json
-
-    while len(encoded := json.dumps(text, ensure_ascii=False)) > limit and text:
-        text = text[: max(0, len(text) * limit // len(encoded) - 1)]
-    return text

@@ -15,17 +15,17 @@ opened here (several local SQLite indexes, say).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import PurePosixPath
 
 from maguyva.answers import (
     DEFAULT_TOKENS,
     MAX_TOKENS,
     Answer,
+    ContextAnswer,
     DependenciesAnswer,
     FileAnswer,
     OverviewAnswer,
-    Place,
     ReferencesAnswer,
     RefreshAnswer,
     SearchAnswer,
@@ -40,6 +40,7 @@ from maguyva.api import Maguyva
 from maguyva.errors import MaguyvaError
 from maguyva.files import in_vcs_dir
 from maguyva.retrieve.fuse import fuse_lists
+from maguyva.tools.context import gather_task_context
 
 
 class Scope:
@@ -299,14 +300,16 @@ class ScopedMaguyva:
             }
         )
 
-    gather_task_context = Maguyva.gather_task_context  # the one packer, over this scope's fused search
+    def gather_task_context(self, task: str, *, token_budget: int = 4_000) -> ContextAnswer:
+        """The one packer (``maguyva.tools.context``), over this scope's fused search."""
+        return gather_task_context(self, task, token_budget)
 
-    def _place_text(self, result: SearchResult, place: Place) -> str:
-        return self.scope.repos[result.repo]._span_text(result.path, place.line, place.end_line)
-
-    def _prefetch_texts(self, results: list[SearchResult]) -> None:
-        for name, api in self.scope.repos.items():  # one read per repository the results come from
-            api._prefetch_texts([r for r in results if r.repo == name])
+    def result_texts(self, results: Sequence[SearchResult]) -> Mapping[tuple[str | None, str], str]:
+        """One read per repository the results come from, keyed by (repository, path)."""
+        texts: dict[tuple[str | None, str], str] = {}
+        for name, api in self.scope.repos.items():
+            texts.update(api.result_texts([r for r in results if r.get("repo") == name]))
+        return texts
 
     def index_status(self) -> StatusAnswer:
         return StatusAnswer.model_validate(

@@ -1,5 +1,11 @@
 """``maguyva search|symbol|refs|deps|grep|structure|file|context|overview``: the CLI twins of the
-MCP tools, the same library calls (``maguyva.opening.open_api``), one answer per command.
+MCP tools, generated from the same declarations (``maguyva.tools.contract``) and calling the same
+library methods (``maguyva.opening.open_api``), one answer per command.
+
+A tool's parameters that have a ``Cli`` spelling become the command's argument and options (with
+the declared bounds); the others keep their declared defaults. What is particular to the command
+line is here: how each answer prints (``VIEWS``). A choice (``Literal``) is a plain string on the
+command line: the library names the choices when it refuses one.
 
 ``grep`` and ``symbol`` on one repository's index print the answer's JSON straight from the
 library (``search_text_json`` / ``find_symbol_json``: the same dict the answer model dumps) and
@@ -7,277 +13,129 @@ so never import pydantic or the ranking code; they start about as fast as typer 
 
 from __future__ import annotations
 
+import functools
+import inspect
+import operator
+import types
 from collections.abc import Callable
-from typing import Annotated, Any
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import typer
 
 from maguyva.cli.options import FormatOption, RepoOption, StoreOption
 from maguyva.cli.output import run, show, show_search
+from maguyva.tools.contract import BY_COMMAND, Param
 
 HIT_COLUMNS = ("citation", "kind", "symbol", "snippet")
-NameArgument = Annotated[str, typer.Argument(help="Symbol name or qualified name.")]
 
 
-def _answer(
-    repo: str,
-    store: str | None,
-    call: Callable[[Any], Any],
-    fmt,
-    rows: str | None = None,
-    columns=HIT_COLUMNS,
-    fast: Callable[[Any], Any] | None = None,
-    printer: Callable[[Any, Any], None] | None = None,
-) -> None:
-    """Open the index, ``call`` the library, print the answer; ``fast`` instead when the retrieval is
-    one repository's ``Maguyva`` (it returns the answer's JSON without building the model)."""
+@dataclass(frozen=True)
+class View:
+    """How a command prints its answer: a table of ``columns`` from the list under ``rows`` (or
+    ``printer``); ``fast`` names the ``Maguyva`` method that returns the answer's JSON directly."""
+
+    rows: str | None = None
+    columns: tuple[str, ...] = HIT_COLUMNS
+    fast: str | None = None
+    printer: Callable[[Any, Any], None] | None = None
+
+
+VIEWS = {
+    "search": View("results", printer=show_search),
+    "symbol": View("symbols", fast="find_symbol_json"),
+    "refs": View("references", ("citation", "kind", "symbol", "resolution")),
+    "deps": View("entries", ("citation", "relation", "kind", "symbol")),
+    "grep": View("results", fast="search_text_json"),
+    "structure": View("results"),
+    "file": View(),
+    "context": View("snippets", ("citation", "kind", "symbol", "score")),
+    "overview": View(),
+}
+
+
+def _answer(repo: str, store: str | None, tool: str, arguments: dict[str, Any], fmt, view: View) -> None:
+    """Open the index, call the library's ``tool`` with ``arguments``, print the answer; the ``fast``
+    method instead when the retrieval is one repository's ``Maguyva`` (the answer's JSON, no model)."""
 
     def action() -> None:
         from maguyva.api import Maguyva
         from maguyva.opening import open_api
 
         api = open_api(repo, store)
+        method = view.fast if view.fast is not None and isinstance(api, Maguyva) else tool
         try:
-            result = fast(api) if fast is not None and isinstance(api, Maguyva) else call(api)
+            result = getattr(api, method)(**arguments)
         finally:
             api.close()
-        if printer is not None:
-            printer(result, fmt)
+        if view.printer is not None:
+            view.printer(result, fmt)
         else:
-            show(result, fmt, rows=rows, columns=columns)
+            show(result, fmt, rows=view.rows, columns=view.columns)
 
     run(action)
 
 
-def search(
-    query: Annotated[str, typer.Argument(help="A question, identifier, quoted literal or error text.")],
-    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=200, help="Show at most N hits.")] = 10,
-    preset: Annotated[str, typer.Option("--preset", help="quick, default or thorough.")] = "default",
-    modality: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--modality", help="Only these retrievers (repeatable): semantic, text, structure, graph."
-        ),
-    ] = None,
-    path_prefix: Annotated[str | None, typer.Option("--path", help="Only hits under this path.")] = None,
-    repo: RepoOption = ".",
-    store: StoreOption = None,
-    fmt: FormatOption = None,
-) -> None:
-    """Search the code by intent, with ranked path:line citations.
+def cli_type(kind: Any) -> Any:
+    """``kind`` as the command line reads it: a choice (``Literal``) is a string."""
+    origin = get_origin(kind)
+    if origin is Literal:
+        return str
+    if origin in (Union, types.UnionType):
+        return functools.reduce(operator.or_, (cli_type(arg) for arg in get_args(kind)))
+    if origin is list:
+        return list[cli_type(get_args(kind)[0])]
+    return kind
 
-    Routes the query by kind (identifier, question, literal, error text) and fuses the
-    retrievers' hits (the intelligent_search tool).
 
-    \b
-    Example:
-      maguyva search "who calls plan_route" --limit 5
-    """
-    _answer(
-        repo,
-        store,
-        lambda api: api.intelligent_search(
-            query, limit=limit, preset=preset, modalities=modality or None, path_prefix=path_prefix
-        ),
-        fmt,
-        "results",
-        printer=show_search,
+def cli_parameter(param: Param) -> inspect.Parameter:
+    """The Typer parameter of a declared tool parameter: an argument, or an option with its bounds."""
+    spec = param.cli
+    assert spec is not None
+    if spec.flags:
+        info = typer.Option(*spec.flags, min=param.ge, max=param.le, help=spec.help)
+    else:
+        info = typer.Argument(help=spec.help)
+    default = inspect.Parameter.empty if param.required else param.default
+    return inspect.Parameter(
+        spec.name,
+        inspect.Parameter.KEYWORD_ONLY,
+        default=default,
+        annotation=Annotated[cli_type(param.type), info],
     )
 
 
-def symbol(
-    name: NameArgument,
-    kind: Annotated[
-        str | None, typer.Option("--kind", help="Only this kind (function, class, method, …).")
-    ] = None,
-    similar: Annotated[bool, typer.Option("--similar", help="Opt in to fuzzy matches.")] = False,
-    exact: Annotated[bool, typer.Option("--exact", help="Strict matching, no fallbacks.")] = False,
-    repo: RepoOption = ".",
-    store: StoreOption = None,
-    fmt: FormatOption = None,
-) -> None:
-    """Find where a symbol is defined (exact by default).
-
-    \b
-    Example:
-      maguyva symbol Workspace.load
-    """
-    _answer(
-        repo,
-        store,
-        lambda api: api.find_symbol(name, kind=kind, find_similar=similar, exact_match=exact),
-        fmt,
-        "symbols",
-        fast=lambda api: api.find_symbol_json(name, kind=kind, find_similar=similar, exact_match=exact),
-    )
+SHARED = (  # every query command's last options
+    inspect.Parameter("repo", inspect.Parameter.KEYWORD_ONLY, default=".", annotation=RepoOption),
+    inspect.Parameter("store", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=StoreOption),
+    inspect.Parameter("fmt", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=FormatOption),
+)
 
 
-def refs(
-    name: NameArgument,
-    limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="Show at most N references.")] = 50,
-    possible: Annotated[
-        bool,
-        typer.Option(
-            "--possible", help="Also calls of the name on receivers of unknown type (resolution ambiguous)."
-        ),
-    ] = False,
-    repo: RepoOption = ".",
-    store: StoreOption = None,
-    fmt: FormatOption = None,
-) -> None:
-    """List every in-repo reference to a symbol.
+@functools.cache
+def command(name: str) -> Callable[..., None]:
+    """The Typer command function ``maguyva <name>``, built from its tool's declaration."""
+    tool = BY_COMMAND[name]
+    assert tool.command is not None
+    exposed = [p for p in tool.params if p.cli is not None]
 
-    Each reference carries its resolution (resolved, inferred, ambiguous).
+    def call(*, repo: str, store: str | None, fmt: Any, **given: Any) -> None:
+        arguments = {p.name: given[p.cli.name] for p in exposed if p.cli is not None}
+        for key, value in arguments.items():
+            if isinstance(value, list):  # a repeatable option never given: the declared default (None)
+                arguments[key] = value or None
+        _answer(repo, store, tool.name, arguments, fmt, VIEWS[name])
 
-    \b
-    Example:
-      maguyva refs classify
-    """
-    _answer(
-        repo,
-        store,
-        lambda api: api.find_references(name, limit=limit, include_possible=possible),
-        fmt,
-        "references",
-        ("citation", "kind", "symbol", "resolution"),
-    )
+    parameters = [cli_parameter(p) for p in exposed] + list(SHARED)
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = tool.command.help
+    call.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    call.__annotations__ = {p.name: p.annotation for p in parameters}
+    return call
 
 
-def deps(
-    target: Annotated[str, typer.Argument(help="A repo path or a symbol.")],
-    direction: Annotated[str, typer.Option("--direction", help="callers, callees, both or impact.")] = "both",
-    depth: Annotated[int, typer.Option("--depth", min=1, max=6, help="How many hops to follow.")] = 2,
-    ambiguous: Annotated[
-        bool,
-        typer.Option(
-            "--ambiguous", help="Add possible callers and ambiguous callees (receiver type unknown)."
-        ),
-    ] = False,
-    repo: RepoOption = ".",
-    store: StoreOption = None,
-    fmt: FormatOption = None,
-) -> None:
-    """Show callers, callees or blast radius of a path or symbol.
-
-    \b
-    Example:
-      maguyva deps maguyva/api.py --direction impact
-    """
-    _answer(
-        repo,
-        store,
-        lambda api: api.analyze_dependencies(
-            target, direction=direction, depth=depth, include_ambiguous=ambiguous
-        ),
-        fmt,
-        "entries",
-        ("citation", "relation", "kind", "symbol"),
-    )
-
-
-def grep(
-    pattern: Annotated[str, typer.Argument(help="Literal text, or a regex with --regex.")],
-    regex: Annotated[bool, typer.Option("--regex", help="Read PATTERN as a regular expression.")] = False,
-    case_sensitive: Annotated[bool, typer.Option("--case-sensitive", help="Match case exactly.")] = False,
-    limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="Show at most N matches.")] = 50,
-    repo: RepoOption = ".",
-    store: StoreOption = None,
-    fmt: FormatOption = None,
-) -> None:
-    """Search the indexed text for a literal or a regex.
-
-    \b
-    Example:
-      maguyva grep "no such table"
-    """
-    _answer(
-        repo,
-        store,
-        lambda api: api.search_text(pattern, regex=regex, case_sensitive=case_sensitive, limit=limit),
-        fmt,
-        "results",
-        fast=lambda api: api.search_text_json(
-            pattern, regex=regex, case_sensitive=case_sensitive, limit=limit
-        ),
-    )
-
-
-def structure(
-    kind: Annotated[
-        str | None, typer.Option("--kind", help="Only this kind (function, class, method, …).")
-    ] = None,
-    name: Annotated[str | None, typer.Option("--name", help="Name glob, e.g. 'test_*'.")] = None,
-    signature: Annotated[str | None, typer.Option("--signature", help="Text in the signature.")] = None,
-    repo: RepoOption = ".",
-    store: StoreOption = None,
-    fmt: FormatOption = None,
-) -> None:
-    """List definitions by kind, name glob and signature text.
-
-    \b
-    Example:
-      maguyva structure --kind class --name '*Error'
-    """
-    _answer(
-        repo,
-        store,
-        lambda api: api.search_structure(kind=kind, name=name, signature_contains=signature),
-        fmt,
-        "results",
-    )
-
-
-def file(
-    path: Annotated[str, typer.Argument(help="Repo-relative path.")],
-    start: Annotated[int | None, typer.Option("--start", min=1, help="First line to show.")] = None,
-    end: Annotated[int | None, typer.Option("--end", min=1, help="Last line to show.")] = None,
-    metadata: Annotated[bool, typer.Option("--metadata", help="Add language, size and symbols.")] = False,
-    repo: RepoOption = ".",
-    store: StoreOption = None,
-    fmt: FormatOption = None,
-) -> None:
-    """Print numbered lines of a file, confined to the repository.
-
-    \b
-    Example:
-      maguyva file maguyva/api.py --start 1 --end 40
-    """
-    _answer(
-        repo,
-        store,
-        lambda api: api.get_file(path, start_line=start, end_line=end, include_metadata=metadata),
-        fmt,
-    )
-
-
-def context(
-    task: Annotated[str, typer.Argument(help="The task, in plain words.")],
-    budget: Annotated[int, typer.Option("--budget", min=300, max=25000, help="Token budget.")] = 4000,
-    repo: RepoOption = ".",
-    store: StoreOption = None,
-    fmt: FormatOption = None,
-) -> None:
-    """Gather cited snippets for a task within a token budget.
-
-    \b
-    Example:
-      maguyva context "add a retry to the voyage client" --budget 3000
-    """
-    _answer(
-        repo,
-        store,
-        lambda api: api.gather_task_context(task, token_budget=budget),
-        fmt,
-        "snippets",
-        ("citation", "kind", "symbol", "score"),
-    )
-
-
-def overview(repo: RepoOption = ".", store: StoreOption = None, fmt: FormatOption = None) -> None:
-    """Summarise languages, layout, hubs and entry points.
-
-    \b
-    Example:
-      maguyva overview --format json | jq '.hub_files[:5]'
-    """
-    _answer(repo, store, lambda api: api.repo_overview(), fmt)
+def __getattr__(name: str) -> Callable[..., None]:
+    """``search``, ``symbol``, …: what ``maguyva.cli.app.COMMANDS`` names, built on first use."""
+    if name in BY_COMMAND:
+        return command(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -17,10 +17,11 @@ from pathlib import Path
 import pytest
 from conftest import git
 
-from maguyva.api import MAX_FILTER_CHARS, Maguyva
+from maguyva.api import Maguyva
 from maguyva.cli.argv import undecodable
 from maguyva.errors import MaguyvaError
 from maguyva.index.pipeline import index_repository
+from maguyva.tools.text import MAX_FILTER_CHARS
 
 
 @pytest.fixture

@@ -22,10 +22,10 @@ from maguyva_project import index_project, make_project
 from mcp import Client
 
 from maguyva import files
-from maguyva.api import MAX_FILE_BYTES
 from maguyva.files import read_lines
 from maguyva.server.app import Repository, build_server
 from maguyva.store.lines import split_lines
+from maguyva.tools.reading import MAX_FILE_BYTES
 
 HOLE = 400 * 1024 * 1024  # a sparse run of NUL bytes: costs no disk, but 400 MB to whoever reads it whole
 BUDGET_MB = 64  # what a range may cost above the same command on a tiny file (before: > 800 MB here)
