@@ -8,6 +8,7 @@ milliseconds; ``orkestra hooks handle`` is the typer twin calling the same ``rec
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections import namedtuple
@@ -77,7 +78,7 @@ def record_hook(
     """Parse, enrich and append one raw payload (text, or stdin bytes); export it when configured.
 
     With a Loki endpoint the event also goes to the Loki outbox; ``loki_flush`` is ``detach``
-    (a forked flusher, what the console script does), ``inline`` (push now) or ``none``.
+    (a detached flusher process, what the console script does), ``inline`` (push now) or ``none``.
     """
     text, problem = decode_input(raw) if isinstance(raw, bytes) else (raw, None)
     event = parse_payload(text, ts or timestamp(), agent_tool, problem)
@@ -100,32 +101,28 @@ def record_hook(
     return Recorded(event, path, warnings)
 
 
-FORKED = False  # set in the parent once a flusher was forked: main() then skips interpreter teardown
-
-
 def flush_detached(store_dir: str, where: tuple[str, str | None, str | None, str | None]) -> bool:
-    """Fork a Loki flusher that outlives the hook; False where there is no fork.
+    """Start a Loki flusher that outlives the hook (``python -m orkestra.telemetry.loki``); False where
+    no interpreter can be started.
 
-    The parent returns at once (the exporter is imported only in the child). The child runs at
-    low priority in a new session with its stdio on /dev/null, so the agent never waits for it.
-    """
-    global FORKED
-    if not hasattr(os, "fork"):
+    The hook returns at once: the flusher runs in a new session with its stdio on /dev/null and
+    lowers its own priority, so the agent never waits for it. ``-P``: the project's folder (the hook's
+    working directory) is not put on the flusher's import path, so no file of it is imported."""
+    if not sys.executable:
         return False
-    if os.fork():
-        FORKED = True
-        return True
-    try:
-        os.nice(10)
-        os.setsid()
-        null = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(null, fd)
-        from orkestra.telemetry import loki
+    import subprocess
 
-        loki.flush(store_dir, loki.target(*where))
-    finally:
-        os._exit(0)
+    try:
+        subprocess.Popen(
+            [sys.executable, "-P", "-m", "orkestra.telemetry.loki", json.dumps([store_dir, *where])],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    except OSError:
+        return False
+    return True
 
 
 def _parse_argv(argv: Sequence[str]) -> tuple[dict[str, str], list[str]]:
@@ -173,10 +170,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             record_safely(read_stdin(), **options)
     except BaseException as exc:  # noqa: BLE001 - a missing option value, unreadable stdin...
         sys.stderr.write(f"orkestra-hook: event not recorded: {type(exc).__name__}: {exc}\n")
-    if FORKED:  # after a fork, teardown would copy every page it touches (copy-on-write): skip it
-        sys.stderr.flush()
-        sys.stdout.flush()
-        os._exit(0)
     return 0
 
 

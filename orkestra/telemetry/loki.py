@@ -368,3 +368,19 @@ def flush(
         if not refilled:
             break  # a hook that appended after our rename found the lock free, or we see its line
     return FlushResult(sent, pending_events(store_dir), rejected, warnings)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The detached flusher the hook starts: ``python -m orkestra.telemetry.loki '[store, endpoint,
+    credential_env, tenant, service]'``, at low priority; its outcome stays in the outbox."""
+    import sys
+
+    store_dir, *where = json.loads((sys.argv[1:] if argv is None else argv)[0])
+    if hasattr(os, "nice"):
+        os.nice(10)
+    flush(store_dir, target(*where))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
