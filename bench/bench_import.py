@@ -26,7 +26,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from orkestra.importer import compare, parse_markdown
+from orkestra.frontmatter import compare, parse_markdown
 
 
 def is_agent(path: Path) -> bool:

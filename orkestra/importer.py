@@ -21,23 +21,22 @@ import hashlib
 import json
 import os
 import re
-import shutil
-import tempfile
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from orkestra.adoptions import ADOPT_FILE, read_adoptions
 from orkestra.errors import OrkestraError, UsageError
-from orkestra.workspace import jsontext
-from orkestra.workspace.config import CONFIG_FILE, OrkestraConfig, config_from_document, load_config
+from orkestra.frontmatter import parse_markdown, split_tools
+from orkestra.import_plan import ImportPlan, Item
+from orkestra.import_verify import verify
+from orkestra.registry_yaml import dump_yaml
+from orkestra.scaffolding import SCAFFOLD
+from orkestra.workspace.config import CONFIG_FILE, OrkestraConfig
 from orkestra.workspace.links import Containment, read_regular
-from orkestra.workspace.scan import tree_paths, walk_tree
-from orkestra.workspace.source import SourceError, load_yaml, parse_yaml, read_yaml
+from orkestra.workspace.scan import tree_paths
+from orkestra.workspace.source import load_yaml, read_yaml
 
 SOURCES = ("claude", "agents-md", "cursor", "codex")
-ADOPT_FILE = "import/adopt.json"  # under paths.state
 MAX_FILE_BYTES = 1_000_000
 MAX_FILES = 5_000
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")
@@ -45,99 +44,7 @@ _AGENT_KEYS = {"name", "description", "tools", "model"}
 _COMMAND_KEYS = {"description": "description", "argument-hint": "argument_hint", "model": "model"}
 
 
-@dataclass
-class Item:
-    kind: str  # agent | skill | command | instruction
-    name: str
-    source: str  # the original file, repo-relative
-    registry: str  # the registry file written
-    output: str  # the file sync renders for it
-    round_trip: str = ""  # identical | whitespace | differs
-    note: str = ""
-
-
-@dataclass
-class ImportPlan:
-    root: str
-    items: list[Item] = field(default_factory=list)
-    skipped: list[dict] = field(default_factory=list)
-    targets_added: list[str] = field(default_factory=list)
-    tools_added: list[str] = field(default_factory=list)
-    writes: dict[str, bytes] = field(default_factory=dict, repr=False)
-    originals: dict[str, bytes] = field(default_factory=dict, repr=False)  # each source as read, once
-    applied: bool = False
-
-    def skip(self, path: str, reason: str) -> None:
-        self.skipped.append({"path": path, "reason": reason})
-
-    def to_dict(self) -> dict:
-        counts = {
-            k: sum(i.round_trip == k for i in self.items) for k in ("identical", "whitespace", "differs")
-        }
-        return {
-            "root": self.root,
-            "applied": self.applied,
-            "round_trip": counts,
-            "items": [asdict(i) for i in self.items],
-            "skipped": self.skipped,
-            "targets_added": self.targets_added,
-            "tools_added": self.tools_added,
-            "registry_files": sorted(self.writes),
-        }
-
-
 # --- reading originals ----------------------------------------------------------------------
-
-
-def parse_markdown(text: str) -> tuple[dict | None, str]:
-    """(frontmatter or None, body). Cursor-style frontmatter that is not YAML (``globs: **/*.ts``)
-    is read line by line as ``key: value``."""
-    if not text.startswith("---"):
-        return None, text
-    lines = text.split("\n")
-    for index in range(1, len(lines)):
-        if lines[index].rstrip() == "---":
-            block, body = "\n".join(lines[1:index]), "\n".join(lines[index + 1 :]).lstrip("\n")
-            try:
-                data = load_yaml(block) if block.strip() else {}
-            except SourceError:
-                data = _loose_front(block)
-            if data is None:
-                data = {}
-            if not isinstance(data, dict):
-                raise ValueError("frontmatter is not a mapping")
-            return {str(k): _plain(v) for k, v in data.items()}, body
-    raise ValueError("frontmatter is not closed by a '---' line")
-
-
-def _loose_front(block: str) -> dict:
-    data: dict[str, Any] = {}
-    for line in block.splitlines():
-        key, sep, value = line.partition(":")
-        if sep and key.strip() and not line.startswith((" ", "\t")):
-            value = value.strip()
-            data[key.strip()] = {"true": True, "false": False, "": None}.get(value, value)
-    return data
-
-
-def _plain(value: Any) -> Any:
-    """YAML dates and other non-JSON scalars as strings, so values render back as written."""
-    if isinstance(value, (dt.date, dt.datetime)):
-        return value.isoformat()
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
-
-
-def split_tools(value: Any) -> list[str]:
-    """Claude Code's ``tools`` as a list: a comma-separated string or a YAML list."""
-    if isinstance(value, list):
-        return [str(v).strip() for v in value if str(v).strip()]
-    text = str(value or "")
-    parts = text.split(",") if "," in text or "(" in text else text.split()
-    return [p.strip() for p in parts if p.strip()]
 
 
 def _read_bytes(root: Path, rel: str, links: Containment) -> bytes:
@@ -180,8 +87,6 @@ class _Planner:
         if path.is_file():
             data = read_yaml(self.root, path.relative_to(self.root).as_posix()).data or {}
             return data if isinstance(data, dict) else {}
-        from orkestra.init import SCAFFOLD
-
         return read_yaml(SCAFFOLD, "tools.yaml").data
 
     def write(self, rel: str, data: bytes | str) -> bool:
@@ -562,29 +467,6 @@ def _with_targets(config_path: Path, targets: list[str]) -> str:
     return replaced
 
 
-class _Literal(str):
-    pass
-
-
-def _dumper() -> type:
-    class Dumper(yaml.SafeDumper):
-        pass
-
-    def literal(dumper, value):
-        style = (
-            "|" if "\n" in value and not any(line != line.rstrip() for line in value.split("\n")) else None
-        )
-        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
-
-    Dumper.add_representer(str, literal)
-    return Dumper
-
-
-def dump_yaml(data: Any) -> str:
-    """Block YAML, keys in order, multi-line strings as literal blocks (read back exactly)."""
-    return yaml.dump(data, Dumper=_dumper(), sort_keys=False, allow_unicode=True, width=100_000)
-
-
 def infer_type(body: str) -> str:
     if re.search(r"^\s*[-*] \[[ xX]\]", body, re.MULTILINE) or re.search(
         r"^##+\s+checklist", body, re.MULTILINE | re.IGNORECASE
@@ -616,94 +498,8 @@ def plan_import(
     if unknown:
         raise UsageError(f"unknown --from {unknown[0]!r} (choose from {', '.join(SOURCES)})")
     plan = _Planner(root_path, config, tuple(sources or SOURCES), today or dt.date.today()).run()
-    _verify(root_path, plan)
+    verify(root_path, plan)
     return plan
-
-
-def _verify(root: Path, plan: ImportPlan) -> None:
-    """Render the planned registries in a scratch copy; compare each original with its rendering."""
-    from orkestra.render.outputs import render_outputs
-    from orkestra.workspace.load import Workspace
-
-    if not plan.items:
-        return
-    written = plan.writes.get(CONFIG_FILE)
-    config = (
-        config_from_document(parse_yaml(written.decode("utf-8"), CONFIG_FILE))
-        if written is not None
-        else load_config(root)
-    )
-    with tempfile.TemporaryDirectory(prefix="orkestra-import-") as scratch:
-        base = Path(scratch)
-        for rel in (CONFIG_FILE, config.paths.registries, config.paths.templates):
-            source = root / rel
-            if source.is_dir() and not source.is_symlink():
-                _copy_tree(source, base / rel)
-            elif source.is_file():
-                shutil.copy2(source, base / rel)
-        for rel, data in plan.writes.items():
-            (base / rel).parent.mkdir(parents=True, exist_ok=True)
-            (base / rel).write_bytes(data)
-        ws = Workspace.load(base)
-        errors = [d for d in ws.diagnostics if d.severity == "error"]
-        if errors:
-            raise OrkestraError(
-                "the imported registries do not load:\n" + "\n".join(str(d) for d in errors[:20])
-            )
-        rendered = {o.path: o.content for o in render_outputs(ws)}
-    for item in plan.items:
-        original = plan.originals[item.source]
-        item.round_trip = compare(original, rendered.get(item.output))
-        if item.round_trip == "differs" and not item.note:
-            item.note = (
-                "sync will report it as not owned; compare, then `orkestra sync --force` to take it over"
-            )
-
-
-def _copy_tree(source: Path, dest: Path) -> None:
-    """``shutil.copytree(source, dest, symlinks=True)`` without recursion (any depth); what cannot be
-    copied (a path too long for the scratch folder, a FIFO) is left out of the scratch copy."""
-    for current, dirs, files in walk_tree(source):
-        here = dest / Path(current).relative_to(source)
-        try:
-            here.mkdir(parents=True, exist_ok=True)
-        except OSError:
-            dirs[:] = []
-            continue
-        for name in [*dirs, *files]:
-            path = Path(current, name)
-            try:
-                if path.is_symlink():
-                    (here / name).symlink_to(os.readlink(path))
-                elif name in files:
-                    (here / name).write_bytes(read_regular(path, follow=False))
-            except OSError:
-                continue
-
-
-def compare(original: bytes, rendered: bytes | None) -> str:
-    """identical | whitespace (same frontmatter values, same text up to whitespace) | differs."""
-    if rendered is None:
-        return "differs"
-    if original == rendered:
-        return "identical"
-    try:
-        a_front, a_body = parse_markdown(original.decode("utf-8"))
-        b_front, b_body = parse_markdown(rendered.decode("utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        return "differs"
-    if _normal_front(a_front) == _normal_front(b_front) and a_body.split() == b_body.split():
-        return "whitespace"
-    return "differs"
-
-
-def _normal_front(front: dict | None) -> dict:
-    """Frontmatter values as a runtime reads them: tool lists as lists, no empty mapping vs none."""
-    front = {k: v.strip() if isinstance(v, str) else v for k, v in (front or {}).items()}
-    for key in ("tools", "allowed-tools"):
-        if key in front and isinstance(front[key], (str, list)):
-            front[key] = split_tools(front[key])
-    return front
 
 
 def apply_import(plan: ImportPlan) -> ImportPlan:
@@ -726,12 +522,3 @@ def apply_import(plan: ImportPlan) -> ImportPlan:
         tree.write(state, (json.dumps({**previous, **adopt}, indent=2, sort_keys=True) + "\n").encode())
     plan.applied = True
     return plan
-
-
-def read_adoptions(root: Path, config: OrkestraConfig) -> dict[str, str]:
-    """Files ``import`` verified (path → sha256 of the original) that sync may take over."""
-    try:
-        data = jsontext.loads((root / config.paths.state / ADOPT_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}

@@ -20,8 +20,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from orkestra.errors import UsageError
+from orkestra.scaffolding import SCAFFOLD, telemetry_block
 
-SCAFFOLD = Path(__file__).resolve().parent / "scaffold"
 # target path in the new workspace -> scaffold file shipped with the package
 FILES: dict[str, str] = {
     "orkestra.yaml": "orkestra.yaml",
@@ -74,7 +74,7 @@ def init_workspace(
         name = read_manifest(root).name if root.is_dir() else root.name
         for rel in ("orkestra.yaml", "registries/metadata.yaml"):
             files[rel] = files[rel].replace("my-project", name)
-        files["orkestra.yaml"] += _telemetry_block(telemetry)
+        files["orkestra.yaml"] += telemetry_block(telemetry)
         info, agents = None, ["orchestrator"]
     else:
         from orkestra.project_info import inspect_project
@@ -112,19 +112,6 @@ def init_workspace(
         agents,
         telemetry,
         next_steps(root, telemetry),
-    )
-
-
-def _telemetry_block(enabled: bool) -> str:
-    if enabled:
-        return (
-            "# Telemetry hooks (13 events, stored locally in .orkestra/telemetry) are on;\n"
-            "# set enabled: false (or run `orkestra init` without --telemetry) to turn them off.\n"
-            "telemetry:\n  enabled: true\n"
-        )
-    return (
-        "# Telemetry hooks are off. `enabled: true` merges 13 local-only hooks into .claude/settings.json.\n"
-        "telemetry:\n  enabled: false\n"
     )
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from orkestra.importer import dump_yaml
-from orkestra.init import SCAFFOLD
 from orkestra.project_info import ProjectInfo
+from orkestra.registry_yaml import dump_yaml
+from orkestra.scaffolding import SCAFFOLD, telemetry_block
 
 FULL = SCAFFOLD / "full"
 K0 = (
@@ -428,8 +428,6 @@ def starter_files(
     """{path: text} of the full starter, and the agent names it defines. Agents and K0 skills whose
     names the repository's hand-written ``.claude/`` already uses are left out (``orkestra import``
     brings the team's own in)."""
-    from orkestra.init import _telemetry_block
-
     files: dict[str, str] = {}
     domains = _codes(info.packages)
     domain_names = sorted(domains) if info.packages else []
@@ -437,7 +435,7 @@ def starter_files(
     config = (SCAFFOLD / "orkestra.yaml").read_text(encoding="utf-8").replace("my-project", info.name)
     config += (
         "# Runtimes sync renders for: claude, agents-md, agent-skills, cursor, copilot, plugin.\n"
-        "targets: [claude]\n" + _telemetry_block(telemetry)
+        "targets: [claude]\n" + telemetry_block(telemetry)
     )
     files["orkestra.yaml"] = config
     for name in ("identities", "mindsets", "styles"):

@@ -16,7 +16,7 @@ import yaml
 from conftest import REPO, git, run_cli
 from npm_tools import CLAUDE_CODE, npm_bin
 
-from orkestra.importer import compare, parse_markdown
+from orkestra.frontmatter import compare, parse_markdown
 
 ALL_TARGETS = "targets: [claude, agents-md, agent-skills, cursor, copilot, plugin]"
 AGENTSKILLS = Path(sys.executable).parent / "agentskills"
