@@ -54,7 +54,7 @@ def git(repo: Path, *args: str) -> str:
 def checkout_manifests(work: Path) -> None:
     """Check out only what mining reads from the work tree (package manifests, release-please config):
     mirrors may lack their largest blobs, and the history is all the benchmark needs."""
-    from orkestra.mining.config import MANIFESTS
+    from orkestra.mining.settings import MANIFESTS
 
     wanted = {*MANIFESTS, "setup.py", "setup.cfg", "release-please-config.json"}
     names = git(work, "ls-tree", "-r", "--name-only", "-z", "HEAD").split("\0")

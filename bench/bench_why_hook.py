@@ -54,7 +54,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--n", type=int, default=40)
     args = parser.parse_args()
-    from orkestra.why.lookup import LOOKUP_NAME, lookup_text
+    from orkestra.why.lookup import LOOKUP_NAME
+    from orkestra.why.lookup_build import lookup_text
     from orkestra.workspace import Workspace
 
     with tempfile.TemporaryDirectory() as tmp:

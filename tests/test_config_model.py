@@ -13,8 +13,10 @@ from conftest import REPO, git
 from maguyva.config import MaguyvaConfig
 from orkestra.atomic import atomic_file, create_new, write_atomic
 from orkestra.errors import WorkspaceError
-from orkestra.mining.config import MiningConfig, load_mining_paths
-from orkestra.telemetry.settings import TelemetrySettings, load_settings
+from orkestra.mining.config import load_mining_paths
+from orkestra.mining.settings import MiningConfig
+from orkestra.telemetry.project import load_settings
+from orkestra.telemetry.settings import TelemetrySettings
 from orkestra.workspace import Workspace
 from orkestra.workspace.config import OrkestraConfig, load_config
 

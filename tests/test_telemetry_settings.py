@@ -7,13 +7,13 @@ import json
 import pytest
 
 from orkestra.errors import WorkspaceError
+from orkestra.telemetry.project import load_settings
 from orkestra.telemetry.settings import (
     HANDLED_EVENTS,
     LokiSettings,
     SettingsError,
     TelemetrySettings,
     hooks_block,
-    load_settings,
     merge_settings,
     parse_settings,
 )

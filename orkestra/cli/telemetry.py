@@ -83,7 +83,7 @@ def dashboard(
         from pathlib import Path
 
         from orkestra.errors import UsageError
-        from orkestra.telemetry.settings import load_settings, store_dir_for
+        from orkestra.telemetry.project import load_settings, store_dir_for
         from orkestra.telemetry.store import find_project_root
 
         root = find_project_root(repo or os.getcwd())
@@ -150,7 +150,7 @@ def flush(
         from orkestra.cli.output import show_record
         from orkestra.errors import OrkestraError, UsageError
         from orkestra.telemetry import loki
-        from orkestra.telemetry.settings import load_settings, store_dir_for
+        from orkestra.telemetry.project import load_settings, store_dir_for
         from orkestra.telemetry.store import UnsafeStoreDir, find_project_root
 
         root = find_project_root(repo or os.getcwd())

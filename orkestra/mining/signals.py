@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from orkestra.mining.config import DEFAULT_PACKAGE_ROOTS, MANIFESTS, MiningConfig
 from orkestra.mining.conventional import ParsedCommit
+from orkestra.mining.settings import DEFAULT_PACKAGE_ROOTS, MANIFESTS, MiningConfig
 
 DEPENDENCY_FILES = frozenset(
     {

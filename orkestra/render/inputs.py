@@ -35,6 +35,7 @@ SHAPING_MODULES = (
     "render/targets.py",
     "render/environment.py",
     "why/lookup.py",
+    "why/lookup_build.py",
     "why/settings.py",
 )
 

@@ -89,7 +89,8 @@ def render_outputs(ws: Workspace) -> list[Output]:
         if settings is not None:
             outputs.append(settings)
         if _memory_hook(ws):  # the guidance hook's lookup table (orkestra.why.lookup)
-            from orkestra.why.lookup import lookup_path, lookup_text
+            from orkestra.why.lookup import lookup_path
+            from orkestra.why.lookup_build import lookup_text
 
             sources = (_join(ws.config.paths.decisions, "records"), *(r.path for r in ws.truths))
             outputs.append(Output(lookup_path(out), lookup_text(ws).encode("utf-8"), sources))

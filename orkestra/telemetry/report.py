@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from orkestra.telemetry.events import MALFORMED, Event
-from orkestra.telemetry.settings import store_dir_for
+from orkestra.telemetry.project import store_dir_for
 from orkestra.telemetry.store import load_events
 
 LOOP_THRESHOLD = 3  # consecutive failures of one family in one session

@@ -3,7 +3,8 @@
 ``hooks_block`` and ``merge_settings`` are pure and stdlib-only (``orkestra sync`` calls
 ``merge_settings`` to render the file); a bad section raises ``SettingsError`` naming the key,
 and the config model (``orkestra.workspace.config``) turns that into a located
-``orkestra.yaml:line:col`` diagnostic; ``load_settings`` reads the section through it.
+``orkestra.yaml:line:col`` diagnostic; ``orkestra.telemetry.project.load_settings`` reads the section
+through it.
 
 ```yaml
 telemetry:
@@ -24,7 +25,6 @@ from __future__ import annotations
 import copy
 import shlex
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from orkestra.telemetry.store import DEFAULT_STORE_DIR, store_dir_problem
@@ -147,33 +147,6 @@ def _parse_loki(raw: Any) -> LokiSettings | None:
         tenant=raw.get("tenant"),
         service_name=raw.get("service_name", defaults.service_name),
     )
-
-
-def load_settings(root: Path) -> TelemetrySettings:
-    """The ``telemetry:`` section of ``root/orkestra.yaml`` (defaults when there is no such file), from
-    the one config model (``orkestra.workspace.config.load_config``, loaded once per process).
-
-    Raises ``WorkspaceError`` with a located diagnostic for a bad file or value.
-    """
-    from orkestra.workspace.config import load_config
-
-    return load_config(root).telemetry
-
-
-def store_dir_for(root: Path, store_dir: str | None = None) -> str:
-    """The store folder a command reads: the user's own ``--store-dir`` as given (any folder), else the
-    repository's ``telemetry.store_dir``, inside it with no symlink on the way (an ``OrkestraError``
-    naming the file and the field otherwise)."""
-    from orkestra.telemetry.store import UnsafeStoreDir, resolve_store_dir, store_directory
-
-    if store_dir:
-        return resolve_store_dir(root, store_dir)
-    try:
-        return store_directory(str(root), load_settings(Path(root)).store_dir, create=False)
-    except UnsafeStoreDir as exc:
-        from orkestra.errors import OrkestraError
-
-        raise OrkestraError(f"{Path(root) / 'orkestra.yaml'}: telemetry.store_dir: {exc}") from None
 
 
 def hook_command(settings: TelemetrySettings) -> str:

@@ -1,7 +1,7 @@
 """The workspace config file, ``orkestra.yaml`` at the repository root, as one typed model.
 
 Every section is typed, each by the subsystem that owns it: ``mining:`` by
-``orkestra.mining.config.MiningConfig``, ``telemetry:`` by ``orkestra.telemetry.settings``
+``orkestra.mining.settings.MiningConfig``, ``telemetry:`` by ``orkestra.telemetry.settings``
 (stdlib-only, so the hook handler shares it), ``maguyva:`` by ``maguyva.config.MaguyvaConfig``
 (maguyva never imports orkestra; this module embeds its model). :func:`load_config` reads the
 file once per process (again only when its bytes change) with the one YAML reader, and a bad
@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, PlainValidator
 from pydantic_core import PydanticCustomError
 
 from maguyva.config import MaguyvaConfig
-from orkestra.mining.config import MiningConfig
+from orkestra.mining.settings import MiningConfig
 from orkestra.telemetry.settings import SettingsError, TelemetrySettings, parse_settings
 from orkestra.workspace.root import CONFIG_FILE, DECISIONS_DIR, OUTPUT_DIR, STATE_DIR, find_root
 

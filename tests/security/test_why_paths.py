@@ -43,7 +43,7 @@ def test_why_refuses_a_symlink_leading_out_of_the_repository(shop, tmp_path):
 
 
 def test_registry_paths_leaving_the_repository_are_reported_never_probed(tmp_path):
-    from orkestra.why.lookup import build_lookup
+    from orkestra.why.lookup_build import build_lookup
     from orkestra.why.stale import stale_facts
     from orkestra.workspace import Workspace
 
