@@ -12,15 +12,10 @@ from typing import Any
 
 from orkestra.inspect import views
 from orkestra.inspect.cache import SectionCache
-from orkestra.workspace.root import find_root as _find_root
+from orkestra.workspace.root import find_root
 
 CACHE_NAME = "catalog"
 RootArg = str | Path | None  # None: the nearest ancestor of the cwd holding orkestra.yaml
-
-
-def find_root(root: RootArg = None) -> Path:
-    """``root`` (which must hold ``orkestra.yaml``) if given, else the nearest such directory upwards."""
-    return _find_root(root, must_exist=True)
 
 
 def open_sections(root: RootArg, names: Iterable[str], strict: bool = True) -> dict[str, Any]:
@@ -29,7 +24,7 @@ def open_sections(root: RootArg, names: Iterable[str], strict: bool = True) -> d
     ``strict``: raise LoadErrors when a registry file failed to load, rather than answer from
     a workspace with entries silently missing.
     """
-    root, names = find_root(root), [*names, "load_errors"]
+    root, names = find_root(root, must_exist=True), [*names, "load_errors"]
     cache = SectionCache(root, CACHE_NAME)
     sections = cache.read(names)
     if sections is None:
@@ -59,7 +54,7 @@ def _rebuild(root: Path, cache: SectionCache) -> dict[str, Any]:
 def system_status(root: RootArg) -> dict[str, Any]:
     from orkestra.inspect.index_health import index_health
 
-    root = find_root(root)
+    root = find_root(root, must_exist=True)
     sections = open_sections(root, ("status", "health"), strict=False)
     report = views.status_report(sections["status"], sections["health"], index_health(root))
     if sections.get("load_errors"):
@@ -131,7 +126,7 @@ def new_decision(root: RootArg, domain: str, dry_run: bool) -> dict[str, Any]:
     from orkestra.inspect.new_decision import create_decision
     from orkestra.workspace import Workspace
 
-    return create_decision(Workspace.load(find_root(root)), domain, dry_run)
+    return create_decision(Workspace.load(find_root(root, must_exist=True)), domain, dry_run)
 
 
 def list_truths(

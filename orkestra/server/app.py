@@ -32,7 +32,7 @@ def workspace_finder(root: str | Path | None):
     """A function returning the workspace root for ``root`` (found once, then kept), raising
     ``NoWorkspaceError`` with what to run while there is no ``orkestra.yaml``."""
     from orkestra.errors import NoWorkspaceError
-    from orkestra.inspect.api import find_root
+    from orkestra.workspace.root import find_root
 
     found: list[Path] = []
     start = Path(root).resolve() if root is not None else Path.cwd().resolve()
@@ -40,7 +40,7 @@ def workspace_finder(root: str | Path | None):
     def here() -> Path:
         if not found:
             try:
-                found.append(find_root(root))
+                found.append(find_root(root, must_exist=True))
             except NoWorkspaceError as exc:
                 raise NoWorkspaceError(
                     f"{exc}: this repository has no orkestra workspace yet; run `orkestra init {start}` "

@@ -14,6 +14,7 @@ from collections import namedtuple
 from collections.abc import Iterable, Iterator
 from datetime import datetime
 
+from orkestra.fs.roots import nearest_root
 from orkestra.telemetry.events import Event
 
 DEFAULT_STORE_DIR = ".orkestra/telemetry"
@@ -27,14 +28,7 @@ OUTBOX_DIR, OUTBOX = "loki", "outbox.jsonl"
 
 def find_project_root(start: str | os.PathLike[str]) -> str:
     """The nearest directory at or above ``start`` holding orkestra.yaml or .git; else ``start``."""
-    here = directory = os.path.realpath(start)
-    while True:
-        if any(os.path.exists(os.path.join(directory, marker)) for marker in ROOT_MARKERS):
-            return directory
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            return here
-        directory = parent
+    return nearest_root(start, ROOT_MARKERS) or os.path.realpath(start)
 
 
 def resolve_store_dir(root: str | os.PathLike[str], store_dir: str) -> str:

@@ -212,12 +212,13 @@ def why(
     :param index_lookup: True to resolve symbols through Maguyva's index when present, False never, or a
         callable ``(symbol, path) -> [(path, line, end_line, qualified_name)] | None`` (tests).
     """
-    from orkestra.inspect.api import find_root, open_sections
+    from orkestra.inspect.api import open_sections
     from orkestra.mining.config import load_mining_paths
     from orkestra.mining.ledger import ledger_files, read_records, skipped_lines
     from orkestra.why.history import is_git_repo
+    from orkestra.workspace.root import find_root
 
-    root = find_root(root)
+    root = find_root(root, must_exist=True)
     lookup = index_lookup_for(root) if index_lookup is True else (index_lookup or None)
     git = is_git_repo(root)
     resolved = resolve_target(root, target, lambda rel: _known(root, rel, git), lookup)

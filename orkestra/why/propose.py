@@ -60,13 +60,13 @@ def propose_decision(
     """Write a ``proposed`` decision record; return its id, path and what a person does next."""
     import yaml
 
-    from orkestra.inspect.api import find_root
     from orkestra.mining.decisions import next_decision_id
     from orkestra.why.history import _git
     from orkestra.why.target import clean_path, present
     from orkestra.workspace import Workspace
+    from orkestra.workspace.root import find_root
 
-    root = find_root(root)
+    root = find_root(root, must_exist=True)
     title, summary = _text(title, "title", MAX_TITLE, True), _text(summary, "summary", MAX_TEXT, True)
     context = _text(context, "context", MAX_TEXT)
     rel_files = []

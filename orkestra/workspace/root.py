@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+from orkestra.fs.roots import nearest_root
 
 CONFIG_FILE = "orkestra.yaml"
 # Defaults of ``paths:`` (``orkestra.workspace.config.Paths``) for callers that do without the model
@@ -25,9 +28,9 @@ def find_root(root: str | Path | None = None, *, must_exist: bool = False) -> Pa
             raise NoWorkspaceError(f"{path}: no {CONFIG_FILE} here")
         return path
     start = Path.cwd().resolve()
-    for folder in (start, *start.parents):
-        if (folder / CONFIG_FILE).is_file():
-            return folder
+    found = nearest_root(start, (CONFIG_FILE,), os.path.isfile)
+    if found is not None:
+        return Path(found)
     from orkestra.errors import NoWorkspaceError  # difflib: deferred off the hot path
 
     raise NoWorkspaceError(f"no {CONFIG_FILE} in {start} or any parent directory")
