@@ -98,17 +98,15 @@ def may_prune(ws: Workspace, rel: str) -> bool:
 
 
 def build_plan(ws: Workspace, force: bool = False, manifest: Manifest | object | None = _UNREAD) -> Plan:
-    """Everything a sync would do; rendering is skipped when inputs and outputs are both unchanged.
+    """Everything a sync would do, rendered and compared with the disk: the ground truth when
+    ``render.freshness`` could not show that nothing changed.
 
     ``manifest``: the last sync's manifest when the caller already read it (None: there is none)."""
-    from orkestra.render.state import untouched, workspace_digest  # hashing: not on the stat-only no-op
+    from orkestra.render.state import workspace_digest  # hashing: not on the stat-only no-op
 
     old = (read_manifest(ws.root, ws.config) if manifest is _UNREAD else manifest) or Manifest()
     digest = workspace_digest(ws)
     manifest_rel = manifest_path(ws.config)
-    if untouched(ws.root, old, digest):
-        return Plan((), (), old, False)
-
     with SafeTree(ws.root) as tree:
         return _plan(ws, tree, old, digest, manifest_rel, force)
 
