@@ -21,9 +21,10 @@ import time
 from pathlib import Path
 
 from orkestra.mining.changelog_files import render_changelogs
-from orkestra.mining.classify import Classification, record_classifications
+from orkestra.mining.classify import record_classifications
 from orkestra.mining.config import load_mining_paths
 from orkestra.mining.index import load_index, sync_index
+from orkestra.mining.records import Classification
 
 PACKAGES = ["canonical", "search", "web", "api", "etl", "auth"]
 TYPES = ["feat", "fix", "chore", "docs", "refactor", "perf", "test", "feat", "fix", "fix"]

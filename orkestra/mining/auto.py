@@ -16,8 +16,9 @@ and a person's (or an LLM's) classification is never overwritten; theirs replace
 
 from __future__ import annotations
 
-from orkestra.mining.classify import Classification, record_classifications
+from orkestra.mining.classify import record_classifications
 from orkestra.mining.config import MiningPaths
+from orkestra.mining.records import Classification
 from orkestra.mining.sections import category_for, changelog_types, releasable_entries
 
 SOURCE = "<mine auto>"

@@ -120,8 +120,9 @@ def _pending_notes(paths: MiningPaths, lines: list[dict]) -> dict[str, dict]:
     """Release notes for classification lines not recorded yet (a dry run)."""
     if not any(line["action"] == "release" for line in lines):
         return {}
-    from orkestra.mining.classify import Classification, release_note
+    from orkestra.mining.classify import release_note
     from orkestra.mining.index import load_index
+    from orkestra.mining.records import Classification
 
     index = load_index(paths)
     types = changelog_types(paths)[0]

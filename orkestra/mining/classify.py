@@ -12,9 +12,6 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from orkestra.errors import Diagnostic, UsageError, WorkspaceError
 from orkestra.mining.config import MiningPaths
@@ -22,44 +19,12 @@ from orkestra.mining.decisions import DecisionCatalog, upsert_decision_record
 from orkestra.mining.index import INDEX_FILE, load_index, read_state
 from orkestra.mining.index_files import committed_bytes
 from orkestra.mining.ledger import append_lines, ledger_files, ledger_lock, read_lines
+from orkestra.mining.records import Classification, split_lines, validate_line
 from orkestra.mining.sections import changelog_types
 
 LEDGERS = ("changelog", "decisions")
-CATEGORIES = ("added", "changed", "deprecated", "removed", "fixed", "security")
 SHA_RE = re.compile(r"^[0-9a-f]{7,40}\Z")
 SCAN_LIMIT = 8  # above this many shas, load the index once instead of scanning it per sha
-
-
-class Classification(BaseModel):
-    """One line of ``mine commit --input`` (and what ``mine classify`` builds from its flags)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    sha: str = Field(pattern=r"^[0-9a-fA-F]{7,40}$")
-    domain: Literal["changelog", "decisions"]
-    action: Literal["release", "skip", "extract"]
-    category: Literal["added", "changed", "deprecated", "removed", "fixed", "security"] | None = None
-    summary: str | None = None
-    decision_id: str | None = None
-    role: Literal["primary", "supporting"] | None = None
-    reason: str | None = None
-    correction: bool = False
-    by: Literal["auto"] | None = None  # written by `mine auto`; any other classification replaces it
-
-    @model_validator(mode="after")
-    def _shape(self) -> Classification:
-        allowed = {"changelog": ("release", "skip"), "decisions": ("extract", "skip")}[self.domain]
-        if self.action not in allowed:
-            raise ValueError(
-                f"action {self.action!r} is not valid for domain {self.domain!r} (use {allowed})"
-            )
-        if self.action == "release" and self.category is None:
-            raise ValueError(f"a changelog release needs a category ({', '.join(CATEGORIES)})")
-        if self.action == "extract" and not self.decision_id:
-            raise ValueError("a decisions extract needs a decision_id (see `orkestra decisions new`)")
-        if self.action == "skip" and not (self.reason or "").strip():
-            raise ValueError("a skip needs a reason")
-        return self
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +41,6 @@ class CommitOutcome:
 
 def parse_classifications(text: str, source: str) -> list[tuple[int, Classification]]:
     """Parse a JSONL batch into (line number, classification); every bad line is reported before raising."""
-    from orkestra.mining.records import split_lines, validate_line  # the ledger's bounded line reader
-
     items, problems = [], []
     for number, line in enumerate(split_lines(text), start=1):
         if not line.strip():

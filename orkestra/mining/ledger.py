@@ -23,12 +23,8 @@ from pathlib import Path
 
 from orkestra.mining import guarded
 from orkestra.mining.config import MiningPaths
+from orkestra.mining.ledger_names import LOCK_FILE, PROCESSED_FILE, RELEASE_NOTES_FILE
 from orkestra.render.guard import UnsafePath
-
-PROCESSED_FILE = "commits_processed.jsonl"
-RELEASE_NOTES_FILE = "release_notes.jsonl"
-
-LOCK_FILE = "ledger.lock"
 
 
 def ledger_files(paths: MiningPaths) -> tuple[Path, Path]:

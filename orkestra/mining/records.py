@@ -5,7 +5,7 @@ number (Python refuses to convert it), a ``sha`` that is a list, a missing ``pac
 non-string ``summary`` or a lone surrogate used to crash ``mine validate``, ``mine status``,
 ``registry changelog render`` and ``why`` with a traceback. Here each line is decoded with bounds
 (depth, number length, strict JSON, text UTF-8 can encode) and validated into its model
-(:class:`~orkestra.mining.classify.Classification` for ``commits_processed.jsonl``,
+(:class:`Classification` for ``commits_processed.jsonl``,
 :class:`ReleaseNote` for ``release_notes.jsonl``); a line that fails is a :class:`Diagnostic`
 naming the file, line and field, and is skipped by every reader. ``mine validate`` lists them.
 """
@@ -18,14 +18,47 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from orkestra.errors import Diagnostic
-from orkestra.mining.ledger import RELEASE_NOTES_FILE
+from orkestra.mining.ledger_names import RELEASE_NOTES_FILE
 
 MAX_LEDGER_BYTES = 128 << 20  # ~400,000 classifications; a larger (or sparse 3 GB) ledger is not read
 MAX_DIGITS = 40  # no field holds a number; a count or a date stamp fits in far fewer digits
 Category = Literal["added", "changed", "deprecated", "removed", "fixed", "security"]
+CATEGORIES = ("added", "changed", "deprecated", "removed", "fixed", "security")
+
+
+class Classification(BaseModel):
+    """One line of ``mine commit --input`` (and what ``mine classify`` builds from its flags)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    sha: str = Field(pattern=r"^[0-9a-fA-F]{7,40}$")
+    domain: Literal["changelog", "decisions"]
+    action: Literal["release", "skip", "extract"]
+    category: Literal["added", "changed", "deprecated", "removed", "fixed", "security"] | None = None
+    summary: str | None = None
+    decision_id: str | None = None
+    role: Literal["primary", "supporting"] | None = None
+    reason: str | None = None
+    correction: bool = False
+    by: Literal["auto"] | None = None  # written by `mine auto`; any other classification replaces it
+
+    @model_validator(mode="after")
+    def _shape(self) -> Classification:
+        allowed = {"changelog": ("release", "skip"), "decisions": ("extract", "skip")}[self.domain]
+        if self.action not in allowed:
+            raise ValueError(
+                f"action {self.action!r} is not valid for domain {self.domain!r} (use {allowed})"
+            )
+        if self.action == "release" and self.category is None:
+            raise ValueError(f"a changelog release needs a category ({', '.join(CATEGORIES)})")
+        if self.action == "extract" and not self.decision_id:
+            raise ValueError("a decisions extract needs a decision_id (see `orkestra decisions new`)")
+        if self.action == "skip" and not (self.reason or "").strip():
+            raise ValueError("a skip needs a reason")
+        return self
 
 
 class NotePart(BaseModel):
@@ -76,8 +109,6 @@ class LedgerRead:
 def _model(path: Path) -> type[BaseModel]:
     if path.name == RELEASE_NOTES_FILE:
         return ReleaseNote
-    from orkestra.mining.classify import Classification  # classify imports the ledger: import late
-
     return Classification
 
 
