@@ -189,15 +189,15 @@ class Maguyva:
         """
         from maguyva.answers import SearchAnswer
         from maguyva.retrieve.fuse import direct, fuse, plan_route
-        from maguyva.retrieve.intent import classify, extract_terms
+        from maguyva.retrieve.intent import classify
         from maguyva.retrieve.query import parse as parse_query
 
         if not query.strip():
             raise MaguyvaError("query is empty")
-        parsed = parse_query(query)
-        intent = classify(query)
+        parsed = parse_query(query)  # the one parse every reader of the question reads
+        intent = classify(parsed)
         message = self._message(parsed)
-        terms = extract_terms(query) if not parsed.is_task else []
+        terms = parsed.terms
         route = plan_route(
             intent, preset=preset, available=self.available_modalities(), modalities=modalities
         )
@@ -212,7 +212,10 @@ class Maguyva:
         )
         if message.files and not modalities:  # where the message is written is known: no literal search
             asked = [m for m in asked if m != "text"]
-        ranked = {m: self._retrieve(m, intent.name, query, terms, depth, path_prefix) for m in asked}
+        # each routed retriever, asked the same way (maguyva.retrieve.hits.Retriever)
+        ranked = {
+            m: self._retrieve(self._retriever(m, intent.name), parsed, depth, path_prefix) for m in asked
+        }
         self._prefetch_centrality((h.path, h.symbol) for hits in ranked.values() for h in hits)
         if modalities:
             strategy = route.strategy
@@ -422,36 +425,28 @@ class Maguyva:
             demoted=fused.demoted,
         )
 
+    def _retriever(self, modality: str, intent: str) -> Retriever:
+        """The retriever of one modality, built for one question (each module is imported when asked)."""
+        if modality == "text":
+            from maguyva.retrieve.text import TextRetriever
+
+            return TextRetriever(self.store)
+        if modality == "structure":
+            return structure.StructureRetriever(self.store, self._centrality, self._prefetch_centrality)
+        if modality == "graph":
+            from maguyva.retrieve.graph import GraphRetriever
+
+            return GraphRetriever(self.store, intent)
+        from maguyva.retrieve.semantic import SemanticRetriever
+
+        return SemanticRetriever(self.store, self._semantic_embedder())
+
     def _retrieve(
-        self,
-        modality: str,
-        intent: str,
-        query: str,
-        terms: list[str],
-        depth: int,
-        path_prefix: str | None = None,
+        self, retriever: Retriever, query: ParsedQuery, depth: int, path_prefix: str | None = None
     ) -> list[Hit]:
         """One retriever's hits, restricted to ``path_prefix`` inside the retriever (asked deeper so it fills)."""
-        from maguyva.retrieve import graph, text
-
         ask = depth * 4 if path_prefix else depth
-        if modality == "text":
-            hits = text.search(self.store, query, terms, limit=ask)
-        elif modality == "structure":
-            hits = structure.search(
-                self.store,
-                terms,
-                query,
-                limit=ask,
-                centrality=self._centrality,
-                prefetch=self._prefetch_centrality,
-            )
-        elif modality == "graph":
-            hits = graph.search(self.store, intent, terms, limit=ask)
-        else:
-            from maguyva.retrieve import semantic
-
-            hits = semantic.search(self.store, self._semantic_embedder(), query, limit=ask)
+        hits = retriever.retrieve(query, ask)
         if path_prefix:
             hits = [h for h in hits if h.path.startswith(path_prefix)]
         return hits[:depth]

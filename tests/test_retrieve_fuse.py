@@ -9,6 +9,7 @@ import pytest
 from maguyva.retrieve.fuse import DEMOTION, direct, fuse, importance_boost, plan_route
 from maguyva.retrieve.hits import Hit
 from maguyva.retrieve.intent import Intent, classify
+from maguyva.retrieve.query import parse
 
 
 def hit(path: str, line: int = 1, modality: str = "text", score: float = 1.0) -> Hit:
@@ -16,13 +17,13 @@ def hit(path: str, line: int = 1, modality: str = "text", score: float = 1.0) ->
 
 
 def test_confident_queries_take_the_direct_path_to_the_dominant_modality():
-    route = plan_route(classify("def parse_config"))
+    route = plan_route(classify(parse("def parse_config")))
     assert route.strategy == "direct"
     assert route.weights == {"structure": 1.0}
 
 
 def test_default_preset_runs_the_three_heaviest_modalities_with_k40():
-    route = plan_route(classify("how does the sync planner work"))
+    route = plan_route(classify(parse("how does the sync planner work")))
     assert route.strategy == "rrf" and route.k == 40
     assert set(route.weights) == {"semantic", "text", "structure"}
     assert sum(route.weights.values()) == pytest.approx(1.0)
@@ -30,30 +31,30 @@ def test_default_preset_runs_the_three_heaviest_modalities_with_k40():
 
 
 def test_thorough_runs_all_four_with_k60_and_quick_only_semantic():
-    intent = classify("how does it work")
+    intent = classify(parse("how does it work"))
     assert set(plan_route(intent, preset="thorough").weights) == {"semantic", "text", "structure", "graph"}
     assert plan_route(intent, preset="thorough").k == 60
     assert plan_route(intent, preset="quick").weights == {"semantic": 1.0}
 
 
 def test_missing_semantic_weight_is_redistributed_and_reported():
-    route = plan_route(classify("how does it work"), available=("text", "structure", "graph"))
+    route = plan_route(classify(parse("how does it work")), available=("text", "structure", "graph"))
     assert "semantic" not in route.weights
     assert sum(route.weights.values()) == pytest.approx(1.0)
     assert any("semantic modality unavailable" in note for note in route.notes)
-    assert plan_route(classify("how does it work"), preset="quick", available=("text",)).weights == {
+    assert plan_route(classify(parse("how does it work")), preset="quick", available=("text",)).weights == {
         "text": 1.0
     }
 
 
 def test_explicit_modalities_override_the_preset_and_the_fast_path():
-    route = plan_route(classify("def parse_config"), modalities=["text", "graph"])
+    route = plan_route(classify(parse("def parse_config")), modalities=["text", "graph"])
     assert route.strategy == "rrf"
     assert route.weights == pytest.approx({"text": 0.5, "graph": 0.5})
     with pytest.raises(ValueError, match="unknown modality"):
-        plan_route(classify("x"), modalities=["vibes"])
+        plan_route(classify(parse("x")), modalities=["vibes"])
     with pytest.raises(ValueError, match="unknown preset"):
-        plan_route(classify("x"), preset="turbo")
+        plan_route(classify(parse("x")), preset="turbo")
 
 
 def test_rrf_contribution_is_weight_over_k_plus_rank_plus_one():

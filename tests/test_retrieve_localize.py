@@ -88,7 +88,7 @@ def test_a_question_with_a_code_fence_is_a_task_ranked_by_the_names_the_code_use
         "from shop.checkout import checkout\nprint(checkout([10, 20], 'spring'))\n```\n\n"
         "I expected `27.0` but got `30`. The code should be normalised before `apply_discount` looks it up."
     )
-    assert classify(query).name == "understand_code" and classify(query).reason == "task text"
+    assert classify(parse(query)).name == "understand_code" and classify(parse(query)).reason == "task text"
     parsed = parse(query)
     assert "checkout" in parsed.code_calls and "shop.checkout.checkout" in parsed.code_imports
     answer = api.intelligent_search(query)
@@ -112,7 +112,7 @@ KeyError: 'NOPE'
     parsed = parse(query)
     assert [f.function for f in parsed.frames] == ["<module>", "checkout", "apply_discount"]
     assert parsed.exception == "KeyError" and parsed.exception_message == "'NOPE'"
-    assert classify(query).name != "exact_match"
+    assert classify(parse(query)).name != "exact_match"
     answer = api.intelligent_search(query)
     assert paths(answer)[0] == "shop/pricing.py"
     assert answer["results"][0]["symbol"].endswith("apply_discount")
@@ -194,9 +194,9 @@ def test_the_ranker_cache_is_reused_and_rebuilt_when_files_change(api, tmp_path)
 
 
 def test_short_quoted_literal_keeps_the_fast_path_and_long_quotes_do_not():
-    assert classify('"no such table"').name == "exact_match"
+    assert classify(parse('"no such table"')).name == "exact_match"
     assert (
-        classify("why does `Blueprint.register` skip deferred rules when the app is reloaded").name
+        classify(parse("why does `Blueprint.register` skip deferred rules when the app is reloaded")).name
         != "exact_match"
     )
     fence = "Bug\n```\nx = `a`\n```\nand then `b` fails"

@@ -194,9 +194,9 @@ def test_the_values_of_a_message_are_left_out_of_what_the_ranker_reads():
 
 def test_a_how_question_that_says_exception_is_no_literal_lookup(api):
     query = "how are error handlers looked up for an exception"
-    assert classify(query).name == "understand_code"
-    assert classify("Which code reads the EDITOR environment variable?").name != "exact_match"
-    assert classify("ENOENT when opening the config").name == "exact_match"
+    assert classify(parse(query)).name == "understand_code"
+    assert classify(parse("Which code reads the EDITOR environment variable?")).name != "exact_match"
+    assert classify(parse("ENOENT when opening the config")).name == "exact_match"
     answer = api.intelligent_search(query)
     assert answer["fusion_strategy"] == "ranked"
     assert first(answer)["symbol"].endswith("App._find_error_handler")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from maguyva.retrieve import structure
 from maguyva.retrieve.hits import Hit
@@ -14,6 +15,7 @@ LINKED = frozenset({"resolved", "inferred"})  # resolutions with a target (maguy
 
 if TYPE_CHECKING:
     from maguyva.models import Edge
+    from maguyva.retrieve.query import ParsedQuery
     from maguyva.store.base import Store
 
 
@@ -186,7 +188,7 @@ def impact(store: Store, target: Target, depth: int = 2, limit: int = 200) -> li
     return found[:limit]
 
 
-def total(store: Store, terms: list[str]) -> tuple[int, str] | None:
+def total(store: Store, terms: Sequence[str]) -> tuple[int, str] | None:
     """How many definitions or files in all use a reference or impact question's first resolvable term
     directly (and the term): one read of the edges into it, whatever the answer's limit."""
     for term in terms:
@@ -197,11 +199,22 @@ def total(store: Store, terms: list[str]) -> tuple[int, str] | None:
     return None
 
 
-def search(store: Store, intent: str, terms: list[str], limit: int = 20) -> list[Hit]:
+@dataclass(frozen=True, slots=True)
+class GraphRetriever:
     """The graph modality: callers for reference questions, blast radius for impact, else neighbours.
 
-    Callers and dependents of every target the terms name are listed together, the repository's own
-    code first, then examples and docs, tests last (a stable sort: each keeps its own order)."""
+    Callers and dependents of every target the query's terms name are listed together, the repository's
+    own code first, then examples and docs, tests last (a stable sort: each keeps its own order)."""
+
+    store: Store
+    intent: str  # the question's intent name (maguyva.retrieve.intent.INTENTS)
+    modality: ClassVar[str] = "graph"
+
+    def retrieve(self, query: ParsedQuery, limit: int) -> list[Hit]:
+        return _search(self.store, self.intent, query.terms, limit)
+
+
+def _search(store: Store, intent: str, terms: Sequence[str], limit: int) -> list[Hit]:
     hits: list[Hit] = []
     for term in terms:
         for target in resolve_targets(store, term, limit=5):

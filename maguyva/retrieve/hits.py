@@ -1,8 +1,18 @@
-"""The one result type every retriever returns (fusion wraps it: ``maguyva.retrieve.fuse.FusedHit``)."""
+"""The one retriever protocol and the one result type every retriever returns (fusion wraps it:
+``maguyva.retrieve.fuse.FusedHit``).
+
+The four retrievers (``text.TextRetriever``, ``structure.StructureRetriever``,
+``graph.GraphRetriever``, ``semantic.SemanticRetriever``) are built with what they read (the store,
+an embedder, a centrality) and then all asked the same way: ``retrieve(query, limit)``.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from maguyva.retrieve.query import ParsedQuery
 
 MODALITIES = ("semantic", "text", "structure", "graph")
 
@@ -42,3 +52,12 @@ class Hit:
 
     def with_score(self, score: float, modality: str | None = None) -> Hit:
         return replace(self, score=score, modality=modality or self.modality)
+
+
+@runtime_checkable
+class Retriever(Protocol):
+    """One modality's search: the places answering a parsed query, best first."""
+
+    modality: ClassVar[str]  # one of MODALITIES
+
+    def retrieve(self, query: ParsedQuery, limit: int) -> list[Hit]: ...

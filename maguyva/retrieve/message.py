@@ -18,8 +18,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from maguyva.retrieve.query import is_question
-
 if TYPE_CHECKING:
     from maguyva.retrieve.query import ParsedQuery
     from maguyva.store.base import Store
@@ -61,7 +59,7 @@ class MessageLines:
 def is_message(parsed: ParsedQuery) -> bool:
     """A short text pasted from a program's output rather than a question about the code."""
     text = parsed.text.strip()
-    if parsed.is_task or not text or is_question(text):
+    if parsed.is_task or not text or parsed.question:
         return False
     if _LEAD.match(text):
         return True

@@ -4,13 +4,18 @@ A query is read as prose plus, where present: identifiers (CamelCase, snake_case
 ``Class.method``), file paths and module names, short single-line quoted literals, code fences
 (read as code: the names they define, call and import) and tracebacks (each frame's file, line
 and function, plus the final exception type and message).
+
+A question is parsed once (``parse``) and everything downstream reads the one ``ParsedQuery``: the
+intent classifier, the retrievers (``maguyva.retrieve.hits.Retriever``), the message lookup and the
+file ranker. The token patterns (identifiers, paths, quoted parts, words, error names) live here only.
 """
 
 from __future__ import annotations
 
+import errno
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from maguyva.index.chunk import search_words
 from maguyva.retrieve.boilerplate import linked_paths
@@ -53,6 +58,27 @@ _IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+)?import\s+([\w., ]+?)(?:\s+as\s
 _CALL = re.compile(r"([A-Za-z_][\w.]*)\s*\(")
 _ATTRIBUTE = re.compile(r"\.([A-Za-z_]\w*)")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # a query's words as the retrievers read them (``word_tokens``)
+# a declaration-shaped query (``def parse_config``, ``class Workspace``, ``func NewServer``)
+DECLARATION = re.compile(
+    r"^\s*(def|class|func|fn|function|import|from|interface|struct|enum|trait|type|module|package|const|var|"
+    r"let|impl|namespace|public|private|protected)\s+\S",
+    re.I,
+)
+_ERRNO = "|".join(sorted(errno.errorcode.values(), key=len, reverse=True))  # ENOENT, EACCES … (not EDITOR)
+ERROR_TOKEN = re.compile(
+    r"(?i:\b(traceback|exception|errno|stack\s*trace|segfault)\b|\b(error|panic|fatal):)"
+    rf"|\b({_ERRNO})\b|\b[A-Z][a-zA-Z]+(Error|Exception)\b"
+)
+_GENERIC_ERROR = ("traceback", "exception", "error", "panic", "fatal")  # error words that name nothing
+# the name after a references, impact or where-is phrase: ``who calls X``, ``impact of changing X``
+_OBJECT = re.compile(
+    r"\b(?:who\s+calls|callers?\s+of|usages?\s+of|uses\s+of|references?\s+to|invocations?\s+of|"
+    r"(?:who|what)\s+(?:uses|imports|calls)|importers?\s+of|"
+    r"what\s+depends\s+on|dependents\s+of|impact\s+of(?:\s+changing)?|blast\s+radius\s+of|"
+    r"where\s+is|definition\s+of|affected\s+by)\s+`?([A-Za-z_][\w.:/-]*)",
+    re.I,
+)
 _NOISE_CALLS = frozenset(
     [
         "print",
@@ -99,6 +125,8 @@ class Frame:
 
 @dataclass(frozen=True)
 class ParsedQuery:
+    """A question or an issue text, parsed once; every reader of the query reads this."""
+
     text: str
     prose: str  # the text with code fences and tracebacks removed
     code: str  # the code fences' bodies
@@ -117,6 +145,8 @@ class ParsedQuery:
     has_fence: bool
     names: tuple[str, ...] = field(default=())  # every name worth looking up as a definition
     title: str = ""  # an issue's first line, when the text has several
+    question: bool = False  # asked about the code (how/where/which… or ends in ``?``), not pasted output
+    word_tokens: tuple[str, ...] = ()  # every ``WORD`` of the text, in order
 
     @property
     def is_task(self) -> bool:
@@ -128,6 +158,43 @@ class ParsedQuery:
         """How much of the query the quoted literals make up (0..1)."""
         size = len(self.text.strip()) or 1
         return min(1.0, sum(len(q) + 2 for q in self.literals) / size)
+
+    @cached_property
+    def declared(self) -> str | None:
+        """The name a declaration-shaped query declares (``def parse_config(path)`` → ``parse_config``;
+        "" when no name follows the keyword); None when the query is no declaration."""
+        if not DECLARATION.match(self.text):
+            return None
+        declared = re.sub(r"^\s*\w+\s+", "", self.text).strip()
+        return re.split(r"[\s(:<{]", declared, maxsplit=1)[0]
+
+    @cached_property
+    def error_tokens(self) -> tuple[str, ...]:
+        """The error words the text holds (``Traceback``, ``error:``, ``ENOENT``, ``KeyError``), in order."""
+        return tuple(m.group(0) for m in ERROR_TOKEN.finditer(self.text))
+
+    @cached_property
+    def terms(self) -> tuple[str, ...]:
+        """What a short query looks up by name, most specific first: its quoted phrases, the object of a
+        references, impact or where-is phrase, the error names it gives, then its identifiers (a
+        declaration's name first, paths before the other names). A task text looks up nothing by name: the file ranker reads it whole."""
+        if self.is_task:
+            return ()
+        quoted = [literal.strip("\"'`") for literal in self.literals]
+        quoted += [
+            m.group(1).rstrip(".:")
+            for m in _OBJECT.finditer(self.text)
+            if m.group(1).lower() not in ("the", "a")
+        ]
+        quoted += [
+            token.rstrip(":")
+            for token in self.error_tokens
+            if token[0].isupper() and not token.lower().startswith(_GENERIC_ERROR)
+        ]
+        identifiers = [*self.paths, *self.identifiers]
+        if self.declared is not None:
+            identifiers.insert(0, self.declared)
+        return tuple(dict.fromkeys(term for term in quoted + identifiers if term))
 
 
 def parse(query: str) -> ParsedQuery:
@@ -193,6 +260,8 @@ def parse(query: str) -> ParsedQuery:
         has_fence=bool(fences),
         names=names,
         title=_title(text),
+        question=_is_question(query),
+        word_tokens=tuple(WORD.findall(query)),
     )
 
 
@@ -203,7 +272,7 @@ _QUESTION = re.compile(
 )
 
 
-def is_question(text: str) -> bool:
+def _is_question(text: str) -> bool:
     """A question about the code (starts with how/where/which… or ends in ``?``), not pasted output."""
     return bool(_QUESTION.search(text))
 

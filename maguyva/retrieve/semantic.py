@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from maguyva.embed.hamming import HammingIndex
 from maguyva.embed.pipeline import model_key
 from maguyva.retrieve.hits import Hit
 
 if TYPE_CHECKING:
+    from maguyva.retrieve.query import ParsedQuery
     from maguyva.store.base import Store
 
 _QUERY_CACHE: OrderedDict[tuple[str, str], Any] = OrderedDict()
@@ -42,9 +44,19 @@ def vector_index(store: Store, key: str) -> HammingIndex:
     return index
 
 
-def search(store: Store, embedder: Any, query: str, limit: int = 20) -> list[Hit]:
-    if embedder is None:
-        return []
+@dataclass(frozen=True, slots=True)
+class SemanticRetriever:
+    """The semantic modality: chunks nearest the query's embedding (none without an embedder)."""
+
+    store: Store
+    embedder: Any  # maguyva.embed's embedder, or None when the index has no vectors to compare
+    modality: ClassVar[str] = "semantic"
+
+    def retrieve(self, query: ParsedQuery, limit: int) -> list[Hit]:
+        return [] if self.embedder is None else _search(self.store, self.embedder, query.text, limit)
+
+
+def _search(store: Store, embedder: Any, query: str, limit: int) -> list[Hit]:
     key = model_key(embedder)
     if store.searches_vectors:
         nearest = store.nearest_vectors(key, query_bits(embedder, query), limit)

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from itertools import pairwise
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from maguyva.retrieve.hits import Hit
 
 if TYPE_CHECKING:
     from maguyva.models import Symbol
+    from maguyva.retrieve.query import ParsedQuery
     from maguyva.store.base import Store
-
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def symbol_hit(symbol: Symbol, score: float, modality: str = "structure") -> Hit:
@@ -69,43 +69,44 @@ def similar(store: Store, name: str, *, kind: str | None = None, limit: int = 20
     return sorted(pool, key=lambda s: (-ratio(s), s.path, s.line))[:limit]
 
 
-def search(
-    store: Store,
-    terms: list[str],
-    query: str,
-    *,
-    limit: int = 20,
-    centrality: Callable[[str, str | None], float] = lambda path, symbol: 0.0,
-    prefetch: Callable[[list[tuple[str, str | None]]], None] | None = None,
-) -> list[Hit]:
+@dataclass(frozen=True, slots=True)
+class StructureRetriever:
     """The structure modality: definitions named by the query's identifiers, then by its words.
 
     ``prefetch`` is handed every candidate's (path, symbol) before ``centrality`` is asked, so a
     caller can read them all in one store call."""
-    exact: list[Symbol] = []
-    for term in terms:
-        exact += find(store, term, limit=limit)
-    words = _content_words(query, exclude=terms)
-    partial: list[tuple[int, Symbol]] = []
-    for candidate in identifier_candidates(query, exclude=terms):
-        joined = "_" in candidate or candidate[1:].lower() != candidate[1:]
-        for symbol in store.find_symbols(candidate, limit=limit):
-            # a plain word naming a symbol is weak evidence: keep it only when the symbol's own
-            # text (qualified name, signature, doc) shares another word with the query
-            overlap = _overlap(symbol, words)
-            if joined or overlap >= 2:
-                partial.append((overlap + (2 if joined else 0), symbol))
-    if prefetch is not None:
-        prefetch([(s.path, s.qualified_name) for s in (*exact, *(symbol for _, symbol in partial))])
-    order = lambda s: (-centrality(s.path, s.qualified_name), s.path, s.line)  # noqa: E731
-    ranked = sorted(_unique(exact), key=order)
-    taken = set(ranked)
-    best: dict[Symbol, int] = {}
-    for weight, symbol in partial:
-        if symbol not in taken:
-            best[symbol] = max(weight, best.get(symbol, 0))
-    ranked += sorted(best, key=lambda s: (-best[s], *order(s)))
-    return [symbol_hit(s, 1.0 / (1 + i)) for i, s in enumerate(ranked[:limit])]
+
+    store: Store
+    centrality: Callable[[str, str | None], float] = lambda path, symbol: 0.0
+    prefetch: Callable[[list[tuple[str, str | None]]], None] | None = None
+    modality: ClassVar[str] = "structure"
+
+    def retrieve(self, query: ParsedQuery, limit: int) -> list[Hit]:
+        terms = query.terms
+        exact: list[Symbol] = []
+        for term in terms:
+            exact += find(self.store, term, limit=limit)
+        words = _content_words(query.word_tokens, exclude=terms)
+        partial: list[tuple[int, Symbol]] = []
+        for candidate in identifier_candidates(query.word_tokens, exclude=terms):
+            joined = "_" in candidate or candidate[1:].lower() != candidate[1:]
+            for symbol in self.store.find_symbols(candidate, limit=limit):
+                # a plain word naming a symbol is weak evidence: keep it only when the symbol's own
+                # text (qualified name, signature, doc) shares another word with the query
+                overlap = _overlap(symbol, words)
+                if joined or overlap >= 2:
+                    partial.append((overlap + (2 if joined else 0), symbol))
+        if self.prefetch is not None:
+            self.prefetch([(s.path, s.qualified_name) for s in (*exact, *(symbol for _, symbol in partial))])
+        order = lambda s: (-self.centrality(s.path, s.qualified_name), s.path, s.line)  # noqa: E731
+        ranked = sorted(_unique(exact), key=order)
+        taken = set(ranked)
+        best: dict[Symbol, int] = {}
+        for weight, symbol in partial:
+            if symbol not in taken:
+                best[symbol] = max(weight, best.get(symbol, 0))
+        ranked += sorted(best, key=lambda s: (-best[s], *order(s)))
+        return [symbol_hit(s, 1.0 / (1 + i)) for i, s in enumerate(ranked[:limit])]
 
 
 _STOP = frozenset(
@@ -161,10 +162,8 @@ _STOP = frozenset(
 )
 
 
-def _content_words(query: str, exclude: list[str] = ()) -> set[str]:
-    return {
-        w.lower() for w in _WORD.findall(query) if len(w) >= 4 and w.lower() not in _STOP and w not in exclude
-    }
+def _content_words(words: Sequence[str], exclude: Sequence[str] = ()) -> set[str]:
+    return {w.lower() for w in words if len(w) >= 4 and w.lower() not in _STOP and w not in exclude}
 
 
 def _overlap(symbol: Symbol, words: set[str]) -> int:
@@ -172,13 +171,13 @@ def _overlap(symbol: Symbol, words: set[str]) -> int:
     return sum(1 for word in words if word.rstrip("s") in own)
 
 
-def identifier_candidates(query: str, exclude: list[str] = ()) -> list[str]:
+def identifier_candidates(words: Sequence[str], exclude: Sequence[str] = ()) -> list[str]:
     """Names a plain-words query may mean: its words, and adjacent pairs joined in each naming style.
 
     ``bytecode cache`` → ``bytecode``, ``cache``, ``bytecode_cache``, ``BytecodeCache``, ``bytecodeCache``.
     Only exact names are looked up: prefix matches on ordinary words bring noise, not answers.
     """
-    words = [w for w in _WORD.findall(query) if len(w) >= 4 and w.lower() not in _STOP and w not in exclude]
+    words = [w for w in words if len(w) >= 4 and w.lower() not in _STOP and w not in exclude]
     found = list(words)
     for first, second in pairwise(words):
         a, b = first.lower(), second.lower()

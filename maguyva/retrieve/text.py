@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from maguyva.retrieve.hits import Hit
 from maguyva.store.lines import split_lines
 
 if TYPE_CHECKING:
+    from maguyva.retrieve.query import ParsedQuery
     from maguyva.store.base import Span, Store
 
 MAX_SNIPPET = 240
@@ -140,27 +142,33 @@ def required_literal(pattern: str) -> str:
     return best if len(best) >= 3 else ""
 
 
-def bm25(store: Store, query: str, limit: int = 20) -> list[Hit]:
-    """Chunks ranked by BM25 over identifier-split words, docstrings and comments."""
-    words = [w for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", query) if w.lower() not in _STOP]
-    if not words:
+def bm25(store: Store, words: Sequence[str], limit: int = 20) -> list[Hit]:
+    """Chunks ranked by BM25 over identifier-split words, docstrings and comments (stop words left out)."""
+    kept = [w for w in words if w.lower() not in _STOP]
+    if not kept:
         return []
-    return [_hit(s, "chunk", s.score) for s in store.search_bm25(" ".join(words), limit=limit)]
+    return [_hit(s, "chunk", s.score) for s in store.search_bm25(" ".join(kept), limit=limit)]
 
 
-def search(store: Store, query: str, terms: list[str], limit: int = 20) -> list[Hit]:
+@dataclass(frozen=True, slots=True)
+class TextRetriever:
     """The text modality for fused search: exact literals of the query's terms first, then BM25."""
-    ranked: list[Hit] = []
-    seen: set[tuple[str, int]] = set()
-    for term in terms:
-        if len(term) < 3:
-            continue
-        for hit in literal(store, term, limit=limit):
+
+    store: Store
+    modality: ClassVar[str] = "text"
+
+    def retrieve(self, query: ParsedQuery, limit: int) -> list[Hit]:
+        ranked: list[Hit] = []
+        seen: set[tuple[str, int]] = set()
+        for term in query.terms:
+            if len(term) < 3:
+                continue
+            for hit in literal(self.store, term, limit=limit):
+                if (hit.path, hit.line) not in seen:
+                    seen.add((hit.path, hit.line))
+                    ranked.append(hit)
+        for hit in bm25(self.store, query.word_tokens, limit=limit):
             if (hit.path, hit.line) not in seen:
                 seen.add((hit.path, hit.line))
                 ranked.append(hit)
-    for hit in bm25(store, query, limit=limit):
-        if (hit.path, hit.line) not in seen:
-            seen.add((hit.path, hit.line))
-            ranked.append(hit)
-    return ranked[:limit]
+        return ranked[:limit]
