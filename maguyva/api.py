@@ -633,7 +633,7 @@ class Maguyva:
     def index_status(self) -> StatusAnswer:
         """Snapshot commit and time, counts per language, and files added, changed or deleted since."""
         from maguyva.answers import StatusAnswer
-        from maguyva.index.git import uncommitted_paths
+        from maguyva.git import uncommitted_paths
         from maguyva.status import read_status
 
         report = read_status(

@@ -145,7 +145,7 @@ def index_freshness(root: Path | str, store: str | None = None) -> dict[str, Any
     command finds it (``$MAGUYVA_STORE`` relative to the cwd, a ``postgresql://`` URL opened as such).
     """
     from maguyva.errors import ConfigError, MaguyvaError
-    from maguyva.index.git import head_commit
+    from maguyva.git import head_commit
     from maguyva.store import open_store
     from maguyva.store.location import locating
 

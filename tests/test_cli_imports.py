@@ -76,7 +76,7 @@ NOT_FOR_GREP = (
     "maguyva.embed.units",
     "maguyva.store.postgres.location",
     "maguyva.store.values",
-    "maguyva.index.chunk",
+    "maguyva.search_words",
 )  # and no other command's module
 
 MAGUYVA_RUNNER = """

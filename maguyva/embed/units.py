@@ -11,18 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from maguyva.store.values import ChunkRow
+
 MAX_CHARS = 2_000  # ≈ 512 code tokens; longer units are cut (the model would truncate anyway)
 OVERLAP_LINES = 5
-
-
-@dataclass(frozen=True, slots=True)
-class ChunkRow:
-    chunk_id: int
-    path: str
-    start_line: int
-    end_line: int
-    symbol: str | None
-    kind: str
 
 
 @dataclass(frozen=True, slots=True)

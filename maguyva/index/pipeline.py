@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from maguyva.errors import SchemaVersionError, StoreError
-from maguyva.index.git import head_commit, uncommitted_later
+from maguyva.git import head_commit, uncommitted_later
 from maguyva.index.graph import Links
 from maguyva.index.listing import Listed, ListingRecord
 from maguyva.index.parse import DEFAULT_BUDGET_MS

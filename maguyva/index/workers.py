@@ -18,12 +18,12 @@ from dataclasses import replace
 from pathlib import Path
 from stat import S_ISREG
 
-from maguyva.index.chunk import search_words
 from maguyva.index.extract import extract_source
 from maguyva.index.languages import compiled_query, has_query
 from maguyva.index.parse import run_guarded
 from maguyva.index.transport import new_chunk, pack, pack_edges, unpack, unpack_edges
 from maguyva.models import Edge, FileExtraction, FileRecord
+from maguyva.search_words import search_words
 from maguyva.store.filetext import FileText
 
 Extracted = tuple[FileExtraction, "FileText | None"]  # the stored text comes along when asked for

@@ -126,7 +126,7 @@ class ArrayPostings(Mapping):
     object per term."""
 
     def __init__(self, terms: np.ndarray, offsets: np.ndarray, ids: np.ndarray, values: np.ndarray):
-        self._terms = terms  # sorted ASCII bytes (search tokens are ASCII: maguyva.index.chunk.search_words)
+        self._terms = terms  # sorted ASCII bytes (search tokens are ASCII: maguyva.search_words)
         self._size = len(terms)
         self._offsets, self._ids, self._values = offsets, ids, values
 

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
-from maguyva.index.chunk import search_words
+from maguyva.search_words import search_words
 from maguyva.retrieve.boilerplate import linked_paths
 
 LONG_WORDS = 25  # a query with more words than this (or several lines) describes a task

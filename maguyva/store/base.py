@@ -15,10 +15,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # hints only: a command imports the records it reads, and no others
     import numpy as np
 
-    from maguyva.embed.units import ChunkRow
     from maguyva.models import Edge, FileExtraction, FileRecord, Reference, Symbol
     from maguyva.store.filetext import FileText
-    from maguyva.store.values import Centrality, LanguageStats, Snapshot
+    from maguyva.store.values import Centrality, ChunkRow, LanguageStats, Snapshot
 
 
 @dataclass(frozen=True, slots=True)

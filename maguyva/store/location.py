@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from maguyva.errors import MaguyvaError, NotARepositoryError
-from maguyva.index.git import git_dir, toplevel, work_tree_later
+from maguyva.git import git_dir, toplevel, work_tree_later
 from maguyva.store.postgres.scheme import is_postgres_url
 
 if TYPE_CHECKING:  # the location model is imported when a URL is seen, so a SQLite run never builds it

@@ -673,7 +673,7 @@ class SQLiteStore(SQLiteVectors, Store):
         return spans
 
     def search_bm25(self, query: str, limit: int = 20) -> list[Span]:
-        from maguyva.index.chunk import search_words  # its word patterns: only BM25 compiles them
+        from maguyva.search_words import search_words  # its word patterns: only BM25 compiles them
 
         words = search_words(query).split()
         if not words:

@@ -103,8 +103,8 @@ def edge_values(edges: Sequence[Edge], ids: dict[str, int]) -> Iterable[tuple]:
 
 def chunk_words(lines: list[str], start: int, end: int) -> str:
     """The BM25 words of the chunk spanning lines ``start``..``end`` of a file's ``str.splitlines()``:
-    what a worker computes from the chunk's text (``maguyva.index.chunk``), recomputed from the
+    what a worker computes from the chunk's text (``maguyva.search_words``), recomputed from the
     stored text to insert a chunk or to delete it from the contentless ``chunks_fts``."""
-    from maguyva.index.chunk import search_words
+    from maguyva.search_words import search_words
 
     return search_words("\n".join(lines[start - 1 : end]))

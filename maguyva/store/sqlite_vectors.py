@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # the embedding modules are imported by the methods that build their rows
     import numpy as np
 
-    from maguyva.embed.units import ChunkRow
+    from maguyva.store.values import ChunkRow
 
 VECTOR_SCHEMA = """
 CREATE TABLE IF NOT EXISTS vectors (
@@ -29,7 +29,7 @@ class SQLiteVectors:
     db: sqlite3.Connection
 
     def chunks_without_vectors(self, model: str) -> list[ChunkRow]:
-        from maguyva.embed.units import ChunkRow
+        from maguyva.store.values import ChunkRow
 
         rows = self.db.execute(
             "SELECT c.id, c.path, c.start_line, c.end_line, c.symbol, c.kind FROM chunk_rows c "
@@ -72,7 +72,7 @@ class SQLiteVectors:
         return with_vectors, total
 
     def chunks_by_id(self, ids: Sequence[int]) -> dict[int, ChunkRow]:
-        from maguyva.embed.units import ChunkRow
+        from maguyva.store.values import ChunkRow
 
         found: dict[int, ChunkRow] = {}
         for start in range(0, len(ids), 500):

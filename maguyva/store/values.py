@@ -1,5 +1,6 @@
 """The index-wide values a store reports: the snapshot it was built from, its per-language counts,
-and the graph centrality of its files and symbols (frozen; built by the reads that return them)."""
+the graph centrality of its files and symbols, and its chunks' rows (frozen; built by the reads that
+return them)."""
 
 from __future__ import annotations
 
@@ -43,3 +44,15 @@ class LanguageStats:
     def as_row(self) -> dict:
         """The JSON row every answer uses: ``{language, files, symbols, edges}``."""
         return {"language": self.language, **self.counts()}
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkRow:
+    """One stored chunk, as embedding reads it (``maguyva.embed.units`` builds its text)."""
+
+    chunk_id: int
+    path: str
+    start_line: int
+    end_line: int
+    symbol: str | None
+    kind: str

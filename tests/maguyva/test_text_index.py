@@ -236,7 +236,7 @@ def _words_by_definition(text: str) -> str:
 
 
 def test_search_words_split_digit_led_runs_as_the_identifier_pattern_does():
-    from maguyva.index import chunk
+    from maguyva import search_words as chunk
 
     rng = random.Random(7)
     texts = ["0x1F 12abc a1 _9 9_ 0b1010_1111 1e10 x2y 3D dé9f ÄbC 99Bottles __init__ 7z_ZZtop", "9", ""]

@@ -12,7 +12,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from maguyva.index.chunk import search_words
+from maguyva.search_words import search_words
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from maguyva.embed.units import ChunkRow
+from maguyva.store.values import ChunkRow
 
 _CHUNK_COLUMNS = "c.id, c.path, c.start_line, c.end_line, c.symbol, c.kind"
 # {dims} is an int computed from the data, never user text
