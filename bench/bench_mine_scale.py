@@ -251,11 +251,10 @@ def run_split_floor(cwd: Path, stats: bool) -> tuple[float, float, float, float]
     with (
         MemorySampler() as memory,
         tempfile.TemporaryDirectory(prefix="bench-mine-floor-") as tmp,
-        (Path(tmp) / "claims").open("wb+", buffering=0) as claimed,
     ):
         cpu, listed, failed = [], threading.Event(), []
         shas: list[bytes] = []
-        claims = Claims(claimed)
+        claims = Claims()
 
         def git(args: list[str], stdin=None) -> None:
             proc = subprocess.Popen(args, cwd=cwd, stdin=stdin, stdout=subprocess.DEVNULL, env=LOG_ENV)

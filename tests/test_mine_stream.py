@@ -343,56 +343,48 @@ def test_log_gits_write_fully_buffered_output(git_repo, monkeypatch):
     assert envs and all(env["GIT_FLUSH"] == "0" for env in envs)
 
 
-def test_claims_give_every_listed_commit_to_one_lane_once(tmp_path):
+def test_claims_give_every_listed_commit_to_one_lane_once():
     """Runs from both ends: half of what is left, at most ``most``, at least LEAST_RUN (unless less is left)."""
-    with (tmp_path / "claims").open("wb+", buffering=0) as handle:
-        claims = lanes.Claims(handle)
-        assert claims.newest(5) == 5  # before the list is made the child's first stream is not held back
-        claims.listed(1000)
-        runs, front = [], True
-        while run := claims.take(front, most=300):
-            runs.append(run)
-            front = not front
-        claims.give_back(0)
-        assert sorted(p for a, b in runs for p in range(a, b)) == list(
-            range(995)
-        )  # 995..999: the newest five
-        sizes = [b - a for a, b in runs]
-        assert sizes == [
-            300,
-            300,
-            256,
-            139,
-        ]  # 995 left: 695, 395, then half of it but at least 256, then the rest
-        assert claims.newest(10) == 0 and claims.front() == max(b for a, b in runs if a < 500)
+    claims = lanes.Claims()
+    assert claims.newest(5) == 5  # before the list is made the child's first stream is not held back
+    claims.listed(1000)
+    runs, front = [], True
+    while run := claims.take(front, most=300):
+        runs.append(run)
+        front = not front
+    claims.give_back(0)
+    assert sorted(p for a, b in runs for p in range(a, b)) == list(range(995))  # 995..999: the newest five
+    sizes = [b - a for a, b in runs]
+    assert sizes == [
+        300,
+        300,
+        256,
+        139,
+    ]  # 995 left: 695, 395, then half of it but at least 256, then the rest
+    assert claims.newest(10) == 0 and claims.front() == max(b for a, b in runs if a < 500)
 
 
-def test_claims_exclude_each_other_across_a_fork(tmp_path, monkeypatch):
+def test_claims_exclude_each_other_across_a_fork(monkeypatch):
     """Two processes taking one commit at a time as fast as they can: every position once, none twice."""
-    import os
+    import multiprocessing
 
     monkeypatch.setattr(lanes, "LEAST_RUN", 1)
     total = 4000
-    with (tmp_path / "claims").open("wb+", buffering=0) as handle, (tmp_path / "theirs").open("w+") as theirs:
-        claims = lanes.Claims(handle)
-        claims.listed(total)
+    claims = lanes.Claims()
+    claims.listed(total)
 
-        def take_all(front: bool) -> list[int]:
-            return [run[0] for run in iter(lambda: claims.take(front, most=1), None)]
+    def take_all(front: bool) -> list[int]:
+        return [run[0] for run in iter(lambda: claims.take(front, most=1), None)]
 
-        pid = os.fork()
-        if pid == 0:
-            try:
-                theirs.write(" ".join(map(str, take_all(False))))
-                theirs.flush()
-            finally:
-                os._exit(0)
-        mine = take_all(True)
-        os.waitpid(pid, 0)
-        theirs.seek(0)
-        child = [int(p) for p in theirs.read().split()]
-    assert sorted(mine + child) == list(range(total))
-    assert mine and child  # both took part
+    context = multiprocessing.get_context("fork")
+    theirs, their_end = context.Pipe(duplex=False)
+    child = context.Process(target=lambda: their_end.send(take_all(False)))
+    child.start()
+    mine = take_all(True)
+    child_took = theirs.recv()
+    child.join()
+    assert sorted(mine + child_took) == list(range(total))
+    assert mine and child_took  # both took part
 
 
 @pytest.mark.parametrize("newest", [3, 100])  # the child's first stream: 3 commits, or the whole history

@@ -225,13 +225,13 @@ def _write_log(
 ) -> int:
     """Write the records of ``revision``'s commits oldest first; how many were written.
 
-    With more than one core, a forked child builds part of the records and writes their lines to unnamed
+    With more than one core, a child process builds part of the records and writes their lines to unnamed
     temporary files, appended after this process's: the same bytes as one process writing every record
     in order, on two cores (``orkestra.mining.lanes``). A full sync's two lanes take the listed commits
     from its two ends as they go, the child at work from the start (:func:`lanes.write_two_lanes`); an
     incremental one splits the listed range in two runs (``Git.log_parts``, :func:`lanes.write_forked`)."""
-    # a fork copies only the calling thread: never fork a process that runs others (an MCP server, say)
-    alone = hasattr(os, "fork") and threading.active_count() == 1
+    # a forked lane copies only the calling thread: never fork a process that runs others (an MCP server)
+    alone = lanes.available() and threading.active_count() == 1
     workers = WORKERS if _usable_cpus() > 1 and alone else 1
 
     def lines(raw: RawCommit) -> tuple[bytes, bytes]:

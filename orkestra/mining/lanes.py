@@ -1,11 +1,11 @@
-"""Two processes writing one commit index: a forked child for a listed range, and a full sync's two lanes.
+"""Two processes writing one commit index: a second lane for a listed range, and a full sync's two lanes.
 
 An incremental sync's range comes as runs (``Git.log_parts``): :func:`write_forked` writes the first
-here and has a forked child write the rest.
+here and has a child process (a :class:`Lane`) write the rest.
 
 A full sync reads ``git rev-list --reverse`` (:func:`~orkestra.mining.git.log_listing`, oldest
 first) and shares the list out from its two ends. This process's lane takes runs from the front
-(the oldest commits) and writes them straight into the index. A forked child's lane starts at
+(the oldest commits) and writes them straight into the index. The child's lane starts at
 once with the newest commits (``git log --max-count``, newest first, streamed while the list is
 still being made), then takes runs from the back. Each run is taken under a lock
 (:class:`Claims`): half of what is left, at least :data:`LEAST_RUN` and at most
@@ -17,26 +17,32 @@ The child writes its lines to unnamed temporary files, oldest first, and this pr
 after its own, but only if their shas are the list's (git walks the same way for the list and the
 log; if it ever did not, this process reads those commits again). The bytes are those of one
 process writing every record in order.
+
+The child is a ``multiprocessing`` process of the ``fork`` start method: it inherits the open files
+and the ``lines`` function as they are, nothing is pickled, and it starts in a millisecond. The claims
+live in shared memory under a ``multiprocessing`` lock; the counts and the width of the list travel
+over ``multiprocessing`` pipes. A child outliving a killed sync would hold the sync's lock (its file
+descriptors are inherited) and run its gits for nothing: it watches its parent's sentinel and exits
+the moment the parent is gone.
 """
 
 from __future__ import annotations
 
-import fcntl
 import os
 import shutil
-import signal
-import struct
-import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterable
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from orkestra.errors import OrkestraError
 from orkestra.mining import git as mining_git
 from orkestra.mining.git import LogPart, RawCommit, log_listing, log_newest
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 NEWEST_COMMITS = mining_git.CHUNK_COMMITS  # the child's first stream (one git, so its RSS stays bounded)
 NEWEST_STEP = 256  # the child claims its first stream this many commits at a time
@@ -45,83 +51,76 @@ LEAST_RUN = 256  # below this a run is not worth a git of its own, unless that i
 Lines = Callable[[RawCommit], tuple[bytes, bytes]]  # a commit's index line and graph line
 
 
+def available() -> bool:
+    """Whether a second lane can start here: the ``fork`` start method (not on Windows)."""
+    import multiprocessing  # ~20 ms: imported when a sync writes, not when the CLI starts
+
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def _context():
+    import multiprocessing
+
+    return multiprocessing.get_context("fork")
+
+
 class Claims:
     """Which commits of a list each lane has taken: ``front`` from the oldest end, ``back`` from the
     newest, out of ``total`` (unknown until the list is made).
 
-    The three numbers live in an unnamed temporary file opened before the fork. Each claim reads and
-    writes them under a POSIX record lock, which is held per process (a forked child does not share
-    it), and under a thread lock as well, for lanes that are threads of one process (the bench)."""
+    The three numbers live in shared memory made before the child starts; each claim reads and
+    writes them under one ``multiprocessing`` lock, which also excludes lanes that are threads of
+    one process (the bench)."""
 
-    _FIELDS = struct.Struct("<qqq")
-
-    def __init__(self, handle: BinaryIO):
-        self._fd = handle.fileno()
-        self._threads = threading.Lock()
-        os.pwrite(self._fd, self._FIELDS.pack(-1, 0, 0), 0)
-
-    @contextmanager
-    def _held(self):
-        with self._threads:
-            fcntl.lockf(self._fd, fcntl.LOCK_EX)
-            try:
-                yield list(self._FIELDS.unpack(os.pread(self._fd, self._FIELDS.size, 0)))
-            finally:
-                fcntl.lockf(self._fd, fcntl.LOCK_UN)
-
-    def _write(self, state: list[int]) -> None:
-        os.pwrite(self._fd, self._FIELDS.pack(*state), 0)
+    def __init__(self):
+        context = _context()
+        self._lock = context.Lock()
+        self._state = context.RawArray("q", [-1, 0, 0])  # total, front, back
 
     def listed(self, total: int) -> None:
         """The list is made: ``total`` commits."""
-        with self._held() as state:
-            state[0] = total
-            self._write(state)
+        with self._lock:
+            self._state[0] = total
 
     def newest(self, most: int) -> int:
         """How many more of the newest commits the child's first stream may write (up to ``most``)."""
-        with self._held() as state:
-            total, front, back = state
+        with self._lock:
+            total, front, back = self._state
             granted = most if total < 0 else max(0, min(most, total - front - back))
-            state[2] = back + granted
-            self._write(state)
+            self._state[2] = back + granted
             return granted
 
     def give_back(self, count: int) -> None:
         """Return ``count`` newest commits granted but never written (the first stream ended before them)."""
         if count:
-            with self._held() as state:
-                state[2] -= count
-                self._write(state)
+            with self._lock:
+                self._state[2] -= count
 
     def take(self, from_front: bool, most: int | None = None) -> tuple[int, int] | None:
         """The next run as list positions ``(first, last)``, oldest first, from the front or the back;
         None when every commit is taken. Call only once the list is made."""
         most = most or mining_git.CHUNK_COMMITS
-        with self._held() as state:
-            total, front, back = state
+        with self._lock:
+            total, front, back = self._state
             left = total - front - back
             if left <= 0:
                 return None
             size = min(left, most, max(LEAST_RUN, -(-left // 2)))
             if from_front:
-                state[1] = front + size
-                run = (front, front + size)
-            else:
-                state[2] = back + size
-                run = (total - back - size, total - back)
-            self._write(state)
-            return run
+                self._state[1] = front + size
+                return (front, front + size)
+            self._state[2] = back + size
+            return (total - back - size, total - back)
 
     def front(self) -> int:
-        with self._held() as state:
-            return state[1]
+        with self._lock:
+            return self._state[1]
 
 
 def write_forked(parts: list, lines: Lines, index: BinaryIO, graph: BinaryIO) -> int:
-    """``parts[0]`` written here, the rest by a forked child into temporary files appended after it."""
+    """``parts[0]`` written here, the rest by a child lane into temporary files appended after it."""
     with tempfile.TemporaryFile(buffering=1 << 20) as later_index, tempfile.TemporaryFile() as later_graph:
-        child = fork(
+        child = start_lane(
             lambda: sum(write_records(part, lines, later_index, later_graph) for part in parts[1:]),
             later_index,
             later_graph,
@@ -142,11 +141,10 @@ def write_two_lanes(
         tempfile.TemporaryFile(buffering=1 << 20) as later_index,
         tempfile.TemporaryFile() as later_graph,
         tempfile.TemporaryFile(buffering=0) as revs,
-        tempfile.TemporaryFile(buffering=0) as claimed,
     ):
-        claims = Claims(claimed)
-        orders, tell = os.pipe()
-        child = fork(
+        claims = Claims()
+        orders, tell = _context().Pipe(duplex=False)
+        child = start_lane(
             lambda: _newest_lane(
                 root, revision, stats, lines, claims, orders, revs, later_index, later_graph
             ),
@@ -154,33 +152,27 @@ def write_two_lanes(
             later_graph,
             parents_ends=(tell,),
         )
-        os.close(orders)
-        with child, ExitStack() as files:
+        orders.close()
+        with child, tell, ExitStack() as files, log_listing(root, revision, into=revs) as (_, count, width):
+            claims.listed(count)
             try:
-                with log_listing(root, revision, into=revs) as (_, count, width):
-                    claims.listed(count)
-                    try:
-                        os.write(tell, f"{width}".encode())
-                    except BrokenPipeError:  # the child stopped first: raise its error
-                        child.join()
-                        raise OrkestraError("the log reader stopped early") from None
-                    os.close(tell)
-                    tell = None
-                    written = 0
-                    while run := claims.take(from_front=True):
-                        part = LogPart.of(root, revision, stats, revs, width, *run, files)
-                        written += write_records(part, lines, index, graph)
-                    own = claims.front()
-                    written += child.join()
-                    if listed(later_graph, revs, width, own, count):
-                        append(later_index, index)
-                        append(later_graph, graph)
-                        return written
-                    rest = LogPart.of(root, revision, stats, revs, width, own, count, files)
-                    return written - (count - own) + write_records(rest, lines, index, graph)
-            finally:
-                if tell is not None:
-                    os.close(tell)
+                tell.send(width)
+            except BrokenPipeError:  # the child stopped first: raise its error
+                child.join()
+                raise OrkestraError("the log reader stopped early") from None
+            tell.close()
+            written = 0
+            while run := claims.take(from_front=True):
+                part = LogPart.of(root, revision, stats, revs, width, *run, files)
+                written += write_records(part, lines, index, graph)
+            own = claims.front()
+            written += child.join()
+            if listed(later_graph, revs, width, own, count):
+                append(later_index, index)
+                append(later_graph, graph)
+                return written
+            rest = LogPart.of(root, revision, stats, revs, width, own, count, files)
+            return written - (count - own) + write_records(rest, lines, index, graph)
 
 
 def _newest_lane(
@@ -189,7 +181,7 @@ def _newest_lane(
     stats: bool,
     lines: Lines,
     claims: Claims,
-    orders: int,
+    orders: Connection,
     revs,
     later_index,
     later_graph,
@@ -218,12 +210,13 @@ def _newest_lane(
         finally:
             stream.close()  # stops its git if the lane stopped early
         claims.give_back(granted - len(sizes))
-        width = _read_all(orders)
-        if not width.isdigit():
-            raise OrkestraError("the sync stopped before its commits were listed")
+        try:
+            width = orders.recv()
+        except EOFError:
+            raise OrkestraError("the sync stopped before its commits were listed") from None
         runs = []  # (index bytes, graph bytes) per run, in the order taken: newest run first
         while run := claims.take(from_front=False):
-            part = LogPart.of(root, revision, stats, revs, int(width), *run, files)
+            part = LogPart.of(root, revision, stats, revs, width, *run, files)
             starts = (runs_index.tell(), runs_graph.tell())
             count = write_records(part, lines, runs_index, runs_graph)
             runs.append((count, runs_index.tell() - starts[0], runs_graph.tell() - starts[1]))
@@ -298,77 +291,79 @@ def write_records(commits: Iterable[RawCommit], lines: Lines, index: BinaryIO, g
     return count
 
 
-class Child:
-    """A forked child running ``work`` (returns a count); ``join`` waits for it and raises its error."""
+class Lane:
+    """A child process running ``work`` (returns a count); ``join`` waits for it and raises its error."""
 
-    def __init__(self, pid: int, report: int):
-        self.pid, self.report, self.joined = pid, report, False
+    def __init__(self, process, answers: Connection):
+        self.process, self.answers, self.joined = process, answers, False
+        self.pid = process.pid
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
-        os.close(self.report)
+        self.answers.close()
         if not self.joined:  # this process failed first: stop the child (its git dies on the closed pipe)
-            os.kill(self.pid, signal.SIGKILL)
-            os.waitpid(self.pid, 0)
+            self.process.kill()
+            self.process.join()
+        self.process.close()
 
     def join(self) -> int:
-        answer = _read_all(self.report)
-        _, status = os.waitpid(self.pid, 0)
-        self.joined = True
-        if os.waitstatus_to_exitcode(status) or not answer.isdigit():
-            raise OrkestraError(answer[1:] if answer.startswith("!") else "the log reader stopped early")
-        return int(answer)
-
-
-def fork(work: Callable[[], int], *outputs: BinaryIO, parents_ends: tuple[int, ...] = ()) -> Child:
-    """Fork a child that runs ``work``, flushes ``outputs`` and reports its count (closing ``parents_ends``,
-    the pipe ends only the parent writes to, so the child sees the end of what the parent tells it)."""
-    report, child_end = os.pipe()
-    parent = os.getpid()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns, never runs the parent's cleanup or flushes its buffers
-        _die_with(parent)
-        os.close(report)
-        for end in parents_ends:
-            os.close(end)
-        code = 1
         try:
-            count = work()
-            for output in outputs:
-                output.flush()
-            os.write(child_end, f"{count}".encode())
-            code = 0
-        except BaseException as error:  # noqa: BLE001 - reported to the parent, which raises it
-            os.write(child_end, f"!{error}".encode("utf-8", "replace")[:4000])
-        finally:
-            os._exit(code)
-    os.close(child_end)
-    return Child(pid, report)
+            answer = self.answers.recv()
+        except EOFError:  # the child died without a word
+            answer = None
+        self.process.join()
+        self.joined = True
+        if self.process.exitcode or not isinstance(answer, int):
+            raise OrkestraError(answer[1:] if isinstance(answer, str) else "the log reader stopped early")
+        return answer
 
 
-_PR_SET_PDEATHSIG = 1  # prctl(2)
+def start_lane(
+    work: Callable[[], int], *outputs: BinaryIO, parents_ends: tuple[Connection, ...] = ()
+) -> Lane:
+    """Start a child that runs ``work``, flushes ``outputs`` and reports its count (closing ``parents_ends``,
+    the pipe ends only the parent writes to, so the child sees the end of what the parent tells it)."""
+    context = _context()
+    answers, answer_end = context.Pipe(duplex=False)
+    process = context.Process(target=_lane, args=(work, outputs, answer_end, parents_ends), daemon=True)
+    process.start()
+    answer_end.close()
+    return Lane(process, answers)
 
 
-def _die_with(parent: int) -> None:
-    """Have the kernel kill this child when ``parent`` dies (Linux), so a killed sync leaves no lane
-    behind holding its lock and running its gits; exit now if the parent is already gone."""
-    if sys.platform.startswith("linux"):
-        import ctypes
+def _lane(
+    work: Callable[[], int], outputs: tuple[BinaryIO, ...], answer: Connection, parents_ends: tuple
+) -> None:
+    """The child's body: its count (or ``!`` and its error) sent to the parent; never raises."""
+    _exit_with_parent()
+    for end in parents_ends:
+        end.close()
+    try:
+        count = work()
+        for output in outputs:
+            output.flush()
+        answer.send(count)
+    except BaseException as error:  # noqa: BLE001 - reported to the parent, which raises it
+        answer.send(f"!{error}"[:4000])
 
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:
+
+def _exit_with_parent() -> None:
+    """Exit this child the moment its parent is gone (killed, say), so a killed sync leaves no lane
+    behind holding its lock and running its gits; at once if the parent is already gone."""
+    from multiprocessing import parent_process
+    from multiprocessing.connection import wait
+
+    sentinel = parent_process().sentinel
+
+    def watch() -> None:
+        wait([sentinel])
         os._exit(1)
+
+    threading.Thread(target=watch, name="lane-watch", daemon=True).start()
 
 
 def append(temporary: BinaryIO, target: BinaryIO) -> None:
     temporary.seek(0)
     shutil.copyfileobj(temporary, target, 1 << 20)
-
-
-def _read_all(fd: int) -> str:
-    chunks = []
-    while chunk := os.read(fd, 4096):
-        chunks.append(chunk)
-    return b"".join(chunks).decode("utf-8", "replace")

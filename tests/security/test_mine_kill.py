@@ -189,14 +189,14 @@ def test_the_state_counts_the_bytes_it_vouches_for(git_repo):
     }
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to see whether the lane lives")
 def test_a_lane_dies_with_its_killed_sync():
     """A forked lane still at work when its sync is killed stops too: it would hold the sync's lock (its
     file descriptor is inherited) and run its gits for nothing."""
     script = (
         "import sys, time\n"
         "from orkestra.mining import lanes\n"
-        "child = lanes.fork(lambda: time.sleep(60) or 0)\n"
+        "child = lanes.start_lane(lambda: time.sleep(60) or 0)\n"
         "print(child.pid, flush=True)\n"
         "time.sleep(60)\n"
     )
