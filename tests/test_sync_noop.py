@@ -12,7 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import REPO, run_cli
+from clirun import run_cli
+from conftest import REPO
 
 from orkestra.render.freshness import unchanged_by_stat
 from orkestra.render.sync import sync
@@ -163,3 +164,51 @@ def test_a_changed_sync_reads_the_manifest_once_and_walks_the_tree_once(stamped,
     assert report.applied.written == (".claude/agents/security-guardian.md",)
     assert walks.count(os_module.fspath(stamped)) == 1  # check, load and plan share one walk
     assert reads == [".claude/.orkestra-manifest.json"]
+
+
+def _stamp(root: Path) -> None:
+    """Sync twice past the racy window: the second (no-op) sync leaves a trusted stamp."""
+    sync(root)
+    time.sleep(SLACK)
+    sync(root)
+
+
+def test_the_stamp_lives_in_the_configured_state_folder_however_its_key_is_spelled(tmp_path):
+    # a double-quoted key with an escape is still `state` (read as YAML, not matched as text)
+    root = tmp_path / "ws"
+    shutil.copytree(RICH, root)
+    with (root / "orkestra.yaml").open("a") as config:
+        config.write('paths:\n  "st\\x61te": var/state\n')
+    _stamp(root)
+    assert (root / "var/state/cache/sync/fingerprint.json").is_file()
+    assert not (root / ".orkestra").exists()
+    assert unchanged_by_stat(root)
+    assert run_cli("sync", cwd=root).stdout == "wrote 0 file(s), deleted 0; already in sync\n"
+
+
+def test_moving_the_state_folder_voids_the_stamp_left_in_the_old_one(tmp_path):
+    root = tmp_path / "ws"
+    shutil.copytree(RICH, root)
+    _stamp(root)
+    assert unchanged_by_stat(root)
+    time.sleep(SLACK)
+    with (root / "orkestra.yaml").open("a") as config:
+        config.write("paths: {state: var/state}\n")
+    assert not unchanged_by_stat(root)  # the stamp in .orkestra/ watched orkestra.yaml
+    _stamp(root)
+    assert (root / "var/state/cache/sync/fingerprint.json").is_file()
+    assert unchanged_by_stat(root)
+
+
+def test_a_config_that_mentions_state_elsewhere_is_still_answered_without_yaml(tmp_path):
+    root = tmp_path / "ws"
+    shutil.copytree(RICH, root)
+    with (root / "orkestra.yaml").open("a") as config:
+        config.write("# state: kept in .orkestra (the default)\n")
+    _stamp(root)
+    code = (
+        "import sys; sys.argv = ['orkestra', 'sync', '--check']; from orkestra.entry import main; main(); "
+        "print([m for m in ('yaml', 'maguyva.safe_yaml', 'pydantic', 'typer') if m in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines() == ["in sync", "[]"]

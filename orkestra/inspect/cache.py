@@ -12,11 +12,15 @@ is unchanged:
 * a path modified while the cache was being built (mtime at or after the build started,
   less a small slack for coarse clocks) is *racy*: the loader may have read it before or
   after the change, so it is recorded as never matching and the next command rebuilds;
-* the key also holds a version and the date, for results that depend on today.
+* the key also holds a version, the date (for results that depend on today) and the
+  ``paths.state`` the cache was written for.
 
-This module imports only the standard library (and, to find ``paths.state``, the one YAML
-reader ``orkestra.workspace.source``, only when the file mentions it), so a cache hit never
-imports pydantic.
+Where is ``paths.state``? Every fingerprint watches ``orkestra.yaml`` and records the state
+folder in its key, so a cache found in the default folder (``.orkestra``) that was written for
+it, with ``orkestra.yaml`` unchanged since, answers without reading any YAML. Otherwise
+``orkestra.yaml`` is read with the one YAML reader (``orkestra.workspace.root.raw_config``) and
+the configured folder is tried. This module imports only the standard library on a hit in the
+default folder, and never pydantic.
 """
 
 from __future__ import annotations
@@ -24,10 +28,10 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
-import re
 import time
 from pathlib import Path
 
+from maguyva.capped import read_regular
 from orkestra.workspace import jsontext
 from orkestra.workspace.root import CONFIG_FILE, raw_config  # raw_config: no pydantic on a cache hit
 from orkestra.workspace.scan import walk_tree
@@ -37,13 +41,11 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
     from typing import Any
 
-CACHE_VERSION = 2  # 2: ctime and inode in every fingerprint entry
+CACHE_VERSION = 3  # 2: ctime and inode in every fingerprint entry; 3: the state folder in the key
 RACY_SLACK_NS = 50_000_000
 RACY = [-1, -1]  # recorded for a path modified while the cache was built: never fresh
 DEFAULT_STATE = ".orkestra"  # the default of orkestra.workspace.config.Paths.state
 SKIPPED_DIRS = {"node_modules", "__pycache__"}
-# ``state:`` as a key anywhere, in block or flow style (``paths: {state: x}``); over-matching only costs a parse
-_STATE_KEY = re.compile(r"(?:^|[\s{,])[\"']?state[\"']?\s*:", re.MULTILINE)
 
 
 class Watch:
@@ -93,17 +95,8 @@ def tree(root: Path, rel: str, skip: str | None = None) -> tuple[list[str], list
 
 
 def state_dir(root: Path) -> Path:
-    """``paths.state`` of the workspace at ``root`` (yaml is imported only when a ``state`` key may be
-    set: a word "state" in a comment or a domain name does not cost the parse)."""
-    from orkestra.workspace.links import read_regular
-
-    try:  # capped as the YAML reader caps it: a 3 GB sparse orkestra.yaml is refused unread (and reported there)
-        text = read_regular(root / CONFIG_FILE, 16 << 20).decode("utf-8")
-    except (OSError, UnicodeDecodeError):
-        text = ""
-    mentions_state = "state" in text and _STATE_KEY.search(text) is not None
-    if not mentions_state:
-        return root / DEFAULT_STATE
+    """``paths.state`` of the workspace at ``root``, read from ``orkestra.yaml`` with the one YAML reader
+    (the default when it is missing, unreadable or sets none)."""
     paths = raw_config(root).get("paths")
     state = paths.get("state", DEFAULT_STATE) if isinstance(paths, dict) else DEFAULT_STATE
     return root / str(state)
@@ -113,8 +106,15 @@ class SectionCache:
     """Named JSON sections under ``<state>/cache/<name>/`` with one fingerprint file."""
 
     def __init__(self, root: Path, name: str):
-        self.root = root
-        self.folder = state_dir(root) / "cache" / name
+        self.root, self.name = root, name
+        self._folder: Path | None = None
+
+    @property
+    def folder(self) -> Path:
+        """``<paths.state>/cache/<name>``, ``paths.state`` read from ``orkestra.yaml`` (once)."""
+        if self._folder is None:
+            self._folder = state_dir(self.root) / "cache" / self.name
+        return self._folder
 
     @property
     def relative_folder(self) -> str:
@@ -123,18 +123,34 @@ class SectionCache:
         ).as_posix()  # "../x" when paths.state leaves the root
 
     def read(self, sections: Iterable[str]) -> dict[str, Any] | None:
-        """The cached sections, or ``None`` when one is missing or any watched path changed."""
+        """The cached sections, or ``None`` when one is missing or any watched path changed.
+
+        First in the default state folder: a fingerprint there written for it, with ``orkestra.yaml``
+        (which every fingerprint watches) unchanged since, proves ``paths.state`` is still the
+        default without reading the YAML. Otherwise in the configured folder, if it is another."""
+        sections = tuple(sections)
+        default = self.root / DEFAULT_STATE
+        found = self._read_at(default / "cache" / self.name, DEFAULT_STATE, sections)
+        if found is not None:
+            return found
+        state = state_dir(self.root)
+        self._folder = state / "cache" / self.name
+        if os.path.normpath(state) == os.path.normpath(default):
+            return None
+        return self._read_at(self._folder, os.path.relpath(state, self.root), sections)
+
+    def _read_at(self, folder: Path, state: str, sections: tuple[str, ...]) -> dict[str, Any] | None:
         try:
-            fingerprint = jsontext.loads((self.folder / "fingerprint.json").read_text(encoding="utf-8"))
-            if fingerprint.get("key") != _key() or not _fresh(self.root, fingerprint):
+            fingerprint = _json_at(folder / "fingerprint.json")
+            if fingerprint.get("key") != _key(state) or not _fresh(self.root, fingerprint):
                 return None
             found = {}
             for section in sections:
-                stored = jsontext.loads((self.folder / f"{section}.json").read_text(encoding="utf-8"))
+                stored = _json_at(folder / f"{section}.json")
                 if stored.get("build") != fingerprint["build"]:
                     return None
                 found[section] = stored["data"]
-        except (OSError, ValueError, KeyError):
+        except (OSError, ValueError, KeyError, AttributeError, TypeError):  # missing, unreadable, not ours
             return None
         return found
 
@@ -160,8 +176,10 @@ class SectionCache:
         """
         build = os.urandom(16).hex()
 
+        state = os.path.relpath(self.folder.parent.parent, self.root)
+
         def store(tree: Any, rel: str) -> None:
-            fingerprint = {"key": _key(), "build": build, **_fingerprint(self.root, watch, started_ns)}
+            fingerprint = {"key": _key(state), "build": build, **_fingerprint(self.root, watch, started_ns)}
             for section, data in sections.items():
                 tree.write(f"{rel}/{section}.json", _json_bytes({"build": build, "data": data}))
             tree.write(f"{rel}/fingerprint.json", _json_bytes(fingerprint))
@@ -170,6 +188,11 @@ class SectionCache:
             _guarded(self.root, store, self.folder)
         except (OSError, ValueError):
             return  # a read-only checkout still answers, from a fresh load every time
+
+
+def _json_at(path: Path) -> Any:
+    """A cache file's JSON; only a regular file is opened (a FIFO planted there is refused, not waited on)."""
+    return jsontext.loads(read_regular(path).decode("utf-8"))
 
 
 def _guarded(root: Path, action: Any, folder: Path) -> None:
@@ -188,14 +211,15 @@ def _json_bytes(data: Any) -> bytes:
     return json.dumps(data, separators=(",", ":")).encode("utf-8")
 
 
-def _key() -> dict:
-    return {"version": CACHE_VERSION, "day": time.strftime("%Y-%m-%d")}  # today, local time
+def _key(state: str) -> dict:
+    """Version, today (local time), and the state folder (relative to the root, normalised)."""
+    return {"version": CACHE_VERSION, "day": time.strftime("%Y-%m-%d"), "state": os.path.normpath(state)}
 
 
 def _fingerprint(root: Path, watch: Watch, started_ns: int) -> dict:
     racy_after = started_ns - RACY_SLACK_NS
     files: dict[str, Any] = {}
-    for rel in sorted(set(watch.files)):
+    for rel in sorted({*watch.files, CONFIG_FILE}):  # orkestra.yaml always: it says where the cache is
         stat = _stat(root / rel)
         files[rel] = RACY if stat is not None and max(stat[0], stat[2]) >= racy_after else stat
     dirs: dict[str, Any] = {}

@@ -87,9 +87,15 @@ def record(
         *manifest.merged,
         *(os.fspath(path) for path in shaping_files()),
     ]
-    dirs = [*input_dirs(root, config, vendor_roots), paths.state.strip("/") or "."]
+    cache = SectionCache(root, CACHE_NAME)
+    own = cache.relative_folder  # the stamp's own folder changes as it is written: never watched
+    dirs = [
+        rel
+        for rel in (*input_dirs(root, config, vendor_roots), paths.state.strip("/") or ".")
+        if rel != own and not rel.startswith(own + "/")
+    ]
     stamp = {**_identity(), "manifest": manifest_path(config)}
-    SectionCache(root, CACHE_NAME).write({SECTION: stamp}, Watch(tuple(files), tuple(dirs)), started_ns)
+    cache.write({SECTION: stamp}, Watch(tuple(files), tuple(dirs)), started_ns)
 
 
 # --- the digest (content, without loading the workspace) ------------------------------------
