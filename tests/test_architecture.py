@@ -141,3 +141,57 @@ def test_importing_maguyva_api_cli_and_server_loads_no_orkestra_module():
     )
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report == {"help": 0, "orkestra": []}
+
+
+# --- processes through the standard library: no hand-made fork, no prctl, no GitPython ----------------
+
+PROCESS_HACKS = ("fork", "forkpty", "prctl")
+
+
+def process_hacks(path, root=REPO) -> list[str]:
+    """``file:line: what`` for every ``os.fork``-style name (an attribute, an imported name, a call), any
+    ``prctl`` (also as a string, as ctypes looks it up) and any import of GitPython (``git``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        what = None
+        if isinstance(node, ast.Attribute) and node.attr in PROCESS_HACKS:
+            what = node.attr
+        elif isinstance(node, ast.Name) and node.id in PROCESS_HACKS:
+            what = node.id
+        elif isinstance(node, ast.alias) and node.name.rsplit(".", 1)[-1] in PROCESS_HACKS:
+            what = node.name
+        elif isinstance(node, ast.Constant) and node.value == "prctl":
+            what = "prctl"
+        elif isinstance(node, ast.Import) and any(a.name.split(".")[0] == "git" for a in node.names):
+            what = "import git"
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.level == 0
+            and (node.module or "").split(".")[0] == "git"
+        ):
+            what = "from git import"
+        if what:
+            found.append(f"{path.relative_to(root)}:{node.lineno}: {what}")
+    return found
+
+
+def test_no_module_forks_by_hand_or_calls_prctl():
+    """Child processes go through ``subprocess`` or ``multiprocessing`` (orkestra/mining/lanes.py, the
+    hook's Loki flusher); GitPython is no dependency."""
+    modules = sorted([*MAGUYVA.rglob("*.py"), *(REPO / "orkestra").rglob("*.py")])
+    assert len(modules) > 200  # both packages were walked
+    offenders = [where for path in modules for where in process_hacks(path)]
+    assert offenders == []
+
+
+def test_the_process_scan_catches_every_form(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "import os\nif os.fork() == 0: pass\nfrom os import fork\npid = fork()\n"
+        "ctypes.CDLL(None).prctl(1, 9)\ngetattr(libc, 'prctl')\nimport git\nfrom git.exc import X\n"
+        "multiprocessing.get_context('fork')\nwrite_forked(parts)\n"
+    )
+    assert sorted({where.split(": ")[0] for where in process_hacks(sample, tmp_path)}) == [
+        f"sample.py:{line}" for line in (2, 3, 4, 5, 6, 7, 8)
+    ]
