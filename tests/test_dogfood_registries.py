@@ -12,9 +12,9 @@ import pytest
 from conftest import REPO, run_cli
 from test_mcp_server import TOOLS as MAGUYVA_TOOLS
 
+from orkestra.validation import validate_workspace
 from orkestra.workspace import Workspace
 from orkestra.workspace.compose import DELEGATION_TOOLS, resolve_skills
-from orkestra.workspace.validate import validate
 
 # The day the ground truths were last verified; validation is pinned to it so the
 # "stale last_verified" warning (180 days) cannot make this suite fail with the calendar.
@@ -37,7 +37,7 @@ HISTORY_CODES = {"evidence-changed", "decision-rewritten"}
 
 
 def test_dogfood_validates_without_errors_or_warnings(ws):
-    assert [str(d) for d in validate(ws, today=VERIFIED_ON) if d.code not in HISTORY_CODES] == []
+    assert [str(d) for d in validate_workspace(ws, today=VERIFIED_ON) if d.code not in HISTORY_CODES] == []
 
 
 def test_dogfood_history_warnings_name_real_commits_and_how_to_reverify(ws):
@@ -45,7 +45,7 @@ def test_dogfood_history_warnings_name_real_commits_and_how_to_reverify(ws):
 
     from orkestra.why.history import _git
 
-    for d in validate(ws, today=VERIFIED_ON):
+    for d in validate_workspace(ws, today=VERIFIED_ON):
         if d.code in HISTORY_CODES:
             sha = re.search(r"\b[0-9a-f]{10}\b(?= \()", d.message).group()
             assert _git(REPO, "cat-file", "-t", sha).strip() == "commit", d.message

@@ -95,7 +95,7 @@ def test_server_spec_pins_the_repository_only_for_clients_without_a_project_vari
 def test_codex_toml_is_written_by_a_toml_writer_for_any_name_and_value():
     """A server name that is no bare key and values with a DEL or quotes still parse back as given
     (the hand-joined TOML left the name unquoted and DEL raw: both invalid TOML)."""
-    from orkestra.render.targets import codex_toml
+    from orkestra.render.targets.mcp import codex_toml
 
     awkward = {"KEY": 'a "quoted"\x7f\nvalue'}
     spec = ServerSpec(name="my server", repo="/abs/re\x7fpo", launcher="path", env=awkward)

@@ -106,10 +106,12 @@ def test_propose_decision_writes_a_draft_only(tmp_path):
     record = yaml.safe_load((repo / result["path"]).read_text())
     assert record["status"] == "proposed" and record["files"] == ["src/shop/pricing.py"]
     assert record["source_commits"][0]["sha"] == shas["rebate"]
+    from orkestra.validation import validate_workspace
     from orkestra.workspace import Workspace
-    from orkestra.workspace.validate import validate
 
-    errors = [d for d in validate(Workspace.load(repo), symbol_lookup=False) if d.severity == "error"]
+    errors = [
+        d for d in validate_workspace(Workspace.load(repo), symbol_lookup=False) if d.severity == "error"
+    ]
     assert not errors, errors
     for bad, expected in (
         ({"files": ["../x.py"]}, "not a path inside"),

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO, run_cli
 
+from orkestra.validation import validate_workspace
 from orkestra.workspace import Workspace
-from orkestra.workspace.validate import validate
 
 RICH = REPO / "tests/fixtures/workspaces/rich"
 TODAY = dt.date(2026, 11, 30)
@@ -32,11 +32,11 @@ def edit(root: Path, rel: str, old: str, new: str) -> None:
 
 
 def found(root: Path, severity: str) -> list[str]:
-    return [str(d) for d in validate(Workspace.load(root), today=TODAY) if d.severity == severity]
+    return [str(d) for d in validate_workspace(Workspace.load(root), today=TODAY) if d.severity == severity]
 
 
 def test_rich_fixture_is_clean():
-    assert validate(Workspace.load(RICH), today=TODAY) == []
+    assert validate_workspace(Workspace.load(RICH), today=TODAY) == []
 
 
 def test_all_errors_are_reported_in_one_run(root):

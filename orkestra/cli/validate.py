@@ -29,7 +29,7 @@ def command(
     """
 
     def action() -> int:
-        from orkestra.workspace.validate import check_workspace
+        from orkestra.validation import check_workspace
 
         diagnostics = check_workspace(repo)
         if show_warnings:  # what breaks outside this shell (orkestra doctor), cheap checks only

@@ -68,9 +68,9 @@ def status_counts(ws: Workspace) -> dict[str, int]:
 def registry_health(ws: Workspace) -> dict[str, Any]:
     """Validation counts and whether ``.claude/`` is in sync with the registries."""
     from orkestra.render.state import sync_status
-    from orkestra.workspace.validate import validate
+    from orkestra.validation import validate_workspace
 
-    diagnostics = set(ws.diagnostics) | set(validate(ws))
+    diagnostics = set(ws.diagnostics) | set(validate_workspace(ws))
     errors = sorted(str(d) for d in diagnostics if d.severity == "error")
     try:
         sync = sync_status(ws).to_dict()

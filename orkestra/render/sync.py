@@ -71,7 +71,7 @@ def _sync(root_path, apply: bool, force: bool) -> SyncReport:
 
     with paused_gc():
         ws = Workspace.load(root_path)
-        diagnostics = validate(ws, stale=False)  # stale facts only warn; sync needs the errors
+        diagnostics = validate(ws)  # the registries alone: stale facts only warn; sync needs the errors
         if any(d.severity == "error" for d in diagnostics):
             raise WorkspaceError(diagnostics)
         if last.unchanged:  # --force on an unchanged tree: validated, and nothing to overwrite

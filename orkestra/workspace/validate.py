@@ -1,6 +1,7 @@
 """Cross-reference checks and what Claude Code would silently drop → ``list[Diagnostic]``.
 
-``validate(ws)`` returns the loader's diagnostics plus every rule below, sorted by place.
+``validate(ws)`` returns the loader's diagnostics plus every rule below, sorted by place
+(``orkestra.validation`` adds the facts git history made stale).
 Errors block ``sync``; warnings (severity "warning") are shown with ``--show-warnings``.
 """
 
@@ -29,20 +30,17 @@ COMMON_SECTIONS = ("When to use", "Success criteria", "Failure recovery")
 TYPE_SECTIONS = {"workflow": ("Steps",), "discipline": ("Rules",), "checklist": ("Checklist",)}
 
 
-def validate(
-    ws: Workspace, today: dt.date | None = None, symbol_lookup=True, stale: bool = True
-) -> list[Diagnostic]:
-    """Every problem in the workspace: load diagnostics, cross-references, lifecycle, stale facts, warnings.
-
-    ``symbol_lookup`` is passed to ``orkestra.why.stale.stale_facts`` (True: Maguyva's index when present);
-    ``stale=False`` skips those git-reading checks (they only warn: ``sync`` needs the errors alone).
-    """
-    from orkestra.why.stale import stale_facts
+def validate(ws: Workspace, today: dt.date | None = None) -> list[Diagnostic]:
+    """Every problem in the registries: load diagnostics, cross-references, lifecycle, warnings, sorted by
+    place. The facts git history made stale are added above this layer (``orkestra.validation``)."""
     from orkestra.workspace.lifecycle import check_lifecycle
 
     checker = _Checker(ws, today or dt.date.today())
-    facts = stale_facts(ws, symbol_lookup) if stale else []
-    found = [*ws.diagnostics, *checker.run(), *check_lifecycle(ws), *facts]
+    return ordered([*ws.diagnostics, *checker.run(), *check_lifecycle(ws)])
+
+
+def ordered(found: list[Diagnostic]) -> list[Diagnostic]:
+    """Diagnostics without repeats, sorted by place (file, line, column, field, message)."""
     unique = list(dict.fromkeys(found))
     return sorted(unique, key=lambda d: (d.path, d.line, d.col, d.field, d.message))
 
@@ -396,7 +394,7 @@ class _Checker:
                     f"last verified {gt.last_verified}, more than {STALE_DAYS} days ago",
                     "stale",
                 )
-        # evidence paths, symbols and changes since last_verified: orkestra.why.stale (stale facts)
+        # evidence paths, symbols and changes since last_verified: orkestra.why.stale, via orkestra.validation
 
     # --- decisions --------------------------------------------------------------------------
 
@@ -458,10 +456,3 @@ class _Checker:
                         code="domain-files",
                     )
                 )
-
-
-def check_workspace(root) -> list[Diagnostic]:
-    """Load the workspace at ``root`` (None: nearest upwards from the cwd) and validate it."""
-    from orkestra.workspace.config import find_root
-
-    return validate(Workspace.load(find_root(root)))
