@@ -123,6 +123,12 @@ def test_the_cycle_finder_finds_a_cycle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
+def test_orkestra_has_no_import_cycles():
+    graph = import_graph("orkestra")
+    assert "orkestra.render.outputs" in graph["orkestra.import_verify"]  # lazy imports are seen
+    assert cycles(graph) == []
+
+
 RUNNER = """
 import json, sys
 import maguyva.api, maguyva.cli.app, maguyva.server.app, maguyva.server.team, maguyva.server.tools
