@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO, git, run_cli
+from clirun import run_cli
+from conftest import REPO, git
 from npm_tools import CLAUDE_CODE, npm_bin
 
 from orkestra.frontmatter import compare, parse_markdown

@@ -9,7 +9,8 @@ import time
 from pathlib import Path
 
 from cli_workspace import cli_json, make_workspace
-from conftest import git, run_cli
+from clirun import run_cli
+from conftest import git
 
 from orkestra.inspect import api
 from orkestra.inspect.cache import SectionCache, Watch

@@ -10,7 +10,8 @@ import shlex
 
 import pytest
 import typer
-from conftest import REPO, run_cli
+from clirun import run_cli
+from conftest import REPO
 
 from orkestra.cli import build_app
 

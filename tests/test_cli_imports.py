@@ -10,7 +10,8 @@ import sys
 
 import pytest
 from cli_workspace import make_workspace
-from conftest import git, run_cli
+from clirun import run_cli
+from conftest import git
 
 from orkestra.cli import ENTRIES, SUMMARIES
 

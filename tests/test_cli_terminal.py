@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from cli_workspace import make_workspace
-from conftest import run_cli
+from clirun import run_cli
 
 RECORD = "ai_assets/reference/decisions/records/DEC-PL-001.yaml"
 SUMMARY = (

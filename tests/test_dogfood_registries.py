@@ -9,7 +9,8 @@ import sys
 from collections import Counter
 
 import pytest
-from conftest import REPO, run_cli
+from clirun import run_cli
+from conftest import REPO
 from test_mcp_server import TOOLS as MAGUYVA_TOOLS
 
 from orkestra.validation import validate_workspace

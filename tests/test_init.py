@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import git, run_cli
+from clirun import run_cli
+from conftest import git
 
 
 def test_init_then_sync_renders_a_working_claude_dir(git_repo: Path):

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import git, run_cli
+from clirun import run_cli
+from conftest import git
 
 from orkestra.init import init_workspace
 from orkestra.project_info import inspect_project, read_manifest

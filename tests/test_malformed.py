@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO, run_cli
+from clirun import run_cli
+from conftest import REPO
 
 BASE = REPO / "tests/fixtures/workspaces/rich"
 CASES = sorted(p.name for p in (REPO / "tests/fixtures/malformed").iterdir() if (p / "expect.yaml").is_file())

@@ -6,7 +6,7 @@ import json
 import tomllib
 
 import pytest
-from conftest import run_cli
+from clirun import run_cli
 
 from orkestra.mcp_config import ServerSpec, client_config
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import run_cli
+from clirun import run_cli
 from mine_repo import commit, mining
 
 from orkestra.mining.decision_candidates import decision_candidates, dependency_names

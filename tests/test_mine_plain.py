@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import git, run_cli
+from clirun import run_cli
+from conftest import git
 from mine_repo import at, commit, mining, tag
 
 from orkestra.mining.auto import run_auto

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import run_cli
+from clirun import run_cli
 from skills_helpers import CORPUS, make_workspace, skill_source, write
 
 from orkestra.trust.audit import audit_skill_dir

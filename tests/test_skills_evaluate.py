@@ -6,7 +6,7 @@ import datetime as dt
 import json
 from pathlib import Path
 
-from conftest import run_cli
+from clirun import run_cli
 from skills_helpers import commit_all, make_workspace, skill_source, write
 
 from orkestra.trust.evaluate import evaluate_skill

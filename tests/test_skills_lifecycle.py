@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import run_cli
+from clirun import run_cli
 from skills_helpers import make_workspace, skill_source
 
 from orkestra.workspace import Workspace

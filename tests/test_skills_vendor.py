@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import run_cli
+from clirun import run_cli
 from skills_helpers import make_workspace, write
 
 

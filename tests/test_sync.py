@@ -6,10 +6,12 @@ import json
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
-from conftest import REPO, run_cli
+from clirun import run_cli
+from conftest import REPO
 
 from orkestra.render.state import sync_status
 from orkestra.workspace import Workspace
@@ -56,6 +58,8 @@ def test_check_passes_after_sync_and_fails_after_registry_edit_naming_the_file(w
 def test_second_sync_writes_nothing_and_keeps_mtimes(ws_root):
     assert sync(ws_root).returncode == 0
     before = mtimes(ws_root)
+    # past the stamp's 50 ms racy window for what the first sync wrote (a new process took that long to start)
+    time.sleep(0.06)
     second = sync(ws_root, "--json")
     assert second.returncode == 0
     data = json.loads(second.stdout)

@@ -1,4 +1,4 @@
-"""The hook handler and the report through the real CLI, as subprocesses."""
+"""The hook handler and the report through the real CLI (in-process; the lean hook as a program)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from clirun import run_cli
 from telemetry_synth import write_store
 
 from orkestra.telemetry.report import report_project

@@ -18,7 +18,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from clirun import run_cli
 from loki_server import Parser
 from telemetry_synth import write_store
 

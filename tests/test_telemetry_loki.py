@@ -23,7 +23,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from clirun import run_cli
 from loki_server import Parser, RealLoki, StubLoki, free_port, get_json, real_loki_binary
 from telemetry_synth import synthetic_events
 

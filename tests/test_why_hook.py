@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO, git, run_cli
+from clirun import run_cli
+from conftest import REPO, git
 from memory_repo import make_memory_repo
 
 from orkestra.why.settings import HOOK_PROGRAM, MATCHER, merge_memory_hook

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import run_cli
+from clirun import run_cli
 from index_helpers import write_tree
 
 from maguyva.api import Maguyva

@@ -5,7 +5,7 @@ narrow), citations and symbols never cut, and the index summary's store path nev
 from __future__ import annotations
 
 import pytest
-from conftest import run_cli
+from clirun import run_cli
 from index_helpers import commit_all, write_tree
 
 LONG = "app/deeply/nested/package/with/a/long/module/path/for/tables/kernel.py"

@@ -6,7 +6,8 @@ import json
 import shutil
 from pathlib import Path
 
-from conftest import REPO, git, run_cli
+from clirun import run_cli
+from conftest import REPO, git
 
 RICH = REPO / "tests/fixtures/workspaces/rich"
 SKILL = "registries/skills/domains/schema-migration-workflow"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import run_cli
+from clirun import run_cli
 
 
 def test_import_skips_symlinks_huge_files_and_broken_frontmatter(git_repo: Path, tmp_path: Path):

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from clirun import run_cli
 
 SECRET = "PRIVATE-HOME-CONTENT"
 

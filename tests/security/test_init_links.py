@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from clirun import run_cli
 from outside_tree import outside_folder, untouched
 
 

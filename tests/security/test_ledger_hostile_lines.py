@@ -1,7 +1,7 @@
 """Issue 31, class 7: a committed ledger line can crash no reader, and no summary can add a heading.
 
 Each hostile line is appended to a real repository's ledger after two real classifications; every
-reader (``mine validate`` as a subprocess, ``mine status``, ``registry changelog render``, ``why``)
+reader (``mine validate`` through the CLI, ``mine status``, ``registry changelog render``, ``why``)
 must answer, name the bad line by file, line and field, skip it, and keep the good entries.
 """
 
@@ -17,7 +17,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from conftest import run_cli
+from clirun import run_cli
 from mine_repo import commit, mining, tag
 from ork_workspace import RICH
 

@@ -19,7 +19,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from conftest import git, run_cli
+from clirun import run_cli
+from conftest import git
 from outside_tree import outside_folder, untouched
 
 

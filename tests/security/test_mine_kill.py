@@ -17,7 +17,8 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import git, run_cli
+from clirun import run_cli
+from conftest import git
 from mine_repo import commit, fast_import, mining
 
 from orkestra.errors import OrkestraError

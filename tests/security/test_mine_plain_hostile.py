@@ -10,7 +10,8 @@ import json
 import sys
 import time
 
-from conftest import git, run_cli
+from clirun import run_cli
+from conftest import git
 from mine_repo import commit, mining
 
 from orkestra.mining.auto import run_auto

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from clirun import run_cli
 
 from orkestra.errors import OrkestraError
 from orkestra.outdir import MARKER

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import anyio
 import pytest
-from conftest import run_cli
+from clirun import run_cli
 from local_http import free_port, mcp_calls, serve_http, wait_for_port
 from maguyva_project import make_project
 from mcp import Client

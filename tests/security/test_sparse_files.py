@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from clirun import run_cli
 from ork_workspace import SKILL, workspace
 
 SPARSE = 3 << 30

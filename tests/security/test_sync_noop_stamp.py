@@ -12,7 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import REPO, run_cli
+from clirun import run_cli
+from conftest import REPO
 
 from orkestra.errors import WorkspaceError
 from orkestra.render.freshness import unchanged_by_stat

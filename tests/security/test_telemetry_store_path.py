@@ -22,7 +22,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from conftest import run_cli
+from clirun import run_cli
 from outside_tree import outside_folder, untouched
 
 HOOK = str(Path(sys.executable).parent / "orkestra-hook")

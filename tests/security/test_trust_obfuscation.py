@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 
 import pytest
-from conftest import run_cli
+from clirun import run_cli
 
 from orkestra.trust.audit import audit_skill_dir
 from orkestra.trust.injection import scan_markdown

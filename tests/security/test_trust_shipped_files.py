@@ -17,7 +17,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from conftest import run_cli
+from clirun import run_cli
 from test_skills_ingest import genome_qc
 from test_skills_ingest import workspace as ingest_workspace
 

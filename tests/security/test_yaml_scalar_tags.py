@@ -15,7 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from conftest import run_cli
+from clirun import run_cli
 from ork_workspace import SKILL, workspace
 
 from maguyva.config_file import load_document
