@@ -43,7 +43,7 @@ def store_exists(location: Path | str | PostgresLocation) -> bool:
 def reset_store(location: Path | str | PostgresLocation) -> None:
     """Forget the index at ``location`` (``index --full``): the SQLite file, or the repository's rows."""
     if not is_postgres_url(location):
-        from maguyva.store.sqlite import not_an_index
+        from maguyva.store.sqlite_file import not_an_index
 
         problem = not_an_index(Path(location))
         if problem:

@@ -1,6 +1,8 @@
 """The SQLite backend: WAL, ``synchronous=NORMAL``, FTS5 gram tokens (substring) and unicode61 (BM25).
 
-The only module that speaks SQL. An index run is one write transaction (a ``--full`` rebuild
+``SQLiteStore``: the connection, the schema, the transaction and every write; its reads are
+``sqlite_reads.SQLiteReads``, its vectors ``sqlite_vectors.SQLiteVectors``, its file on disk
+``sqlite_file``. An index run is one write transaction (a ``--full`` rebuild
 drops and recreates the tables inside it), so a crash or kill -9 at any moment leaves the previous
 index, and WAL readers keep reading the last committed state while a writer works. Read-only
 connections never write, not even the schema check, so they never wait for the write lock. A first
@@ -14,24 +16,19 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import stat
-import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from maguyva import models  # each record's module is imported by the first read that builds one
 from maguyva.errors import SchemaVersionError, StoreError
-from maguyva.store.base import Span, Store
-from maguyva.store.filetext import FileText, as_file_text, gram_query, grams, unpack_text
-from maguyva.store.lines import matching_lines, prefilter, split_lines
-from maguyva.store.rows import EDGE_COLUMNS, SYMBOL_COLUMNS, symbol_from_row
+from maguyva.store.base import Store
+from maguyva.store.filetext import FileText, as_file_text, grams, unpack_text
 from maguyva.store.schema import NAME_COLUMNS, SCHEMA, SCHEMA_VERSION, TABLES
-from maguyva.store.sqlite_names import IMPORT_ID, Names, register
-from maguyva.store.sqlite_rows import FILE as _FILE
+from maguyva.store.sqlite_file import building_file, fsync, not_an_index, remove_stale_builds
+from maguyva.store.sqlite_names import Names, register
+from maguyva.store.sqlite_reads import SQLiteReads
 from maguyva.store.sqlite_rows import NAME as _NAME
 from maguyva.store.sqlite_rows import NAMES as _NAMES
 from maguyva.store.sqlite_rows import RESOLVED as _RESOLVED
@@ -46,14 +43,13 @@ from maguyva.store.sqlite_rows import (
 from maguyva.store.sqlite_vectors import VECTOR_SCHEMA, SQLiteVectors
 
 if TYPE_CHECKING:
-    from maguyva.models import Edge, FileExtraction, FileRecord, Reference, Symbol
-    from maguyva.store.values import Centrality, LanguageStats, Snapshot
+    from maguyva.models import Edge, FileExtraction, FileRecord
+    from maguyva.store.values import Centrality, Snapshot
 
 READ_BUSY_MS = 5_000  # readers only wait through brief WAL recovery or checkpoint steps
 WRITE_BUSY_MS = 30_000  # a second writer waits this long for the running one, then gets a clear error
 WAL_LIMIT_BYTES = 64 << 20  # the WAL is truncated back to this after a checkpoint (a rebuild grows it)
 
-_MAX_VARS = 500
 GRAMS_HELD_CHARS = 64 << 20  # a bulk load holds back this much gram text (the stdlib's is 25 MB)
 # a bulk load's deferred work (``SQLiteStore.deferred``): which of a clean run's writes fill each table
 # with secondary indexes, and how many held-back gram rows one step inserts
@@ -67,11 +63,9 @@ _FILLED_BY = {
 }
 _WRITES = frozenset({"files", "edges", "centrality"})
 _GRAMS_STEP = 256
-_CENTRALITY_COLUMNS = "path, symbol, pagerank, in_degree, out_degree"
-_SYMBOL_COLUMNS_S = ", ".join(f"s.{c}" for c in SYMBOL_COLUMNS.split(", "))
 
 
-class SQLiteStore(SQLiteVectors, Store):
+class SQLiteStore(SQLiteReads, SQLiteVectors, Store):
     """A Maguyva index in one SQLite file."""
 
     def __init__(self, path: Path | str, *, readonly: bool = False, fresh: bool = False):
@@ -81,7 +75,7 @@ class SQLiteStore(SQLiteVectors, Store):
         self.readonly = readonly
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # a fresh index is built aside and moved into place when its first transaction commits
-        self.building = _building_file(self.path) if fresh and not readonly else None
+        self.building = building_file(self.path) if fresh and not readonly else None
         self._grams: list[tuple[int, str]] | None = None  # a bulk load's gram rows, inserted in bulk
         self._grams_chars = 0
         self._indexes: dict[str, tuple[str, str]] = {}  # a bulk load's indexes still to build: table, SQL
@@ -92,7 +86,7 @@ class SQLiteStore(SQLiteVectors, Store):
                 raise StoreError(f"{self.path}: {problem}; refusing to write into it (pass another --store)")
         try:
             if self.building is not None:
-                _remove_stale_builds(self.path)
+                remove_stale_builds(self.path)
                 self.building.unlink(missing_ok=True)
             self._connect(self.building or self.path)
             if readonly:
@@ -132,7 +126,7 @@ class SQLiteStore(SQLiteVectors, Store):
         self.building = None
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.close()
-        _fsync(built)
+        fsync(built)
         if not self.path.exists():  # a WAL left beside no database would be replayed into this one
             for suffix in ("-wal", "-shm"):
                 Path(f"{self.path}{suffix}").unlink(missing_ok=True)
@@ -144,7 +138,7 @@ class SQLiteStore(SQLiteVectors, Store):
             if not self.path.exists():
                 built.replace(self.path)
         built.unlink(missing_ok=True)
-        _fsync(self.path.parent)
+        fsync(self.path.parent)
         self._connect(self.path)
 
     def _abandon_build(self) -> None:
@@ -292,35 +286,6 @@ class SQLiteStore(SQLiteVectors, Store):
         return self.db.execute("PRAGMA integrity_check").fetchone()[0]
 
     # ---- writes ----
-    def file_states(self):
-        return {
-            p: (s, m, h) for p, s, m, h in self.db.execute("SELECT path, size, mtime_ns, hash FROM files")
-        }
-
-    def known_files(self):
-        return self._known_files("", ())
-
-    def _known_files(self, where: str, args: list[str] | tuple[()]) -> dict[str, tuple]:
-        split: dict[str, tuple[str, ...]] = {}  # a few distinct flag strings across thousands of files
-        return {
-            p: (
-                size,
-                mtime_ns,
-                digest,
-                language,
-                split.get(flags) or split.setdefault(flags, tuple(f for f in flags.split(",") if f)),
-            )
-            for p, size, mtime_ns, digest, language, flags in self.db.execute(
-                "SELECT path, size, mtime_ns, hash, language, flags FROM files" + where, args
-            )
-        }
-
-    def known_files_of(self, paths):
-        found: dict[str, tuple] = {}
-        for batch in _batches(sorted(set(paths))):
-            found.update(self._known_files(f" WHERE path IN ({_marks(batch)})", batch))
-        return found
-
     def put_file(
         self, record: FileRecord, mtime_ns: int, extraction: FileExtraction, text: str | FileText
     ) -> None:
@@ -497,395 +462,8 @@ class SQLiteStore(SQLiteVectors, Store):
             (snapshot.commit, snapshot.created_at, json.dumps(list(snapshot.dirty))),
         )
 
-    # ---- resolution view ----
-    def known_paths(self):
-        return dict(self.db.execute("SELECT path, language FROM files"))
-
-    def symbols_named(self, name: str):
-        return self._symbols("name = ? ORDER BY file, seq", (name,))
-
-    def symbols_in(self, path: str):
-        return self._symbols(f"file = {_FILE} ORDER BY seq", (path,))
-
-    def symbols_qualified(self, qualified_name: str):
-        return self._symbols(f"qualified_id = {_NAME} ORDER BY file, seq", (qualified_name,))
-
-    def references_in(self, path: str):
-        return self._references(f"r.file = {_FILE}", (path,))
-
-    def _references(self, clause: str, args) -> list[Reference]:
-        """The references matching ``clause`` (on ``refs r``) ordered by path, line, col, kind, name and
-        insertion. SQLite sorts by path, line, col and insertion (one join, to ``files``); the strings
-        are looked up once each; the rare references sharing a place are then ordered by kind and name."""
-        rows = self.db.execute(
-            "SELECT f.path, r.name_id, r.kind_id, r.line, r.col, r.qualifier_id, r.scope_id, r.module_id,"
-            f" r.alias_id FROM refs r JOIN files f ON f.id = r.file WHERE {clause}"
-            " ORDER BY f.path, r.line, r.col, r.file, r.seq",
-            args,
-        ).fetchall()
-        text = self._texts({i for r in rows for i in (r[1], r[2], r[5], r[6], r[7], r[8])})
-        get = text.get
-        found = [
-            models.Reference(
-                r[0],
-                text[r[1]],
-                text[r[2]],
-                r[3],
-                r[4],
-                get(r[5], ""),
-                get(r[6]),
-                get(r[7], ""),
-                get(r[8], ""),
-            )
-            for r in rows
-        ]
-        return _order_ties(found, attrgetter("path", "line", "col"), attrgetter("kind", "name"))
-
-    def references_named(self, names: Iterable[str]) -> list[Reference]:
-        found: list[Reference] = []
-        for batch in _batches(sorted(set(names))):  # in batches, sorted per batch: as schema 7 did
-            found += self._references(f"r.name_id IN {_NAMES}", (json.dumps(batch),))
-        return found
-
-    def edges_named(self, names: Iterable[str]) -> list[Edge]:
-        found: list[Edge] = []
-        for batch in _batches(sorted(set(names))):
-            found += self._edges(f"name_id IN {_NAMES}", (json.dumps(batch),))
-        return found
-
-    def paths_importing(self, fragments: Iterable[str]) -> set[str]:
-        found: set[str] = set()
-        for fragment in set(fragments):
-            pattern = "%" + fragment.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-            found.update(
-                p
-                for (p,) in self.db.execute(
-                    "SELECT DISTINCT f.path FROM refs r INDEXED BY refs_import JOIN files f ON f.id = r.file"
-                    " JOIN names n ON n.id = r.name_id LEFT JOIN names m ON m.id = r.module_id"
-                    f" WHERE r.kind_id = {IMPORT_ID} AND"
-                    " (coalesce(m.text, '') LIKE ? ESCAPE '\\' OR n.text LIKE ? ESCAPE '\\')",
-                    (pattern, pattern),
-                )
-            )
-        return found
-
-    def paths_inheriting_from(self, paths: Iterable[str]) -> set[str]:
-        found: set[str] = set()
-        for batch in _batches(sorted(set(paths))):
-            found.update(
-                p
-                for (p,) in self.db.execute(
-                    f"SELECT DISTINCT src_path FROM edge_rows WHERE kind_id = {_NAME} AND dst_path_id IN {_NAMES}",
-                    ("inherits", json.dumps(batch)),
-                )
-            )
-        return found
-
-    def all_edges(self, resolved_only: bool = True):
-        return self._edges(f"resolution_id IN {_RESOLVED}" if resolved_only else "1", (), by_id=True)
-
-    # ---- retrieval ----
-    def find_symbols(self, name, *, kind=None, qualified=False, prefix=False, limit=50):
-        column = "qualified_name" if qualified else "name"
-        if prefix:
-            clause, args = f"{column} >= ? AND {column} < ?", [name, name + "\U0010ffff"]
-        else:
-            clause, args = (f"qualified_id = {_NAME}", [name]) if qualified else ("name = ?", [name])
-        if kind:
-            clause, args = clause + f" AND kind_id = {_NAME}", [*args, kind]
-        return self._symbols(clause + " ORDER BY path, line, file, seq LIMIT ?", (*args, limit))
-
-    def query_symbols(self, *, kind=None, name_glob=None, signature_like=None, path_prefix=None, limit=50):
-        clauses, args = ["1"], []
-        if kind:
-            clauses.append(f"kind_id = {_NAME}")
-            args.append(kind)
-        if name_glob:
-            clauses.append("name GLOB ?")
-            args.append(name_glob)
-        if signature_like:
-            clauses.append("instr(lower(signature), lower(?)) > 0")
-            args.append(signature_like)
-        if path_prefix:
-            clauses.append("substr(s.path, 1, ?) = ?")
-            args += [len(path_prefix), path_prefix]
-        # files first, in path order, so LIMIT stops the walk early; a glob's prefix is searched by name
-        tables = "symbol_rows s" if name_glob else "files f CROSS JOIN symbol_rows s ON s.file = f.id"
-        rows = self.db.execute(
-            f"SELECT {_SYMBOL_COLUMNS_S} FROM {tables} WHERE {' AND '.join(clauses)}"
-            " ORDER BY s.path, s.line, s.file, s.seq LIMIT ?",
-            (*args, limit),
-        )
-        return [symbol_from_row(r) for r in rows]
-
-    def edges_out(self, path, symbol=None):
-        if symbol is None:
-            return self._edges(f"src_path_id = {_NAME}", (path,))
-        return self._edges(f"src_path_id = {_NAME} AND src_symbol_id = {_NAME}", (path, symbol))
-
-    def neighbour_files(self, paths):
-        found: dict[str, set[str]] = {p: set() for p in paths}
-        if not paths:
-            return found
-        wanted = _json_list(paths)
-        rows = self.db.execute(
-            f"SELECT src_path, dst_path FROM edge_rows WHERE src_path_id IN {_NAMES} AND dst_path_id IS NOT NULL"
-            f" AND dst_path_id != src_path_id UNION SELECT dst_path, src_path FROM edge_rows"
-            f" WHERE dst_path_id IN {_NAMES} AND src_path_id != dst_path_id",
-            (wanted, wanted),
-        )
-        for path, other in rows:
-            found[path].add(other)
-        return found
-
-    def edges_in(self, path=None, symbol=None):
-        if symbol is not None and path is not None:
-            return self._edges(f"dst_symbol_id = {_NAME} AND dst_path_id = {_NAME}", (symbol, path))
-        if symbol is not None:
-            return self._edges(f"dst_symbol_id = {_NAME}", (symbol,))
-        return self._edges(f"dst_path_id = {_NAME}", (path,))
-
-    def search_literal(self, text: str, limit: int = 50) -> list[Span]:
-        if not text:
-            return []
-        expression = gram_query(prefilter(text))
-        if expression is None:  # under three bytes the gram index cannot help: check every file
-            rows = self.db.execute("SELECT path, id FROM files ORDER BY path").fetchall()
-        else:  # a superset of the files holding the text; read and checked one by one until ``limit`` lines
-            rows = self.db.execute(
-                "SELECT f.path, f.id FROM files_grams g JOIN files f ON f.id = g.rowid "
-                "WHERE files_grams MATCH ? ORDER BY f.path",
-                (expression,),
-            ).fetchall()
-        spans: list[Span] = []
-        folded = text.lower()
-        ascii_needle = folded.encode() if folded.isascii() else None
-        for path, rowid in rows:
-            packed = self.db.execute("SELECT text FROM files_text WHERE id = ?", (rowid,)).fetchone()
-            if packed is None:
-                continue
-            data = zlib.decompress(packed[0])
-            if ascii_needle is not None and data.isascii() and ascii_needle not in data.lower():
-                continue  # an ASCII file lower-cases the same as bytes: most false candidates end here
-            spans += matching_lines(path, data.decode("utf-8", "surrogatepass"), text, limit - len(spans))
-            if len(spans) >= limit:
-                break
-        return spans
-
-    def search_bm25(self, query: str, limit: int = 20) -> list[Span]:
-        from maguyva.search_words import search_words  # its word patterns: only BM25 compiles them
-
-        words = search_words(query).split()
-        if not words:
-            return []
-        expression = " OR ".join('"' + w.replace('"', '""') + '"' for w in dict.fromkeys(words))
-        rows = self.db.execute(
-            "SELECT c.path, c.start_line, c.end_line, c.symbol, bm25(chunks_fts) AS score "
-            "FROM chunks_fts JOIN chunk_rows c ON c.id = chunks_fts.rowid "
-            "WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?",
-            (expression, limit),
-        ).fetchall()
-        spans = []
-        for path, start, end, symbol, score in rows:
-            text = self.file_text(path) or ""
-            body = "\n".join(split_lines(text)[start - 1 : end])
-            spans.append(Span(path=path, line=start, end_line=end, text=body, score=-score, symbol=symbol))
-        return spans
-
-    def file_text(self, path: str) -> str | None:
-        row = self.db.execute(
-            "SELECT t.text FROM files_text t JOIN files f ON f.id = t.id WHERE f.path = ?", (path,)
-        ).fetchone()
-        return unpack_text(row[0]) if row else None
-
-    def file_record(self, path: str) -> FileRecord | None:
-        row = self.db.execute(
-            "SELECT path, language, size, hash, flags FROM files WHERE path = ?", (path,)
-        ).fetchone()
-        if row is None:
-            return None
-        return models.FileRecord(
-            path=row[0],
-            language=row[1],
-            size=row[2],
-            content_hash=row[3],
-            flags=tuple(f for f in row[4].split(",") if f),
-        )
-
-    # ---- batched reads: a JSON array parameter, so one statement whatever the number of keys ----
-    def file_records(self, paths):
-        rows = self.db.execute(
-            "SELECT path, language, size, hash, flags FROM files "
-            "WHERE path IN (SELECT value FROM json_each(?))",
-            (_json_list(paths),),
-        )
-        return {
-            r[0]: models.FileRecord(
-                path=r[0],
-                language=r[1],
-                size=r[2],
-                content_hash=r[3],
-                flags=tuple(f for f in r[4].split(",") if f),
-            )
-            for r in rows
-        }
-
-    def file_texts(self, paths):
-        rows = self.db.execute(
-            "SELECT f.path, t.text FROM files f JOIN files_text t ON t.id = f.id "
-            "WHERE f.path IN (SELECT value FROM json_each(?))",
-            (_json_list(paths),),
-        )
-        return {path: unpack_text(packed) for path, packed in rows}
-
-    def symbols_in_paths(self, paths):
-        wanted = list(dict.fromkeys(paths))
-        found: dict[str, list[Symbol]] = {p: [] for p in wanted}
-        for symbol in self._symbols(
-            "file IN (SELECT f.id FROM json_each(?) j JOIN files f ON f.path = j.value) ORDER BY file, seq",
-            (json.dumps(wanted),),
-        ):
-            found[symbol.path].append(symbol)
-        return found
-
-    def centralities(self, keys):
-        wanted = [[path, symbol or ""] for path, symbol in dict.fromkeys(keys)]
-        rows = self.db.execute(
-            "SELECT p.text, s.text, c.pagerank, c.in_degree, c.out_degree FROM json_each(?) k "
-            "CROSS JOIN names p CROSS JOIN names s CROSS JOIN centrality c "
-            "WHERE p.hash = name_hash(k.value ->> 0) AND p.text = k.value ->> 0 "
-            "AND s.hash = name_hash(k.value ->> 1) AND s.text = k.value ->> 1 "
-            "AND c.path_id = p.id AND c.symbol_id = s.id",
-            (json.dumps(wanted),),
-        )
-        return {(row[0], row[1] or None): _centrality(row) for row in rows}
-
-    def snapshot(self) -> Snapshot | None:
-        row = self.db.execute(
-            "SELECT commit_sha, created_at, dirty FROM snapshots ORDER BY id DESC LIMIT 1"
-        ).fetchone()
-        from maguyva.store.values import Snapshot
-
-        return Snapshot(row[0], row[1], tuple(json.loads(row[2]))) if row else None
-
-    def centrality(self, path, symbol=None):
-        row = self.db.execute(
-            f"SELECT {_CENTRALITY_COLUMNS} FROM centrality_rows WHERE path_id = {_NAME} AND symbol_id = {_NAME}",
-            (path, symbol or ""),
-        ).fetchone()
-        return _centrality(row) if row else None
-
-    def top_central(self, limit=20, files=False):
-        clause = f"symbol_id {'=' if files else '!='} {_NAME}"
-        args: tuple = ("",)
-        if limit > 0:  # the limit-th best pagerank bounds the rows joined to their names (ties included)
-            clause += (
-                f" AND pagerank >= coalesce((SELECT pagerank FROM centrality WHERE {clause}"
-                " ORDER BY pagerank DESC LIMIT 1 OFFSET ?), -1e308)"
-            )
-            args = ("", "", limit - 1)
-        rows = self.db.execute(
-            f"SELECT {_CENTRALITY_COLUMNS} FROM centrality_rows WHERE {clause}"
-            " ORDER BY pagerank DESC, path, symbol LIMIT ?",
-            (*args, limit),
-        )
-        return [_centrality(row) for row in rows]
-
-    def language_stats(self) -> list[LanguageStats]:
-        rows = self.db.execute(
-            "SELECT coalesce(language, 'text'), count(*), sum(n_symbols), sum(n_edges)"
-            " FROM files GROUP BY 1 ORDER BY 2 DESC, 1"
-        )
-        from maguyva.store.values import LanguageStats
-
-        return [LanguageStats(*row) for row in rows]
-
     def edge_counts(self) -> dict[str, int]:
         return dict(sorted(self._edge_totals().items()))
-
-    # ---- helpers ----
-    def _symbols(self, clause: str, args) -> list[Symbol]:
-        rows = self.db.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbol_rows WHERE {clause}", args)
-        return [symbol_from_row(r) for r in rows]
-
-    def _edges(self, clause: str, args, by_id: bool = False) -> list[Edge]:
-        """The edges matching ``clause`` (on the ``edge_rows`` view) by source path, line and insertion
-        (or by insertion only). Joined row by row: as fast as looking each string up once, here."""
-        rows = self.db.execute(
-            f"SELECT {EDGE_COLUMNS} FROM edge_rows WHERE {clause} ORDER BY "
-            + ("id" if by_id else "src_path, src_line, id"),
-            args,
-        )
-        return [models.Edge(*row) for row in rows]
-
-    def _texts(self, ids: set) -> dict[int, str]:
-        """id → text of ``names`` (None, a NULL column, is left out)."""
-        ids.discard(None)
-        return dict(
-            self.db.execute(
-                "SELECT n.id, n.text FROM json_each(?) j JOIN names n ON n.id = j.value",
-                (json.dumps(sorted(ids)),),
-            )
-        )
-
-
-def _order_ties(rows: list, place, tie) -> list:
-    """``rows`` (sorted by ``place`` and insertion) with each run of equal places sorted by ``tie``."""
-    places = list(map(place, rows))
-    out: list = []
-    start = 0
-    for i in range(1, len(rows) + 1):
-        if i == len(rows) or places[i] != places[start]:
-            out += sorted(rows[start:i], key=tie) if i - start > 1 else rows[start:i]  # stable
-            start = i
-    return out
-
-
-def _centrality(row) -> Centrality:
-    from maguyva.store.values import Centrality  # a dict lookup once imported; grep never pays for it
-
-    return Centrality(
-        path=row[0], symbol=row[1] or None, pagerank=row[2], in_degree=row[3], out_degree=row[4]
-    )
-
-
-def _marks(batch) -> str:
-    return ",".join("?" * len(batch))
-
-
-def _batches(items: list) -> Iterator[list]:
-    for start in range(0, len(items), _MAX_VARS):
-        yield items[start : start + _MAX_VARS]
-
-
-def _building_file(path: Path) -> Path:
-    return path.with_name(f".{path.name}.{os.getpid()}.building")
-
-
-def _remove_stale_builds(path: Path) -> None:
-    """Remove the files of fresh builds whose process is gone (killed before it moved its index in)."""
-    for stale in path.parent.glob(f".{path.name}.*.building*"):
-        pid = stale.name[len(path.name) + 2 :].split(".", 1)[0]
-        if pid.isdigit() and not _alive(int(pid)):
-            stale.unlink(missing_ok=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def _fsync(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _statements(script: str) -> Iterator[str]:
@@ -898,49 +476,3 @@ def _statements(script: str) -> Iterator[str]:
         if sqlite3.complete_statement(current):
             yield current.strip()
             current = ""
-
-
-def _json_list(paths) -> str:
-    return json.dumps(list(dict.fromkeys(paths)))
-
-
-_SQLITE_HEADER = b"SQLite format 3\x00"
-
-
-def not_an_index(path: Path) -> str:
-    """Why the file at ``path`` is not one an index run may write into or ``index --full`` delete ("" when
-    absent, empty, a link, or a Maguyva index of any version): ``--store notes.txt --full`` must never
-    cost the user ``notes.txt``, nor ``--store app.db`` add tables to another program's database."""
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        return ""
-    except OSError as exc:
-        return f"cannot be inspected ({exc.strerror})"
-    if stat.S_ISLNK(mode):
-        return ""  # the link goes, never what it points to
-    if stat.S_ISDIR(mode):
-        return "it is a folder, not an index file"
-    if not stat.S_ISREG(mode):
-        return "it is not a regular file"
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
-        try:
-            head = os.read(fd, len(_SQLITE_HEADER))
-        finally:
-            os.close(fd)
-    except OSError as exc:
-        return f"cannot be read ({exc.strerror})"
-    if not head:
-        return ""
-    if head != _SQLITE_HEADER:
-        return "it is not a SQLite database (not a Maguyva index)"
-    try:
-        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-        try:
-            found = db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'").fetchone()
-        finally:
-            db.close()
-    except sqlite3.DatabaseError as exc:
-        return f"a SQLite database that cannot be read ({exc})"
-    return "" if found else "a SQLite database that is not a Maguyva index (no meta table)"
