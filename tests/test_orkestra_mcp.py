@@ -193,7 +193,7 @@ def test_the_tools_registry_declares_exactly_the_served_tools():
 
 
 def test_mcp_config_prints_the_orkestra_server_for_every_client(tmp_path):
-    from conftest import run_cli
+    from clirun import run_cli
 
     claude = run_cli("mcp", "config", "--client", "claude", "--server", "orkestra", cwd=tmp_path)
     entry = json.loads(claude.stdout)["mcpServers"]["orkestra"]
@@ -211,7 +211,7 @@ def test_mcp_config_prints_the_orkestra_server_for_every_client(tmp_path):
 
 
 def test_read_only_drops_the_writing_tool_and_remote_http_requires_it(shop):
-    from conftest import run_cli
+    from clirun import run_cli
 
     async def go():
         async with Client(build_server(shop[0], read_only=True)) as client:
@@ -235,7 +235,7 @@ def test_the_catalog_listing_is_bounded():
 
 
 def test_a_new_workspace_wires_the_orkestra_server(git_repo):
-    from conftest import run_cli
+    from clirun import run_cli
 
     assert run_cli("init", str(git_repo), cwd=git_repo).returncode == 0
     assert run_cli("sync", cwd=git_repo).returncode == 0

@@ -9,7 +9,6 @@ history with a short message, in the same run (never a wall-clock bound).
 from __future__ import annotations
 
 import json
-import os
 import random
 import subprocess
 import sys
@@ -17,6 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from clirun import run_cli
 from conftest import REPO, git
 
 sys.path.insert(0, str(REPO / "bench"))
@@ -120,13 +120,7 @@ def test_an_octopus_merge_of_thousands_of_parents_keeps_whole_shas_only(tmp_path
         + b"\n"
     )
     subprocess.run(["git", "fast-import", "--quiet"], cwd=repo, input=b"".join(stream), check=True)
-    done = subprocess.run(
-        [sys.executable, "-m", "orkestra", "mine", "sync", "--json"],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-    )
+    done = run_cli("mine", "sync", "--json", cwd=repo)
     assert done.returncode == 0, done.stderr
     mining = repo / ".orkestra" / "mining"
     octopus = json.loads((mining / "commits.jsonl").read_text(encoding="utf-8").splitlines()[-1])

@@ -13,11 +13,10 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from clirun import Result, run_cli
 from conftest import git
 from ork_workspace import cli, errors, workspace
 
@@ -89,14 +88,8 @@ def test_a_vendor_skill_name_with_a_newline_fails_conformance():
 # --- a .git file or link pointing at another repository -------------------------------------------
 
 
-def index(root: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "orkestra", "code", "index", *args],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+def index(root: Path, *args: str) -> Result:
+    return run_cli("code", "index", *args, cwd=root)
 
 
 @pytest.fixture
