@@ -274,3 +274,27 @@ def test_long_failure_loop_names_fit_with_the_full_name_as_tooltip():
         and shown.endswith("bash:pytest")
         and shown.startswith("0f8f")
     )
+
+
+def test_every_label_is_text_never_markup():
+    """The page's templates autoescape: a skill name, a title and a store warning holding markup show
+    as text, and the charts and tables still hold them."""
+    from orkestra.telemetry.events import Event
+    from orkestra.telemetry.page import render_page
+    from orkestra.telemetry.report import build_report
+
+    hostile = '<img src=x onerror="alert(1)">'
+    labels = {"event": "PreToolUse", "tool_type": "skill", "tool_name": "Skill", "skill": hostile}
+    events = [
+        Event(f"2026-03-01T10:00:0{i}.000Z", labels, {"session_id": "s", "tool_use_id": f"t{i}"})
+        for i in range(3)
+    ]
+    html = render_page(build_report(events, [f"bad line {hostile}"]), events, title=f"T {hostile}")
+    assert "<img" not in html
+    charts = Charts()
+    charts.feed(html)
+    assert charts.external == []
+    assert hostile in charts.charts["skills"]["texts"]  # the bar's label, read back as the text it was
+    assert (
+        html.count("&lt;img src=x onerror=") >= 4
+    )  # title, heading, the skills chart and table, the warning

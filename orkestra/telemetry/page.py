@@ -1,7 +1,8 @@
 """The local dashboard: one self-contained HTML file drawn from the store, charts as inline SVG.
 
-No script, no font, no request at view time: every chart is an ``<svg data-chart=NAME>`` we
-render here, followed by the same numbers as a table. Charts: events over time by tool type,
+No script, no font, no request at view time: every chart is an ``<svg data-chart=NAME>`` drawn
+from the positions computed here by the Jinja templates in ``templates/`` (``page.html.j2``, its
+charts in ``charts.html.j2``; autoescaped), followed by the same numbers as a table. Charts: events over time by tool type,
 failure rate per tool family, MCP server share, skills activated, subagent dispatches, failure
 loops and the slowest tools; then a table of the latest events. Pure functions of a Report and
 the events; ``write_page`` is the only side effect.
@@ -13,8 +14,10 @@ import os
 import statistics
 from collections import Counter, defaultdict
 from datetime import UTC, datetime
-from html import escape
+from functools import lru_cache
 from typing import Any
+
+import jinja2
 
 from orkestra.telemetry.events import Event
 from orkestra.telemetry.report import (
@@ -107,35 +110,64 @@ def slowest(events: list[Event], top: int = MAX_BARS) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: (-r["median_ms"], r["family"]))[:top]
 
 
-# -- SVG ---------------------------------------------------------------------------------------
+# -- charts: positions here, markup in templates/charts.html.j2 ----------------------------------
 
 
-def _hbars(name: str, title: str, rows: list[tuple[str, float, str]], unit: str = "") -> str:
-    """Horizontal bars: (label, value, text shown at the bar's end)."""
+@lru_cache(maxsize=1)
+def _environment() -> jinja2.Environment:
+    """The page's templates, packaged with orkestra (``templates/*.html.j2``), autoescaped."""
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("orkestra.telemetry", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def _macro(name: str):
+    return getattr(_environment().get_template("charts.html.j2").module, name)
+
+
+def hbars_chart(name: str, title: str, rows: list[tuple[str, float, str]], unit: str = "") -> dict[str, Any]:
+    """Horizontal bars: (label, value, text shown at the bar's end); the label cut to fit, the full
+    label as the tooltip."""
     rows = rows[:MAX_BARS]
-    if not rows:
-        return _empty(name, title)
     width, label_w, row_h = 640, 200, 24
-    height = row_h * len(rows) + 10
-    top = max(value for _, value, _ in rows) or 1
-    parts = [
-        (
-            f'<svg data-chart="{name}" role="img" aria-label="{escape(title)}" viewBox="0 0 {width} {height}" '
-            f'width="100%" style="max-width:{width}px" xmlns="http://www.w3.org/2000/svg">'
-        )
-    ]
+    top = max((value for _, value, _ in rows), default=0) or 1
+    bars = []
     for i, (label, value, shown) in enumerate(rows):
         y = 5 + i * row_h
         bar = max((width - label_w - 190) * value / top, 1)
-        color = FAIL if unit == "%" and value > 0 else BAR
-        parts.append(
-            f'<text x="{label_w - 6}" y="{y + 16}" text-anchor="end" class="label">'
-            f"<title>{escape(label)}</title>{escape(fit_label(label, LABEL_CHARS))}</text>"
-            f'<rect x="{label_w}" y="{y + 3}" width="{bar:.1f}" height="{row_h - 6}" fill="{color}">'
-            f"<title>{escape(label)}: {escape(shown)}</title></rect>"
-            f'<text x="{label_w + bar + 6:.1f}" y="{y + 16}" class="value">{escape(shown)}</text>'
+        bars.append(
+            {
+                "label": label,
+                "short": fit_label(label, LABEL_CHARS),
+                "shown": shown,
+                "text_y": y + 16,
+                "bar_y": y + 3,
+                "bar": bar,
+                "value_x": label_w + bar + 6,
+                "color": FAIL if unit == "%" and value > 0 else BAR,
+            }
         )
-    return "".join(parts) + "</svg>"
+    return {
+        "kind": "hbars",
+        "name": name,
+        "title": title,
+        "width": width,
+        "height": row_h * len(rows) + 10,
+        "label_x": label_w - 6,
+        "bar_x": label_w,
+        "bar_h": row_h - 6,
+        "rows": bars,
+    }
+
+
+def _hbars(name: str, title: str, rows: list[tuple[str, float, str]], unit: str = "") -> str:
+    """The horizontal bar chart's SVG."""
+    return str(_macro("hbars")(hbars_chart(name, title, rows, unit)))
 
 
 LABEL_CHARS = 28  # what the 200 px label column holds at 12 px (about 7 px a character)
@@ -150,57 +182,57 @@ def fit_label(label: str, room: int) -> str:
     return label[:head] + "…" + label[len(label) - (room - 1 - head) :]
 
 
-def _empty(name: str, title: str) -> str:
-    return (
-        f'<svg data-chart="{name}" data-empty="true" role="img" aria-label="{escape(title)}" viewBox="0 0 640 40" '
-        f'width="640" height="40" xmlns="http://www.w3.org/2000/svg"><text x="10" y="25" class="label">'
-        "nothing recorded in this range</text></svg>"
-    )
-
-
-def _stacked(name: str, title: str, labels: list[str], counts: dict[str, list[int]]) -> str:
-    if not labels:
-        return _empty(name, title)
+def stacked_chart(name: str, title: str, labels: list[str], counts: dict[str, list[int]]) -> dict[str, Any]:
+    """Counts per slice stacked by kind, a label under the slices where it fits, and a legend."""
     width, height, left, bottom = 1360, 260, 40, 40
     kinds = [k for k in counts if any(counts[k])]
     totals = [sum(counts[k][i] for k in kinds) for i in range(len(labels))]
-    top = max(totals) or 1
-    slot = (width - left - 10) / len(labels)
+    top = max(totals, default=0) or 1
+    slot = (width - left - 10) / max(len(labels), 1)
     plot_h = height - bottom - 30
-    parts = [
-        (
-            f'<svg data-chart="{name}" role="img" aria-label="{escape(title)}" viewBox="0 0 {width} {height}" '
-            f'width="100%" xmlns="http://www.w3.org/2000/svg">'
-        ),
-        f'<line x1="{left}" y1="{height - bottom}" x2="{width - 10}" y2="{height - bottom}" stroke="#999"/>',
-        f'<text x="{left - 4}" y="{height - bottom - plot_h + 4}" text-anchor="end" class="value">{top}</text>',
-        f'<text x="{left - 4}" y="{height - bottom}" text-anchor="end" class="value">0</text>',
-    ]
     ticks = _ticks(labels, slot, left)
-    for i in range(len(labels)):
-        y = height - bottom
+    slices = []
+    for i, label in enumerate(labels):
+        y, bars = height - bottom, []
         for kind in kinds:
             value = counts[kind][i]
             if value:
                 h = plot_h * value / top
                 y -= h
-                parts.append(
-                    f'<rect x="{left + i * slot + 1:.1f}" y="{y:.1f}" width="{max(slot - 2, 1):.1f}" '
-                    f'height="{h:.1f}" fill="{COLORS.get(kind, COLORS["other"])}">'
-                    f"<title>{escape(labels[i])} {kind}: {value}</title></rect>"
+                bars.append(
+                    {
+                        "x": left + i * slot + 1,
+                        "y": y,
+                        "width": max(slot - 2, 1),
+                        "height": h,
+                        "color": COLORS.get(kind, COLORS["other"]),
+                        "kind": kind,
+                        "value": value,
+                    }
                 )
-        if i in ticks:
-            parts.append(
-                f'<text x="{left + i * slot:.1f}" y="{height - bottom + 16}" class="value">'
-                f"{escape(labels[i])}</text>"
-            )
-    for j, kind in enumerate(kinds):  # legend
-        x = left + j * 110
-        parts.append(
-            f'<rect x="{x}" y="{height - 14}" width="12" height="12" fill="{COLORS.get(kind, COLORS["other"])}"/>'
-            f'<text x="{x + 16}" y="{height - 4}" class="label">{kind}</text>'
-        )
-    return "".join(parts) + "</svg>"
+        slices.append({"label": label, "x": left + i * slot, "tick": i in ticks, "bars": bars})
+    legend = [
+        {"x": left + j * 110, "kind": kind, "color": COLORS.get(kind, COLORS["other"])}
+        for j, kind in enumerate(kinds)
+    ]
+    return {
+        "kind": "stacked",
+        "name": name,
+        "title": title,
+        "width": width,
+        "height": height,
+        "left": left,
+        "axis_y": height - bottom,
+        "top": top,
+        "top_y": height - bottom - plot_h + 4,
+        "slices": slices,
+        "legend": legend,
+    }
+
+
+def _stacked(name: str, title: str, labels: list[str], counts: dict[str, list[int]]) -> str:
+    """The stacked time chart's SVG."""
+    return str(_macro("stacked")(stacked_chart(name, title, labels, counts)))
 
 
 def _ticks(labels: list[str], slot: float, left: float, char_px: float = 6.5, gap: float = 12) -> set[int]:
@@ -216,31 +248,13 @@ def _ticks(labels: list[str], slot: float, left: float, char_px: float = 6.5, ga
     return shown
 
 
-def _table(headers: list[str], rows: list[list[Any]]) -> str:
-    head = "".join(f"<th>{escape(h)}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+def _section(
+    title: str, chart: dict[str, Any], headers: list[str], rows: list[list[Any]], note: str = ""
+) -> dict:
+    return {"title": title, "chart": chart, "headers": headers, "rows": rows, "note": note}
 
 
-def _section(title: str, chart: str, headers: list[str], rows: list[list[Any]], note: str = "") -> str:
-    note_html = f'<p class="note">{escape(note)}</p>' if note else ""
-    return (
-        f"<section><h2>{escape(title)}</h2>{note_html}{chart}"
-        f"<details><summary>table</summary>{_table(headers, rows)}</details></section>"
-    )
-
-
-STYLE = """
-body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px;color:#222;background:#fafafa}
-h1{font-size:22px;margin:0 0 4px}h2{font-size:16px;margin:0 0 8px}
-section{background:#fff;border:1px solid #ddd;border-radius:6px;padding:14px 16px;margin:0 0 16px}
-.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(540px,1fr));gap:0 16px}
-.totals{display:flex;gap:24px;flex-wrap:wrap}.totals div{font-size:12px;color:#555}
-.totals b{display:block;font-size:22px;color:#222}
-svg text.label{font-size:12px;fill:#333}svg text.value{font-size:11px;fill:#555}
-table{border-collapse:collapse;font-size:12px;margin-top:8px}td,th{border:1px solid #ddd;padding:3px 8px;text-align:left}
-th{background:#f0f0f0}.note{color:#666;font-size:12px;margin:0 0 8px}summary{cursor:pointer;color:#4e79a7}
-"""
+EVENT_COLUMNS = ["time (UTC)", "event", "agent", "tool type", "family", "outcome", "session"]
 
 
 def render_page(
@@ -249,23 +263,19 @@ def render_page(
     title: str = "Agent telemetry",
     filters: dict[str, str | None] | None = None,
 ) -> str:
-    """The whole HTML document for ``report`` (built from ``events``)."""
+    """The whole HTML document for ``report`` (built from ``events``), from ``templates/page.html.j2``."""
     labels, counts = timeline(events)
     shown = {k: v for k, v in (filters or {}).items() if v}
-    scope = ", ".join(f"{k} {v}" for k, v in shown.items()) or "all events"
-    span = f"{report.time_range['first'] or '–'} → {report.time_range['last'] or '–'}"
-    totals = "".join(
-        f"<div><b>{value}</b>{escape(key.replace('_', ' '))}</div>" for key, value in report.totals.items()
-    )
     families = report.families
     slow = slowest(events)
     loops = report.loops
+    drawn = [k for k in counts if any(counts[k])]
     over_time = _section(
         "Events over time by tool type",
-        _stacked("events-over-time", "Tool calls over time", labels, counts),
-        ["slice", *[k for k in counts if any(counts[k])]],
+        stacked_chart("events-over-time", "Tool calls over time", labels, counts),
+        ["slice", *drawn],
         [
-            [label, *[counts[k][i] for k in counts if any(counts[k])]]
+            [label, *[counts[k][i] for k in drawn]]
             for i, label in enumerate(labels)
             if any(counts[k][i] for k in counts)
         ],
@@ -279,7 +289,7 @@ def render_page(
     sections = [
         _section(
             "Failure rate per tool family",
-            _hbars(
+            hbars_chart(
                 "failure-rate",
                 "Failure rate per tool family",
                 [
@@ -293,7 +303,7 @@ def render_page(
         ),
         _section(
             "MCP server share",
-            _hbars(
+            hbars_chart(
                 "mcp-share",
                 "MCP server share",
                 [
@@ -306,19 +316,21 @@ def render_page(
         ),
         _section(
             "Skills activated",
-            _hbars("skills", "Skills activated", [(k, v, str(v)) for k, v in report.skills.items()]),
+            hbars_chart("skills", "Skills activated", [(k, v, str(v)) for k, v in report.skills.items()]),
             ["skill", "calls"],
             [[k, v] for k, v in report.skills.items()],
         ),
         _section(
             "Subagent dispatches",
-            _hbars("subagents", "Subagent dispatches", [(k, v, str(v)) for k, v in report.subagents.items()]),
+            hbars_chart(
+                "subagents", "Subagent dispatches", [(k, v, str(v)) for k, v in report.subagents.items()]
+            ),
             ["subagent_type", "dispatches"],
             [[k, v] for k, v in report.subagents.items()],
         ),
         _section(
             "Failure loops",
-            _hbars(
+            hbars_chart(
                 "failure-loops",
                 "Failure loops",
                 [
@@ -333,7 +345,7 @@ def render_page(
         ),
         _section(
             "Slowest tools",
-            _hbars(
+            hbars_chart(
                 "slowest-tools",
                 "Slowest tools (median)",
                 [
@@ -358,21 +370,23 @@ def render_page(
         ]
         for e in latest
     ]
-    counts_by_event = Counter({k: v for k, v in report.events.items()})
-    warnings = "".join(f"<li>{escape(w)}</li>" for w in report.warnings[:20])
     return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f'<title>{escape(title)}</title><meta name="viewport" content="width=device-width">'
-        f"<style>{STYLE}</style></head><body>"
-        f'<header><h1>{escape(title)}</h1><p class="note">{escape(scope)} · {escape(span)}</p></header>'
-        f'<section><div class="totals">{totals}</div></section>'
-        f'{over_time}<div class="grid">{"".join(sections)}</div>'
-        '<section id="events"><h2>Events (table view)</h2>'
-        f'<p class="note">Latest {len(latest)} of {len(events)} events, newest first. '
-        f"By event: {escape(', '.join(f'{k} {v}' for k, v in counts_by_event.most_common()))}</p>"
-        f"{_table(['time (UTC)', 'event', 'agent', 'tool type', 'family', 'outcome', 'session'], rows)}</section>"
-        + (f"<section><h2>Store warnings</h2><ul>{warnings}</ul></section>" if warnings else "")
-        + "</body></html>\n"
+        _environment()
+        .get_template("page.html.j2")
+        .render(
+            title=title,
+            scope=", ".join(f"{k} {v}" for k, v in shown.items()) or "all events",
+            span=f"{report.time_range['first'] or '–'} → {report.time_range['last'] or '–'}",
+            totals=report.totals,
+            over_time=over_time,
+            sections=sections,
+            latest=len(latest),
+            total=len(events),
+            by_event=", ".join(f"{k} {v}" for k, v in Counter(report.events).most_common()),
+            event_headers=EVENT_COLUMNS,
+            event_rows=rows,
+            warnings=report.warnings[:20],
+        )
     )
 
 
