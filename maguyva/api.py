@@ -298,7 +298,7 @@ class Maguyva:
         message: MessageLines | None = None,
     ) -> list[dict]:
         """The file ranker (``maguyva.retrieve.rank``) with the routed retrievers as one of its signals."""
-        from maguyva.retrieve.rank import query_terms, rank_files
+        from maguyva.retrieve.rank import rank_files
 
         if parsed.is_task and self._issue_prompts():  # the repository's issue-template prompts say nothing
             from maguyva.retrieve.boilerplate import without_prompts
@@ -318,7 +318,7 @@ class Maguyva:
             message=message.files if message else None,
         )
         places = {h.path: h for hits in ranked.values() for h in reversed(hits)}
-        words = query_terms(parsed)
+        words = parsed.stems  # the question's weighted words, as the ranker read them
         store = SymbolsOf(self.store, [f.path for f in scores])  # every result file's symbols in one read
         written = message.lines if message else {}
         return [

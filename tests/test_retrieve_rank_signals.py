@@ -29,6 +29,19 @@ def test_adjacent_prose_words_the_code_spells_as_one_become_query_terms():
     assert "theman" not in compound_terms(parse("the man page"), {"theman": 1})  # stop words never join
 
 
+def test_the_ranker_and_the_places_read_the_words_of_the_one_parse():
+    """The weighted stems are the parsed query's, worked out once: stop words out, suffixes off."""
+    parsed = parse("Where are the registered handlers looked up?")
+    assert parsed.stems == {"register": 1.0, "handler": 1.0, "look": 1.0, "up": 1.0}
+    assert parsed.stems is parsed.stems
+    titled = parse(
+        "autodoc_typehints ignored for overloads\n\nThe overloaded signatures still show type hints"
+    )
+    assert titled.title_words == ("autodoc_typehints", "ignored", "for", "overloads")
+    assert titled.plain_words[:3] == ("autodoc", "typehints", "ignored")  # an underscore splits prose words
+    assert titled.stems["typehint"] > titled.stems["signatur"]  # the title counts once more
+
+
 def test_a_task_text_asks_for_tests_or_docs_only_in_its_title():
     assert asked_in(parse(ISSUE)) == set()  # "example", "docs" and "test" in the body ask for nothing
     assert asked_in(

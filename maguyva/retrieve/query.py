@@ -13,14 +13,18 @@ file ranker. The token patterns (identifiers, paths, quoted parts, words, error 
 from __future__ import annotations
 
 import errno
+import math
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
-from maguyva.search_words import search_words
 from maguyva.retrieve.boilerplate import linked_paths
+from maguyva.retrieve.stopwords import STOP_WORDS
+from maguyva.search_words import search_words
 
 LONG_WORDS = 25  # a query with more words than this (or several lines) describes a task
+TITLE_WEIGHT = 1.0  # an issue's title says what it is about: its words count once more
 MAX_LITERAL = 80  # a quoted literal longer than this, or spanning lines, is prose or code
 
 _FENCE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)", re.S | re.M)
@@ -59,6 +63,8 @@ _CALL = re.compile(r"([A-Za-z_][\w.]*)\s*\(")
 _ATTRIBUTE = re.compile(r"\.([A-Za-z_]\w*)")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # a query's words as the retrievers read them (``word_tokens``)
+_TITLE_WORD = re.compile(r"[A-Za-z_]\w*")
+_LETTERS = re.compile(r"[A-Za-z]+")
 # a declaration-shaped query (``def parse_config``, ``class Workspace``, ``func NewServer``)
 DECLARATION = re.compile(
     r"^\s*(def|class|func|fn|function|import|from|interface|struct|enum|trait|type|module|package|const|var|"
@@ -158,6 +164,41 @@ class ParsedQuery:
         """How much of the query the quoted literals make up (0..1)."""
         size = len(self.text.strip()) or 1
         return min(1.0, sum(len(q) + 2 for q in self.literals) / size)
+
+    @cached_property
+    def stems(self) -> dict[str, float]:
+        """The query's stemmed words, weighted: prose and title once, code half, and the names it stresses
+        (identifiers, quoted parts, frames' functions, the exception) once more; stop words left out.
+        A mapping to read, never to change: every reader of the question shares it."""
+        counts: Counter = Counter()
+        for token in tokens(self.prose):
+            counts[token] += 1.0
+        for token in tokens(self.code):
+            counts[token] += 0.5
+        for name in (*self.identifiers, *self.literals, *(f.function for f in self.frames)):
+            for token in tokens(name):
+                counts[token] += 1.0
+        if self.exception:
+            for token in tokens(f"{self.exception} {self.exception_message}"):
+                counts[token] += 1.0
+        for token in tokens(self.title):
+            counts[token] += TITLE_WEIGHT
+        return {
+            t: 1.0 + math.log(c) if c >= 1 else c
+            for t, c in counts.items()
+            if t not in STOPPED and len(t) >= 2
+        }
+
+    @cached_property
+    def title_words(self) -> tuple[str, ...]:
+        """The title's words as written (letters, digits, ``_``; starting with a letter or ``_``)."""
+        return tuple(_TITLE_WORD.findall(self.title))
+
+    @cached_property
+    def plain_words(self) -> tuple[str, ...]:
+        """The title's and the prose's runs of letters, lower-cased, in order (``type hints`` → ``type``,
+        ``hints``): what the ranker joins into the compounds code spells as one word."""
+        return tuple(w.lower() for w in _LETTERS.findall(f"{self.title}\n{self.prose}"))
 
     @cached_property
     def declared(self) -> str | None:
@@ -402,3 +443,8 @@ def stem(word: str) -> str:
                 return base[:-1]  # stripped → strip, mapping → map
             return base[:-1] if suffix == "s" and base.endswith("e") else base
     return word[:-1] if word.endswith("e") else word
+
+
+STOPPED = STOP_WORDS | {
+    stem(word) for word in STOP_WORDS
+}  # query tokens are stemmed: "where" arrives as "wher"

@@ -12,8 +12,9 @@
                   × centrality boost × demotion(kind of file)
                   + W_GRAPH · (score of the best of the top SEEDS files it imports, calls or is used by)
 
-Query words are the prose and code tokens, plus compounds of adjacent prose words the code
-spells as one (“man page” → ``manpage``, “type hints” → ``typehints``).
+Query words are the parsed query's weighted stems (``ParsedQuery.stems``: prose, code, the names it
+stresses, its title), plus compounds of adjacent prose words the code spells as one (“man page” →
+``manpage``, “type hints” → ``typehints``) and, for a short question, related verbs.
 
 Tests, docs, changelogs, CI config, examples, vendored/generated/build files and files
 ``orkestra sync`` renders are demoted unless the query asks for them.
@@ -23,7 +24,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from maguyva.retrieve.bm25f import FileIndex
-from maguyva.retrieve.query import ParsedQuery, frame_paths, module_paths, stem, tokens
+from maguyva.retrieve.query import STOPPED, ParsedQuery, frame_paths, module_paths, stem, tokens
 
 if TYPE_CHECKING:
     from maguyva.retrieve.hits import Hit
@@ -42,7 +42,6 @@ W_DEFINES = 0.3
 W_FRAMES = 1.0
 W_MENTIONS = 0.4
 W_STEM = 0.4
-W_TITLE = 1.0
 W_SYMBOL = 0.6
 W_SYMBOL_QUESTION = 1.2  # a short question is answered by one definition: it weighs more than in a task
 W_RETRIEVERS = 0.5  # short questions only: a task text runs no separate retrievers
@@ -88,139 +87,6 @@ _TEST_PATH = re.compile(
     r"(^|/)(tests?|testing|__tests__|testutils|test_?utils)/"
     r"|(^|/)(test_[^/]*|[^/]*_tests?\.py|conftest\.py)$"
 )
-_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "been",
-        "but",
-        "by",
-        "can",
-        "could",
-        "did",
-        "do",
-        "does",
-        "doing",
-        "for",
-        "from",
-        "had",
-        "has",
-        "have",
-        "how",
-        "i",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "it's",
-        "me",
-        "my",
-        "no",
-        "not",
-        "of",
-        "on",
-        "or",
-        "our",
-        "so",
-        "such",
-        "than",
-        "that",
-        "the",
-        "their",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "those",
-        "to",
-        "too",
-        "was",
-        "we",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "while",
-        "who",
-        "why",
-        "will",
-        "with",
-        "would",
-        "you",
-        "your",
-        "should",
-        "get",
-        "got",
-        "also",
-        "just",
-        "like",
-        "use",
-        "using",
-        "used",
-        "one",
-        "two",
-        "any",
-        "some",
-        "all",
-        "only",
-        "very",
-        "more",
-        "most",
-        "other",
-        "same",
-        "new",
-        "now",
-        "way",
-        "want",
-        "wants",
-        "make",
-        "makes",
-        "made",
-        "need",
-        "needs",
-        "see",
-        "seems",
-        "seem",
-        "here",
-        "work",
-        "works",
-        "working",
-        "expected",
-        "actual",
-        "result",
-        "results",
-        "output",
-        "issue",
-        "bug",
-        "problem",
-        "error",
-        "errors",
-        "example",
-        "version",
-        "python",
-        "following",
-        "code",
-        "file",
-        "line",
-        "return",
-        "returns",
-        "true",
-        "false",
-        "none",
-        "self",
-        "cls",
-    ]
-)
-_STOP = _STOP | {stem(word) for word in _STOP}  # query tokens are stemmed: "where" arrives as "wher"
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,35 +163,14 @@ def related_terms(parsed: ParsedQuery, terms: Mapping[str, float]) -> dict[str, 
 
 def compound_terms(parsed: ParsedQuery, vocabulary: Mapping[str, object]) -> dict[str, float]:
     """Adjacent prose words the code writes as one word, when the index knows that word."""
-    words = [w.lower() for w in re.findall(r"[A-Za-z]+", f"{parsed.title}\n{parsed.prose}")]
     found: dict[str, float] = {}
-    for first, second in pairwise(words):
-        if first in _STOP or second in _STOP or len(first) < 2 or len(second) < 3:
+    for first, second in pairwise(parsed.plain_words):
+        if first in STOPPED or second in STOPPED or len(first) < 2 or len(second) < 3:
             continue
         joined = stem(first + second)
         if joined in vocabulary and joined not in found:
             found[joined] = 1.0
     return found
-
-
-def query_terms(parsed: ParsedQuery) -> dict[str, float]:
-    """Weighted query tokens: prose and code, with names the query stresses counted more."""
-    counts: Counter = Counter()
-    for token in tokens(parsed.prose):
-        counts[token] += 1.0
-    for token in tokens(parsed.code):
-        counts[token] += 0.5
-    for name in (*parsed.identifiers, *parsed.literals, *(f.function for f in parsed.frames)):
-        for token in tokens(name):
-            counts[token] += 1.0
-    if parsed.exception:
-        for token in tokens(f"{parsed.exception} {parsed.exception_message}"):
-            counts[token] += 1.0
-    for token in tokens(parsed.title):  # an issue's title says what it is about
-        counts[token] += W_TITLE
-    return {
-        t: 1.0 + math.log(c) if c >= 1 else c for t, c in counts.items() if t not in _STOP and len(t) >= 2
-    }
 
 
 def resolve_paths(known: Iterable[str], parsed: ParsedQuery) -> dict[str, float]:
@@ -359,7 +204,7 @@ def named_stems(known: Iterable[str], parsed: ParsedQuery) -> dict[str, float]:
         for pair in zip(part.split("_"), part.split("_")[1:])
         if min(map(len, pair)) >= 4
     }
-    titled = {w.lower() for w in re.findall(r"[A-Za-z_]\w{3,}", parsed.title)}
+    titled = {w.lower() for w in parsed.title_words if len(w) >= 4}
     found = {}
     for path in known:
         stem = path.rsplit("/", 1)[-1].split(".", 1)[0].lower()
@@ -419,7 +264,7 @@ def defined_names(
         for name in (*parsed.identifiers, *parsed.literals, *(f.function for f in parsed.frames))
         for p in name.split(".")
     }
-    titled = set(re.findall(r"[A-Za-z_]\w+", parsed.title))
+    titled = {w for w in parsed.title_words if len(w) >= 2}
     qualified = [i for i in parsed.identifiers if "." in i]
     for name in parsed.names:
         found = store.find_symbols(name, limit=50)
@@ -459,7 +304,7 @@ def rank_files(
     message: Mapping[str, float] | None = None,
 ) -> tuple[list[FileScore], dict[str, list]]:
     """Files ranked for the query, best first, and per file the definitions the query named."""
-    terms = query_terms(parsed)
+    terms = dict(parsed.stems)
     for word, weight in compound_terms(parsed, index.postings).items():
         terms.setdefault(word, weight)
     for word, weight in related_terms(parsed, terms).items():
