@@ -54,3 +54,34 @@ def read_regular(path: str | os.PathLike[str], limit: int | None = None, *, foll
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+class Unreadable(Exception):
+    """A file not read at all, ``message`` saying why; ``kind`` "io" (missing, not a regular file, over
+    the cap: the ``OSError`` is the ``__cause__``) or "encoding" (not UTF-8: the ``UnicodeDecodeError``)."""
+
+    def __init__(self, message: str, kind: str):
+        super().__init__(message)
+        self.message, self.kind = message, kind
+
+
+def read_bytes(path: str | os.PathLike[str], limit: int) -> bytes:
+    """:func:`read_regular` with a cap, every failure an :class:`Unreadable` ("io")."""
+    try:
+        return read_regular(path, limit)
+    except OSError as exc:
+        raise Unreadable(f"cannot read: {exc.strerror or exc}", "io") from exc
+
+
+def decode(raw: bytes) -> str:
+    """UTF-8 bytes as text, or :class:`Unreadable` ("encoding")."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Unreadable(f"not UTF-8 text: {exc.reason}", "encoding") from exc
+
+
+def read_text(path: str | os.PathLike[str], limit: int) -> tuple[bytes, str]:
+    """``(bytes, text)`` of a UTF-8 text file of at most ``limit`` bytes: :func:`read_bytes`, then :func:`decode`."""
+    raw = read_bytes(path, limit)
+    return raw, decode(raw)

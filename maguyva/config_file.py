@@ -1,10 +1,11 @@
-"""Reading ``orkestra.yaml`` for Maguyva: a capped, safe YAML load that refuses duplicate keys.
+"""Reading ``orkestra.yaml`` for Maguyva, with the reader orkestra uses too, under tighter caps.
 
-The file is untrusted (it comes with a cloned repository): it is read only up to
-:data:`MAX_BYTES`, parsed with PyYAML's safe loader, and refused when a key is defined twice,
-nesting runs deeper than :data:`MAX_DEPTH` or aliases expand beyond :data:`MAX_NODES`. Every
-refusal is a :class:`~maguyva.errors.ConfigError` naming the file and line. No pydantic here:
-``code grep`` checks :func:`declares_section` and pays for the model only when there is one.
+The file is untrusted (it comes with a cloned repository): it is read by ``maguyva.capped.read_text``
+only up to :data:`MAX_BYTES` and parsed by ``maguyva.safe_yaml`` (refused when a key is defined twice,
+nesting runs deeper than :data:`MAX_DEPTH`, aliases expand beyond :data:`MAX_NODES`, or a scalar its
+tag cannot hold). Every refusal is a :class:`~maguyva.errors.ConfigError` naming the file and line.
+No pydantic here, and no yaml until a document is parsed: ``code grep`` checks
+:func:`declares_section` and pays for the model only when there is one.
 """
 
 from __future__ import annotations
@@ -32,23 +33,20 @@ def config_path(repo_root: Path | str) -> Path:
 
 def read_config_text(repo_root: Path | str) -> str | None:
     """The text of ``orkestra.yaml`` at ``repo_root``, or None without one (size-capped, UTF-8)."""
-    from maguyva.capped import NotRegularFile, read_regular
+    from maguyva.capped import Unreadable, read_text
 
     path = config_path(repo_root)
     if not path.is_file():
         return None
     try:  # fstat on the open descriptor, at most MAX_BYTES + 1 read; a FIFO is refused, never waited on
-        raw = read_regular(path, MAX_BYTES)
-    except NotRegularFile as exc:
-        if exc.errno == errno.EFBIG:
+        return read_text(path, MAX_BYTES)[1]
+    except Unreadable as exc:
+        cause = exc.__cause__
+        if isinstance(cause, UnicodeDecodeError):
+            raise ConfigError(str(path), f"not UTF-8 (byte {cause.start})") from cause
+        if getattr(cause, "errno", None) == errno.EFBIG:
             raise ConfigError(str(path), f"larger than {MAX_BYTES:,} bytes; refusing to parse it") from None
-        raise ConfigError(str(path), f"cannot read: {exc.strerror}") from None
-    except OSError as exc:
-        raise ConfigError(str(path), f"cannot read: {exc.strerror or exc}") from exc
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ConfigError(str(path), f"not UTF-8 (byte {exc.start})") from exc
+        raise ConfigError(str(path), exc.message) from cause
 
 
 def declares_section(repo_root: Path | str) -> bool:
@@ -72,18 +70,7 @@ def load_document(text: str, path: str) -> tuple[Any, Any]:
 
 def line_of(node: Any, loc: Iterable[Any]) -> int | None:
     """The 1-based line of the field at ``loc`` below ``node`` (its nearest existing ancestor)."""
-    import yaml
+    from maguyva.safe_yaml import position
 
-    line = node.start_mark.line + 1 if node is not None else None
-    for part in loc:
-        if isinstance(node, yaml.MappingNode):
-            match = next(((k, v) for k, v in node.value if getattr(k, "value", None) == str(part)), None)
-            if match is None:
-                break
-            line, node = match[0].start_mark.line + 1, match[1]
-        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
-            node = node.value[part]
-            line = node.start_mark.line + 1
-        else:
-            break
-    return line
+    found = position(node, loc)
+    return found[0] if found else None

@@ -8,6 +8,9 @@ duplicate key, or a scalar its tag cannot hold: ``!!int abc``, ``!!bool maybe``,
 one over 4,300 digits, and a sexagesimal ``1:00:00:…`` costs quadratic time). Before, each of those
 ended in a ``ValueError``/``KeyError``/``AttributeError`` traceback from PyYAML's constructors.
 
+A file's text comes from ``maguyva.capped.read_text`` (a regular file only, capped before a byte is
+read, UTF-8) for both, and a field's line and column from :func:`position` for both.
+
 It lives in Maguyva, the lower package, so orkestra (``orkestra.workspace.source``) and Maguyva
 (``maguyva.config_file``) share it without an import cycle; each turns :class:`YamlProblem` into
 its own located error. Timestamps stay the strings written (one type for dates in the models).
@@ -15,6 +18,7 @@ its own located error. Timestamps stay the strings written (one type for dates i
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -307,3 +311,27 @@ def field_at(root: yaml.Node, mark: Any) -> str:
         elif isinstance(node, yaml.SequenceNode):
             stack.extend((child, (*path, index)) for index, child in reversed(list(enumerate(node.value))))
     return ""
+
+
+def position(root: yaml.Node | None, loc: Iterable[Any]) -> tuple[int, int] | None:
+    """1-based (line, column) of the deepest node on the field path ``loc`` (``("agents", 0, "model")``)
+    that exists below ``root``: a mapping entry by its key, a sequence item by itself (so a missing
+    key points at its parent, where it must be added); None without a document."""
+    if root is None:
+        return None
+    node, mark = root, root.start_mark
+    for part in loc:
+        if isinstance(node, yaml.MappingNode):
+            match = next(
+                ((k, v) for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == str(part)),
+                None,
+            )
+            if match is None:
+                break
+            mark, node = match[0].start_mark, match[1]
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
+            node = node.value[part]
+            mark = node.start_mark
+        else:
+            break
+    return mark.line + 1, mark.column + 1

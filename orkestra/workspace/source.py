@@ -1,8 +1,10 @@
 """The only YAML reader of orkestra: fast loading, with line/column marks computed when they are needed.
 
-Files load with libyaml's C loader, through ``maguyva.safe_yaml`` (the one checked loader both
-packages share: caps, alias bombs, duplicate keys, scalars their tag cannot hold). Only when something must be reported (a schema error,
-a dangling reference) is the file composed again into nodes to find where a field sits:
+Files are read by ``maguyva.capped.read_text`` (a regular file only, capped unread, UTF-8) and load
+with libyaml's C loader, through ``maguyva.safe_yaml`` (the one checked loader both packages share:
+caps, alias bombs, duplicate keys, scalars their tag cannot hold); this module turns their refusals
+into diagnostics naming the file. Only when something must be reported (a schema error, a dangling
+reference) is the file composed again into nodes to find where a field sits (``safe_yaml.position``):
 a clean workspace pays nothing for locations.
 """
 
@@ -16,8 +18,10 @@ from typing import Any
 
 import yaml
 
+from maguyva.capped import Unreadable, decode
+from maguyva.capped import read_bytes as _read_bytes
 from maguyva.safe_yaml import CheckedLoader as _Loader
-from maguyva.safe_yaml import Limits, YamlProblem
+from maguyva.safe_yaml import Limits, YamlProblem, position
 from maguyva.safe_yaml import load as _load
 from orkestra.errors import Diagnostic
 
@@ -81,23 +85,23 @@ def read_bytes(root: Path, rel: str) -> bytes:
     """The bytes of ``root/rel``; a SourceError naming the file when it cannot be read.
 
     Only a regular file is read (a FIFO committed where a registry file stands is refused, never
-    waited on), and one larger than MAX_YAML_BYTES is refused unread (``links.read_regular``)."""
-    from orkestra.workspace.links import read_regular
-
+    waited on), and one larger than MAX_YAML_BYTES is refused unread (``maguyva.capped``)."""
     try:
-        return read_regular(root / rel, MAX_YAML_BYTES)
-    except OSError as exc:
-        raise SourceError(Diagnostic(rel, 1, 1, "", f"cannot read: {exc.strerror}", code="io")) from exc
+        return _read_bytes(root / rel, MAX_YAML_BYTES)
+    except Unreadable as exc:
+        raise _unreadable(exc, rel) from exc.__cause__
 
 
 def parse_text(data: bytes, rel: str) -> str:
     """UTF-8 bytes → text with newlines normalised; a SourceError naming the file when not UTF-8."""
     try:
-        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
-    except UnicodeDecodeError as exc:
-        raise SourceError(
-            Diagnostic(rel, 1, 1, "", f"not UTF-8 text: {exc.reason}", code="encoding")
-        ) from exc
+        return decode(data).replace("\r\n", "\n").replace("\r", "\n")
+    except Unreadable as exc:
+        raise _unreadable(exc, rel) from exc.__cause__
+
+
+def _unreadable(exc: Unreadable, rel: str) -> SourceError:
+    return SourceError(Diagnostic(rel, 1, 1, "", exc.message, code=exc.kind))
 
 
 def split_frontmatter(text: str, rel: str) -> tuple[Document, str]:
@@ -128,29 +132,11 @@ def locate(doc: Document, loc: Iterable[Any]) -> tuple[int, int]:
     A missing key points at its parent mapping, which is where the user must add it.
     """
     try:
-        node = yaml.compose(doc.text, Loader=_Loader)
+        found = position(yaml.compose(doc.text, Loader=_Loader), loc)
     except yaml.YAMLError:
-        return 1 + doc.line_offset, 1
-    if node is None:
-        return 1 + doc.line_offset, 1
-    mark = node.start_mark
-    for key in loc:
-        child = _child(node, key)
-        if child is None:
-            break
-        key_node, node = child
-        mark = (key_node or node).start_mark
-    return mark.line + 1 + doc.line_offset, mark.column + 1
-
-
-def _child(node: yaml.Node, key: Any) -> tuple[yaml.Node | None, yaml.Node] | None:
-    if isinstance(node, yaml.MappingNode):
-        for key_node, value_node in node.value:
-            if isinstance(key_node, yaml.ScalarNode) and key_node.value == str(key):
-                return key_node, value_node
-    elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and 0 <= key < len(node.value):
-        return None, node.value[key]
-    return None
+        found = None
+    line, col = found or (1, 1)
+    return line + doc.line_offset, col
 
 
 def diagnostics_from_validation(
