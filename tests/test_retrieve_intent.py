@@ -1,4 +1,4 @@
-"""The intent classifier follows SPEC §8's ordered heuristics, first match wins, over the one parsed query."""
+"""The intent classifier follows SPEC §8's ordered heuristics, first match wins, over the parsed query."""
 
 from __future__ import annotations
 

@@ -167,9 +167,9 @@ class ParsedQuery:
 
     @cached_property
     def stems(self) -> dict[str, float]:
-        """The query's stemmed words, weighted: prose and title once, code half, and the names it stresses
-        (identifiers, quoted parts, frames' functions, the exception) once more; stop words left out.
-        A mapping to read, never to change: every reader of the question shares it."""
+        """The query's stemmed words, weighted: prose once, code half, and the names it stresses
+        (identifiers, quoted parts, frames' functions, the exception) and the title once more; stop
+        words left out. A mapping to read, never to change: every reader of the question shares it."""
         counts: Counter = Counter()
         for token in tokens(self.prose):
             counts[token] += 1.0
@@ -218,7 +218,8 @@ class ParsedQuery:
     def terms(self) -> tuple[str, ...]:
         """What a short query looks up by name, most specific first: its quoted phrases, the object of a
         references, impact or where-is phrase, the error names it gives, then its identifiers (a
-        declaration's name first, paths before the other names). A task text looks up nothing by name: the file ranker reads it whole."""
+        declaration's name first, paths before the other names). A task text looks up nothing by
+        name: the file ranker reads it whole."""
         if self.is_task:
             return ()
         quoted = [literal.strip("\"'`") for literal in self.literals]
@@ -239,6 +240,7 @@ class ParsedQuery:
 
 
 def parse(query: str) -> ParsedQuery:
+    """The query's parts, once per question (what only a short query needs is worked out when asked)."""
     text = without_listings(query.replace("\r\n", "\n").replace("\r", "\n"))
     fences = [m.group(2) for m in _FENCE.finditer(text)]
     prose = _FENCE.sub("\n", text)
@@ -445,6 +447,5 @@ def stem(word: str) -> str:
     return word[:-1] if word.endswith("e") else word
 
 
-STOPPED = STOP_WORDS | {
-    stem(word) for word in STOP_WORDS
-}  # query tokens are stemmed: "where" arrives as "wher"
+# query tokens are stemmed ("where" arrives as "wher"): the stop words' stems are left out too
+STOPPED = STOP_WORDS | {stem(word) for word in STOP_WORDS}
