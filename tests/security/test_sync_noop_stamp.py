@@ -58,3 +58,24 @@ def test_a_stamp_under_a_symlinked_state_folder_is_never_written(tmp_path: Path)
         sync(root)  # the stamp's folder is made (through the write guard) before validation refuses
     assert list(outside.rglob("*")) == []
     assert not unchanged_by_stat(root)
+
+
+def test_a_fifo_planted_where_the_stamp_is_read_is_refused_not_waited_on(tmp_path: Path):
+    import subprocess
+    import sys
+
+    root = tmp_path / "ws"
+    shutil.copytree(RICH, root)
+    sync(root)  # in sync, and the stamp's folder exists
+    fingerprint = root / ".orkestra/cache/sync/fingerprint.json"
+    fingerprint.unlink(missing_ok=True)
+    os.mkfifo(fingerprint)  # a tarball can carry one; opening it to read would block for ever
+    check = subprocess.run(
+        [sys.executable, "-m", "orkestra", "sync", "--check"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert check.returncode == 0
+    assert check.stdout == "in sync\n"
