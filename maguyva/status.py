@@ -89,12 +89,12 @@ def read_status(
 ) -> IndexReport:
     """The report for the open ``store`` of the repository at ``root``: scans the tree (reading only
     files whose size or stat stamp moved), so added files show as well as changed and deleted ones."""
-    from maguyva.index.pipeline import _Diff
+    from maguyva.index.diff import FileDiff
     from maguyva.index.scan import scan_repository
 
     root = Path(root)
-    states, snapshot, stats = store.file_states(), store.snapshot(), tuple(store.language_stats())
-    diff = _Diff.between(states, scan_repository(root, max_bytes, known=states))
+    states, snapshot, stats = store.known_files(), store.snapshot(), tuple(store.language_stats())
+    diff = FileDiff.between(states, scan_repository(root, max_bytes, known=states))
     embeddings = None
     if embedding_settings is not None:
         from maguyva.embed.pipeline import embedding_status

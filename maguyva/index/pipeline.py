@@ -14,7 +14,7 @@ from __future__ import annotations
 import posixpath
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field, replace
@@ -23,6 +23,7 @@ from pathlib import Path
 
 from maguyva.errors import SchemaVersionError, StoreError
 from maguyva.git import head_commit, uncommitted_later
+from maguyva.index.diff import FileDiff
 from maguyva.index.graph import Links
 from maguyva.index.listing import Listed, ListingRecord
 from maguyva.index.parse import DEFAULT_BUDGET_MS
@@ -32,8 +33,9 @@ from maguyva.index.workers import extract_records, iter_extractions, iter_resolv
 from maguyva.memory import paused_gc
 from maguyva.models import Edge, FileExtraction, Symbol
 from maguyva.store import Store, open_store, reset_store, store_exists
+from maguyva.store.base import FileState
 from maguyva.store.location import locating, settle_root
-from maguyva.store.values import Snapshot
+from maguyva.store.values import LanguageStats, Snapshot
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 
@@ -124,11 +126,11 @@ def plan_index(
         root, states = _read_states(path, root, full)
     states = {} if full else states
     scan = scan_repository(root, max_bytes, known=states)
-    diff = _Diff.between(states, scan)
+    diff = FileDiff.between(states, scan)
     languages: dict[str, int] = {}
     flagged: dict[str, int] = {}
     described = [(s.record.language, s.record.flags) for s in scan.files]
-    for language, flags in described + [(states[p][3], states[p][4]) for p in scan.kept]:
+    for language, flags in described + [(states[p].language, states[p].flags or ()) for p in scan.kept]:
         language = language or "text"
         languages[language] = languages.get(language, 0) + 1
         for flag in flags:
@@ -159,7 +161,7 @@ def index_status(
         store.close()
     if snapshot is None and not states:  # created, but no run committed (the first one was killed)
         raise StoreError(f"no index at {path} yet (no run has finished): run `orkestra code index`")
-    diff = _Diff.between(states, scan_repository(root, max_bytes, known=states))
+    diff = FileDiff.between(states, scan_repository(root, max_bytes, known=states))
     not_in_map = {
         "added": sorted(diff.added),
         "changed": sorted(diff.changed),
@@ -194,25 +196,100 @@ def index_repository(
     workers: int | None = None,
 ) -> IndexSummary:
     """Create or update the index of the repository at ``root``; return what was done."""
-    started = time.perf_counter()
-    root, path = locating(root, store_path)()
-    report = progress or (lambda stage, done, total: None)
-    listing = GitListing(root)  # git lists the files while the store is read
-    store = _open_for_update(path, full)
-    try:
-        settled = settle_root(store.recorded_root(), root, rebuild=full)
-        if settled != root:  # the index belongs to an enclosing root: list that one
+    run = IndexRun(
+        root, store_path, full, progress, max_bytes=max_bytes, budget_ms=budget_ms, workers=workers
+    )
+    return run.run()
+
+
+@dataclass(frozen=True, slots=True)
+class KnownFiles:
+    """What the store knows before a run: its file states (every file's, or on a quick git listing
+    only those of the paths it names, ``indexed`` then holding every path → language) and the
+    last run's listing record."""
+
+    states: dict[str, FileState]
+    indexed: Mapping[str, str | None] | None
+    recorded: str | None  # the listing record as stored (JSON)
+    record: ListingRecord | None
+
+    @property
+    def empty(self) -> bool:
+        """An empty index (a first or ``--full`` run): every file is new, the tables are filled in bulk."""
+        return not self.states and not self.indexed
+
+    def languages(self) -> Mapping[str, str | None]:
+        """Path → language of every indexed file."""
+        return self.indexed if self.indexed is not None else {p: s.language for p, s in self.states.items()}
+
+
+class IndexRun:
+    """One ``index_repository`` run, a method per stage in the order ``run`` calls them: list the
+    files (``read_known``, ``list_files``), diff them against the index (``FileDiff``), then in one
+    transaction ``begin``, ``forget`` the deleted files, ``extract`` and store the added and changed
+    ones, ``resolve`` what may now resolve differently, ``rank_graph`` and ``add_snapshot``; then
+    ``prepare_ranker`` and the ``summary``."""
+
+    def __init__(
+        self,
+        root: Path | str,
+        store_path: Path | str | None,
+        full: bool,
+        progress: Progress | None,
+        *,
+        max_bytes: int,
+        budget_ms: int,
+        workers: int | None,
+    ):
+        self.started = time.perf_counter()
+        self.root, self.path = locating(root, store_path)()
+        self.full, self.max_bytes, self.budget_ms, self.workers = full, max_bytes, budget_ms, workers
+        self.report: Progress = progress or (lambda stage, done, total: None)
+
+    def run(self) -> IndexSummary:
+        listing = GitListing(self.root)  # git lists the files while the store is read
+        self.store = store = _open_for_update(self.path, self.full)
+        try:
+            known, listing = self.read_known(listing)
+            scan, listed = self.list_files(known, listing)
+            diff = FileDiff.between(known.states, scan)
+            clean = known.empty
+            dirty = _uncommitted(self.root, listed) if clean or diff.any_change else None
+            with store.transaction():
+                self.begin(known, scan)
+                old_symbols = self.forget(diff)
+                # a clean run fills empty tables: its indexes are built once at the end
+                with store.bulk_load() if clean else nullcontext():
+                    extractions = self.extract(scan, diff)
+                    reresolved, links = self.resolve(known, diff, extractions, old_symbols, clean)
+                    self.rank_graph(links, clean)
+                if clean or diff.any_change:
+                    self.add_snapshot(listed, dirty)
+                edge_counts = store.edge_counts()  # counted once after a change, then kept by the store
+            self.prepare_ranker()
+            stats, snapshot = store.language_stats(), store.snapshot()
+        finally:
+            store.close()
+        return self.summary(scan, diff, clean, extractions, reresolved, edge_counts, stats, snapshot)
+
+    def read_known(self, listing: GitListing) -> tuple[KnownFiles, GitListing | None]:
+        """The store's root, last listing record and file states. An index kept for an enclosing root
+        lists that root (this root's listing is dropped); on a quick git listing (the few paths it
+        names are all there is to look at) only those paths' states are read."""
+        store = self.store
+        settled = settle_root(store.recorded_root(), self.root, rebuild=self.full)
+        if settled != self.root:  # the index belongs to an enclosing root: list that one
             listing.result()
             listing = None
-        root = settled
+        self.root = settled
         recorded = store.recorded_listing()
-        record, salt = ListingRecord.from_json(recorded), str(max_bytes)
-        quick = None  # git's listing, when the few paths it names are all there is to look at
-        if listing is not None and not full and listing.may_be_quick(record, salt):
+        record, salt = ListingRecord.from_json(recorded), str(self.max_bytes)
+        quick = None
+        if listing is not None and not self.full and listing.may_be_quick(record, salt):
             quick = listing.result(record, salt)
             quick = quick if quick is not None and quick.quick is not None else None
-        indexed = None  # path → language of every indexed file, read in place of ``states`` when quick
-        if full:
+        indexed = None
+        if self.full:
             states = {}
         elif quick is not None:
             indexed = store.known_paths()
@@ -222,127 +299,143 @@ def index_repository(
         else:
             if listing is not None:
                 listing.start_tracked()  # ls-files beside git status, while every state is read
-            states = store.known_files()  # (size, stamp, hash, language, flags)
+            states = store.known_files()
+        return KnownFiles(states, indexed, recorded, record), listing
+
+    def list_files(self, known: KnownFiles, listing: GitListing | None) -> tuple[ScanResult, Listed | None]:
+        """The work tree's files (unchanged ones unread) and git's listing: HEAD, uncommitted paths."""
         scan = scan_repository(
-            root, max_bytes, known=states, listing=listing, recorded=record, indexed=indexed
+            self.root,
+            self.max_bytes,
+            known=known.states,
+            listing=listing,
+            recorded=known.record,
+            indexed=known.indexed,
         )
-        listed = listing.result() if listing is not None else None  # (memoised) HEAD, uncommitted paths
-        diff = _Diff.between(states, scan)
-        redo = diff.added | diff.changed
-        todo = [scanned.record for scanned in scan.files if scanned.record.path in redo]
-        clean = not states and not indexed  # an empty index (a quick listing reads few states)
-        dirty = _uncommitted(root, listed) if clean or diff.added or diff.changed or diff.deleted else None
-        by_path = {s.record.path: s for s in scan.files}
+        return scan, listing.result() if listing is not None else None  # (memoised)
+
+    def begin(self, known: KnownFiles, scan: ScanResult) -> None:
+        """A ``--full`` run clears the index inside the transaction (until it commits, readers see the
+        old one); the root and the listing record are written only when they moved (a no-op run
+        writes nothing: no WAL frames to checkpoint)."""
+        store = self.store
+        if self.full:
+            store.clear()
+        if store.recorded_root() != str(self.root):
+            store.record_root(str(self.root))
+        if scan.record is not None and scan.record.to_json() != known.recorded:
+            store.record_listing(scan.record.to_json())
+
+    def forget(self, diff: FileDiff) -> dict[str, Sequence[Symbol]]:
+        """Delete the deleted files; return the symbols the changed and deleted ones had."""
+        old_symbols = {path: self.store.symbols_in(path) for path in diff.changed | diff.deleted}
+        for gone in sorted(diff.deleted):
+            self.store.delete_file(gone)
+        return old_symbols
+
+    def extract(self, scan: ScanResult, diff: FileDiff) -> list[FileExtraction]:
+        """Parse and extract the added and changed files, storing each batch while the workers go on
+        (each file is read once: by the scan or by its worker); record touched files' new stamps."""
+        store, scanned, redo = self.store, diff.scanned, diff.added | diff.changed
+        todo = [s.record for s in scan.files if s.record.path in redo]
+        sources = {s.record.path: s.data for s in scan.files if s.data is not None}
         extractions: list[FileExtraction] = []
-        with store.transaction():
-            if full:
-                store.clear()  # inside the transaction: until it commits, readers see the old index
-            if store.recorded_root() != str(root):  # a no-op run writes nothing (no WAL frames to checkpoint)
-                store.record_root(str(root))
-            if scan.record is not None and scan.record.to_json() != recorded:
-                store.record_listing(scan.record.to_json())
-            old_symbols = {path: store.symbols_in(path) for path in diff.changed | diff.deleted}
-            for gone in sorted(diff.deleted):
-                store.delete_file(gone)
-            # a clean run fills empty tables: its indexes are built once at the end
-            with store.bulk_load() if clean else nullcontext():
-                report("extract", 0, len(todo))
-                sources = {s.record.path: s.data for s in scan.files if s.data is not None}
-                # stored while the workers go on; each file is read once (by the scan or by its worker)
-                for batch in iter_extractions(
-                    root, todo, budget_ms, workers, with_text=True, sources=sources
-                ):
-                    for extraction, text in batch:
-                        scanned = by_path[extraction.path]
-                        store.put_file(scanned.record, scanned.mtime_ns, extraction, text)
-                    extractions += [
-                        replace(e, chunks=()) for e, _ in batch
-                    ]  # stored; resolution needs no text
-                    report("extract", len(extractions), len(todo))
-                for touched in diff.touched:
-                    store.touch_file(touched, by_path[touched].mtime_ns)
-                report("resolve", 0, 1)
-                if clean:
-                    reresolved, links = (
-                        {e.path for e in extractions},
-                        _resolve_clean(store, extractions, workers),
-                    )
-                elif not (diff.added or diff.changed or diff.deleted):  # nothing can resolve differently
-                    reresolved, links = set(), None
-                else:
-                    before = indexed if indexed is not None else {p: st[3] for p, st in states.items()}
-                    languages = _languages_after(before, diff, by_path)
-                    reresolved, graph_changed = _reresolve(store, diff, extractions, old_symbols, languages)
-                    links = Links.of(store.all_edges()) if graph_changed else None
-                report("resolve", 1, 1)
-                report("graph", 0, 1)
-                if links is not None:
-                    store.set_centrality(_centrality(store, links) if clean else links.centrality())
-                report("graph", 1, 1)
-            if clean or diff.added or diff.changed or diff.deleted:
-                store.add_snapshot(
-                    Snapshot(
-                        commit=listed.head if listed is not None else head_commit(root),
-                        dirty=dirty(),
-                        created_at=datetime.now(UTC).isoformat(timespec="seconds"),
-                    )
+        self.report("extract", 0, len(todo))
+        batches = iter_extractions(
+            self.root, todo, self.budget_ms, self.workers, with_text=True, sources=sources
+        )
+        for batch in batches:
+            for extraction, text in batch:
+                store.put_file(
+                    scanned[extraction.path].record, scanned[extraction.path].mtime_ns, extraction, text
                 )
-            edge_counts = store.edge_counts()  # counted once after a change, then kept by the store
-        # the search ranker's index, kept beside the store: the first question costs what the second does
+            extractions += [replace(e, chunks=()) for e, _ in batch]  # stored; resolution needs no text
+            self.report("extract", len(extractions), len(todo))
+        for touched in diff.touched:
+            store.touch_file(touched, scanned[touched].mtime_ns)
+        return extractions
+
+    def resolve(
+        self,
+        known: KnownFiles,
+        diff: FileDiff,
+        extractions: list[FileExtraction],
+        old_symbols: dict[str, Sequence[Symbol]],
+        clean: bool,
+    ) -> tuple[set[str], Links | None]:
+        """Resolve every file of a clean run, or re-resolve what this change can affect; return the
+        files resolved and the graph when it changed (None: centrality stands)."""
+        self.report("resolve", 0, 1)
+        if clean:
+            reresolved = {e.path for e in extractions}
+            links: Links | None = _resolve_clean(self.store, extractions, self.workers)
+        elif not diff.any_change:  # nothing can resolve differently
+            reresolved, links = set(), None
+        else:
+            languages = _languages_after(known.languages(), diff)
+            reresolved, graph_changed = _reresolve(self.store, diff, extractions, old_symbols, languages)
+            links = Links.of(self.store.all_edges()) if graph_changed else None
+        self.report("resolve", 1, 1)
+        return reresolved, links
+
+    def rank_graph(self, links: Links | None, clean: bool) -> None:
+        """Store the graph's centrality when it changed."""
+        self.report("graph", 0, 1)
+        if links is not None:
+            self.store.set_centrality(_centrality(self.store, links) if clean else links.centrality())
+        self.report("graph", 1, 1)
+
+    def add_snapshot(self, listed: Listed | None, dirty: Callable[[], tuple[str, ...]]) -> None:
+        """What this index was built from: HEAD and the uncommitted paths."""
+        self.store.add_snapshot(
+            Snapshot(
+                commit=listed.head if listed is not None else head_commit(self.root),
+                dirty=dirty(),
+                created_at=datetime.now(UTC).isoformat(timespec="seconds"),
+            )
+        )
+
+    def prepare_ranker(self) -> None:
+        """The search ranker's index, kept beside the store: the first question costs what the second does."""
         from maguyva.retrieve.cache import prepare
 
-        report("rank", 0, 1)
-        prepare(store, str(path))
-        report("rank", 1, 1)
-        stats = store.language_stats()
-        snapshot = store.snapshot()
-    finally:
-        store.close()
-    return IndexSummary(
-        root=str(root),
-        store=str(path),
-        mode="full" if clean else "incremental",
-        files=len(scan.files) + len(scan.kept),
-        added=len(diff.added),
-        changed=len(diff.changed),
-        deleted=len(diff.deleted),
-        renamed=diff.renamed,
-        unchanged=len(diff.unchanged),
-        reresolved=len(reresolved),
-        symbols=sum(s.symbols for s in stats),
-        edges=edge_counts.get("resolved", 0) + edge_counts.get("inferred", 0),
-        unresolved=sum(
-            n for resolution, n in edge_counts.items() if resolution not in ("resolved", "inferred")
-        ),
-        skipped=len(scan.skipped),
-        seconds=round(time.perf_counter() - started, 3),
-        commit=snapshot.commit if snapshot else None,
-        errors=tuple(err for e in extractions for err in e.errors),
-        languages={s.language: {"files": s.files, "symbols": s.symbols, "edges": s.edges} for s in stats},
-    )
+        self.report("rank", 0, 1)
+        prepare(self.store, str(self.path))
+        self.report("rank", 1, 1)
 
-
-@dataclass(frozen=True, slots=True)
-class _Diff:
-    added: set
-    changed: set
-    deleted: set
-    unchanged: set
-    touched: set  # same content, new mtime
-    renamed: int  # deleted/added pairs with identical content
-
-    @classmethod
-    def between(cls, states: dict, scan: ScanResult) -> _Diff:
-        current = {s.record.path: s for s in scan.files}
-        added = {p for p in current if p not in states}
-        deleted = set(states).difference(current, scan.kept)
-        changed = {p for p in current if p in states and states[p][2] != current[p].record.content_hash}
-        touched = {p for p in current if p in states and states[p][1] != current[p].mtime_ns} - changed
-        unchanged = set(current) - added - changed
-        unchanged.update(scan.kept)
-        gone_hashes = {states[p][2] for p in deleted}
-        renamed = sum(1 for p in added if current[p].record.content_hash in gone_hashes)
-        return cls(added, changed, deleted, unchanged, touched, renamed)
+    def summary(
+        self,
+        scan: ScanResult,
+        diff: FileDiff,
+        clean: bool,
+        extractions: list[FileExtraction],
+        reresolved: set[str],
+        edge_counts: dict[str, int],
+        stats: list[LanguageStats],
+        snapshot: Snapshot | None,
+    ) -> IndexSummary:
+        return IndexSummary(
+            root=str(self.root),
+            store=str(self.path),
+            mode="full" if clean else "incremental",
+            files=len(scan.files) + len(scan.kept),
+            added=len(diff.added),
+            changed=len(diff.changed),
+            deleted=len(diff.deleted),
+            renamed=diff.renamed,
+            unchanged=len(diff.unchanged),
+            reresolved=len(reresolved),
+            symbols=sum(s.symbols for s in stats),
+            edges=edge_counts.get("resolved", 0) + edge_counts.get("inferred", 0),
+            unresolved=sum(
+                n for resolution, n in edge_counts.items() if resolution not in ("resolved", "inferred")
+            ),
+            skipped=len(scan.skipped),
+            seconds=round(time.perf_counter() - self.started, 3),
+            commit=snapshot.commit if snapshot else None,
+            errors=tuple(err for e in extractions for err in e.errors),
+            languages={s.language: {"files": s.files, "symbols": s.symbols, "edges": s.edges} for s in stats},
+        )
 
 
 class StoreDefinitions:
@@ -407,7 +500,7 @@ def _centrality(store: Store, links: Links) -> list:
 
 def _reresolve(
     store: Store,
-    diff: _Diff,
+    diff: FileDiff,
     extractions: list[FileExtraction],
     old_symbols: dict[str, Sequence[Symbol]],
     languages: dict[str, str | None] | None = None,
@@ -450,11 +543,11 @@ def _reresolve(
     return whole | {ref.path for ref in single}, graph_changed
 
 
-def _languages_after(before: dict[str, str | None], diff: _Diff, by_path: dict) -> dict[str, str | None]:
+def _languages_after(before: Mapping[str, str | None], diff: FileDiff) -> dict[str, str | None]:
     """Path → language of every indexed file once this run's changes are stored, from the same map
     before them (``known_paths`` without reading the store again: 15 ms for svelte's 9k files)."""
     languages = {path: language for path, language in before.items() if path not in diff.deleted}
-    languages.update((path, by_path[path].record.language) for path in diff.added | diff.changed)
+    languages.update((path, diff.scanned[path].record.language) for path in diff.added | diff.changed)
     return languages
 
 
@@ -479,7 +572,7 @@ def _uncommitted(root: Path, listed: Listed | None) -> Callable[[], tuple[str, .
     return uncommitted_later(root)
 
 
-def _read_states(path: Path, root: Path, full: bool) -> tuple[Path, dict]:
+def _read_states(path: Path, root: Path, full: bool) -> tuple[Path, dict[str, FileState]]:
     store = open_store(path, readonly=True)
     try:
         return settle_root(store.recorded_root(), root, rebuild=full), store.known_files()

@@ -27,6 +27,7 @@ from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from stat import S_ISDIR, S_ISLNK, S_ISREG
+from typing import TYPE_CHECKING
 
 import pathspec
 
@@ -34,6 +35,9 @@ from maguyva.files import in_vcs_dir, resolve_links
 from maguyva.index.languages import detect_language
 from maguyva.index.listing import GitListing, Listed, ListingRecord
 from maguyva.models import FileRecord
+
+if TYPE_CHECKING:
+    from maguyva.store.base import FileState
 
 DEFAULT_MAX_BYTES = 1_000_000
 # A stat stamp this close to the scan is "racy" (git's rule): an edit in the same timestamp tick
@@ -95,13 +99,13 @@ def stat_stamp(stat: os.stat_result) -> int:
     return max(stat.st_mtime_ns, stat.st_ctime_ns)
 
 
-def trusted(previous: tuple[int, int, str] | None, stat: os.stat_result) -> bool:
-    """Whether a stored (size, stamp, hash) still describes the file, without reading it."""
+def trusted(previous: FileState | None, stat: os.stat_result) -> bool:
+    """Whether a stored state (size, stamp, hash) still describes the file, without reading it."""
     return (
         previous is not None
-        and previous[1] != 0
-        and previous[0] == stat.st_size
-        and previous[1] == stat_stamp(stat)
+        and previous.mtime_ns != 0
+        and previous.size == stat.st_size
+        and previous.mtime_ns == stat_stamp(stat)
     )
 
 
@@ -129,15 +133,14 @@ class ScanResult:
 def scan_repository(
     root: Path,
     max_bytes: int = DEFAULT_MAX_BYTES,
-    known: Mapping[str, tuple] | None = None,
+    known: Mapping[str, FileState] | None = None,
     listing: GitListing | None = None,
     recorded: ListingRecord | None = None,
     indexed: Collection[str] | None = None,
 ) -> ScanResult:
-    """Every indexable file under ``root``. ``known`` maps path → (size, mtime_ns, hash[, language,
-    flags]) from the previous scan; a file whose size and stat stamp are unchanged keeps its hash
-    without being read (unless the stamp was racy, see ``RACY_WINDOW_NS``), and with the language and
-    flags given it is not even opened. ``listing``: a ``GitListing`` of ``root`` already started;
+    """Every indexable file under ``root``. ``known`` maps path → ``FileState`` from the previous scan;
+    a file whose size and stat stamp are unchanged keeps its hash without being read (unless the
+    stamp was racy, see ``RACY_WINDOW_NS``), and with its labels known it is not even opened. ``listing``: a ``GitListing`` of ``root`` already started;
     ``recorded``: the ``ScanResult.record`` of the scan that produced ``known`` (see ``listing.py``);
     ``indexed``: every path of the index, when ``known`` holds only those the quick listing names."""
     root = root.resolve()
@@ -152,7 +155,7 @@ def scan_repository(
 
 class _Scanner:
     def __init__(
-        self, root: Path, max_bytes: int, known: Mapping[str, tuple], indexed: Collection[str] | None
+        self, root: Path, max_bytes: int, known: Mapping[str, FileState], indexed: Collection[str] | None
     ):
         self.root, self.max_bytes, self.known, self.indexed = root, max_bytes, known, indexed
         self.racy_from = time.time_ns() - RACY_WINDOW_NS
@@ -229,7 +232,7 @@ class _Scanner:
                 continue
             blob = blobs.get(rel)
             previous = known.get(rel)
-            if previous is not None and previous[2] == blob and previous[0] <= self.max_bytes:
+            if previous is not None and previous.hash == blob and previous.size <= self.max_bytes:
                 self.kept.append(rel)  # the work tree still holds the blob we indexed: nothing to stat
                 continue
             parent = rel.rpartition("/")[0]
@@ -328,7 +331,11 @@ def _walk(top: Path) -> Iterator[tuple[str, list[str], list[str]]]:
 
 
 def _scan_file(
-    scanner: _Scanner, full: Path | str, rel: str, previous, stat: os.stat_result | None = None
+    scanner: _Scanner,
+    full: Path | str,
+    rel: str,
+    previous: FileState | None,
+    stat: os.stat_result | None = None,
 ) -> ScannedFile | Skipped:
     root = scanner.root
     if stat is None:
@@ -354,10 +361,14 @@ def _scan_file(
     stamp = stat_stamp(stat)
     data = None
     if trusted(previous, stat):
-        head, digest = None, previous[2]
-        if len(previous) >= 5:  # language and flags known: nothing to read
+        head, digest = None, previous.hash
+        if previous.labelled:  # language and flags known: nothing to read
             record = FileRecord(
-                path=rel, language=previous[3], size=stat.st_size, content_hash=digest, flags=previous[4]
+                path=rel,
+                language=previous.language,
+                size=stat.st_size,
+                content_hash=digest,
+                flags=previous.flags,
             )
             return ScannedFile(record, 0 if stamp >= scanner.racy_from else stamp)
     else:
@@ -370,7 +381,7 @@ def _scan_file(
         except OSError as exc:
             return Skipped(rel, f"unreadable: {exc.strerror}")
         head, digest = data[:_SNIFF], content_digest(data)
-        if (previous is None or previous[2] != digest) and len(data) <= scanner.hold:
+        if (previous is None or previous.hash != digest) and len(data) <= scanner.hold:
             scanner.hold -= len(data)
         else:  # unchanged content, or over the budget: extraction (if any) reads it again
             data = None

@@ -10,7 +10,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # hints only: a command imports the records it reads, and no others
     import numpy as np
@@ -30,6 +30,22 @@ class Span:
     text: str  # the matching line (literal search) or the chunk text (BM25)
     score: float = 0.0
     symbol: str | None = None
+
+
+class FileState(NamedTuple):
+    """What the index holds of one file: enough for a scan to tell it unchanged without reading it
+    (``Store.known_files``; ``maguyva.index.scan``), and with its labels without even opening it."""
+
+    size: int
+    mtime_ns: int  # the stat stamp (``maguyva.index.scan.stat_stamp``); 0: smudged, never trusted
+    hash: str  # the content hash: the file's git blob id
+    language: str | None = None
+    flags: tuple[str, ...] | None = None  # None: the store does not know the labels (nor the language)
+
+    @property
+    def labelled(self) -> bool:
+        """Whether the language and flags are known (a scan then reads nothing of an unchanged file)."""
+        return self.flags is not None
 
 
 class Store(ABC):
@@ -84,13 +100,16 @@ class Store(ABC):
         """path → (language, flags) of every indexed file ({} when a backend cannot say)."""
         return {}
 
-    def known_files(self) -> dict[str, tuple]:
-        """path → (size, mtime_ns, hash, language, flags): what a scan needs to skip unchanged files
-        without opening them (without the last two where ``file_labels`` does not know them)."""
+    def known_files(self) -> dict[str, FileState]:
+        """path → ``FileState`` of every indexed file: what a scan needs to skip unchanged files without
+        opening them (unlabelled where ``file_labels`` does not know them)."""
         labels = self.file_labels()
-        return {p: (*state, *labels[p]) if p in labels else state for p, state in self.file_states().items()}
+        return {
+            p: FileState(*state, *labels[p]) if p in labels else FileState(*state)
+            for p, state in self.file_states().items()
+        }
 
-    def known_files_of(self, paths: Iterable[str]) -> dict[str, tuple]:
+    def known_files_of(self, paths: Iterable[str]) -> dict[str, FileState]:
         """``known_files`` of the indexed ones among ``paths`` (a quick git listing names a few)."""
         wanted = set(paths)
         return {p: state for p, state in self.known_files().items() if p in wanted}

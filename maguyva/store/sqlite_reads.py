@@ -13,7 +13,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from maguyva import models  # each record's module is imported by the first read that builds one
-from maguyva.store.base import Span
+from maguyva.store.base import FileState, Span
 from maguyva.store.filetext import gram_query, unpack_text
 from maguyva.store.lines import matching_lines, prefilter, split_lines
 from maguyva.store.rows import EDGE_COLUMNS, SYMBOL_COLUMNS, symbol_from_row
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from maguyva.store.values import Centrality, LanguageStats, Snapshot
 
 _MAX_VARS = 500
+_new = tuple.__new__
 _CENTRALITY_COLUMNS = "path, symbol, pagerank, in_degree, out_degree"
 _SYMBOL_COLUMNS_S = ", ".join(f"s.{c}" for c in SYMBOL_COLUMNS.split(", "))
 
@@ -45,15 +46,19 @@ class SQLiteReads:
     def known_files(self):
         return self._known_files("", ())
 
-    def _known_files(self, where: str, args: list[str] | tuple[()]) -> dict[str, tuple]:
+    def _known_files(self, where: str, args: list[str] | tuple[()]) -> dict[str, FileState]:
         split: dict[str, tuple[str, ...]] = {}  # a few distinct flag strings across thousands of files
+        # ``tuple.__new__``: the NamedTuple's own ``__new__`` is a Python call, 4x the cost of a row
         return {
-            p: (
-                size,
-                mtime_ns,
-                digest,
-                language,
-                split.get(flags) or split.setdefault(flags, tuple(f for f in flags.split(",") if f)),
+            p: _new(
+                FileState,
+                (
+                    size,
+                    mtime_ns,
+                    digest,
+                    language,
+                    split.get(flags) or split.setdefault(flags, tuple(f for f in flags.split(",") if f)),
+                ),
             )
             for p, size, mtime_ns, digest, language, flags in self.db.execute(
                 "SELECT path, size, mtime_ns, hash, language, flags FROM files" + where, args
@@ -61,7 +66,7 @@ class SQLiteReads:
         }
 
     def known_files_of(self, paths):
-        found: dict[str, tuple] = {}
+        found: dict[str, FileState] = {}
         for batch in _batches(sorted(set(paths))):
             found.update(self._known_files(f" WHERE path IN ({_marks(batch)})", batch))
         return found

@@ -81,10 +81,11 @@ def test_an_unchanged_size_and_mtime_reuse_the_previous_hash_without_reading(tmp
     write_tree(tmp_path, {"a.py": "x = 1\n"})
     assert scan_repository(tmp_path).files[0].mtime_ns == 0  # just written: racy, never trusted
     import maguyva.index.scan as scan
+    from maguyva.store.base import FileState
 
     monkeypatch.setattr(scan, "RACY_WINDOW_NS", 0)  # as if the file were older than the racy window
     first = scan_repository(tmp_path).files[0]
-    known = {"a.py": (first.record.size, first.mtime_ns, "previous-hash")}
+    known = {"a.py": FileState(first.record.size, first.mtime_ns, "previous-hash")}
     assert scan_repository(tmp_path, known=known).files[0].record.content_hash == "previous-hash"
     (tmp_path / "a.py").write_text("x = 22\n")
     assert scan_repository(tmp_path, known=known).files[0].record.content_hash == content_digest(b"x = 22\n")
