@@ -10,10 +10,10 @@ from pathlib import Path
 
 from orkestra.errors import OrkestraError
 from orkestra.frontmatter import compare
+from orkestra.fs.links import read_regular
+from orkestra.fs.scan import walk_tree
 from orkestra.import_plan import ImportPlan
 from orkestra.workspace.config import CONFIG_FILE, config_from_document, load_config
-from orkestra.workspace.links import read_regular
-from orkestra.workspace.scan import walk_tree
 from orkestra.workspace.source import parse_yaml
 
 

@@ -27,13 +27,13 @@ from typing import Any
 from orkestra.adoptions import ADOPT_FILE, read_adoptions
 from orkestra.errors import OrkestraError, UsageError
 from orkestra.frontmatter import parse_markdown, split_tools
+from orkestra.fs.links import Containment, read_regular
+from orkestra.fs.scan import tree_paths
 from orkestra.import_plan import ImportPlan, Item
 from orkestra.import_verify import verify
 from orkestra.registry_yaml import dump_yaml
 from orkestra.scaffolding import SCAFFOLD
 from orkestra.workspace.config import CONFIG_FILE, OrkestraConfig
-from orkestra.workspace.links import Containment, read_regular
-from orkestra.workspace.scan import tree_paths
 from orkestra.workspace.source import load_yaml, read_yaml
 
 SOURCES = ("claude", "agents-md", "cursor", "codex")
@@ -504,7 +504,7 @@ def plan_import(
 
 def apply_import(plan: ImportPlan) -> ImportPlan:
     """Write the planned registry files (atomically, each) and the adoption list for sync."""
-    from orkestra.render.guard import SafeTree
+    from orkestra.fs.guard import SafeTree
     from orkestra.workspace.config import read_config
 
     root = Path(plan.root)

@@ -87,7 +87,7 @@ def init_workspace(
             existing_agents=_hand_written(root, "agents"),
             existing_skills=_hand_written(root, "skills"),
         )
-    from orkestra.render.guard import SafeTree
+    from orkestra.fs.guard import SafeTree
 
     created, skipped = [], []
     root.mkdir(parents=True, exist_ok=True)
@@ -168,7 +168,7 @@ def registry_reference() -> str:
 def _ignore_state(gitignore: Path) -> bool:
     """Append ``.orkestra/`` to .gitignore unless an equivalent line is there; True if appended. A
     ``.gitignore`` that is a symlink is refused, never read or written through."""
-    from orkestra.render.guard import SafeTree
+    from orkestra.fs.guard import SafeTree
 
     with SafeTree(gitignore.parent) as tree:
         tree.check(gitignore.name)

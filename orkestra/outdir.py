@@ -23,8 +23,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from orkestra.errors import OrkestraError
-from orkestra.workspace.links import is_git_part, read_regular
-from orkestra.workspace.scan import walk_tree
+from orkestra.fs.links import is_git_part, read_regular
+from orkestra.fs.scan import walk_tree
 
 MARKER = ".orkestra-build.json"
 MAX_MARKER_BYTES = 8 << 20

@@ -435,7 +435,7 @@ def _scanned_hubs(root: Path, packages: tuple[str, ...], scripts: tuple[str, ...
                 if _is_file(root / candidate):
                     entries.append(candidate)
                     break
-    from orkestra.workspace.scan import walk_tree
+    from orkestra.fs.scan import walk_tree
 
     counts: Counter[str] = Counter()
     files: list[str] = []

@@ -11,7 +11,7 @@ import ast
 import re
 from pathlib import Path
 
-from orkestra.workspace.links import read_regular
+from orkestra.fs.links import read_regular
 
 MAX_PROJECT_FILE_BYTES = 4 << 20  # far above any real manifest; larger ones are not read
 

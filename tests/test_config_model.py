@@ -11,8 +11,8 @@ import pytest
 from conftest import REPO, git
 
 from maguyva.config import MaguyvaConfig
-from orkestra.atomic import atomic_file, create_new, write_atomic
 from orkestra.errors import WorkspaceError
+from orkestra.fs.atomic import atomic_file, create_new, write_atomic
 from orkestra.mining.config import load_mining_paths
 from orkestra.mining.settings import MiningConfig
 from orkestra.telemetry.project import load_settings
@@ -157,9 +157,9 @@ def test_one_yaml_reader_one_git_runner_one_atomic_writer():
     # plugin build swaps whole folders (orkestra/outdir.py); the write guard is the same write with symlink
     # checks on top
     assert {k for k, v in writers.items() if v} == {
-        "orkestra/atomic.py",
+        "orkestra/fs/atomic.py",
         "orkestra/outdir.py",
-        "orkestra/render/guard.py",
+        "orkestra/fs/guard.py",
         "orkestra/telemetry/loki.py",
     }
 

@@ -141,8 +141,8 @@ def test_a_changed_tree_goes_through_the_full_cli_and_is_stamped_again(stamped):
 def test_a_changed_sync_reads_the_manifest_once_and_walks_the_tree_once(stamped, monkeypatch):
     import os as os_module
 
+    import orkestra.fs.scan as scan_module
     import orkestra.render.manifest as manifest_module
-    import orkestra.workspace.scan as scan_module
 
     walks, reads = [], []
     real_walk, real_read = scan_module.walk_tree, manifest_module.read_manifest_at

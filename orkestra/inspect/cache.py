@@ -32,9 +32,9 @@ import time
 from pathlib import Path
 
 from maguyva.capped import read_regular
+from orkestra.fs.scan import walk_tree
 from orkestra.workspace import jsontext
 from orkestra.workspace.root import CONFIG_FILE, raw_config  # raw_config: no pydantic on a cache hit
-from orkestra.workspace.scan import walk_tree
 
 TYPE_CHECKING = False  # typing and dataclasses cost more to import than a no-op sync's whole check
 if TYPE_CHECKING:
@@ -197,7 +197,7 @@ def _json_at(path: Path) -> Any:
 
 def _guarded(root: Path, action: Any, folder: Path) -> None:
     """Run ``action(tree, rel)`` on a write-guarded tree; ValueError when ``folder`` may not be written."""
-    from orkestra.render.guard import SafeTree, UnsafePath  # not on the cache-hit path
+    from orkestra.fs.guard import SafeTree, UnsafePath  # not on the cache-hit path
 
     try:
         rel = folder.relative_to(root).as_posix()

@@ -55,7 +55,7 @@ def create_decision(
 
 def _create_guarded(root):
     """A writer that creates a record only if it is absent, through no symlinked folder or link."""
-    from orkestra.render.guard import SafeTree
+    from orkestra.fs.guard import SafeTree
 
     def create(target, text: str) -> bool:
         rel = target.relative_to(root).as_posix()

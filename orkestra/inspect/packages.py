@@ -43,8 +43,8 @@ def find_packages(root: Path, exclude: list[str], root_name: str) -> list[dict]:
 
 def _manifest_info(path: Path) -> tuple[str, str]:
     """(name, description) declared by a manifest; empty strings when it declares none or is unreadable."""
+    from orkestra.fs.links import read_regular
     from orkestra.project_files import MAX_PROJECT_FILE_BYTES
-    from orkestra.workspace.links import read_regular
 
     try:  # a 3 GB sparse manifest is refused unread (fstat on the open descriptor)
         text = read_regular(path, MAX_PROJECT_FILE_BYTES).decode("utf-8")

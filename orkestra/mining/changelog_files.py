@@ -14,8 +14,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from orkestra.atomic import write_atomic
 from orkestra.errors import NotFoundError
+from orkestra.fs.atomic import write_atomic
 from orkestra.mining import guarded
 from orkestra.mining.changelog import build_releases, release_tags, render_changelog
 from orkestra.mining.config import MiningPaths

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from orkestra.atomic import write_atomic
 from orkestra.errors import NotFoundError, OrkestraError, did_you_mean
+from orkestra.fs.atomic import write_atomic
 from orkestra.mining import guarded
 
 if TYPE_CHECKING:

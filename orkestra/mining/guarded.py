@@ -3,9 +3,9 @@
 A cloned repository is untrusted. It may commit ``.orkestra`` or ``ai_assets/reference/changelog`` as a
 symlink, or ``.gitattributes``, a ledger, a lock or a ``CHANGELOG.md`` as one. Its ``orkestra.yaml`` may
 set ``paths.state: /home/me/.ssh`` or ``mining.ledger_dir: ../..``. Mining then refuses with
-:class:`~orkestra.render.guard.UnsafePath` (exit 1, naming the path and where the link points) instead of
+:class:`~orkestra.fs.guard.UnsafePath` (exit 1, naming the path and where the link points) instead of
 writing where they point. Folders are checked one component at a time with ``O_NOFOLLOW``, as sync's
-write guard (``orkestra.render.guard``) does. A file is checked before it is read or written. It is then
+write guard (``orkestra.fs.guard``) does. A file is checked before it is read or written. It is then
 written in place (``O_NOFOLLOW``) or replaced by a rename, which replaces a link rather than follows it.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from orkestra.render.guard import SafeTree, UnsafePath, path_parts
+from orkestra.fs.guard import SafeTree, UnsafePath, path_parts
 
 
 def relative(root: Path, path: Path) -> str:

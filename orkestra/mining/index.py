@@ -20,8 +20,8 @@ from pathlib import Path
 
 import orjson
 
-from orkestra.atomic import atomic_file, write_atomic
 from orkestra.errors import OrkestraError
+from orkestra.fs.atomic import atomic_file, write_atomic
 from orkestra.mining import guarded, index_files, lanes
 from orkestra.mining.config import MiningPaths
 from orkestra.mining.conventional import message_parts, parse_message

@@ -21,10 +21,10 @@ import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from orkestra.fs.guard import UnsafePath
 from orkestra.mining import guarded
 from orkestra.mining.config import MiningPaths
 from orkestra.mining.ledger_names import LOCK_FILE, PROCESSED_FILE, RELEASE_NOTES_FILE
-from orkestra.render.guard import UnsafePath
 
 
 def ledger_files(paths: MiningPaths) -> tuple[Path, Path]:
@@ -108,7 +108,7 @@ def latest(records: Iterable[dict], key=lambda r: (r.get("sha"), r.get("domain")
 
 def ensure_gitattributes(root: Path, ledger_dir: str = "ai_assets/reference/changelog") -> bool:
     """Make sure ``.gitattributes`` marks both ledgers ``merge=union``; idempotent. True if changed."""
-    from orkestra.render.guard import SafeTree
+    from orkestra.fs.guard import SafeTree
 
     with SafeTree(root) as tree:  # a symlink is refused, never read or written through
         tree.check(".gitattributes")

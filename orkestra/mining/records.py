@@ -149,7 +149,7 @@ def _decode(text: str):
 def read_text(path: Path) -> str:
     """The ledger's text ("" when absent); a hand-edited file's bad bytes become U+FFFD. Read with the
     capped reader: a FIFO, or a file over MAX_LEDGER_BYTES (a sparse 3 GB one), raises NotRegularFile."""
-    from orkestra.workspace.links import read_regular
+    from orkestra.fs.links import read_regular
 
     if not path.exists():
         return ""

@@ -158,8 +158,8 @@ def detect_release_type(root) -> str:
 def read_release_please_config(root) -> dict:
     import json
 
+    from orkestra.fs.links import read_regular
     from orkestra.project_files import MAX_PROJECT_FILE_BYTES
-    from orkestra.workspace.links import read_regular
 
     path = root / "release-please-config.json"
     try:  # capped: a 3 GB sparse file is refused unread

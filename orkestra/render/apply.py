@@ -2,7 +2,7 @@
 
 Each file is re-hashed just before anything is written; if it changed since the plan was
 made, apply stops before writing. Every write and delete goes through the write guard
-(``orkestra.render.guard``: no symlinks, nothing in ``.git``), and the journal
+(``orkestra.fs.guard``: no symlinks, nothing in ``.git``), and the journal
 (``orkestra.render.journal``) lets a killed apply be rolled back or completed by the next run.
 """
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from orkestra.errors import OrkestraError
-from orkestra.render.guard import SafeTree, UnsafePath
+from orkestra.fs.guard import SafeTree, UnsafePath
 from orkestra.render.journal import finish, journal_rel, roll_forward, sweep, tmp_rel, write_journal
 from orkestra.render.manifest import manifest_path, sha256
 from orkestra.render.plan import Plan

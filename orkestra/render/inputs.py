@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import orkestra
+from orkestra.fs.scan import is_pruned, match_glob, tree_paths, walk, walk_files
 from orkestra.workspace.root import CONFIG_FILE
-from orkestra.workspace.scan import is_pruned, match_glob, tree_paths, walk, walk_files
 
 if TYPE_CHECKING:  # the model is not needed to hash inputs (a no-op sync never imports pydantic)
+    from orkestra.fs.links import Containment
     from orkestra.workspace.config import OrkestraConfig
-    from orkestra.workspace.links import Containment
     from orkestra.workspace.models import Skill
 
 PACKAGE_DIR = Path(orkestra.__file__).resolve().parent
@@ -55,7 +55,7 @@ def skill_assets(root: Path, skill: Skill, links: Containment | None = None) -> 
     Raises OrkestraError if one of them comes from outside the workspace through a symlink
     (validation reports those first; this keeps a caller that skipped it safe too).
     """
-    from orkestra.workspace.links import SKILL_ASSET_DIRS, Containment, skill_asset_problems, tree_problems
+    from orkestra.fs.links import SKILL_ASSET_DIRS, Containment, skill_asset_problems, tree_problems
 
     links = links or Containment(root)
     imported = skill.metadata.source == "imported"  # every file beside SKILL.md is an asset
@@ -158,7 +158,7 @@ def _content_hash(path: Path) -> bytes:
     """sha256 of an input, read with the capped reader (a 3 GB sparse manifest is never read, a FIFO
     never waited on); one over the cap is hashed by its size and change times, so editing it still
     changes the digest."""
-    from orkestra.workspace.links import NotRegularFile, read_regular
+    from orkestra.fs.links import NotRegularFile, read_regular
 
     try:
         return hashlib.sha256(read_regular(path, MAX_INPUT_BYTES)).digest()

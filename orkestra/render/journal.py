@@ -21,7 +21,7 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
-from orkestra.render.guard import TMP_SUFFIX, SafeTree, UnsafePath, path_parts, tmp_name
+from orkestra.fs.guard import TMP_SUFFIX, SafeTree, UnsafePath, path_parts, tmp_name
 from orkestra.render.lock import sync_lock  # noqa: F401 - re-exported: the journal's callers hold it
 from orkestra.workspace import jsontext
 

@@ -34,7 +34,7 @@ def file_sha256(path: Path) -> str | None:
     """Hash of a file's bytes, or None when it does not exist. Read with the capped reader: a file over
     MAX_OUTPUT_BYTES (a 3 GB sparse one committed where an output goes) or a FIFO is never read; its
     "hash" names its size, so it matches no manifest entry and counts as changed by hand."""
-    from orkestra.workspace.links import NotRegularFile, read_regular
+    from orkestra.fs.links import NotRegularFile, read_regular
 
     try:
         return sha256(read_regular(path, MAX_OUTPUT_BYTES))

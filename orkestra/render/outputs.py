@@ -10,13 +10,13 @@ import json
 from dataclasses import dataclass
 
 from orkestra.errors import OrkestraError
+from orkestra.fs.links import Containment
 from orkestra.render import context as ctx
 from orkestra.render.environment import template_loader
 from orkestra.render.targets import target_outputs
 from orkestra.render.targets.claude import agent_markdown, command_markdown, mcp_servers, skill_files
 from orkestra.render.targets.common import join
 from orkestra.workspace import jsontext
-from orkestra.workspace.links import Containment
 from orkestra.workspace.load import Workspace
 
 

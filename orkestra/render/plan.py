@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from orkestra.render.guard import SafeTree, UnsafePath
+from orkestra.fs.guard import SafeTree, UnsafePath
 from orkestra.render.manifest import Manifest, manifest_path, read_manifest, sha256
 
 if TYPE_CHECKING:
@@ -112,8 +112,8 @@ def build_plan(ws: Workspace, force: bool = False, manifest: Manifest | object |
 
 
 def _disk_sha(tree: SafeTree, rel: str) -> str | None:
+    from orkestra.fs.links import NotRegularFile
     from orkestra.render.manifest import MAX_OUTPUT_BYTES
-    from orkestra.workspace.links import NotRegularFile
 
     try:
         data = tree.read(rel, MAX_OUTPUT_BYTES)

@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass
 
 from orkestra.errors import WorkspaceError
+from orkestra.fs.scan import one_walk
 from orkestra.memory import paused_gc
 from orkestra.render import freshness
 from orkestra.render.apply import ApplyResult, apply_plan
@@ -14,7 +15,6 @@ from orkestra.render.journal import recover, sync_lock
 from orkestra.render.manifest import Manifest, read_manifest_at
 from orkestra.render.plan import Plan, build_plan
 from orkestra.workspace.root import find_root
-from orkestra.workspace.scan import one_walk
 
 
 @dataclass(frozen=True)

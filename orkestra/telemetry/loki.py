@@ -294,7 +294,7 @@ def _send_file(
 
 def _keep(path: str, records: list[tuple[Event, str | None]]) -> None:
     """Rewrite the batch file with only the unsent records (atomic replace)."""
-    from orkestra.atomic import write_atomic
+    from orkestra.fs.atomic import write_atomic
 
     write_atomic(path, b"".join(outbox_record(event, repository) for event, repository in records))
 

@@ -392,6 +392,6 @@ def render_page(
 
 def write_page(path: str | os.PathLike[str], html: str) -> None:
     """Write ``html`` to ``path`` atomically (a reader sees the old page or the new one)."""
-    from orkestra.atomic import write_atomic
+    from orkestra.fs.atomic import write_atomic
 
     write_atomic(path, html)

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from orkestra.errors import NotFoundError, OrkestraError
+from orkestra.fs.scan import tree_paths
 from orkestra.trust.conformance import check_conformance
 from orkestra.trust.findings import AuditReport, Finding, SkillAudit, sort_findings
 from orkestra.trust.scripts_audit import audit_file, skill_downloads
 from orkestra.trust.shipped import classify_binary
-from orkestra.workspace.scan import tree_paths
 
 if TYPE_CHECKING:
     from orkestra.workspace import Workspace

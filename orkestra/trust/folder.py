@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from orkestra.workspace.scan import walk_tree
+from orkestra.fs.scan import walk_tree
 
 SKIPPED_PARTS = frozenset({".git", "__pycache__"})
 

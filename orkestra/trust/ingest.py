@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 
 import yaml
 
-from orkestra.atomic import write_atomic
 from orkestra.errors import NotFoundError, OrkestraError, UsageError
+from orkestra.fs.atomic import write_atomic
 from orkestra.trust.audit import audit_skill_dir
 from orkestra.trust.conformance import TRIGGER_RE
 from orkestra.trust.evaluate import Candidate, depth_of, read_candidate, similar_skills

@@ -126,7 +126,7 @@ def claim_next_id(ws: Any, domain: str, render: Any, create: Any = None) -> tupl
     """Write ``render(id)`` as the record of the next free id of ``domain``; (id, repo-relative path).
 
     ``create(path, text)`` writes a record only if it does not exist yet and says whether it did
-    (default: ``orkestra.atomic.create_new``); ``decisions new`` passes its link-checking writer.
+    (default: ``orkestra.fs.atomic.create_new``); ``decisions new`` passes its link-checking writer.
 
     Concurrent proposals (several MCP sessions, one server's worker threads, ``decisions new``) take
     turns under a file lock in the state folder, so each gets the next id; the record is still created
@@ -167,6 +167,6 @@ def _next_free(decision_id: str, taken: set[str]) -> str:
 
 def _create_exclusive(target: Path, text: str) -> bool:
     """Create ``target`` with ``text``; False when it already exists (never overwritten)."""
-    from orkestra.atomic import create_new
+    from orkestra.fs.atomic import create_new
 
     return create_new(target, text)

@@ -16,13 +16,13 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from orkestra.errors import Diagnostic, NoWorkspaceError, Severity, WorkspaceError
+from orkestra.fs.links import Containment, has_git_part, tree_problems
+from orkestra.fs.scan import glob_files, tree_paths
 from orkestra.memory import paused_gc
 from orkestra.workspace import models as m
 from orkestra.workspace.config import CONFIG_FILE, OrkestraConfig, config_from_document
-from orkestra.workspace.links import Containment, has_git_part, tree_problems
 from orkestra.workspace.load_skills import SkillLoading
 from orkestra.workspace.origin import Origin
-from orkestra.workspace.scan import glob_files, tree_paths
 from orkestra.workspace.source import (
     Document,
     SourceError,

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from orkestra.errors import Diagnostic
+from orkestra.fs.links import has_git_part, skill_asset_problems
+from orkestra.fs.scan import tree_paths
 from orkestra.workspace import models as m
-from orkestra.workspace.links import has_git_part, skill_asset_problems
 from orkestra.workspace.origin import Origin
-from orkestra.workspace.scan import tree_paths
 from orkestra.workspace.source import SourceError, locate, read_text, split_frontmatter
 
 

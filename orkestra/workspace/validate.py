@@ -12,9 +12,9 @@ import re
 from pathlib import PurePosixPath
 
 from orkestra.errors import Diagnostic, did_you_mean
+from orkestra.fs.links import Containment, has_git_part
 from orkestra.workspace import models as m
 from orkestra.workspace.compose import DELEGATION_TOOLS
-from orkestra.workspace.links import Containment, has_git_part
 from orkestra.workspace.load import Workspace
 
 MAX_RELIABLE_AGENTS = 37  # Claude Code stops loading custom agents reliably beyond this

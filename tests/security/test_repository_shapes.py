@@ -2,7 +2,7 @@
 than PATH_MAX, FIFOs where files are expected, wrong-typed vendor metadata and project manifests.
 
 Python 3.11's ``os.walk`` and ``Path.rglob`` recurse once per folder level; every walk now goes through
-``orkestra.workspace.scan.walk_tree`` (Maguyva's scanner has its own, in ``maguyva.index.scan``)."""
+``orkestra.fs.scan.walk_tree`` (Maguyva's scanner has its own, in ``maguyva.index.scan``)."""
 
 from __future__ import annotations
 
@@ -117,9 +117,9 @@ def test_folders_nested_1100_deep_are_walked_without_a_recursion_error(tmp_path:
 
 def test_the_walker_and_the_write_guard_need_no_recursion(tmp_path: Path):
     """The same depth through the library, with the interpreter's recursion limit lowered to 200."""
-    from orkestra.render.guard import SafeTree
-    from orkestra.workspace.links import Containment
-    from orkestra.workspace.scan import tree_paths
+    from orkestra.fs.guard import SafeTree
+    from orkestra.fs.links import Containment
+    from orkestra.fs.scan import tree_paths
 
     nest(tmp_path, 600, "d", "f.txt", "x")
     limit = sys.getrecursionlimit()

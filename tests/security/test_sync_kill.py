@@ -20,7 +20,7 @@ from bench_kill_sync import debris, outputs
 
 CRASH = """
 import os, sys
-from orkestra.render import guard
+from orkestra.fs import guard
 from orkestra.render.sync import sync
 method, limit = sys.argv[1], int(sys.argv[2])
 original, calls = getattr(guard.SafeTree, method), [0]

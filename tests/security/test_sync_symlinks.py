@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from ork_workspace import RENDERED_SKILL, SKILL, cli, errors, files, workspace
 
-from orkestra.render.guard import SafeTree, UnsafePath
+from orkestra.fs.guard import SafeTree, UnsafePath
 
 
 def test_committed_symlink_into_git_hooks_never_gets_a_hook_written(tmp_path):

@@ -8,11 +8,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from orkestra.fs.links import Containment
 from orkestra.render import context as ctx
 from orkestra.render.inputs import skill_assets
 from orkestra.render.targets.common import Rendered, instructions, join, markdown
 from orkestra.workspace.compose import compose_agent
-from orkestra.workspace.links import Containment
 from orkestra.workspace.load import Workspace
 
 
@@ -101,7 +101,7 @@ MAX_ASSET_BYTES = 64 << 20  # a skill's reference, script or asset; a 3 GB spars
 def _asset_bytes(source: Path, rel: str) -> bytes:
     """A skill asset's bytes through the capped reader (``fstat`` on the open file, at most cap + 1 read)."""
     from orkestra.errors import OrkestraError
-    from orkestra.workspace.links import read_regular
+    from orkestra.fs.links import read_regular
 
     try:
         return read_regular(source, MAX_ASSET_BYTES)

@@ -4,7 +4,7 @@ decision records, the mining index, telemetry pages and outboxes, ingested skill
 Everything is written under a temporary name in the target's own folder and renamed over the
 target only once complete, so a reader (or a process killed at any moment) sees the old file or
 the new one, never a mix; a failed write leaves no temporary file behind. Generated files inside
-a workspace go through ``orkestra.render.guard.SafeTree`` instead, which adds the symlink and
+a workspace go through ``orkestra.fs.guard.SafeTree`` instead, which adds the symlink and
 ``.git`` guard on top of the same temporary-then-rename write.
 """
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Self
 
 from orkestra.errors import OrkestraError
-from orkestra.workspace.links import is_git_part
+from orkestra.fs.links import is_git_part
 
 TMP_SUFFIX = ".orkestra-tmp"
 MAX_PARTS = 256  # folders a written path may nest (each holds a descriptor while the tree is open)
