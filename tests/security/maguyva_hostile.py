@@ -1,14 +1,12 @@
-"""Helpers for Maguyva's hostile-input tests: a corpus, the CLI as a subprocess, a store's counts."""
+"""Helpers for Maguyva's hostile-input tests: a corpus, the CLI (in-process), a store's counts."""
 
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
+from clirun import Result, run_cli
 from conftest import git
 
 
@@ -29,15 +27,8 @@ def commit_all(repo: Path) -> None:
     git(repo, "commit", "-qm", "snapshot")
 
 
-def cli(*args: str, cwd: Path, env: dict | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "orkestra", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env={**os.environ, **(env or {})},
-        timeout=timeout,
-    )
+def cli(*args: str, cwd: Path, env: dict | None = None) -> Result:
+    return run_cli(*args, cwd=cwd, env=env)
 
 
 def cli_json(*args: str, cwd: Path, env: dict | None = None) -> dict:
