@@ -24,9 +24,10 @@ from pathlib import Path
 from tree_sitter import QueryCursor
 
 from maguyva.index import extract, workers
+from maguyva.index.definitions import MemoryDefinitions
 from maguyva.index.languages import compiled_query, has_query
 from maguyva.index.parse import parse_source
-from maguyva.index.resolve import MemoryDefinitions, Resolver
+from maguyva.index.resolve import Resolver
 from maguyva.index.scan import scan_repository
 from maguyva.index.transport import pack, unpack
 from maguyva.store.filetext import FileText

@@ -23,11 +23,12 @@ from pathlib import Path
 
 from maguyva.errors import SchemaVersionError, StoreError
 from maguyva.git import head_commit, uncommitted_later
+from maguyva.index.definitions import MemoryDefinitions, StoreDefinitions
 from maguyva.index.diff import FileDiff
 from maguyva.index.graph import Links
 from maguyva.index.listing import Listed, ListingRecord
 from maguyva.index.parse import DEFAULT_BUDGET_MS
-from maguyva.index.resolve import MemoryDefinitions, Resolver, is_fact, resolve_all
+from maguyva.index.resolve import Resolver, is_fact, resolve_all
 from maguyva.index.scan import DEFAULT_MAX_BYTES, GitListing, ScanResult, scan_repository, utf8_name
 from maguyva.index.workers import extract_records, iter_extractions, iter_resolved
 from maguyva.memory import paused_gc
@@ -436,38 +437,6 @@ class IndexRun:
             errors=tuple(err for e in extractions for err in e.errors),
             languages={s.language: {"files": s.files, "symbols": s.symbols, "edges": s.edges} for s in stats},
         )
-
-
-class StoreDefinitions:
-    """A resolution view (``maguyva.index.resolve.Definitions``) over the store, cached per run."""
-
-    def __init__(self, store: Store, languages: dict[str, str | None] | None = None):
-        self.store = store
-        self._paths = store.known_paths() if languages is None else languages
-        self._cache: dict[tuple[str, str], object] = {}
-
-    def _get(self, kind: str, key: str, load):
-        if (kind, key) not in self._cache:
-            self._cache[(kind, key)] = load(key)
-        return self._cache[(kind, key)]
-
-    def known_paths(self):
-        return self._paths
-
-    def language(self, path):
-        return self._paths.get(path)
-
-    def named(self, name):
-        return self._get("named", name, self.store.symbols_named)
-
-    def in_file(self, path):
-        return self._get("file", path, self.store.symbols_in)
-
-    def qualified(self, qualified_name):
-        return self._get("qualified", qualified_name, self.store.symbols_qualified)
-
-    def references(self, path):
-        return self._get("refs", path, self.store.references_in)
 
 
 def _resolve_clean(store: Store, extractions: list[FileExtraction], workers: int | None = None) -> Links:

@@ -12,9 +12,10 @@ import time
 from index_helpers import write_tree
 
 from maguyva.index import workers
+from maguyva.index.definitions import MemoryDefinitions
 from maguyva.index.extract import extract_source
 from maguyva.index.pipeline import index_repository
-from maguyva.index.resolve import MemoryDefinitions, Resolver
+from maguyva.index.resolve import Resolver
 from maguyva.index.scan import scan_repository
 from maguyva.models import Edge, FileRecord
 from maguyva.store import open_store

@@ -13,10 +13,11 @@ import time
 from index_helpers import write_tree
 
 from maguyva.index import workers
+from maguyva.index.definitions import MemoryDefinitions
 from maguyva.index.extract import extract_source
 from maguyva.index.graph import Links
 from maguyva.index.pipeline import extract_tree, index_repository
-from maguyva.index.resolve import MemoryDefinitions, Resolver
+from maguyva.index.resolve import Resolver
 from maguyva.index.scan import scan_repository
 from maguyva.index.transport import pack, unpack
 from maguyva.models import FileRecord
