@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from maguyva.answer_json import DEFAULT_TOKENS, bound, hit_dict
+from maguyva.answer_json import DEFAULT_TOKENS, bound
 from maguyva.errors import MaguyvaError
 from maguyva.retrieve import structure
 from maguyva.retrieve.hits import Hit
@@ -41,11 +41,9 @@ if TYPE_CHECKING:  # the file ranker needs numpy: imported on the first ranked q
     )
     from maguyva.models import FileRecord
     from maguyva.retrieve.bm25f import FileIndex
-    from maguyva.retrieve.fuse import FusedHit
     from maguyva.retrieve.hits import Retriever
     from maguyva.retrieve.message import MessageLines
     from maguyva.retrieve.query import ParsedQuery
-    from maguyva.retrieve.rank import FileScore
 
 # ``Maguyva.open``'s embedding settings: the repository's, read on first use (a grep never needs them)
 FROM_CONFIG: Any = object()
@@ -191,6 +189,7 @@ class Maguyva:
         from maguyva.retrieve.fuse import direct, fuse, plan_route
         from maguyva.retrieve.intent import classify
         from maguyva.retrieve.query import parse as parse_query
+        from maguyva.tools.results import fused_result
 
         if not query.strip():
             raise MaguyvaError("query is empty")
@@ -230,11 +229,11 @@ class Maguyva:
                     limit=limit,
                 )
             )
-            results = [self._fused_dict(f) for f in fused]
+            results = [fused_result(f) for f in fused]
         elif route.strategy == "direct" and ranked.get(next(iter(route.weights))) and not message.files:
             strategy = "direct"
             results = [
-                self._fused_dict(f)
+                fused_result(f)
                 for f in direct(ranked[next(iter(route.weights))], demoted=self._demoted, limit=limit)
             ]
         else:
@@ -296,9 +295,10 @@ class Maguyva:
         path_prefix: str | None,
         limit: int,
         message: MessageLines | None = None,
-    ) -> list[dict]:
+    ) -> list[SearchResult]:
         """The file ranker (``maguyva.retrieve.rank``) with the routed retrievers as one of its signals."""
         from maguyva.retrieve.rank import rank_files
+        from maguyva.tools.results import file_result
 
         if parsed.is_task and self._issue_prompts():  # the repository's issue-template prompts say nothing
             from maguyva.retrieve.boilerplate import without_prompts
@@ -321,9 +321,10 @@ class Maguyva:
         words = parsed.stems  # the question's weighted words, as the ranker read them
         store = SymbolsOf(self.store, [f.path for f in scores])  # every result file's symbols in one read
         written = message.lines if message else {}
+        index = self._file_index()
         return [
-            self._file_result(
-                store, f, named.get(f.path, []), places.get(f.path), parsed, words, written.get(f.path)
+            file_result(
+                index, store, f, named.get(f.path, []), places.get(f.path), parsed, words, written.get(f.path)
             )
             for f in scores
         ]
@@ -341,49 +342,6 @@ class Maguyva:
         from maguyva.retrieve.message import quoted
 
         return quoted(self.store, parsed, self._file_kind)
-
-    def _file_result(
-        self,
-        store: Any,
-        scored: FileScore,
-        named: list,
-        found: Hit | None,
-        parsed: ParsedQuery,
-        words: dict[str, float],
-        literal_lines: dict[int, float] | None = None,
-    ) -> dict:
-        from maguyva.retrieve.places import best_places
-
-        index = self._file_index()
-        chosen = best_places(
-            store,
-            scored.path,
-            named,
-            found,
-            parsed,
-            words,
-            scores=index.symbol_scores_of(scored.path),
-            literal_lines=literal_lines,
-        )
-        first, more = chosen[0], chosen[1:]
-        return hit_dict(
-            first,
-            score=round(scored.score, 6),
-            found_by=sorted(scored.signals),
-            signals=scored.signals,
-            demoted=scored.demotion is not None,
-            **({"demoted_as": scored.demotion} if scored.demotion else {}),
-            more=[
-                {
-                    "citation": h.citation,
-                    "line": h.line,
-                    "end_line": h.end_line,
-                    "symbol": h.symbol,
-                    "kind": h.kind,
-                }
-                for h in more
-            ],
-        )
 
     def _issue_prompts(self) -> frozenset[str]:
         if self.cache.prompts is None:
@@ -415,15 +373,6 @@ class Maguyva:
 
         record = self._record(path)
         return file_kind(path, record.flags if record else (), record.language if record else None)
-
-    def _fused_dict(self, fused: FusedHit) -> dict:
-        return hit_dict(
-            fused.hit,
-            score=round(fused.score, 6),
-            found_by=sorted(fused.ranks),
-            boost=round(fused.boost, 3),
-            demoted=fused.demoted,
-        )
 
     def _retriever(self, modality: str, intent: str) -> Retriever:
         """The retriever of one modality, built for one question (each module is imported when asked)."""
@@ -463,9 +412,7 @@ class Maguyva:
         limit: int = 20,
     ) -> SymbolAnswer:
         """Exact by default: a missing name gives an empty list unless ``find_similar`` (never with exact_match).
-
-        The one answer built from its JSON: ``find_symbol_json`` is what ``maguyva symbol`` prints
-        without importing pydantic."""
+        Built from its JSON (``find_symbol_json``: what ``maguyva symbol`` prints without pydantic)."""
         from maguyva.answers import SymbolAnswer
 
         return SymbolAnswer.model_validate(
@@ -564,9 +511,8 @@ class Maguyva:
         limit: int = 50,
         max_tokens: int = DEFAULT_TOKENS,
     ) -> TextAnswer:
-        """Literal (trigram index) or regex search; one hit per matching line.
-
-        Built from its JSON: ``search_text_json`` is what ``maguyva grep`` prints without importing pydantic."""
+        """Literal (trigram index) or regex search; one hit per matching line. Built from its JSON
+        (``search_text_json``: what ``maguyva grep`` prints without pydantic)."""
         from maguyva.answers import TextAnswer
 
         return TextAnswer.model_validate(
@@ -632,14 +578,9 @@ class Maguyva:
 
     def index_status(self) -> StatusAnswer:
         """Snapshot commit and time, counts per language, and files added, changed or deleted since."""
-        from maguyva.answers import StatusAnswer
-        from maguyva.git import uncommitted_paths
-        from maguyva.status import read_status
+        from maguyva.tools.overview import index_status
 
-        report = read_status(
-            self.store, self.root, self.store_location, embedding_settings=self._embedding_settings()
-        )
-        return StatusAnswer.model_validate(report.tool_dict(uncommitted_paths(self.root)))
+        return index_status(self.store, self.root, self.store_location, self._embedding_settings())
 
     def refresh_index(self) -> RefreshAnswer:
         """Bring the index up to date incrementally (only changed files are re-processed); what was

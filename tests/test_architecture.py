@@ -149,6 +149,135 @@ def test_importing_maguyva_api_cli_and_server_loads_no_orkestra_module():
     assert report == {"help": 0, "orkestra": []}
 
 
+# --- the eleven tools: declared once (maguyva/tools/contract.py), generated everywhere else ---------
+
+TOOL_SURFACES = ("maguyva/server/tools.py", "maguyva/cli/query.py")
+
+
+def declared_literals(path, root=REPO) -> list[str]:
+    """``file:line`` of every ``Field(…)``, ``Option(…)`` or ``Argument(…)`` call given literal text or
+    numbers: a parameter declared there rather than read from the contract."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = getattr(node.func, "attr", getattr(node.func, "id", ""))
+        values = [*node.args, *(k.value for k in node.keywords)]
+        if name in ("Field", "Option", "Argument") and any(isinstance(v, ast.Constant) for v in values):
+            found.append(f"{path.relative_to(root)}:{node.lineno}")
+    return found
+
+
+def test_no_tool_parameter_is_declared_in_the_server_or_the_cli(tmp_path):
+    offenders = [where for surface in TOOL_SURFACES for where in declared_literals(REPO / surface)]
+    assert offenders == []
+    sample = tmp_path / "sample.py"  # the scan sees a parameter written by hand, in either form
+    sample.write_text(
+        "def f(limit: Annotated[int, Field(ge=1, description='Max.')] = 10): ...\n"
+        "def g(limit: Annotated[int, typer.Option('--limit', help='At most N.')] = 10): ...\n"
+        "def h(n: Annotated[int, typer.Option(*spec.flags, help=spec.help)] = 10): ...\n"
+    )
+    assert declared_literals(sample, tmp_path) == ["sample.py:1", "sample.py:2"]
+
+
+def test_every_declared_text_is_written_only_in_the_contract():
+    """A tool's descriptions and CLI help exist once, as literals of maguyva/tools/contract.py."""
+    from maguyva.tools.contract import TOOLS
+
+    texts = {tool.description for tool in TOOLS} | {
+        text for tool in TOOLS for p in tool.params for text in (p.description, p.cli and p.cli.help) if text
+    }
+    elsewhere = []
+    for path in sorted((REPO / "maguyva").rglob("*.py")):
+        if path.name == "contract.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and node.value in texts:
+                elsewhere.append(f"{path.relative_to(REPO)}:{node.lineno}: {node.value!r}")
+    assert elsewhere == []
+
+
+def test_the_mcp_tools_publish_the_declared_parameter_models():
+    import anyio
+    from mcp import Client
+
+    from maguyva.server.app import build_server
+    from maguyva.server.schemas import compact
+    from maguyva.tools.contract import BY_NAME
+    from maguyva.tools.params import parameter_model
+
+    async def listed():
+        async with Client(build_server(lambda: None)) as client:  # listing never opens the index
+            return (await client.list_tools()).tools
+
+    tools = {t.name: t for t in anyio.run(listed)}
+    assert sorted(tools) == sorted(BY_NAME)
+    for name, tool in tools.items():
+        declared = compact(parameter_model(name).model_json_schema())
+        assert tool.input_schema == declared, name
+        assert tool.description == BY_NAME[name].description, name
+    assert tools["search_text"].input_schema["properties"]["limit"]["maximum"] == 200  # a real schema
+
+
+def test_every_cli_query_command_has_the_declared_options_and_help():
+    import typer
+
+    from maguyva.cli.app import app
+    from maguyva.tools.contract import TOOLS
+
+    commands = typer.main.get_command(app).commands
+    for tool in (t for t in TOOLS if t.command is not None):
+        exposed = [p for p in tool.params if p.cli is not None]
+        params = commands[tool.command.name].params
+        assert [p.name for p in params] == [p.cli.name for p in exposed] + ["repo", "store", "fmt"]
+        for param, declared in zip(params, exposed, strict=False):
+            assert param.help == declared.cli.help, (tool.command.name, param.name)
+            assert getattr(param.type, "max", None) == declared.le, (tool.command.name, param.name)
+            assert getattr(param.type, "min", None) == declared.ge, (tool.command.name, param.name)
+            assert param.required == declared.required, (tool.command.name, param.name)
+            if not declared.required:
+                assert param.default == declared.default, (tool.command.name, param.name)
+
+
+def test_both_retrievals_answer_every_tool_with_the_declared_defaults():
+    """One repository's Maguyva and a scope's ScopedMaguyva: the tools' parameters, in the declared
+    order, with the declared defaults (a library-only option may follow, with a default)."""
+    import inspect
+
+    from maguyva.api import Maguyva
+    from maguyva.scope import ScopedMaguyva
+    from maguyva.tools.contract import TOOLS
+    from maguyva.tools.protocol import Retrieval
+
+    protocol = {name for name in dir(Retrieval) if not name.startswith("_")}
+    assert {tool.name for tool in TOOLS} <= protocol
+    for cls in (Maguyva, ScopedMaguyva):
+        assert protocol <= set(dir(cls)), cls.__name__
+        for tool in TOOLS:
+            params = list(inspect.signature(getattr(cls, tool.name)).parameters.values())[1:]
+            declared = [(p.name, inspect.Parameter.empty if p.required else p.default) for p in tool.params]
+            assert [(p.name, p.default) for p in params[: len(declared)]] == declared, (
+                cls.__name__,
+                tool.name,
+            )
+            assert all(p.default is not inspect.Parameter.empty for p in params[len(declared) :])
+
+
+def test_scope_calls_no_private_method_of_maguyva():
+    """scope.py reaches the one-store retrieval through its public methods only (``self._…`` is its own)."""
+    tree = ast.parse((MAGUYVA / "scope.py").read_text(encoding="utf-8"))
+    private = [
+        f"scope.py:{node.lineno}: {node.attr}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and node.attr.startswith("_")
+        and not node.attr.startswith("__")
+        and not (isinstance(node.value, ast.Name) and node.value.id == "self")
+    ]
+    assert private == []
+
+
 # --- processes through the standard library: no hand-made fork, no prctl, no GitPython ----------------
 
 PROCESS_HACKS = ("fork", "forkpty", "prctl")

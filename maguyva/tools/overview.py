@@ -1,4 +1,5 @@
-"""``repo_overview``: one repository's languages, top-level layout, hubs by centrality and entry points."""
+"""``repo_overview`` and ``index_status``: one repository's languages, layout, hubs by centrality, entry
+points, and the state of its index."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from maguyva.answers import OverviewAnswer
+    from maguyva.answers import OverviewAnswer, StatusAnswer
     from maguyva.store.base import Store
 
 ENTRY_NAMES = (
@@ -70,3 +71,13 @@ def symbol_citation(defined: Sequence[Any], path: str, symbol: str | None) -> st
         if s.qualified_name == symbol:
             return f"{path}:{s.line}"
     return f"{path}:1"
+
+
+def index_status(store: Store, root: Path, location: str, embedding_settings: Any) -> StatusAnswer:
+    """Snapshot commit and time, counts per language, and files added, changed or deleted since."""
+    from maguyva.answers import StatusAnswer
+    from maguyva.git import uncommitted_paths
+    from maguyva.status import read_status
+
+    report = read_status(store, root, location, embedding_settings=embedding_settings)
+    return StatusAnswer.model_validate(report.tool_dict(uncommitted_paths(root)))

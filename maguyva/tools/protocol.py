@@ -3,8 +3,8 @@
 
 The defaults are written ``...`` here: they are declared once, in ``maguyva.tools.contract``, and
 tests/test_architecture.py checks that every implementation's keyword defaults are the declared ones.
-Two public helpers beyond the tools let ``gather_task_context`` pack any retrieval's search
-(``maguyva.tools.context``): ``result_texts``.
+Beyond the tools, ``result_texts`` lets the one task-context packer (``maguyva.tools.context``) read
+any retrieval's result files through a public method.
 """
 
 from __future__ import annotations
