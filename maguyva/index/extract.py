@@ -25,7 +25,7 @@ from sys import intern
 
 from maguyva.errors import ParseError
 from maguyva.index.chunk import chunk_code, chunk_text
-from maguyva.index.infer import normalize
+from maguyva.index.facts import normalize
 from maguyva.index.languages import compiled_query, has_query, hooks
 from maguyva.index.parse import DEFAULT_BUDGET_MS, parse_source
 from maguyva.index.transport import new_reference, new_symbol

@@ -17,122 +17,29 @@ file imports it directly, so an incremental re-index that re-resolves a changed 
 equals a clean one. Values: ``("def", Symbol)`` a function or class, ``("inst", Symbol)`` an
 instance, ``("mod", path)``, ``("ext", name)`` a builtin or external value, ``("cont", items,
 path, scope)`` a container literal.
+
+``Inference`` is this module's expressions, names and attributes, plus ``infer_calls.CallValues``
+(decorators, calls, returns, iteration, parameters); what it reads is ``maguyva.index.facts``.
 """
 
 from __future__ import annotations
 
-import builtins
-import re
-from dataclasses import dataclass, field
-from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from maguyva.index import values as V
-from maguyva.models import Reference, Symbol
+from maguyva.index.facts import BUILTINS, CLASS_KINDS, EXTERNAL, FUNCTION_KINDS, VALUE_KINDS, Ctx, FileFacts
+from maguyva.index.infer_calls import CallValues
 
-FUNCTION_KINDS = frozenset({"function", "method"})
-CLASS_KINDS = frozenset({"class", "interface", "struct"})
-VALUE_KINDS = frozenset({"variable", "constant", "field"})
+if TYPE_CHECKING:
+    from maguyva.models import Symbol
+
 MAX_DEPTH = 12
 MAX_STACK = 48  # evaluations in progress at once (keeps far below Python's recursion limit)
 MAX_VALUES = 16
-MAX_ARG_SITES = 64
-BUILTINS = frozenset(dir(builtins))
-EXTERNAL = ("ext", "")
 _LITERAL_TYPES = frozenset({"str", "bytes", "int", "float", "bool", "list", "dict", "set", "builtin"})
-_NAMES = re.compile(r"[^\W\d]\w*")
-_CALL_ARGS = re.compile(r"\([^()]*\)")
-_SUBSCRIPT = re.compile(r"(?<=[\w)\]])\[([^\[\]]*)\]")  # not a list literal: [f, g][0]
-_STRING = re.compile(r"""^[rRbBuUfF]*(?:'[^']*'|"[^"]*")""")
-_ANNOTATION_NAME = re.compile(r"[A-Za-z_][\w.]*")
-_ANNOTATION_SKIP = frozenset(
-    {
-        "Optional",
-        "Union",
-        "None",
-        "typing.Optional",
-        "typing.Union",
-        "Final",
-        "ClassVar",
-        "Annotated",
-        "type",
-        "Type",
-        "typing.Type",
-    }
-)
 
 
-@dataclass
-class FileFacts:
-    """One file's facts, indexed for lookup."""
-
-    binds: dict = field(default_factory=dict)  # (scope, name) → [(line, value, annotation)]
-    attr_binds: dict = field(default_factory=dict)  # attribute → [(scope, base text, value)]
-    params: dict = field(default_factory=dict)  # scope → {name: (slot, default, annotation)}
-    returns: dict = field(default_factory=dict)  # scope → [value]
-    yields: dict = field(default_factory=dict)  # scope → [value] (a generator's items)
-    return_types: dict = field(default_factory=dict)  # scope → annotation
-    decorates: dict = field(default_factory=dict)  # (scope, name) → [(slot, decorator)]
-    args: dict = field(default_factory=dict)  # callee's last name → [(scope, callee, slot, value)]
-    values: list = field(default_factory=list)  # every value text (assigned, passed, returned, defaulted)
-    _value_names: set | None = None
-    indirect: list | None = None  # call sites whose callee is no top-level definition's name
-
-    @classmethod
-    def of(cls, facts: list[Reference]) -> FileFacts:
-        found = cls()
-        for fact in facts:
-            kind = fact.kind
-            if kind == "bind" or (kind == "param" and "." in fact.name):  # TS: constructor(private x)
-                if "." in fact.name:
-                    base, _, attr = fact.name.rpartition(".")
-                    found.attr_binds.setdefault(attr, []).append((fact.scope, base, fact.qualifier))
-                else:
-                    found.binds.setdefault((fact.scope, fact.name), []).append(
-                        (fact.line, fact.qualifier, fact.alias)
-                    )
-            elif kind == "param":
-                if fact.name == "return" and not fact.module:
-                    found.return_types[fact.scope] = fact.alias
-                else:
-                    found.params.setdefault(fact.scope, {})[fact.name] = (
-                        fact.module,
-                        fact.qualifier,
-                        fact.alias,
-                    )
-            elif kind == "return":
-                (found.yields if fact.module == "yield" else found.returns).setdefault(fact.scope, []).append(
-                    fact.qualifier
-                )
-            elif kind == "decorate":
-                found.decorates.setdefault((fact.scope, fact.name), []).append(
-                    (int(fact.module or 0), fact.qualifier)
-                )
-            elif kind == "arg":
-                found.args.setdefault(fact.name, []).append(
-                    (fact.scope, fact.qualifier, fact.module, fact.alias)
-                )
-            value = fact.alias if kind == "arg" else fact.qualifier
-            if value:
-                found.values.append(value)
-        return found
-
-    @property
-    def value_names(self) -> set:
-        """Every name used as a value in the file (computed on first use)."""
-        if self._value_names is None:
-            self._value_names = set(_NAMES.findall(" ".join(self.values)))
-        return self._value_names
-
-
-@dataclass
-class Ctx:
-    home: str  # the file whose reference is being resolved
-    path: str  # the file the expression is written in
-    scope: str | None
-    line: int = 0
-
-
-class Inference:
+class Inference(CallValues):
     """Evaluates expressions for one resolver (``maguyva.index.resolve.Resolver``): its import
     bindings, local definitions and class bases are the symbol tables."""
 
@@ -360,233 +267,6 @@ class Inference:
             )
         return out
 
-    # ---- definitions ----
-    def decorated(self, symbol: Symbol, scope, ctx: Ctx, depth: int) -> set:
-        """A function or class as its decorators leave it."""
-        facts = self.facts(symbol.path) if self.readable(ctx, symbol.path) else FileFacts()
-        decorators = facts.decorates.get((scope, symbol.name))
-        current = {("def", symbol)}
-        if not decorators or symbol.kind not in FUNCTION_KINDS:
-            return current
-        inner = Ctx(ctx.home, symbol.path, scope, 0)
-        for _, text in sorted(decorators, reverse=True):  # the innermost decorator applies first
-            result = set()
-            for decorator in self.evaluate_text(text, inner):
-                result |= self.apply_decorator(decorator, current, ctx, depth + 1)
-            current = result or current
-        return current
-
-    def apply_decorator(self, decorator, current: set, ctx: Ctx, depth: int) -> set:
-        if decorator[0] != "def" or decorator[1].kind not in FUNCTION_KINDS:
-            return current  # external decorators (property, lru_cache, …) keep the function
-        function = decorator[1]
-        if not self.readable(ctx, function.path):
-            return current
-        facts = self.facts(function.path)
-        params = facts.params.get(function.qualified_name, {})
-        first = next((n for n, (slot, _, _) in params.items() if slot == "0"), None)
-        found = set()
-        for text in facts.returns.get(function.qualified_name, ()):
-            if text == first:
-                found |= current
-                continue
-            for value in self.evaluate_text(text, Ctx(ctx.home, function.path, function.qualified_name, 0)):
-                if value[0] == "def" and self._wraps(value[1]):
-                    found |= current
-                elif value[0] == "def":
-                    found.add(value)
-        return found or current
-
-    def _wraps(self, symbol: Symbol) -> bool:
-        facts = self.facts(symbol.path)
-        return any(
-            text.split("(")[0].rsplit(".", 1)[-1] == "wraps"
-            for _, text in facts.decorates.get((symbol.parent, symbol.name), ())
-        )
-
-    def call_result(self, callee, ctx: Ctx, depth: int) -> set:
-        kind = callee[0]
-        if kind == "def":
-            symbol = callee[1]
-            if symbol.kind in CLASS_KINDS:
-                return {("inst", symbol)}
-            if symbol.kind in FUNCTION_KINDS:
-                return self.returns(symbol, ctx, depth)
-            return set()
-        if kind == "inst":
-            call = self.member(callee[1], "__call__")
-            return self.returns(call, ctx, depth) if call is not None else set()
-        if kind == "ext":
-            name = callee[1]
-            if name == "~cont" or name in BUILTINS:
-                return set()  # a container's get(), sorted(…), list(…): may hold repository objects
-            if name.startswith("~"):  # a method of a str, int, … literal
-                return {("ext", "builtin")}
-            return {EXTERNAL}  # what an outside module's function returns is outside code too
-        return set()
-
-    def generated(self, function: Symbol, ctx: Ctx, depth: int) -> set:
-        """The items a generator function yields."""
-        found = set()
-        inner = Ctx(ctx.home, function.path, function.qualified_name, 0)
-        for text in self.facts(function.path).yields.get(function.qualified_name, ()):
-            found |= self.evaluate_text(text, inner)
-        return found
-
-    def iterators(self, cls: Symbol, ctx: Ctx, depth: int) -> list[Symbol]:
-        """``__iter__`` of ``cls`` and the ``__next__`` of what it returns (methods of the repository)."""
-        methods = []
-        start = self.member(cls, "__iter__")
-        if start is not None:
-            methods.append(start)
-            for value in self.returns(start, ctx, depth + 1):
-                if value[0] == "inst":
-                    step = self.member(value[1], "__next__")
-                    if step is not None and step not in methods:
-                        methods.append(step)
-        return methods
-
-    def iterated(self, cls: Symbol, ctx: Ctx, depth: int) -> set:
-        found = set()
-        for method in self.iterators(cls, ctx, depth):
-            if method.name == "__next__":
-                found |= self.returns(method, ctx, depth + 1)
-        return found
-
-    def returns(self, function: Symbol, ctx: Ctx, depth: int) -> set:
-        if not self.readable(ctx, function.path):
-            return set()
-        facts = self.facts(function.path)
-        if function.qualified_name in facts.yields:
-            return {("gen", function)}
-        inner = Ctx(ctx.home, function.path, function.qualified_name, 0)
-        annotation = facts.return_types.get(function.qualified_name)
-        if annotation:
-            found = self.annotated(annotation, inner, depth)
-            if found:
-                return found
-        found = set()
-        for text in facts.returns.get(function.qualified_name, ()):
-            found |= self.evaluate_text(text, inner)
-        return found
-
-    def annotated(self, annotation: str, ctx: Ctx, depth: int) -> set:
-        """Instances of the repository classes an annotation names (``Optional[A]``, ``"A"``, ``A | None``)."""
-        found = set()
-        for name in _ANNOTATION_NAME.findall(annotation.strip("'\"")):
-            if name in _ANNOTATION_SKIP:
-                continue
-            for value in self.evaluate(V.parse(name), ctx, depth + 1):
-                if value[0] == "def" and value[1].kind in CLASS_KINDS:
-                    found.add(("inst", value[1]))
-                elif value[0] == "def" and value[1].kind in FUNCTION_KINDS:
-                    found.add(value)
-            if found:
-                break
-        return found
-
-    # ---- parameters ----
-    def parameter(self, scope: str, name: str, param: tuple, ctx: Ctx, depth: int) -> set:
-        if ctx.home != self._home:
-            self._home, self._memo = ctx.home, {}
-        key = ("param", ctx.path, scope, name)
-        found = self._memo.get(key)
-        if found is None:
-            if key in self._active:
-                return set()
-            self._active.add(key)
-            try:
-                found = self._parameter(scope, name, param, ctx, depth)
-            finally:
-                self._active.discard(key)
-            self._memo[key] = found
-        if found[1]:
-            self.inferred = True
-        return set(found[0])
-
-    def _parameter(self, scope: str, name: str, param: tuple, ctx: Ctx, depth: int) -> tuple[frozenset, bool]:
-        slot, default, annotation = param
-        path = ctx.path
-        function = self.r.symbol(scope, path)
-        found: set = set()
-        if function is not None and slot == "0" and function.kind == "method" and name in ("self", "cls"):
-            owner = self.r.symbol(function.parent, path) if function.parent else None
-            if owner is not None and owner.kind in CLASS_KINDS:
-                return frozenset({("inst", owner)} if name == "self" else {("def", owner)}), False
-        outer = Ctx(ctx.home, path, function.parent if function is not None else None, 0)
-        if default:
-            found |= self.evaluate_text(default, outer)
-        if annotation:
-            found |= self.annotated(annotation, Ctx(ctx.home, path, scope, 0), depth)
-        passed = (
-            self._arguments(function, name, slot, ctx, depth)
-            if function is not None and slot not in ("*", "**")
-            else set()
-        )
-        return frozenset(found | passed), bool(passed)  # flow-insensitive arguments: inferred
-
-    def _arguments(self, function: Symbol, name: str, slot: str, ctx: Ctx, depth: int) -> set:
-        """Values passed for a parameter by calls in the same file (and decorator applications)."""
-        facts = self.facts(function.path)
-        found = set()
-        owner = self.r.symbol(function.parent, function.path) if function.name == "__init__" else None
-        named = [function.name] + ([owner.name] if owner is not None else [])
-        sites = [site for n in named for site in facts.args.get(n, ())]
-        if any(n in facts.value_names for n in named):  # it is passed around: calls through variables count
-            if facts.indirect is None:
-                facts.indirect = [
-                    site
-                    for n, listed in facts.args.items()
-                    if not self.r.local(function.path, None, n)
-                    for site in listed
-                ]
-            sites += [site for site in facts.indirect if site[1].rsplit(".", 1)[-1] not in named]
-        for scope, callee, arg_slot, value in sites[:MAX_ARG_SITES]:
-            position = arg_slot
-            if (
-                arg_slot.isdigit()
-                and function.kind == "method"
-                and ("." in callee or (owner is not None and callee.rsplit(".", 1)[-1] == owner.name))
-            ):
-                position = str(
-                    int(arg_slot) + 1
-                )  # a bound method or a constructor: the receiver is parameter 0
-            if owner is not None and callee.rsplit(".", 1)[-1] == owner.name:
-                site = Ctx(ctx.home, function.path, scope, 0)
-                if (position == slot or arg_slot == name) and ("def", owner) in self.evaluate_text(
-                    callee, site
-                ):
-                    found |= self.evaluate_text(value, site)
-                continue
-            if position != slot and arg_slot != name:
-                continue
-            site = Ctx(ctx.home, function.path, scope, 0)
-            if ("def", function) in self.evaluate_text(callee, site):
-                found |= self.evaluate_text(value, site)
-        if slot == "0":
-            for (scope, decorated), decorators in facts.decorates.items():
-                for position, text in decorators:
-                    site = Ctx(ctx.home, function.path, scope, 0)
-                    if ("def", function) not in self.evaluate_text(text, site):
-                        continue
-                    target = [
-                        s for s in self.r.local(function.path, scope, decorated) if s.kind not in VALUE_KINDS
-                    ]
-                    for symbol in target:
-                        found |= self._decorated_until(symbol, scope, decorators, position, site, depth)
-        return found
-
-    def _decorated_until(self, symbol: Symbol, scope, decorators, position: int, ctx: Ctx, depth: int) -> set:
-        current = {("def", symbol)}
-        for slot, text in sorted(decorators, reverse=True):
-            if slot <= position:
-                break
-            result = set()
-            for decorator in self.evaluate_text(text, ctx):
-                result |= self.apply_decorator(decorator, current, ctx, depth + 1)
-            current = result or current
-        return current
-
     # ---- attributes ----
     def attribute(self, base, name: str, ctx: Ctx, depth: int) -> set:
         kind = base[0]
@@ -692,30 +372,3 @@ def _dotted(expr) -> str | None:
     if expr[0] != V.NAME:
         return None
     return ".".join([expr[1], *reversed(parts)])
-
-
-@lru_cache(maxsize=65536)
-def normalize(text: str) -> str:
-    """A call's receiver as written (``foo(a, b).bar``, ``d["k"]``, ``'{}'``) → a value expression
-    (pure, cached: the same receivers recur; the stdlib's 225k calls have ~12.5k distinct ones)."""
-    if not text:
-        return ""
-    if _STRING.match(text):
-        rest = _STRING.sub("", text, count=1)
-        text = "'str" + rest if not rest or rest[0] in ".[" else "?"
-    previous = None
-    while previous != text:
-        previous = text
-        text = _CALL_ARGS.sub("()", text)
-    text = _SUBSCRIPT.sub(lambda m: "[" + _subscript_key(m.group(1)) + "]", text)
-    text = text.replace("?.", ".").replace("!.", ".")
-    return text
-
-
-def _subscript_key(text: str) -> str:
-    text = text.strip()
-    if text.isdigit():
-        return text
-    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"" and re.fullmatch(r"\w+", text[1:-1]):
-        return "'" + text[1:-1]
-    return "*"

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from maguyva.index import values as V
 from maguyva.index.edges import FAMILY, SELF_QUALIFIERS, Candidates, dirname, place, to_symbol, unresolved
 from maguyva.index.extract import CLASS_LIKE
-from maguyva.index.infer import CLASS_KINDS, FUNCTION_KINDS, Ctx, normalize
+from maguyva.index.facts import CLASS_KINDS, FUNCTION_KINDS, Ctx, normalize
 from maguyva.models import Reference
 
 if TYPE_CHECKING:
