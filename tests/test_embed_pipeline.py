@@ -100,7 +100,7 @@ def test_cli_estimates_embeds_and_reports_coverage(indexed, tmp_path):
     """`code embed --estimate` spends nothing; `code embed` fills the index; `code status` shows coverage."""
     import json
 
-    from conftest import run_cli
+    from clirun import run_cli
 
     root, store_path = indexed
     (root / "orkestra.yaml").write_text("maguyva:\n  embeddings:\n    backend: local\n")
@@ -127,7 +127,7 @@ def test_cli_estimates_embeds_and_reports_coverage(indexed, tmp_path):
 
 
 def test_embed_refuses_when_no_backend_is_configured(indexed):
-    from conftest import run_cli
+    from clirun import run_cli
 
     root, store_path = indexed
     result = run_cli("code", "embed", "--repo", str(root), "--store", str(store_path), cwd=root)

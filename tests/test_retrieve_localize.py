@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from clirun import run_cli
 
 from maguyva.api import Maguyva
 from maguyva.retrieve.intent import classify
 from maguyva.retrieve.query import parse
-from tests.conftest import run_cli
 from tests.maguyva_project import open_indexed
 
 FILES = {
