@@ -23,7 +23,7 @@ from orkestra.trust.patterns import (
 from orkestra.trust.python_values import AUTH_KWARGS, DOWNLOADS, FETCH, IMPORTERS, SEND, Values, dotted
 from orkestra.trust.regex_audit import regex_scan
 from orkestra.trust.shell_audit import audit_argv, audit_shell
-from orkestra.trust.shell_checks import reads_code_from_stdin
+from orkestra.trust.shell_command import reads_code_from_stdin
 
 _SHELL_CALLS = {
     "os.system",

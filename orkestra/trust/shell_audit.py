@@ -12,32 +12,22 @@ heredoc fed to an interpreter — is parsed and audited again, ``MAX_DEPTH`` lev
 
 from __future__ import annotations
 
-import posixpath
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from orkestra.trust.findings import Finding, excerpt
 from orkestra.trust.patterns import FETCHERS, INTERPRETERS, NETCATS, SECRET_VAR, SENSITIVE_PATH
 from orkestra.trust.shell_checks import (
-    LOOKUPS,
-    PATH_HELPERS,
-    SHELLS,
-    SKILL,
-    VAR_PATH,
-    VERIFIERS,
     Line,
     PythonAuditor,
     Script,
-    check_destructive,
-    check_dynamic_command,
-    check_fetch,
-    check_interpreter,
-    check_run_download,
     check_writes,
     command,
     is_decoder,
-    wholly_dynamic,
+    location_of,
+    track_dir,
 )
+from orkestra.trust.shell_command import PATH_HELPERS, analyse_command
 from orkestra.trust.shell_syntax import (
     MAX_DEPTH,
     SUBSTITUTIONS,
@@ -46,6 +36,10 @@ from orkestra.trust.shell_syntax import (
     Subst,
     Word,
     ansi_c,
+    assemble,
+    descendants,
+    inside,
+    literal,
     parse,
     substs_of,
     unbacktick,
@@ -66,7 +60,6 @@ _EXPANSION = re.compile(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))")
 MAX_SUBSTITUTIONS = 100
 MAX_NESTING = 200  # syntax nested deeper than this (((((…))))) is not walked
 _CHOICES = re.compile(r"\{[\w@.-]+(?:\|[\w@.-]+)+\}")  # usage notation: `tool completion {bash|zsh}`
-_SOCKETS = ("/dev/tcp/", "/dev/udp/", "/inet/tcp/", "/inet/udp/")
 _WRITE_REDIRECTS = {">", ">>", ">|", "&>", "&>>"}
 _COMPOUND = {
     "program",
@@ -87,8 +80,6 @@ _COMPOUND = {
 }
 _COMMANDS = {"command", "declaration_command", "unset_command", "test_command"}
 _REDIRECTS = {"file_redirect", "herestring_redirect", "heredoc_redirect"}
-_SELF = re.compile(r"\$\{?(?:0|BASH_SOURCE(?:\[0\])?)(?:%/\*)?\}?")
-_SELF_SUFFIX = re.compile(r"[)}]((?:/[\w.-]+)+)")
 _FETCH_WORD = re.compile(
     r"\b(?:curl|wget|fetch|aria2c|iwr|irm|invoke-webrequest|lwp-download|http|https)\b", re.I
 )
@@ -112,7 +103,7 @@ def audit_shell(
     ``rm -rf "$here/../build"`` can be resolved against the skill folder. ``python`` audits the
     code of ``python -c CODE`` (``python_audit.audit_shell_script`` passes ``audit_python``).
     """
-    script = Script(location=_location(file, within), python=python, downloads=set(downloads))
+    script = Script(location=location_of(file, within), python=python, downloads=set(downloads), shell=_audit)
     return _audit(text, file, base_line, script)
 
 
@@ -120,8 +111,8 @@ def audit_argv(
     words: list[str], file: str, line: int, raw: str, python: PythonAuditor | None = None
 ) -> list[Finding]:
     """Findings for one command given as an argument vector (e.g. ``subprocess.run([...])``)."""
-    record = Line(file, line, raw, Script(python=python))
-    _analyse_stage(words, [], record, piped_from=[], pipeline_has_network=False)
+    record = Line(file, line, raw, Script(python=python, shell=_audit))
+    analyse_command(words, [], record, piped_from=[], pipeline_has_network=False)
     return record.findings
 
 
@@ -161,13 +152,6 @@ def _audit(text: str, file: str, base_line: int, script: Script) -> list[Finding
             "unreviewable", "high", f"shell syntax nested more than {MAX_NESTING} levels: not reviewable"
         )
     return [finding for row in sorted(walk.records) for finding in walk.records[row].findings]
-
-
-def _location(file: str, within: str | None) -> str:
-    if within is not None:
-        return within.rpartition("/")[0]
-    parent = file.rpartition("/")[0].rpartition("/")[2]
-    return parent if parent in {"scripts", "bin", "tools", "hooks"} else ""
 
 
 @dataclass
@@ -253,7 +237,7 @@ class _Walk:
         if kind in {"variable_assignment", "variable_assignments"}:
             self.assignments(node, [node] if kind == "variable_assignment" else node.named_children)
             return
-        if kind == "declaration_command" and self.declaration_is_literal(node):
+        if kind == "declaration_command" and self.declaration_isliteral(node):
             return
         if kind == "function_definition":
             self.fork_bomb(node)
@@ -280,7 +264,7 @@ class _Walk:
                 return True
         return any(
             n.type == "command_name" and n.named_children and n.named_children[0].type != "word"
-            for n in _descendants(node)
+            for n in descendants(node)
         )
 
     def loose(self, node, record: Line) -> None:
@@ -288,7 +272,7 @@ class _Walk:
         if node.type in SUBSTITUTIONS:
             self.substitution(node, record)
             return
-        for sub in _descendants(node, stop=SUBSTITUTIONS):
+        for sub in descendants(node, stop=SUBSTITUTIONS):
             if sub.type in SUBSTITUTIONS:
                 self.substitution(sub, record)
 
@@ -298,7 +282,7 @@ class _Walk:
                 if assign.type == "variable_assignment":
                     self.track(assign)
         values = [a.child_by_field_name("value") for a in assigns if a.type == "variable_assignment"]
-        if all(v is None or _literal(self.parsed, v) is not None for v in values):
+        if all(v is None or literal(self.parsed, v) is not None for v in values):
             return
         if self.fixed is None and not self.passes(node):
             return
@@ -307,7 +291,7 @@ class _Walk:
             if value is not None:
                 self.words(value, record)
 
-    def declaration_is_literal(self, node) -> bool:
+    def declaration_isliteral(self, node) -> bool:
         """``export NAME=literal``: remembered, nothing to analyse."""
         children = node.named_children
         if self.fixed is None:
@@ -319,7 +303,7 @@ class _Walk:
         if self.text(node).split(None, 1)[0] not in {"local", "readonly", "export", "declare"}:
             return False
         value = children[0].child_by_field_name("value")
-        return value is None or _literal(self.parsed, value) is not None
+        return value is None or literal(self.parsed, value) is not None
 
     def track(self, assign) -> None:
         """Remember what an assignment stores: a literal (``a=cu``), a command's output
@@ -329,18 +313,18 @@ class _Walk:
             return
         name, script = self.text(name_node), self.script
         raw = self.text(value).strip() if value is not None else ""
-        _track_dir(name, raw.strip("'\""), script)
-        literal = _literal(self.parsed, value) if value is not None else ""
-        if literal is not None:
-            if len(literal) <= 2_000:
-                script.literals[name] = literal
+        track_dir(name, raw.strip("'\""), script)
+        known = literal(self.parsed, value) if value is not None else ""
+        if known is not None:
+            if len(known) <= 2_000:
+                script.literals[name] = known
             return
         script.literals.pop(name, None)
         inner = value
         if inner.type == "string" and len(inner.named_children) == 1:
             inner = inner.named_children[0]
         source = self.text(inner)
-        if inner.type == "command_substitution" and not PATH_HELPERS.match(_inside(source).lstrip("<")):
+        if inner.type == "command_substitution" and not PATH_HELPERS.match(inside(source).lstrip("<")):
             script.generated.add(name)
         else:
             script.generated.discard(name)
@@ -352,9 +336,9 @@ class _Walk:
         if name is None or body is None:
             return
         called = self.text(name)
-        for sub in _descendants(body):
+        for sub in descendants(body):
             if sub.type == "pipeline" and any(
-                n.type == "command_name" and self.text(n) == called for n in _descendants(sub)
+                n.type == "command_name" and self.text(n) == called for n in descendants(sub)
             ):
                 self.record(node).add("destructive", "high", "fork bomb")
                 return
@@ -379,7 +363,7 @@ class _Walk:
                     check_writes("", [], stage.writes, record)
                 previous.append(stage.name)
                 continue
-            _analyse_stage(stage.words, stage.writes, record, previous + stage.fed, has_network)
+            analyse_command(stage.words, stage.writes, record, previous + stage.fed, has_network)
             name = command(stage.words)[0]
             previous.append("base64-decode" if is_decoder(stage.words) else name)
             if self.collected is not None:
@@ -441,7 +425,7 @@ class _Walk:
             elif kind in WORD_NODES or kind == "variable_name":
                 words.extend(self.words(child, record))
             elif kind == "ERROR":
-                for sub in _descendants(child, stop=WORD_NODES):
+                for sub in descendants(child, stop=WORD_NODES):
                     if sub.type in WORD_NODES:
                         words.extend(self.words(sub, record))
 
@@ -489,8 +473,9 @@ class _Walk:
             return
         text = self.text(body)
         text = text[:-1] if text.endswith("\n") else text
+        script = self.script
         nested = Script(
-            location=_location(self.file, None), python=self.script.python, depth=self.script.depth + 1
+            location=location_of(self.file, None), python=script.python, depth=script.depth + 1, shell=_audit
         )
         record.findings.extend(_audit(text, self.file, self.base_line + body.start_point[0], nested))
 
@@ -501,7 +486,7 @@ class _Walk:
         spaces (``c="curl -s"; $c URL`` runs ``curl -s URL``)."""
         parts: list[tuple] = []
         self.parts(node, record, parts, quoted=False)
-        return _assemble(parts)
+        return assemble(parts)
 
     def parts(self, node, record: Line, out: list[tuple], quoted: bool) -> None:
         self._enter()
@@ -546,7 +531,7 @@ class _Walk:
     def substitution(self, node, record: Line) -> Subst:
         """Walk ``$(…)``, a backtick or ``<(…)`` on its own; what it produces flows into its command."""
         source = self.text(node)
-        inner = _inside(source)
+        inner = inside(source)
         record.substitutions += 1
         if record.substitutions > MAX_SUBSTITUTIONS:  # each one is a walk of its own: cap the work
             if record.substitutions == MAX_SUBSTITUTIONS + 1:
@@ -588,89 +573,6 @@ def _heredoc_error(node) -> bool:
     return node.type == "ERROR" and bool(node.children) and node.children[0].type in {"<<", "<<-"}
 
 
-def _descendants(node, stop: set[str] = frozenset()):
-    """Every node below ``node`` (depth first, iteratively); nodes of a ``stop`` type are yielded but
-    not entered."""
-    stack = list(reversed(node.children))
-    while stack:
-        current = stack.pop()
-        yield current
-        if current.type not in stop:
-            stack.extend(reversed(current.children))
-
-
-def _inside(source: str) -> str:
-    """The script inside ``$(…)``, ```…```, ``<(…)`` or ``>(…)``."""
-    if source.startswith(("$(", "<(", ">(")):
-        return source[2:-1] if source.endswith(")") else source[2:]
-    if source.startswith("`"):
-        return source[1:-1] if source.endswith("`") and len(source) > 1 else source[1:]
-    return source
-
-
-def _assemble(parts: list[tuple]) -> list[Word]:
-    """Words from a node's parts: literal text, unknown expansions, substitutions, and literal values of
-    unquoted variables, which split at spaces."""
-    words: list[Word] = []
-    text: list[str] = []
-    substs: list[Subst] = []
-    dynamic: list[bool] = []
-
-    def flush() -> None:
-        if text or dynamic:
-            words.append(Word("".join(text), tuple(substs), bool(dynamic) and all(dynamic)))
-        text.clear(), substs.clear(), dynamic.clear()
-
-    for part in parts:
-        kind = part[0]
-        if kind == "split":
-            pieces = part[1].split()
-            if part[1][:1].isspace():
-                flush()
-            for index, piece in enumerate(pieces):
-                if index:
-                    flush()
-                text.append(piece)
-                dynamic.append(False)
-            if part[1][-1:].isspace():
-                flush()
-            continue
-        text.append(part[1])
-        if kind == "subst":
-            substs.append(part[2])
-        if kind != "lit" or part[1]:
-            dynamic.append(kind in {"var", "subst"})
-    flush()
-    return words
-
-
-def _literal(parsed: Parsed, value) -> str | None:
-    """The value of ``name=VALUE`` when it is a literal: a bare word, ``'…'``, or ``"…"`` without
-    expansions, substitutions or escapes."""
-    text = parsed.text(value)
-    if value.type in {"word", "number"}:
-        return None if re.search(r"[\s'\"$`;|&<>()\\]", text) else text
-    if value.type == "raw_string":
-        return text[1:-1]
-    plain = value.type == "string" and all(c.type == "string_content" for c in value.named_children)
-    return text[1:-1] if plain and not re.search(r"[$`\\]", text[1:-1]) else None
-
-
-def _track_dir(name: str, value: str, script: Script) -> None:
-    """Remember ``here="$(cd "$(dirname "$0")" && pwd)"`` style assignments (and ``root="$here/.."``)."""
-    if _SELF.search(value) and ("dirname" in value or "%/*" in value):
-        suffix = _SELF_SUFFIX.search(value[_SELF.search(value).end() :])
-        script.dirs[name] = posixpath.normpath(
-            posixpath.join(SKILL, script.location, (suffix.group(1) if suffix else "").lstrip("/"))
-        )
-        return
-    derived = VAR_PATH.match(value)
-    if derived and derived.group(1) in script.dirs:
-        script.dirs[name] = posixpath.normpath(script.dirs[derived.group(1)] + derived.group(2))
-    else:
-        script.dirs.pop(name, None)
-
-
 def _here_string(target: str) -> list[str]:
     """What a ``<<< "$(…)"`` here-string feeds the command, named as a pipe stage would be."""
     substs = substs_of(target)
@@ -679,102 +581,3 @@ def _here_string(target: str) -> list[str]:
     if any(s.decodes for s in substs):
         return ["base64-decode"]
     return ["here-string"] if substs or "$" in target else []
-
-
-def _analyse_stage(
-    words: list[str], writes: list[str], record: Line, piped_from: list[str], pipeline_has_network: bool
-) -> None:
-    name, args, sudo = command(words)
-    if not name:
-        if any(marker in w for w in writes for marker in _SOCKETS):  # exec 3<>/dev/tcp/host/port
-            record.add("network", "high", "opens a network socket through /dev/tcp (reverse shell pattern)")
-        return
-    if substs_of(name) or name.startswith("$"):
-        check_dynamic_command(name, piped_from, record)
-    if sudo:
-        record.add("sudo", "medium", "runs a command as root")
-    substs = [s for word in words for s in substs_of(word)]
-    if name in VERIFIERS and args:
-        record.script.verified = True
-    check_run_download(name, words, args, record)
-    if name in INTERPRETERS or name == "exec":
-        check_interpreter(name, args, substs, piped_from, record)
-        _check_inline_program(name, args, record)
-    if name in FETCHERS:
-        check_fetch(name, args, record, writes)
-    if name in NETCATS:
-        record.add(
-            "network",
-            "high" if any(a in {"-e", "-c"} or "exec" in a for a in args) else "medium",
-            f"opens a raw network connection with {name}",
-        )
-    if name in LOOKUPS and any(s.secret for w in args for s in substs_of(w)):
-        record.add("upload", "high", f"{name} carries a secret or the environment out in a name lookup (DNS)")
-    if name in {"powershell", "pwsh"} and any(
-        re.fullmatch(r"-e(?:nc(?:odedcommand)?)?|-ec", a, re.I) for a in args
-    ):
-        record.add("exec", "high", f"{name} runs an encoded command nobody can read")
-    if (
-        writes
-        and name not in VERIFIERS
-        and (
-            piped_from
-            or substs
-            or any("$" in a for a in args)
-            or name not in {"echo", "printf", "cat", "tee"}
-        )
-    ):
-        record.script.generated_files.update(w.rsplit("/", 1)[-1] for w in writes if w and "/dev/" not in w)
-    if any(marker in w for w in [*words, *writes] for marker in _SOCKETS):
-        record.add("network", "high", "opens a network socket through /dev/tcp (reverse shell pattern)")
-    if (name in {"env", "printenv"} and not args) or (name in {"export", "set"} and args in ([], ["-p"])):
-        exfil = pipeline_has_network or bool(writes)
-        record.add(
-            "env-dump",
-            "high" if exfil else "medium",
-            "dumps the whole environment" + (" to a file or the network" if exfil else ""),
-        )
-    for word in words:
-        if SENSITIVE_PATH.search(word) and not any(s.secret for s in substs_of(word)):
-            record.add("credential-access", "high", f"touches credential file {word}")
-    if name in {"echo", "printf"} and any(SECRET_VAR.search(w) for w in args):
-        record.add("credential-access", "medium", "prints a credential variable")
-    check_destructive(name, args, record)
-    check_writes(name, args, writes, record)
-
-
-def _check_inline_program(name: str, args: list[str], record: Line) -> None:
-    """``bash -c CODE`` / ``python -c CODE`` / ``eval WORDS``: the code is audited in its own language."""
-    nested = Script(
-        location=_location(record.file, None), python=record.script.python, depth=record.script.depth + 1
-    )
-    if name == "eval":
-        if not args or any("$" in a or "`" in a or substs_of(a) for a in args):
-            return  # computed code: judged by check_interpreter
-        found = _audit(" ".join(args), record.file, record.line, nested)
-    else:
-        flag = "-c" if name in SHELLS or name.startswith("python") else "-r" if name == "php" else "-e"
-        if flag not in args or args.index(flag) + 1 >= len(args):
-            return
-        raw = args[args.index(flag) + 1]
-        if wholly_dynamic(raw) and not any(s.fetches or s.decodes for s in substs_of(raw)):
-            record.add("exec", "high", f"{name} {flag} runs a command built at run time")
-        code = str(raw)
-        if name in {"perl", "ruby", "node", "php"}:
-            from orkestra.trust.regex_audit import regex_scan
-
-            found = regex_scan(code, record.file)
-        elif name in SHELLS:
-            found = _audit(code, record.file, record.line, nested)
-        elif name.startswith("python") and record.script.python is not None:
-            found = record.script.python(code.replace("; ", "\n"), record.file, record.line)
-        else:
-            return
-    seen = {(f.rule, f.message) for f in record.findings}
-    if any(f.rule == "shell.pipe-to-shell" and f.severity == "high" for f in record.findings):
-        found = [f for f in found if f.rule != "shell.exec"]  # the same run, already reported
-    record.findings.extend(
-        replace(f, line=record.line, excerpt=excerpt(record.raw))
-        for f in found
-        if (f.rule, f.message) not in seen
-    )

@@ -1,10 +1,11 @@
-"""The shell audit's rules for one command: what a command with these words, writes and input does.
+"""The shell audit's rules for one command, and the state a script carries from command to command.
 
-``shell_audit`` walks the syntax tree and calls ``analyse``-time checks here for every command it
-finds: downloads piped to an interpreter, uploads of files or secrets, environment dumps, credential
-reads, destructive commands, writes outside the skill folder, commands named at run time. A
-``Script`` carries what earlier commands of the same script did; a ``Line`` collects the findings
-of one line of it.
+``shell_command.analyse_command`` calls the checks here for every command the walk finds: downloads
+and uploads (``check_fetch``), running a file an earlier command downloaded or wrote, a command named
+at run time, destructive commands (``rm -rf``, ``git reset --hard``, ``dd``, ``crontab``) and writes
+outside the skill folder. ``Script`` is what earlier commands of the same script did (downloads,
+verified checksums, variables holding literals, command output or the script's own folder, see
+``track_dir``); ``Line`` collects the findings of one line of it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from dataclasses import dataclass, field
 from orkestra.trust.findings import Finding, Severity, excerpt
 from orkestra.trust.patterns import (
     DISK_TOOLS,
-    FETCHERS,
     INTERPRETERS,
     PERSISTENCE_PATH,
     SECRET_VAR,
@@ -25,11 +25,15 @@ from orkestra.trust.patterns import (
     WRAPPERS,
     is_outside_write_target,
 )
-from orkestra.trust.shell_syntax import Subst, Word, substs_of
+from orkestra.trust.shell_syntax import Word, substs_of
 
 # Audits the code of ``python -c CODE`` (text, file, line); ``python_audit`` passes its own, so the shell
 # audit never imports it (python_audit audits the shell strings it finds with the shell audit).
 PythonAuditor = Callable[[str, str, int], "list[Finding]"]
+# Audits shell code a script runs (text, file, line, the nested script's state).
+ShellAuditor = Callable[[str, str, int, "Script"], "list[Finding]"]
+_SELF = re.compile(r"\$\{?(?:0|BASH_SOURCE(?:\[0\])?)(?:%/\*)?\}?")
+_SELF_SUFFIX = re.compile(r"[)}]((?:/[\w.-]+)+)")
 
 _DANGEROUS_RM = {
     "/",
@@ -102,6 +106,7 @@ class Script:
     generated_files: set[str] = field(default_factory=set)  # files a command wrote: python3 gen.py > x.sh
     python: PythonAuditor | None = None  # for ``python -c CODE``; None leaves that code unaudited
     depth: int = 0  # how deep in shell code run by shell code (bash -c, eval, heredocs) this script is
+    shell: ShellAuditor | None = None  # audits that nested shell code (``shell_audit`` passes its own)
 
 
 VAR_PATH = re.compile(r"^\$\{?([A-Za-z_]\w*)\}?((?:/[^/\s]*)*)$")
@@ -220,88 +225,6 @@ def check_run_download(name: str, words: list[str], args: list[str], record: Lin
             "medium" if verified else "high",
             "runs a downloaded file" + (" after verifying it" if verified else " without verifying it"),
         )
-
-
-CODE_FLAGS = {
-    "-c",
-    "-e",
-    "-m",
-    "-p",
-    "-E",
-    "-r",
-    "--eval",
-    "--print",
-    "-Command",
-    "-command",
-    "-File",
-    "-file",
-}
-_STDIN = {"-", "/dev/stdin", "-s"}
-# eval "$(pyenv init -)", eval "$(ssh-agent -s)": a named tool printing its own shell set-up
-_TOOL_SETUP = re.compile(
-    r"^\s*[\w./-]+\s+(?:[\w@:-]+\s+)*(?:--?)?(?:init|shellenv|hook|completion|activate|env)\b|^\s*ssh-agent\b"
-)
-WHOLLY_DYNAMIC = re.compile(r"^(?:\$\{?[A-Za-z_@*]\w*\}?|\$ARG|\$\([^()]*\)|\{\})+$")
-
-
-def reads_code_from_stdin(name: str, args: list[str]) -> bool:
-    """Whether ``name args`` runs what is piped into it: ``sh``, ``bash -s``, ``python3 -``, ``iex`` —
-    not ``python3 -m json.tool`` or ``bash script.sh``, which read the pipe as data."""
-    if name in {"iex", "invoke-expression"}:
-        return True
-    if name in {"eval", "exec"}:
-        return False
-    if name in {"source", "."}:
-        return bool(args) and args[0] in _STDIN
-    for arg in args:
-        if arg in _STDIN:
-            return True
-        if arg in CODE_FLAGS:
-            return False
-        if not arg.startswith("-"):
-            return False  # a script file: stdin is its data
-    return True
-
-
-PATH_HELPERS = re.compile(
-    r"^\s*(?:dirname|basename|pwd|realpath|readlink|cd|git\s+rev-parse|mktemp|which|command\s+-v)\b"
-)
-
-
-def _runs_generated(args: list[str], record: Line) -> bool:
-    """``source <(gen)``, ``bash <(python3 gen.py)``: the script an interpreter runs is a command's output
-    (a path helper such as ``$(dirname "$0")`` only names a file)."""
-    script = next((a for a in args if not a.startswith("-")), "")
-    substs = substs_of(script)
-    if len(substs) != 1 or script.strip() != substs[0].source:
-        return False
-    return not PATH_HELPERS.match(substs[0].text)
-
-
-def check_interpreter(
-    name: str, args: list[str], substs: list[Subst], piped_from: list[str], record: Line
-) -> None:
-    stdin = bool(piped_from) and reads_code_from_stdin(name, args)
-    if stdin and any(p in FETCHERS for p in piped_from):
-        record.add("pipe-to-shell", "high", f"pipes a download into {name}")
-    elif stdin and "base64-decode" in piped_from:
-        record.add("pipe-to-shell", "high", f"pipes decoded data into {name}")
-    elif stdin:
-        record.add(
-            "pipe-to-shell", "high", f"pipes text made at run time ({' | '.join(piped_from)}) into {name}"
-        )
-    elif any(s.fetches for s in substs):
-        record.add("pipe-to-shell", "high", f"runs downloaded content with {name}")
-    elif any(s.decodes for s in substs):
-        record.add("pipe-to-shell", "high", f"runs decoded content with {name}")
-    elif name != "eval" and _runs_generated(args, record):
-        record.add("pipe-to-shell", "high", f"runs text made at run time with {name} (<(…) / $(…))")
-    elif name == "eval" and any("$" in a or substs_of(a) for a in args):
-        setup = [s for s in substs if _TOOL_SETUP.match(s.text)]
-        if setup and len(setup) == len(substs) and not any("$" in a for a in args if not substs_of(a)):
-            record.add("eval", "medium", f"evaluates the shell set-up printed by `{setup[0].text.strip()}`")
-        else:
-            record.add("eval", "high", "evaluates a command built at run time")
 
 
 def _downloaded_file(name: str, args: list[str]) -> str | None:
@@ -445,6 +368,23 @@ def check_writes(name: str, args: list[str], writes: list[str], record: Line) ->
             record.add("write-outside", "medium", f"writes outside the skill folder: {target}")
 
 
-def wholly_dynamic(word: str) -> bool:
-    """Whether a word is only expansions and substitutions: ``"$cmd"``, ``$(…)``, ``$ARG``, ``{}``."""
-    return bool(WHOLLY_DYNAMIC.match(word)) or (getattr(word, "dynamic", False) and bool(substs_of(word)))
+def location_of(file: str, within: str | None) -> str:
+    if within is not None:
+        return within.rpartition("/")[0]
+    parent = file.rpartition("/")[0].rpartition("/")[2]
+    return parent if parent in {"scripts", "bin", "tools", "hooks"} else ""
+
+
+def track_dir(name: str, value: str, script: Script) -> None:
+    """Remember ``here="$(cd "$(dirname "$0")" && pwd)"`` style assignments (and ``root="$here/.."``)."""
+    if _SELF.search(value) and ("dirname" in value or "%/*" in value):
+        suffix = _SELF_SUFFIX.search(value[_SELF.search(value).end() :])
+        script.dirs[name] = posixpath.normpath(
+            posixpath.join(SKILL, script.location, (suffix.group(1) if suffix else "").lstrip("/"))
+        )
+        return
+    derived = VAR_PATH.match(value)
+    if derived and derived.group(1) in script.dirs:
+        script.dirs[name] = posixpath.normpath(script.dirs[derived.group(1)] + derived.group(2))
+    else:
+        script.dirs.pop(name, None)

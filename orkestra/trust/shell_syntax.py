@@ -4,7 +4,8 @@
 A ``Word`` is a word's value as the shell sees it (quotes removed, escapes applied, ``$'…'`` decoded)
 that still carries the command substitutions (``$(…)``, backticks, ``<(…)``) it was built from and
 whether it is made only of expansions (``"$cmd"``, ``$(…)``): its text is the value, with each
-substitution and unknown expansion written as in the script.
+substitution and unknown expansion written as in the script. ``assemble`` builds words from a node's
+parts, ``literal`` reads the value of ``name=VALUE`` when it is a literal.
 """
 
 from __future__ import annotations
@@ -116,3 +117,71 @@ def ansi_c(text: str) -> str:
 def unbacktick(text: str) -> str:
     """The script inside a backtick substitution: ``\\```, ``\\\\`` and ``\\$`` unescaped, as bash reads it."""
     return re.sub(r"\\([\\`$])", r"\1", text)
+
+
+def descendants(node, stop: set[str] = frozenset()):
+    """Every node below ``node`` (depth first, iteratively); nodes of a ``stop`` type are yielded but
+    not entered."""
+    stack = list(reversed(node.children))
+    while stack:
+        current = stack.pop()
+        yield current
+        if current.type not in stop:
+            stack.extend(reversed(current.children))
+
+
+def inside(source: str) -> str:
+    """The script inside ``$(…)``, ```…```, ``<(…)`` or ``>(…)``."""
+    if source.startswith(("$(", "<(", ">(")):
+        return source[2:-1] if source.endswith(")") else source[2:]
+    if source.startswith("`"):
+        return source[1:-1] if source.endswith("`") and len(source) > 1 else source[1:]
+    return source
+
+
+def assemble(parts: list[tuple]) -> list[Word]:
+    """Words from a node's parts: literal text, unknown expansions, substitutions, and literal values of
+    unquoted variables, which split at spaces."""
+    words: list[Word] = []
+    text: list[str] = []
+    substs: list[Subst] = []
+    dynamic: list[bool] = []
+
+    def flush() -> None:
+        if text or dynamic:
+            words.append(Word("".join(text), tuple(substs), bool(dynamic) and all(dynamic)))
+        text.clear(), substs.clear(), dynamic.clear()
+
+    for part in parts:
+        kind = part[0]
+        if kind == "split":
+            pieces = part[1].split()
+            if part[1][:1].isspace():
+                flush()
+            for index, piece in enumerate(pieces):
+                if index:
+                    flush()
+                text.append(piece)
+                dynamic.append(False)
+            if part[1][-1:].isspace():
+                flush()
+            continue
+        text.append(part[1])
+        if kind == "subst":
+            substs.append(part[2])
+        if kind != "lit" or part[1]:
+            dynamic.append(kind in {"var", "subst"})
+    flush()
+    return words
+
+
+def literal(parsed: Parsed, value) -> str | None:
+    """The value of ``name=VALUE`` when it is a literal: a bare word, ``'…'``, or ``"…"`` without
+    expansions, substitutions or escapes."""
+    text = parsed.text(value)
+    if value.type in {"word", "number"}:
+        return None if re.search(r"[\s'\"$`;|&<>()\\]", text) else text
+    if value.type == "raw_string":
+        return text[1:-1]
+    plain = value.type == "string" and all(c.type == "string_content" for c in value.named_children)
+    return text[1:-1] if plain and not re.search(r"[$`\\]", text[1:-1]) else None
