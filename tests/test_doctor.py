@@ -279,8 +279,8 @@ def test_the_plugin_servers_start_in_a_repository_without_orkestra_and_answer_wh
     """A plugin at user scope starts its servers in every repository: in one with neither orkestra.yaml
     nor an index, from a bare PATH with orkestra installed as a tool (~/.local/bin), both start and
     every call answers an error saying what to run."""
-    from orkestra.render.targets.plugin import plugin_files
     from orkestra.render.environment import template_loader
+    from orkestra.render.targets.plugin import plugin_files
     from orkestra.workspace import Workspace
 
     source = project(git_repo)
