@@ -10,7 +10,7 @@ from maguyva.errors import StoreError
 from maguyva.index.extract import extract_source
 from maguyva.models import Edge, FileRecord, Symbol
 from maguyva.store import open_store
-from maguyva.store.base import Span
+from maguyva.store.base import FileState, Span
 from maguyva.store.schema import SCHEMA_VERSION
 from maguyva.store.values import Centrality, Snapshot
 
@@ -148,6 +148,21 @@ def test_file_text_record_snapshot_centrality_and_language_stats(store):
         ("python", 1, 3, 1)
     ]
     assert store.file_states() == {"svc/users.py": (len(SOURCE), 7, "h1")}
+
+
+def test_known_files_are_typed_states_read_by_field(store):
+    """What a scan compares is a ``FileState`` with named fields, never a tuple read by position."""
+    state = store.known_files()["svc/users.py"]
+    assert isinstance(state, FileState)
+    assert state == FileState(size=len(SOURCE), mtime_ns=7, hash="h1", language="python", flags=("test",))
+    assert state.labelled  # the scan then reads nothing of the file when its stamp stands
+    assert store.known_files_of(["svc/users.py", "gone.py"]) == {"svc/users.py": state}
+
+
+def test_a_state_without_labels_says_so():
+    unlabelled = FileState(3, 7, "h1")  # a backend that knows no language or flags
+    assert (unlabelled.language, unlabelled.flags, unlabelled.labelled) == (None, None, False)
+    assert FileState(3, 7, "h1", None, ()).labelled  # no language and no flags, but known to be none
 
 
 def test_deleting_a_file_removes_its_rows_from_every_table(store):
