@@ -18,8 +18,7 @@ import inspect
 import operator
 import types
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, NamedTuple, Union, get_args, get_origin
 
 import typer
 
@@ -30,8 +29,7 @@ from maguyva.tools.contract import BY_COMMAND, Param
 HIT_COLUMNS = ("citation", "kind", "symbol", "snippet")
 
 
-@dataclass(frozen=True)
-class View:
+class View(NamedTuple):
     """How a command prints its answer: a table of ``columns`` from the list under ``rows`` (or
     ``printer``); ``fast`` names the ``Maguyva`` method that returns the answer's JSON directly."""
 

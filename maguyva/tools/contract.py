@@ -7,13 +7,13 @@ declaration), the CLI builds one Typer command per tool that has a ``Command``. 
 repository's ``Maguyva`` and a scope's ``ScopedMaguyva``, answer ``maguyva.tools.protocol.Retrieval``;
 their methods' keyword defaults are the declared ones (tests/test_architecture.py checks all three).
 
-This module is stdlib only: ``maguyva grep`` and ``maguyva symbol`` read it without importing pydantic.
+This module is stdlib only: ``maguyva grep`` and ``maguyva symbol`` read it without importing pydantic
+(and its records are named tuples, which cost a fraction of a dataclass to define at start-up).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from maguyva.answer_json import DEFAULT_TOKENS, MAX_TOKENS
 
@@ -21,8 +21,7 @@ REQUIRED: Any = ...  # a parameter without a default
 MAX_LIMIT = 200  # every tool's ``limit`` (MCP and CLI): a longer list is paged by narrowing, not asked for
 
 
-@dataclass(frozen=True)
-class Cli:
+class Cli(NamedTuple):
     """A parameter on the command line: a positional argument when ``flags`` is empty, else an option.
 
     ``name`` is the command function's parameter (an argument's help shows it as ``{name}``)."""
@@ -32,8 +31,7 @@ class Cli:
     flags: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Param:
+class Param(NamedTuple):
     """One tool parameter; ``cli`` None keeps it off the command line (the declared default applies)."""
 
     name: str
@@ -49,16 +47,14 @@ class Param:
         return self.default is REQUIRED
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):
     """The tool's CLI twin: ``maguyva <name>``, with its help (the first line is the summary)."""
 
     name: str
     help: str
 
 
-@dataclass(frozen=True)
-class Tool:
+class Tool(NamedTuple):
     """One tool: its name as agents see it, the description they read, its parameters and answer model."""
 
     name: str
