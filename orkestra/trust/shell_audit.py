@@ -237,7 +237,7 @@ class _Walk:
         if kind in {"variable_assignment", "variable_assignments"}:
             self.assignments(node, [node] if kind == "variable_assignment" else node.named_children)
             return
-        if kind == "declaration_command" and self.declaration_isliteral(node):
+        if kind == "declaration_command" and self.declaration_is_literal(node):
             return
         if kind == "function_definition":
             self.fork_bomb(node)
@@ -291,7 +291,7 @@ class _Walk:
             if value is not None:
                 self.words(value, record)
 
-    def declaration_isliteral(self, node) -> bool:
+    def declaration_is_literal(self, node) -> bool:
         """``export NAME=literal``: remembered, nothing to analyse."""
         children = node.named_children
         if self.fixed is None:
