@@ -273,18 +273,18 @@ class Maguyva:
                 )
         if "semantic" not in route.weights and self.cache.semantic_problem:
             notes.append(f"semantic: {self.cache.semantic_problem}")
-        answer = {
-            "query": query,
-            "intent": intent.name,
-            "confidence": intent.confidence,
-            "fusion_strategy": strategy,
-            "modalities_used": sorted(ranked),  # the retrievers that ran (a task text: the ranker's own)
-            "weights": {m: round(w, 4) for m, w in sorted(route.weights.items())},
-            "k": route.k,
-            "notes": notes,
-            "results": results,
-        }
-        return bound(SearchAnswer.model_validate(answer), "results", max_tokens)
+        answer = SearchAnswer(
+            query=query,
+            intent=intent.name,
+            confidence=intent.confidence,
+            fusion_strategy=strategy,
+            modalities_used=sorted(ranked),  # the retrievers that ran (a task text: the ranker's own)
+            weights={m: round(w, 4) for m, w in sorted(route.weights.items())},
+            k=route.k,
+            notes=notes,
+            results=results,
+        )
+        return bound(answer, "results", max_tokens)
 
     def _ranked(
         self,
