@@ -136,13 +136,11 @@ class ScopedMaguyva:
                 None, lambda api, _: api.find_symbol(symbol_name, kind=kind, find_similar=True, limit=limit)
             )
         symbols = [s for a in found for s in a["symbols"]][:limit]
-        return SymbolAnswer.model_validate(
-            {
-                "symbol_name": symbol_name,
-                "match": "similar" if any(a["match"] == "similar" for a in found) else "exact",
-                "count": len(symbols),
-                "symbols": symbols,
-            }
+        return SymbolAnswer(
+            symbol_name=symbol_name,
+            match="similar" if any(a["match"] == "similar" for a in found) else "exact",
+            count=len(symbols),
+            symbols=symbols,
         )
 
     def find_references(
@@ -160,13 +158,13 @@ class ScopedMaguyva:
             ),
         )
         refs = [r for a in found for r in a["references"]][:limit]
-        answer = {
-            "symbol_name": symbol_name,
-            "definitions": [d for a in found for d in a["definitions"]],
-            "count": len(refs),
-            "references": refs,
-        }
-        return bound(ReferencesAnswer.model_validate(answer), "references", max_tokens)
+        answer = ReferencesAnswer(
+            symbol_name=symbol_name,
+            definitions=[d for a in found for d in a["definitions"]],
+            count=len(refs),
+            references=refs,
+        )
+        return bound(answer, "references", max_tokens)
 
     def analyze_dependencies(
         self,
@@ -200,16 +198,20 @@ class ScopedMaguyva:
         if not answers:
             raise MaguyvaError(problems[0])
         entries = [e for a in answers for e in a["entries"]][:limit]
-        answer = {
-            "target": target,
-            "resolved": [r for a in answers for r in a["resolved"]],
-            "direction": direction,
-            "count": len(entries),
-            "entries": entries,
-        }
-        if direction == "impact":
-            answer["files_affected"] = len({(e["repo"], e["path"]) for e in entries})
-        return bound(DependenciesAnswer.model_validate(answer), "entries", max_tokens)
+        impact = (
+            {"files_affected": len({(e["repo"], e["path"]) for e in entries})}
+            if direction == "impact"
+            else {}
+        )
+        answer = DependenciesAnswer(
+            target=target,
+            resolved=[r for a in answers for r in a["resolved"]],
+            direction=direction,
+            count=len(entries),
+            entries=entries,
+            **impact,
+        )
+        return bound(answer, "entries", max_tokens)
 
     def get_file(
         self,
@@ -266,13 +268,8 @@ class ScopedMaguyva:
             ),
         )
         results = [r for a in found for r in a["results"]][:limit]
-        return bound(
-            TextAnswer.model_validate(
-                {"pattern": pattern, "regex": regex, "count": len(results), "results": results}
-            ),
-            "results",
-            max_tokens,
-        )
+        answer = TextAnswer(pattern=pattern, regex=regex, count=len(results), results=results)
+        return bound(answer, "results", max_tokens)
 
     def search_structure(
         self,
@@ -290,14 +287,11 @@ class ScopedMaguyva:
             ),
         )
         results = [r for a in found for r in a["results"]][:limit]
-        return StructureAnswer.model_validate({"count": len(results), "results": results})
+        return StructureAnswer(count=len(results), results=results)
 
     def repo_overview(self) -> OverviewAnswer:
-        return OverviewAnswer.model_validate(
-            {
-                "workspace": self.scope.name,
-                "repositories": self._each(None, lambda api, _: api.repo_overview()),
-            }
+        return OverviewAnswer(
+            workspace=self.scope.name, repositories=self._each(None, lambda api, _: api.repo_overview())
         )
 
     def gather_task_context(self, task: str, *, token_budget: int = 4_000) -> ContextAnswer:
@@ -312,11 +306,8 @@ class ScopedMaguyva:
         return texts
 
     def index_status(self) -> StatusAnswer:
-        return StatusAnswer.model_validate(
-            {
-                "workspace": self.scope.name,
-                "repositories": self._each(None, lambda api, _: api.index_status()),
-            }
+        return StatusAnswer(
+            workspace=self.scope.name, repositories=self._each(None, lambda api, _: api.index_status())
         )
 
     def refresh_index(self) -> RefreshAnswer:
