@@ -176,6 +176,11 @@ class _Walk:
         self.collected: list[list[str]] | None = None  # the commands of the substitution being walked
         self.joined = None  # a command walked together with the bodiless heredoc line after it
         self.nesting = 0
+        self.inside = 0  # substitutions being walked: no pre-check, no assignment tracking
+
+    def unchecked(self) -> bool:
+        """Inside a substitution every statement is walked and no assignment is remembered."""
+        return self.fixed is not None or self.inside > 0
 
     def text(self, node) -> str:
         return self.parsed.text(node)
@@ -218,7 +223,7 @@ class _Walk:
                 continue  # ``cat <<EOF | sh`` without its body: walked with the command before it
             if after is not None and _heredoc_error(after) and child.type in _COMMANDS | {"pipeline"}:
                 self.joined = child
-                if self.fixed is not None or self.passes(child) or self.passes(after):
+                if self.unchecked() or self.passes(child) or self.passes(after):
                     self.pipeline(child, extra=after)
                 continue
             self.statement(child)
@@ -241,12 +246,12 @@ class _Walk:
             return
         if kind == "function_definition":
             self.fork_bomb(node)
-        if kind in _COMPOUND:
+        if kind in _COMPOUND or kind == "ERROR":  # what the grammar could not place: its parts, one by one
             self.block(node)
         elif kind in _COMMANDS or kind in {"pipeline", "redirected_statement"}:
-            if self.fixed is not None or self.passes(node):
+            if self.unchecked() or self.passes(node):
                 self.pipeline(node)
-        elif self.fixed is not None or self.passes(node):
+        elif self.unchecked() or self.passes(node):
             self.loose(node, self.record(node))
 
     def passes(self, node) -> bool:
@@ -277,14 +282,14 @@ class _Walk:
                 self.substitution(sub, record)
 
     def assignments(self, node, assigns: list) -> None:
-        if self.fixed is None:
+        if not self.unchecked():
             for assign in assigns:
                 if assign.type == "variable_assignment":
                     self.track(assign)
         values = [a.child_by_field_name("value") for a in assigns if a.type == "variable_assignment"]
         if all(v is None or literal(self.parsed, v) is not None for v in values):
             return
-        if self.fixed is None and not self.passes(node):
+        if not self.unchecked() and not self.passes(node):
             return
         record = self.record(node)
         for value in values:
@@ -294,7 +299,7 @@ class _Walk:
     def declaration_is_literal(self, node) -> bool:
         """``export NAME=literal``: remembered, nothing to analyse."""
         children = node.named_children
-        if self.fixed is None:
+        if not self.unchecked():
             for child in children:
                 if child.type == "variable_assignment":
                     self.track(child)
@@ -312,19 +317,24 @@ class _Walk:
         if name_node is None:
             return
         name, script = self.text(name_node), self.script
+        conditional = _conditional(assign)
         raw = self.text(value).strip() if value is not None else ""
-        track_dir(name, raw.strip("'\""), script)
+        track_dir(name, raw.strip("'\""), script, conditional)
         known = literal(self.parsed, value) if value is not None else ""
+        first = name not in script.assigned
+        script.assigned.add(name)
         if known is not None:
-            if len(known) <= 2_000:
+            if conditional and not first and script.literals.get(name) != known:
+                script.literals.pop(name, None)  # more=less or more=more: which one runs is not known
+            elif len(known) <= 2_000:
                 script.literals[name] = known
             return
+        if conditional:  # a=$OPTARG in a case branch: the literal set before may still be the value
+            if _output_of_command(self, value):
+                script.generated.add(name)
+            return
         script.literals.pop(name, None)
-        inner = value
-        if inner.type == "string" and len(inner.named_children) == 1:
-            inner = inner.named_children[0]
-        source = self.text(inner)
-        if inner.type == "command_substitution" and not PATH_HELPERS.match(inside(source).lstrip("<")):
+        if _output_of_command(self, value):
             script.generated.add(name)
         else:
             script.generated.discard(name)
@@ -549,13 +559,15 @@ class _Walk:
                 walk.collected, walk.nesting = collected, self.nesting
                 walk.block(parsed.root)
         else:
-            saved = self.fixed, self.collected
-            self.fixed, self.collected = record, collected
+            saved = self.collected
+            self.collected = collected
+            self.inside += 1
             try:
                 for child in node.named_children:
                     self.statement(child)
             finally:
-                self.fixed, self.collected = saved
+                self.collected = saved
+                self.inside -= 1
         names = {command(words)[0] for words in collected}
         return Subst(
             inner,
@@ -566,6 +578,40 @@ class _Walk:
             ),
             decodes=any(is_decoder(words) for words in collected),
         )
+
+
+_BRANCHES = {
+    "case_item",
+    "if_statement",
+    "elif_clause",
+    "else_clause",
+    "while_statement",
+    "for_statement",
+    "c_style_for_statement",
+    "do_group",
+    "function_definition",
+    "list",
+}
+
+
+def _conditional(node) -> bool:
+    """Whether a statement runs only on some paths: in a branch, a loop, a function or after ``&&``/``||``."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type in _BRANCHES:
+            return True
+        parent = parent.parent
+    return False
+
+
+def _output_of_command(walk: _Walk, value) -> bool:
+    """``name=$(cmd)`` (not a path helper such as ``$(dirname "$0")``): the value is a command's output."""
+    inner = value
+    if inner.type == "string" and len(inner.named_children) == 1:
+        inner = inner.named_children[0]
+    return inner.type == "command_substitution" and not PATH_HELPERS.match(
+        inside(walk.text(inner)).lstrip("<")
+    )
 
 
 def _heredoc_error(node) -> bool:

@@ -102,6 +102,7 @@ class Script:
     location: str = ""  # the script's folder relative to the skill root ("scripts")
     dirs: dict[str, str] = field(default_factory=dict)
     literals: dict[str, str] = field(default_factory=dict)  # a=cu; b=rl: "$a$b" runs curl
+    assigned: set[str] = field(default_factory=set)  # every variable assigned so far
     generated: set[str] = field(default_factory=set)  # step=$(cat steps.txt): a command's output
     generated_files: set[str] = field(default_factory=set)  # files a command wrote: python3 gen.py > x.sh
     python: PythonAuditor | None = None  # for ``python -c CODE``; None leaves that code unaudited
@@ -375,8 +376,9 @@ def location_of(file: str, within: str | None) -> str:
     return parent if parent in {"scripts", "bin", "tools", "hooks"} else ""
 
 
-def track_dir(name: str, value: str, script: Script) -> None:
-    """Remember ``here="$(cd "$(dirname "$0")" && pwd)"`` style assignments (and ``root="$here/.."``)."""
+def track_dir(name: str, value: str, script: Script, conditional: bool = False) -> None:
+    """Remember ``here="$(cd "$(dirname "$0")" && pwd)"`` style assignments (and ``root="$here/.."``);
+    another value assigned only on some paths (``conditional``) leaves what the variable may hold."""
     if _SELF.search(value) and ("dirname" in value or "%/*" in value):
         suffix = _SELF_SUFFIX.search(value[_SELF.search(value).end() :])
         script.dirs[name] = posixpath.normpath(
@@ -386,5 +388,5 @@ def track_dir(name: str, value: str, script: Script) -> None:
     derived = VAR_PATH.match(value)
     if derived and derived.group(1) in script.dirs:
         script.dirs[name] = posixpath.normpath(script.dirs[derived.group(1)] + derived.group(2))
-    else:
+    elif not conditional:
         script.dirs.pop(name, None)

