@@ -27,7 +27,7 @@ from orkestra.trust.shell_checks import (
     location_of,
     track_dir,
 )
-from orkestra.trust.shell_command import PATH_HELPERS, analyse_command
+from orkestra.trust.shell_command import PATH_HELPERS, analyse_command, here_string_feed
 from orkestra.trust.shell_syntax import (
     MAX_DEPTH,
     SUBSTITUTIONS,
@@ -37,11 +37,12 @@ from orkestra.trust.shell_syntax import (
     Word,
     ansi_c,
     assemble,
+    conditional,
     descendants,
+    heredoc_error,
     inside,
     literal,
     parse,
-    substs_of,
     unbacktick,
     unescape,
 )
@@ -217,11 +218,11 @@ class _Walk:
             if (
                 child.type == "ERROR"
                 and index
-                and _heredoc_error(child)
+                and heredoc_error(child)
                 and self.joined is children[index - 1]
             ):
                 continue  # ``cat <<EOF | sh`` without its body: walked with the command before it
-            if after is not None and _heredoc_error(after) and child.type in _COMMANDS | {"pipeline"}:
+            if after is not None and heredoc_error(after) and child.type in _COMMANDS | {"pipeline"}:
                 self.joined = child
                 if self.unchecked() or self.passes(child) or self.passes(after):
                     self.pipeline(child, extra=after)
@@ -317,19 +318,19 @@ class _Walk:
         if name_node is None:
             return
         name, script = self.text(name_node), self.script
-        conditional = _conditional(assign)
+        on_some_paths = conditional(assign)
         raw = self.text(value).strip() if value is not None else ""
-        track_dir(name, raw.strip("'\""), script, conditional)
+        track_dir(name, raw.strip("'\""), script, on_some_paths)
         known = literal(self.parsed, value) if value is not None else ""
         first = name not in script.assigned
         script.assigned.add(name)
         if known is not None:
-            if conditional and not first and script.literals.get(name) != known:
+            if on_some_paths and not first and script.literals.get(name) != known:
                 script.literals.pop(name, None)  # more=less or more=more: which one runs is not known
             elif len(known) <= 2_000:
                 script.literals[name] = known
             return
-        if conditional:  # a=$OPTARG in a case branch: the literal set before may still be the value
+        if on_some_paths:  # a=$OPTARG in a case branch: the literal set before may still be the value
             if _output_of_command(self, value):
                 script.generated.add(name)
             return
@@ -462,7 +463,7 @@ class _Walk:
             target = values[0] if values else Word("")
             if SENSITIVE_PATH.search(target):
                 record.add("credential-access", "high", f"reads credential file {target}")
-            stage.fed.extend(_here_string(target))
+            stage.fed.extend(here_string_feed(target))
         elif node.type == "heredoc_redirect":
             stage.heredoc = node
             for index, child in enumerate(node.children):
@@ -580,30 +581,6 @@ class _Walk:
         )
 
 
-_BRANCHES = {
-    "case_item",
-    "if_statement",
-    "elif_clause",
-    "else_clause",
-    "while_statement",
-    "for_statement",
-    "c_style_for_statement",
-    "do_group",
-    "function_definition",
-    "list",
-}
-
-
-def _conditional(node) -> bool:
-    """Whether a statement runs only on some paths: in a branch, a loop, a function or after ``&&``/``||``."""
-    parent = node.parent
-    while parent is not None:
-        if parent.type in _BRANCHES:
-            return True
-        parent = parent.parent
-    return False
-
-
 def _output_of_command(walk: _Walk, value) -> bool:
     """``name=$(cmd)`` (not a path helper such as ``$(dirname "$0")``): the value is a command's output."""
     inner = value
@@ -612,18 +589,3 @@ def _output_of_command(walk: _Walk, value) -> bool:
     return inner.type == "command_substitution" and not PATH_HELPERS.match(
         inside(walk.text(inner)).lstrip("<")
     )
-
-
-def _heredoc_error(node) -> bool:
-    """A heredoc line the grammar could not attach (no body follows): ``cat <<EOF | sh``."""
-    return node.type == "ERROR" and bool(node.children) and node.children[0].type in {"<<", "<<-"}
-
-
-def _here_string(target: str) -> list[str]:
-    """What a ``<<< "$(…)"`` here-string feeds the command, named as a pipe stage would be."""
-    substs = substs_of(target)
-    if any(s.fetches for s in substs):
-        return ["curl"]
-    if any(s.decodes for s in substs):
-        return ["base64-decode"]
-    return ["here-string"] if substs or "$" in target else []

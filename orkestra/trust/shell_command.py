@@ -219,3 +219,13 @@ def _check_inline_program(name: str, args: list[str], record: Line) -> None:
         for f in found
         if (f.rule, f.message) not in seen
     )
+
+
+def here_string_feed(target: str) -> list[str]:
+    """What a ``<<< "$(…)"`` here-string feeds the command, named as a pipe stage would be."""
+    substs = substs_of(target)
+    if any(s.fetches for s in substs):
+        return ["curl"]
+    if any(s.decodes for s in substs):
+        return ["base64-decode"]
+    return ["here-string"] if substs or "$" in target else []

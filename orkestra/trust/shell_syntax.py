@@ -185,3 +185,32 @@ def literal(parsed: Parsed, value) -> str | None:
         return text[1:-1]
     plain = value.type == "string" and all(c.type == "string_content" for c in value.named_children)
     return text[1:-1] if plain and not re.search(r"[$`\\]", text[1:-1]) else None
+
+
+BRANCHES = {
+    "case_item",
+    "if_statement",
+    "elif_clause",
+    "else_clause",
+    "while_statement",
+    "for_statement",
+    "c_style_for_statement",
+    "do_group",
+    "function_definition",
+    "list",
+}
+
+
+def conditional(node) -> bool:
+    """Whether a statement runs only on some paths: in a branch, a loop, a function or after ``&&``/``||``."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type in BRANCHES:
+            return True
+        parent = parent.parent
+    return False
+
+
+def heredoc_error(node) -> bool:
+    """A heredoc line the grammar could not attach (no body follows): ``cat <<EOF | sh``."""
+    return node.type == "ERROR" and bool(node.children) and node.children[0].type in {"<<", "<<-"}
