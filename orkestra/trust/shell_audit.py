@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from orkestra.trust.findings import Finding, excerpt
 from orkestra.trust.patterns import FETCHERS, INTERPRETERS, NETCATS, SECRET_VAR, SENSITIVE_PATH
 from orkestra.trust.shell_checks import (
+    EXPANSION,
+    RISKY,
     Line,
     PythonAuditor,
     Script,
@@ -27,7 +29,7 @@ from orkestra.trust.shell_checks import (
     location_of,
     track_dir,
 )
-from orkestra.trust.shell_command import PATH_HELPERS, analyse_command, here_string_feed
+from orkestra.trust.shell_command import analyse_command, here_string_feed, output_of_command
 from orkestra.trust.shell_syntax import (
     MAX_DEPTH,
     SUBSTITUTIONS,
@@ -42,25 +44,15 @@ from orkestra.trust.shell_syntax import (
     heredoc_error,
     inside,
     literal,
+    notation,
+    opened_heredocs,
     parse,
     unbacktick,
     unescape,
 )
 
-# A statement without any of these cannot trigger a rule, so it is not analysed at all.
-_RISKY = re.compile(
-    r"\b(?:curl|wget|fetch|aria2c|https?|iwr|irm|invoke-\w+|lwp-download|httpie|sh|bash|zsh|dash|ksh|fish|python\d?|"
-    r"perl|ruby|node|php|pwsh|powershell|iex|source|eval|exec|nc|ncat|netcat|socat|telnet|env|printenv|export|set|"
-    r"rm|git|dd|mkfs\S*|fdisk|sfdisk|parted|wipefs|shred|mke2fs|mkswap|diskutil|chmod|chown|find|crontab|tee|cp|mv|"
-    r"install|ln|rsync|scp|base64|xxd|openssl|sudo|doas|dig|nslookup|pwsh)\b|<<|[>~]|/dev/|/inet/|/etc/|/root|/home/|/Users/|"
-    r"\$\{?(?:HOME|[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL))|"
-    r"^\s*\.\s|:\s*\(\s*\)",
-    re.I | re.M,
-)
-_EXPANSION = re.compile(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))")
 MAX_SUBSTITUTIONS = 100
 MAX_NESTING = 200  # syntax nested deeper than this (((((…))))) is not walked
-_CHOICES = re.compile(r"\{[\w@.-]+(?:\|[\w@.-]+)+\}")  # usage notation: `tool completion {bash|zsh}`
 _WRITE_REDIRECTS = {">", ">>", ">|", "&>", "&>>"}
 _COMPOUND = {
     "program",
@@ -122,7 +114,7 @@ def fetched_files(text: str) -> set[str]:
     file of the skill that runs one of them runs a download (a command split across two files)."""
     if not _FETCH_WORD.search(text):
         return set()
-    parsed = parse(_notation(text))
+    parsed = parse(notation(text))
     script = Script()
     if not parsed.error:
         try:
@@ -132,16 +124,11 @@ def fetched_files(text: str) -> set[str]:
     return script.downloads
 
 
-def _notation(text: str) -> str:
-    """``tool completion {bash|zsh}`` is usage notation, not a pipe: the choice is read as one word."""
-    return _CHOICES.sub(lambda m: "CHOICE".ljust(len(m.group(0))), text) if "|" in text else text
-
-
 def _audit(text: str, file: str, base_line: int, script: Script) -> list[Finding]:
     if script.depth > MAX_DEPTH:
         message = f"shell code nested more than {MAX_DEPTH} levels deep in shell code: not reviewable"
         return [Finding("shell.unreviewable", "high", file, base_line, excerpt(text[:500]), message)]
-    parsed = parse(_notation(text))
+    parsed = parse(notation(text))
     if parsed.error:
         first = text[:500].split("\n", 1)[0]
         return [Finding("shell.unreviewable", "high", file, base_line, excerpt(first), parsed.error)]
@@ -178,6 +165,9 @@ class _Walk:
         self.joined = None  # a command walked together with the bodiless heredoc line after it
         self.nesting = 0
         self.inside = 0  # substitutions being walked: no pre-check, no assignment tracking
+        self.offset = 0  # the row of this text in the script (a line read on its own)
+        self.one_line = False  # this walk reads one line of an unparsable region
+        self.lines = parsed.lines
 
     def unchecked(self) -> bool:
         """Inside a substitution every statement is walked and no assignment is remembered."""
@@ -190,14 +180,14 @@ class _Walk:
         """The line a node's findings go to: one per script line, as a reader sees them."""
         if self.fixed is not None:
             return self.fixed
-        row = node.start_point[0] if node is not None else 0
+        row = self.offset + (node.start_point[0] if node is not None else 0)
         found = self.records.get(row)
         if found is None:
             found = self.records[row] = Line(self.file, self.base_line + row, self._logical(row), self.script)
         return found
 
     def _logical(self, row: int) -> str:
-        lines = self.parsed.lines
+        lines = self.lines
         text = lines[row] if row < len(lines) else ""
         while text.endswith("\\") and row + 1 < len(lines):
             row += 1
@@ -222,12 +212,38 @@ class _Walk:
                 and self.joined is children[index - 1]
             ):
                 continue  # ``cat <<EOF | sh`` without its body: walked with the command before it
+            if child.type == "ERROR" and node.type != "ERROR" and not self.unchecked() and not self.one_line:
+                before = children[index - 1].end_point[0] if index else -1
+                if child.start_point[0] > before:
+                    self.by_lines(child)  # what the grammar could not parse, read as a line reader would
+                    continue
             if after is not None and heredoc_error(after) and child.type in _COMMANDS | {"pipeline"}:
                 self.joined = child
                 if self.unchecked() or self.passes(child) or self.passes(after):
                     self.pipeline(child, extra=after)
                 continue
             self.statement(child)
+
+    def by_lines(self, node) -> None:
+        """Each line of an unparsable region parsed on its own (continuations joined, the body of a
+        heredoc it opens skipped): a grammar gap never hides the commands after it."""
+        lines, row = self.lines, node.start_point[0]
+        while row <= node.end_point[0] and row < len(lines):
+            start, text = row, lines[row]
+            while text.endswith("\\") and row + 1 < len(lines):
+                row += 1
+                text = text[:-1] + " " + lines[row]
+            row += 1
+            parsed = parse(text)
+            if parsed.error:
+                continue
+            walk = _Walk(parsed, self.file, self.base_line, self.script)
+            walk.offset, walk.lines, walk.records, walk.one_line = start, lines, self.records, True
+            walk.block(parsed.root)
+            delimiter = next((d for d in opened_heredocs(parsed) if d), "")
+            while delimiter and row < len(lines) and lines[row].strip() != delimiter:
+                row += 1
+            row += 1 if delimiter else 0
 
     def statement(self, node) -> None:
         self._enter()
@@ -261,12 +277,12 @@ class _Walk:
         if self.script.downloads:
             return True
         text = self.text(node)
-        if _RISKY.search(text):
+        if RISKY.search(text):
             return True
         if self.script.literals and "$" in text:
             literals = self.script.literals
-            expanded = _EXPANSION.sub(lambda m: literals.get(m.group(1) or m.group(2), m.group(0)), text)
-            if _RISKY.search(expanded):
+            expanded = EXPANSION.sub(lambda m: literals.get(m.group(1) or m.group(2), m.group(0)), text)
+            if RISKY.search(expanded):
                 return True
         return any(
             n.type == "command_name" and n.named_children and n.named_children[0].type != "word"
@@ -331,11 +347,11 @@ class _Walk:
                 script.literals[name] = known
             return
         if on_some_paths:  # a=$OPTARG in a case branch: the literal set before may still be the value
-            if _output_of_command(self, value):
+            if output_of_command(self.text, value):
                 script.generated.add(name)
             return
         script.literals.pop(name, None)
-        if _output_of_command(self, value):
+        if output_of_command(self.text, value):
             script.generated.add(name)
         else:
             script.generated.discard(name)
@@ -579,13 +595,3 @@ class _Walk:
             ),
             decodes=any(is_decoder(words) for words in collected),
         )
-
-
-def _output_of_command(walk: _Walk, value) -> bool:
-    """``name=$(cmd)`` (not a path helper such as ``$(dirname "$0")``): the value is a command's output."""
-    inner = value
-    if inner.type == "string" and len(inner.named_children) == 1:
-        inner = inner.named_children[0]
-    return inner.type == "command_substitution" and not PATH_HELPERS.match(
-        inside(walk.text(inner)).lstrip("<")
-    )

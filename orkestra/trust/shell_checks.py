@@ -35,6 +35,17 @@ ShellAuditor = Callable[[str, str, int, "Script"], "list[Finding]"]
 _SELF = re.compile(r"\$\{?(?:0|BASH_SOURCE(?:\[0\])?)(?:%/\*)?\}?")
 _SELF_SUFFIX = re.compile(r"[)}]((?:/[\w.-]+)+)")
 
+# A statement without any of these cannot trigger a rule, so it is not analysed at all.
+RISKY = re.compile(
+    r"\b(?:curl|wget|fetch|aria2c|https?|iwr|irm|invoke-\w+|lwp-download|httpie|sh|bash|zsh|dash|ksh|fish|python\d?|"
+    r"perl|ruby|node|php|pwsh|powershell|iex|source|eval|exec|nc|ncat|netcat|socat|telnet|env|printenv|export|set|"
+    r"rm|git|dd|mkfs\S*|fdisk|sfdisk|parted|wipefs|shred|mke2fs|mkswap|diskutil|chmod|chown|find|crontab|tee|cp|mv|"
+    r"install|ln|rsync|scp|base64|xxd|openssl|sudo|doas|dig|nslookup|pwsh)\b|<<|[>~]|/dev/|/inet/|/etc/|/root|/home/|/Users/|"
+    r"\$\{?(?:HOME|[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL))|"
+    r"^\s*\.\s|:\s*\(\s*\)",
+    re.I | re.M,
+)
+EXPANSION = re.compile(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))")
 _DANGEROUS_RM = {
     "/",
     "/*",

@@ -7,6 +7,7 @@ interpreter runs — a pipe it reads as code, a substitution, ``<(…)``, ``eval
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from orkestra.trust.findings import excerpt
@@ -25,7 +26,7 @@ from orkestra.trust.shell_checks import (
     command,
     location_of,
 )
-from orkestra.trust.shell_syntax import Subst, substs_of
+from orkestra.trust.shell_syntax import Subst, inside, substs_of
 
 SOCKETS = ("/dev/tcp/", "/dev/udp/", "/inet/tcp/", "/inet/udp/")
 
@@ -229,3 +230,11 @@ def here_string_feed(target: str) -> list[str]:
     if any(s.decodes for s in substs):
         return ["base64-decode"]
     return ["here-string"] if substs or "$" in target else []
+
+
+def output_of_command(text_of: Callable[[object], str], value) -> bool:
+    """``name=$(cmd)`` (not a path helper such as ``$(dirname "$0")``): the value is a command's output."""
+    inner = value
+    if inner.type == "string" and len(inner.named_children) == 1:
+        inner = inner.named_children[0]
+    return inner.type == "command_substitution" and not PATH_HELPERS.match(inside(text_of(inner)).lstrip("<"))

@@ -5,7 +5,9 @@ A ``Word`` is a word's value as the shell sees it (quotes removed, escapes appli
 that still carries the command substitutions (``$(…)``, backticks, ``<(…)``) it was built from and
 whether it is made only of expansions (``"$cmd"``, ``$(…)``): its text is the value, with each
 substitution and unknown expansion written as in the script. ``assemble`` builds words from a node's
-parts, ``literal`` reads the value of ``name=VALUE`` when it is a literal.
+parts, ``literal`` reads the value of ``name=VALUE`` when it is a literal; ``conditional``,
+``heredoc_error`` and ``opened_heredocs`` answer questions about the tree, ``notation`` prepares usage
+notation (``{bash|zsh}``) before parsing.
 """
 
 from __future__ import annotations
@@ -214,3 +216,16 @@ def conditional(node) -> bool:
 def heredoc_error(node) -> bool:
     """A heredoc line the grammar could not attach (no body follows): ``cat <<EOF | sh``."""
     return node.type == "ERROR" and bool(node.children) and node.children[0].type in {"<<", "<<-"}
+
+
+_CHOICES = re.compile(r"\{[\w@.-]+(?:\|[\w@.-]+)+\}")  # usage notation: `tool completion {bash|zsh}`
+
+
+def notation(text: str) -> str:
+    """``tool completion {bash|zsh}`` is usage notation, not a pipe: the choice is read as one word."""
+    return _CHOICES.sub(lambda m: "CHOICE".ljust(len(m.group(0))), text) if "|" in text else text
+
+
+def opened_heredocs(parsed: Parsed) -> list[str]:
+    """The delimiters of heredocs a one-line text opens (``cat <<'EOF' > f``)."""
+    return [parsed.text(n).strip("'\"") for n in descendants(parsed.root) if n.type == "heredoc_start"]

