@@ -20,7 +20,9 @@ from __future__ import annotations
 import os
 import sys
 import traceback
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import conftest
@@ -35,7 +37,6 @@ class Result:
     returncode: int
     stdout: str
     stderr: str
-    stdout_bytes: bytes = field(repr=False, default=b"")
 
     @property
     def exit_code(self) -> int:
@@ -65,8 +66,9 @@ def run_cli(
         overrides["COLUMNS"] = "80"
     main = _entry(program)
     saved = (sys.argv, os.getcwd(), sys.excepthook)
+    environ = dict(os.environ)
     code = 0
-    with CliRunner().isolation(input=input, env=overrides) as (out, err, _):
+    with _environ_restored(environ), CliRunner().isolation(input=input, env=overrides) as (out, err, _):
         sys.argv = [program, *map(str, args)]
         try:
             os.chdir(cwd)
@@ -82,10 +84,23 @@ def run_cli(
             sys.argv = saved[0]
             os.chdir(saved[1])
             sys.excepthook = saved[2]
-        raw = out.getvalue()
-        return Result(
-            list(args), code, raw.decode("utf-8", "replace"), err.getvalue().decode("utf-8", "replace"), raw
-        )
+        return Result(list(args), code, _text(out.getvalue()), _text(err.getvalue()))
+
+
+def _text(raw: bytes) -> str:
+    return raw.decode("utf-8", "replace")
+
+
+@contextmanager
+def _environ_restored(environ: dict[str, str]) -> Iterator[None]:
+    """Put the environment back as it was, whatever the command set in it (a child's changes never
+    reach its parent); the runner's own overrides are undone by the isolation."""
+    try:
+        yield
+    finally:
+        if dict(os.environ) != environ:
+            os.environ.clear()
+            os.environ.update(environ)
 
 
 def _exit_code(code: object) -> int:
