@@ -65,6 +65,8 @@ class Tool(NamedTuple):
 
 
 def limit(default: int, cli_help: str | None = None) -> Param:
+    """A tool's ``limit``: 1 to ``MAX_LIMIT``, its own default; ``--limit/-n`` on the command line when
+    ``cli_help`` says what it counts there."""
     return Param(
         "limit",
         int,
