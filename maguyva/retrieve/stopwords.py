@@ -2,11 +2,13 @@
 
 A leaf: the parsed query (``maguyva.retrieve.query.ParsedQuery.stems``) leaves them out of its words, and
 the file ranker does not join them into compounds (``maguyva.retrieve.rank.compound_terms``).
+``FUNCTION_WORDS`` is the core every word filter shares: the text retriever's BM25 terms and orkestra's
+skill similarity add their own words to it.
 """
 
 from __future__ import annotations
 
-STOP_WORDS = frozenset(
+FUNCTION_WORDS = frozenset(
     [
         "a",
         "an",
@@ -15,63 +17,69 @@ STOP_WORDS = frozenset(
         "as",
         "at",
         "be",
+        "by",
+        "for",
+        "from",
+        "how",
+        "in",
+        "is",
+        "it",
+        "of",
+        "on",
+        "or",
+        "the",
+        "this",
+        "to",
+        "what",
+        "when",
+        "which",
+        "who",
+        "with",
+    ]
+)
+"""The English function words every word filter here leaves out; each adds the words of its own domain."""
+
+STOP_WORDS = FUNCTION_WORDS | frozenset(
+    [
         "been",
         "but",
-        "by",
         "can",
         "could",
         "did",
         "do",
         "does",
         "doing",
-        "for",
-        "from",
         "had",
         "has",
         "have",
-        "how",
         "i",
         "if",
-        "in",
         "into",
-        "is",
-        "it",
         "its",
         "it's",
         "me",
         "my",
         "no",
         "not",
-        "of",
-        "on",
-        "or",
         "our",
         "so",
         "such",
         "than",
         "that",
-        "the",
         "their",
         "then",
         "there",
         "these",
         "they",
-        "this",
         "those",
-        "to",
         "too",
         "was",
         "we",
         "were",
-        "what",
-        "when",
         "where",
-        "which",
         "while",
-        "who",
         "why",
         "will",
-        "with",
         "would",
         "you",
         "your",

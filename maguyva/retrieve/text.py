@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from maguyva.retrieve.hits import Hit
+from maguyva.retrieve.stopwords import FUNCTION_WORDS
 from maguyva.store.lines import split_lines
 
 if TYPE_CHECKING:
@@ -16,39 +17,14 @@ if TYPE_CHECKING:
     from maguyva.store.base import Span, Store
 
 MAX_SNIPPET = 240
-_STOP = frozenset(
+_STOP = FUNCTION_WORDS | frozenset(
     [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
         "do",
         "does",
-        "for",
-        "from",
-        "how",
         "i",
-        "in",
-        "is",
-        "it",
-        "of",
-        "on",
-        "or",
-        "the",
-        "this",
-        "to",
         "we",
-        "what",
-        "when",
         "where",
-        "which",
-        "who",
         "why",
-        "with",
         "find",
         "show",
         "me",

@@ -8,46 +8,23 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from maguyva.retrieve.stopwords import FUNCTION_WORDS
+
 _WORD = re.compile(r"[a-z0-9]+")
-STOPWORDS = frozenset(
+STOPWORDS = FUNCTION_WORDS | frozenset(
     [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "for",
-        "from",
         "has",
         "have",
-        "how",
-        "in",
-        "is",
-        "it",
         "its",
-        "of",
-        "on",
-        "or",
         "that",
-        "the",
-        "this",
-        "to",
         "use",
         "used",
         "uses",
         "using",
-        "when",
-        "with",
         "you",
         "your",
         "skill",
         "skills",
-        "what",
-        "which",
-        "who",
         "will",
         "can",
         "should",
