@@ -144,19 +144,7 @@ def _agents(ws: Workspace) -> list[Diagnostic]:
     for agent_name, agent in sorted(ws.agents.items()):
         if agent.status == "deprecated":
             continue
-        for index, ref in enumerate(agent.skills):
-            skill = by_ref.get(ref)
-            if skill is not None and skill.metadata.status == "deprecated":
-                out.append(
-                    ws.diagnostic(
-                        "agent",
-                        agent_name,
-                        ("skills", index),
-                        f"lists deprecated skill {ref!r}{_replacement(skill)}",
-                        severity="warning",
-                        code="deprecated",
-                    )
-                )
+        out += _lists_deprecated(ws, by_ref, "agent", agent_name, "skills", agent.skills)
         loaded = {r.skill.name for r in resolve_skills(ws, agent)}
         for name in sorted(loaded):
             for required in ws.skills[name].metadata.requires:
@@ -179,17 +167,26 @@ def _scopes(ws: Workspace) -> list[Diagnostic]:
     by_ref = ws.skill_by_ref()
     out = []
     for scope_name, scope in sorted(ws.scopes.items()):
-        for index, ref in enumerate(scope.primary_skills):
-            skill = by_ref.get(ref)
-            if skill is not None and skill.metadata.status == "deprecated":
-                out.append(
-                    ws.diagnostic(
-                        "scope",
-                        scope_name,
-                        ("primary_skills", index),
-                        f"lists deprecated skill {ref!r}{_replacement(skill)}",
-                        severity="warning",
-                        code="deprecated",
-                    )
+        out += _lists_deprecated(ws, by_ref, "scope", scope_name, "primary_skills", scope.primary_skills)
+    return out
+
+
+def _lists_deprecated(
+    ws: Workspace, by_ref: dict[str, Skill], kind: str, owner: str, field: str, refs: list[str]
+) -> list[Diagnostic]:
+    """A warning for each deprecated skill that ``refs`` (the ``field`` of agent or scope ``owner``) lists."""
+    out = []
+    for index, ref in enumerate(refs):
+        skill = by_ref.get(ref)
+        if skill is not None and skill.metadata.status == "deprecated":
+            out.append(
+                ws.diagnostic(
+                    kind,
+                    owner,
+                    (field, index),
+                    f"lists deprecated skill {ref!r}{_replacement(skill)}",
+                    severity="warning",
+                    code="deprecated",
                 )
+            )
     return out
