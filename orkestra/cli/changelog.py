@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from orkestra.cli.options import FormatOption, GitRepoOption, group
+from orkestra.cli.options import CheckOption, FormatOption, GitRepoOption, group
 from orkestra.cli.output import fail, run, show_record
 
 app = group("Render CHANGELOG.md files from the changelog ledger.")
@@ -19,9 +19,7 @@ def render(
         str | None, typer.Option("--package", help="Package dir name or path; 'root'.")
     ] = None,
     every: Annotated[bool, typer.Option("--all", help="Every package and the repository root.")] = False,
-    check: Annotated[
-        bool, typer.Option("--check", help="Compare only; exit 1 if a file would change.")
-    ] = False,
+    check: CheckOption = False,
     repo: GitRepoOption = None,
     fmt: FormatOption = None,
 ) -> None:

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from orkestra.cli.options import FormatOption, RepoOption
+from orkestra.cli.options import DryRunOption, FormatOption, RepoOption
 from orkestra.cli.output import run, show_record
 
 
@@ -17,9 +17,7 @@ def command(
             "--from", help="Where to read: claude, agents-md, cursor, codex (repeatable; default: all)."
         ),
     ] = None,
-    dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="Show the plan and the round-trip check; write nothing.")
-    ] = False,
+    dry_run: DryRunOption = False,
     repo: RepoOption = None,
     fmt: FormatOption = None,
 ) -> None:

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from maguyva.controls import visible
-from orkestra.cli.options import Format, FormatOption, GitRepoOption, group, pick_format
+from orkestra.cli.options import DryRunOption, Format, FormatOption, GitRepoOption, group, pick_format
 from orkestra.cli.output import emit_json, run, show_record, show_rows
 
 app = group("Mine git history into changelog and decision ledgers.")
@@ -233,7 +233,7 @@ def commit(
 
 @app.command("auto")
 def auto(
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the entries; write nothing.")] = False,
+    dry_run: DryRunOption = False,
     redo: Annotated[
         bool, typer.Option("--redo", help="Also re-derive earlier automatic classifications.")
     ] = False,

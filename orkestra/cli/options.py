@@ -6,6 +6,8 @@ One spelling per idea (docs/cli.md, "Conventions"):
 - ``--format json|table|text``: unset, people on a terminal get ``table`` (lists) or ``text``
   (single records) and pipes get ``json``, so scripts keep reading JSON. ``--json`` is a hidden
   alias for ``--format json``.
+- ``--dry-run`` shows the plan and writes nothing; ``--check`` writes nothing and exits 1 when
+  anything would change (CI).
 
 Hidden aliases are rewritten by :class:`AliasGroup` before a command parses its arguments, so a
 command declares one parameter per idea and ``--help`` shows one spelling.
@@ -50,6 +52,10 @@ ReportFormatOption = Annotated[
     Format | None, _option("--format", "text (default) or json; table is the same as text.")
 ]
 LimitOption = Annotated[int | None, typer.Option("--limit", min=1, help="Show at most N results.")]
+DryRunOption = Annotated[bool, typer.Option("--dry-run", help="Show the plan; write nothing.")]
+CheckOption = Annotated[
+    bool, typer.Option("--check", help="Write nothing; exit 1 if anything would change (for CI).")
+]
 
 # hidden spelling -> (the option it stands for, the arguments it becomes)
 ALIASES: dict[str, tuple[str, tuple[str, ...]]] = {

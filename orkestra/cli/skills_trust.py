@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from orkestra.cli.options import Format, FormatOption, RepoOption, group, pick_format
+from orkestra.cli.options import DryRunOption, Format, FormatOption, RepoOption, group, pick_format
 from orkestra.cli.output import emit_json, emit_lines, emit_table, run, show_record
 
 vendor_app = group("Vendor skill roots declared in registries/metadata.yaml.")
@@ -107,7 +107,7 @@ def ingest(
     accept_risk: Annotated[
         bool, typer.Option("--accept-risk", help="Ingest even with high audit findings.")
     ] = False,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the plan; write nothing.")] = False,
+    dry_run: DryRunOption = False,
     repo: RepoOption = None,
     fmt: FormatOption = None,
 ) -> None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from orkestra.cli.options import Format, RepoOption, ReportFormatOption
+from orkestra.cli.options import CheckOption, DryRunOption, Format, RepoOption, ReportFormatOption
 from orkestra.cli.output import emit_json, emit_lines, run
 
 if TYPE_CHECKING:
@@ -15,12 +15,8 @@ if TYPE_CHECKING:
 
 
 def command(
-    dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="List what would be created, updated, deleted.")
-    ] = False,
-    check: Annotated[
-        bool, typer.Option("--check", help="Write nothing; exit 1 on any drift (for CI).")
-    ] = False,
+    dry_run: DryRunOption = False,
+    check: CheckOption = False,
     force: Annotated[bool, typer.Option("--force", help="Overwrite generated files edited by hand.")] = False,
     repo: RepoOption = None,
     fmt: ReportFormatOption = None,
