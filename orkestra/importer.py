@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -137,15 +138,22 @@ class _Planner:
         folder = self.root / rel
         return folder if folder.is_dir() else None
 
+    def _top_level(self, rel: str, pattern: str, nested: str) -> Iterator[tuple[Path, str]]:
+        """(path, repository-relative path) of each file matching ``pattern`` right in the folder ``rel``;
+        one in a subfolder is skipped with the reason ``nested``."""
+        folder = self._folder(rel)
+        for path in tree_paths(folder, pattern) if folder else []:
+            file_rel = path.relative_to(self.root).as_posix()
+            if path.parent == folder:
+                yield path, file_rel
+            else:
+                self.plan.skip(file_rel, nested)
+
     # agents -----------------------------------------------------------------------------
 
     def agents(self) -> None:
-        folder = self._folder(f"{self.config.paths.output}/agents")
-        for path in tree_paths(folder, "*.md") if folder else []:
-            rel = path.relative_to(self.root).as_posix()
-            if path.parent != folder:
-                self.plan.skip(rel, "agents in subfolders are not imported (sync renders agents/<name>.md)")
-                continue
+        nested = "agents in subfolders are not imported (sync renders agents/<name>.md)"
+        for path, rel in self._top_level(f"{self.config.paths.output}/agents", "*.md", nested):
             parsed = self._markdown(rel)
             if parsed is None:
                 continue
@@ -296,13 +304,9 @@ class _Planner:
     # commands ---------------------------------------------------------------------------
 
     def command_files(self) -> None:
-        folder = self._folder(f"{self.config.paths.output}/commands")
         existing = self._existing_commands()
-        for path in tree_paths(folder, "*.md") if folder else []:
-            rel = path.relative_to(self.root).as_posix()
-            if path.parent != folder:
-                self.plan.skip(rel, "namespaced commands in subfolders are not imported")
-                continue
+        nested = "namespaced commands in subfolders are not imported"
+        for path, rel in self._top_level(f"{self.config.paths.output}/commands", "*.md", nested):
             name = path.stem
             if not _NAME.match(name) or name in existing:
                 self.plan.skip(rel, f"command {name!r} is not kebab-case or already in the registries")
@@ -367,12 +371,11 @@ class _Planner:
                 self.plan.items.append(Item("instruction", name, rel, registry, rel))
 
     def cursor_rules(self) -> None:
-        folder = self._folder(".cursor/rules")
-        for path in tree_paths(folder, "*.mdc") if folder else []:
-            rel = path.relative_to(self.root).as_posix()
+        unfit = "rules in subfolders or with non-kebab-case names are not imported"
+        for path, rel in self._top_level(".cursor/rules", "*.mdc", unfit):
             name = path.stem.lower()
-            if path.parent != folder or not _NAME.match(name) or name != path.stem:
-                self.plan.skip(rel, "rules in subfolders or with non-kebab-case names are not imported")
+            if not _NAME.match(name) or name != path.stem:
+                self.plan.skip(rel, unfit)
                 continue
             parsed = self._markdown(rel)
             if parsed is None:
