@@ -11,7 +11,7 @@ from pathlib import Path
 from orkestra.fs.links import Containment
 from orkestra.render import context as ctx
 from orkestra.render.inputs import skill_assets
-from orkestra.render.targets.common import Rendered, instructions, join, markdown
+from orkestra.render.targets.common import Rendered, instructions, join, scoped_rule_files
 from orkestra.workspace.compose import compose_agent
 from orkestra.workspace.load import Workspace
 
@@ -24,18 +24,8 @@ def claude_files(ws: Workspace, render) -> list[Rendered]:
         files.append(
             ("CLAUDE.md", "\n\n".join(i.body.strip() for i in bodies), tuple(i.source for i in bodies))
         )
-    for rule in instructions(ws, "claude", False):
-        front = {"paths": rule.glob_list} if rule.glob_list else {}
-        if rule.front.description:
-            front = {"description": rule.front.description, **front}
-        files.append(
-            (
-                f"{ws.config.paths.output}/rules/{rule.name}.md",
-                markdown(render, front, rule.body),
-                (rule.source,),
-            )
-        )
-    return files
+    rules = f"{ws.config.paths.output}/rules"
+    return files + scoped_rule_files(ws, render, "claude", rules, ".md", lambda globs: {"paths": globs})
 
 
 def mcp_servers(ws: Workspace, *, user: bool = False) -> dict[str, dict]:

@@ -4,6 +4,7 @@ Markdown-with-frontmatter text, the project-wide and path-scoped instructions, a
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from orkestra.workspace.compose import ESSENTIAL_COMMANDS
 from orkestra.workspace.load import Workspace
@@ -62,6 +63,20 @@ def instruction_sources(ws: Workspace, target: str) -> tuple[str, ...]:
 
 def markdown(render, front: dict, body: str) -> str:
     return render("verbatim.md.j2", {"frontmatter": front, "body": body.strip()}) if front else body.strip()
+
+
+def scoped_rule_files(
+    ws: Workspace, render, target: str, folder: str, suffix: str, scope: Callable[[list[str]], dict]
+) -> list[Rendered]:
+    """``<folder>/<name><suffix>`` per path-scoped instruction of ``target``: its body under a frontmatter
+    of its description, then ``scope(globs)`` (the target's own key for the paths it applies to)."""
+    files: list[Rendered] = []
+    for rule in instructions(ws, target, False):
+        front = scope(rule.glob_list) if rule.glob_list else {}
+        if rule.front.description:
+            front = {"description": rule.front.description, **front}
+        files.append((f"{folder}/{rule.name}{suffix}", markdown(render, front, rule.body), (rule.source,)))
+    return files
 
 
 def agent_source(ws: Workspace, name: str) -> tuple[str, ...]:

@@ -8,9 +8,9 @@ from orkestra.render.targets.common import (
     Rendered,
     agent_source,
     instruction_sources,
-    instructions,
     markdown,
     project_markdown,
+    scoped_rule_files,
     to_json,
 )
 from orkestra.render.targets.mcp import servers, vscode_mcp
@@ -46,17 +46,14 @@ def copilot_files(ws: Workspace, render) -> list[Rendered]:
     text = project_markdown(ws, render, "copilot")
     if text:
         files.append((".github/copilot-instructions.md", text, instruction_sources(ws, "copilot")))
-    for rule in instructions(ws, "copilot", False):
-        front = {"applyTo": ",".join(rule.glob_list)} if rule.glob_list else {}
-        if rule.front.description:
-            front = {"description": rule.front.description, **front}
-        files.append(
-            (
-                f".github/instructions/{rule.name}.instructions.md",
-                markdown(render, front, rule.body),
-                (rule.source,),
-            )
-        )
+    files += scoped_rule_files(
+        ws,
+        render,
+        "copilot",
+        ".github/instructions",
+        ".instructions.md",
+        lambda globs: {"applyTo": ",".join(globs)},
+    )
     mcp_names = set(servers(ws))
     for name, agent in sorted(ws.agents.items()):
         if agent.status != "active":
