@@ -6,12 +6,13 @@ from typing import Annotated
 
 import typer
 
-from orkestra.cli.inspect_common import info_command, list_rows
-from orkestra.cli.options import FormatOption, LimitOption, RepoOption, group
+from orkestra.cli.inspect_common import Entity, info_command, list_rows, search_command
+from orkestra.cli.options import FormatOption, RepoOption, group
 
 app = group("List, search and inspect agents.")
 
 COLUMNS = ("name", "category", "model", "skills", "description")
+AGENTS = Entity("agents", "agent", "NAME", "architecture-advisor", COLUMNS)
 
 
 def list_agents(
@@ -34,32 +35,11 @@ def list_agents(
 
 
 agent_info = info_command(
-    "agents",
-    "agent",
-    "NAME",
-    "architecture-advisor",
-    "Everything about one agent: persona, skills (and why), tools.",
-    ".skills[] | {name, reason, via}",
+    AGENTS, "Everything about one agent: persona, skills (and why), tools.", ".skills[] | {name, reason, via}"
 )
-
-
-def search_agents(
-    query: Annotated[str, typer.Argument(metavar="QUERY", help="Words to look for.")],
-    limit: LimitOption = None,
-    repo: RepoOption = None,
-    fmt: FormatOption = None,
-) -> None:
-    """Search agents, best match first.
-
-    JSON: {"query", "count", "agents": [... "score"]}.
-
-    \b
-    Example:
-      orkestra agents search "database" | jq -r '.agents[0].name'
-    """
-    list_rows(
-        lambda api: api.search_agents(repo, query, limit), fmt, "agents", ("name", "score", *COLUMNS[1:])
-    )
+search_agents = search_command(
+    AGENTS, "Words to look for.", """orkestra agents search "database" | jq -r '.agents[0].name'"""
+)
 
 
 app.command("list")(list_agents)

@@ -6,13 +6,14 @@ from typing import Annotated
 
 import typer
 
-from orkestra.cli.inspect_common import info_command, list_rows
+from orkestra.cli.inspect_common import Entity, info_command, list_rows
 from orkestra.cli.options import FormatOption, LimitOption, RepoOption, group
 from orkestra.cli.output import fail, run, show_record
 
 app = group("Architectural decisions: list, search, inspect, add.")
 
 COLUMNS = ("id", "title", "domain", "status", "created")
+DECISIONS = Entity("decisions", "decision", "ID", "DEC-PL-142", COLUMNS)
 
 
 def list_decisions(
@@ -31,12 +32,12 @@ def list_decisions(
       orkestra decisions list --limit 15
       orkestra decisions list --domain pipeline | jq -r '.decisions[].id'
     """
-    list_rows(lambda api: api.list_decisions(repo, limit, domain, status), fmt, "decisions", COLUMNS)
+    list_rows(
+        lambda api: api.list_decisions(repo, limit, domain, status), fmt, "decisions", DECISIONS.columns
+    )
 
 
-decision_info = info_command(
-    "decisions", "decision", "ID", "DEC-PL-142", "The full decision record.", ".agent_guidance"
-)
+decision_info = info_command(DECISIONS, "The full decision record.", ".agent_guidance")
 
 
 def search_decisions(
@@ -58,9 +59,7 @@ def search_decisions(
     text = query or query_option
     if not text:
         fail("give a QUERY (or --query TEXT)", 2)
-    list_rows(
-        lambda api: api.search_decisions(repo, text, limit), fmt, "decisions", ("id", "score", *COLUMNS[1:])
-    )
+    list_rows(lambda api: api.search_decisions(repo, text, limit), fmt, "decisions", DECISIONS.scored_columns)
 
 
 def new_decision(

@@ -11,12 +11,13 @@ from typing import Annotated
 import typer
 
 from orkestra.cli import skills_trust
-from orkestra.cli.inspect_common import info_command, list_rows
-from orkestra.cli.options import FormatOption, LimitOption, RepoOption, group
+from orkestra.cli.inspect_common import Entity, info_command, list_rows, search_command
+from orkestra.cli.options import FormatOption, RepoOption, group
 
 app = group("Skills: list, inspect, search, audit, evaluate and ingest.")
 
 COLUMNS = ("name", "tier", "type", "source", "scope", "description")
+SKILLS = Entity("skills", "skill", "NAME", "test-first-discipline", COLUMNS)
 
 
 def list_skills(
@@ -39,33 +40,12 @@ def list_skills(
     list_rows(lambda api: api.list_skills(repo, tier, type, scope, source), fmt, "skills", COLUMNS)
 
 
-skill_info = info_command(
-    "skills",
-    "skill",
-    "NAME",
-    "test-first-discipline",
-    "Everything about one skill, and which agents load it.",
-    ".used_by",
+skill_info = info_command(SKILLS, "Everything about one skill, and which agents load it.", ".used_by")
+search_skills = search_command(
+    SKILLS,
+    "Words (name, description, tags, scope...).",
+    'orkestra skills search "schema migration" --limit 5',
 )
-
-
-def search_skills(
-    query: Annotated[str, typer.Argument(metavar="QUERY", help="Words (name, description, tags, scope...).")],
-    limit: LimitOption = None,
-    repo: RepoOption = None,
-    fmt: FormatOption = None,
-) -> None:
-    """Search skills, best match first.
-
-    JSON: {"query", "count", "skills": [... "score"]}.
-
-    \b
-    Example:
-      orkestra skills search "schema migration" --limit 5
-    """
-    list_rows(
-        lambda api: api.search_skills(repo, query, limit), fmt, "skills", ("name", "score", *COLUMNS[1:])
-    )
 
 
 app.command("list")(list_skills)

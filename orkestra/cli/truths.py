@@ -6,13 +6,14 @@ from typing import Annotated
 
 import typer
 
-from orkestra.cli.inspect_common import info_command, list_rows
+from orkestra.cli.inspect_common import Entity, info_command, list_rows
 from orkestra.cli.options import FormatOption, LimitOption, RepoOption, group
 from orkestra.cli.output import fail
 
 app = group("Ground truths: list, search and inspect.")
 
 COLUMNS = ("id", "status", "scope", "package", "statement")
+TRUTHS = Entity("truths", "truth", "ID", "GT-MAG-015", COLUMNS)
 TagOption = Annotated[str | None, typer.Option("--tag", help="Only truths carrying this tag.")]
 
 
@@ -34,9 +35,7 @@ def list_truths(
     list_rows(lambda api: api.list_truths(repo, status, tag, scope), fmt, "truths", COLUMNS)
 
 
-truth_info = info_command(
-    "truths", "truth", "ID", "GT-MAG-015", "The full ground-truth statement, with its evidence.", ".evidence"
-)
+truth_info = info_command(TRUTHS, "The full ground-truth statement, with its evidence.", ".evidence")
 
 
 def search_truths(
@@ -62,9 +61,7 @@ def search_truths(
     """
     if not query and not tag:
         fail("give a QUERY, --tag TAG, or both", 2)
-    list_rows(
-        lambda api: api.search_truths(repo, query, tag, limit), fmt, "truths", ("id", "score", *COLUMNS[1:])
-    )
+    list_rows(lambda api: api.search_truths(repo, query, tag, limit), fmt, "truths", TRUTHS.scored_columns)
 
 
 app.command("list")(list_truths)
