@@ -174,11 +174,7 @@ class Values:
                 isinstance(sub, ast.Attribute) and self.tainted and dotted(sub) in self.tainted
             ):
                 return True
-            if (
-                isinstance(sub, ast.Constant)
-                and isinstance(sub.value, str)
-                and SENSITIVE_PATH.search(sub.value)
-            ):
+            if SENSITIVE_PATH.search(self.constant_str(sub) or ""):
                 return True
             if isinstance(sub, ast.BinOp) and SENSITIVE_PATH.search(self.path_literal(sub) or ""):
                 return True
@@ -244,11 +240,7 @@ class Values:
                 and self.name_of(sub.func) != "os.environ.keys"
             ):
                 return True
-            if (
-                isinstance(sub, ast.Constant)
-                and isinstance(sub.value, str)
-                and SENSITIVE_PATH.search(sub.value)
-            ):
+            if SENSITIVE_PATH.search(self.constant_str(sub) or ""):
                 return True
         return False
 
