@@ -31,6 +31,7 @@ from orkestra.trust.shell_checks import (
 )
 from orkestra.trust.shell_command import analyse_command, here_string_feed, output_of_command
 from orkestra.trust.shell_syntax import (
+    BRANCHES,
     MAX_DEPTH,
     SUBSTITUTIONS,
     WORD_NODES,
@@ -54,23 +55,8 @@ from orkestra.trust.shell_syntax import (
 MAX_SUBSTITUTIONS = 100
 MAX_NESTING = 200  # syntax nested deeper than this (((((…))))) is not walked
 _WRITE_REDIRECTS = {">", ">>", ">|", "&>", "&>>"}
-_COMPOUND = {
-    "program",
-    "if_statement",
-    "elif_clause",
-    "else_clause",
-    "while_statement",
-    "for_statement",
-    "c_style_for_statement",
-    "case_statement",
-    "case_item",
-    "do_group",
-    "compound_statement",
-    "subshell",
-    "function_definition",
-    "list",
-    "negated_command",
-}
+# statements holding statements: every branch, and those that group without branching
+_COMPOUND = BRANCHES | {"program", "case_statement", "compound_statement", "subshell", "negated_command"}
 _COMMANDS = {"command", "declaration_command", "unset_command", "test_command"}
 _REDIRECTS = {"file_redirect", "herestring_redirect", "heredoc_redirect"}
 _FETCH_WORD = re.compile(
