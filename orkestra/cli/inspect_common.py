@@ -9,9 +9,8 @@ stays written out per registry (each has its own filters) and shares only :func:
 # built at call time, which typer must see as objects, not as strings to resolve later.
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from types import ModuleType
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import typer
 
@@ -21,9 +20,8 @@ from orkestra.cli.output import run, show_record, show_rows
 Fetch = Callable[[ModuleType], Any]  # called with orkestra.inspect.api, imported only when it runs
 
 
-@dataclass(frozen=True)
-class Entity:
-    """What the inspection commands of one registry differ by."""
+class Entity(NamedTuple):
+    """What the inspection commands of one registry differ by (a NamedTuple: no import at start-up)."""
 
     group: str  # the command group, and the JSON key of a listing's rows: "agents"
     noun: str  # one of them: "agent" (the record is `api.agent_info`)
