@@ -27,6 +27,7 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
+from orkestra.hook_groups import runs, without_handlers
 from orkestra.telemetry.store import DEFAULT_STORE_DIR, store_dir_problem
 
 # What `orkestra sync` writes into .claude/settings.json: `orkestra-hook` is the stdlib-only
@@ -187,25 +188,7 @@ def hooks_block(config: TelemetrySettings | dict[str, Any] | None) -> dict[str, 
 
 def is_owned(hook: Any) -> bool:
     """True for a hook handler entry we wrote (recognised by its command)."""
-    if not isinstance(hook, dict):
-        return False
-    command = str(hook.get("command", "")).strip()
-    return any(command == own or command.startswith(own + " ") for own in OWNED_COMMANDS)
-
-
-def _without_ours(groups: Any) -> list[Any]:
-    """The user's matcher groups for one event with our handlers removed, order kept."""
-    if not isinstance(groups, list):
-        return groups
-    kept = []
-    for group in groups:
-        if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-            handlers = [h for h in group["hooks"] if not is_owned(h)]
-            if not handlers and group["hooks"]:
-                continue
-            group = {**group, "hooks": handlers}
-        kept.append(group)
-    return kept
+    return runs(hook, OWNED_COMMANDS)
 
 
 def merge_settings(
@@ -226,7 +209,7 @@ def merge_settings(
         current = {}
     merged: dict[str, Any] = {}
     for event, groups in current.items():
-        kept = _without_ours(groups)
+        kept = without_handlers(groups, is_owned) if isinstance(groups, list) else groups
         if event in ours and isinstance(kept, list):
             kept = kept + ours[event]
         if kept or not groups:  # drop an event only when it held nothing but ours

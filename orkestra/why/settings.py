@@ -20,6 +20,7 @@ import copy
 import shlex
 from typing import Any
 
+from orkestra.hook_groups import runs, without_handlers
 from orkestra.why.lookup import LOOKUP_NAME
 
 HOOK_PROGRAM = "orkestra-why-hook"
@@ -65,8 +66,7 @@ def hook_command(output_dir: str, state_dir: str = ".orkestra") -> str:
 
 
 def _is_ours(hook: Any) -> bool:
-    command = str(hook.get("command", "")).strip() if isinstance(hook, dict) else ""
-    return command == HOOK_PROGRAM or command.startswith(HOOK_PROGRAM + " ")
+    return runs(hook, (HOOK_PROGRAM,))
 
 
 def merge_memory_hook(
@@ -86,14 +86,7 @@ def merge_memory_hook(
         hooks = result["hooks"] = {}
     for event in EVENTS:
         groups = hooks.get(event)
-        kept = []
-        for group in groups if isinstance(groups, list) else []:
-            if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-                handlers = [h for h in group["hooks"] if not _is_ours(h)]
-                if not handlers and group["hooks"]:
-                    continue
-                group = {**group, "hooks": handlers}
-            kept.append(group)
+        kept = without_handlers(groups if isinstance(groups, list) else [], _is_ours)
         if event == wanted:
             handler = {
                 "type": "command",
