@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from orkestra.project_files import dig, literal, read_inside, read_project_file, setup_calls
+from orkestra.project_files import dig, literal, load_manifest, read_inside, read_project_file, setup_calls
 
 INSTRUCTION_FILES = (
     "CLAUDE.md",
@@ -295,16 +295,11 @@ def _requirement_name(spec: str) -> str:
 def dependencies(root: Path) -> list[str]:
     """Runtime dependency names the manifests declare (normalised), first manifest first."""
     names: list[str] = []
-    text = read_project_file(root, "pyproject.toml")
-    if text:
-        try:
-            data = tomllib.loads(text)
-        except (ValueError, RecursionError):
-            data = {}
-        deps = dig(data, "project", "dependencies")
-        names += [_requirement_name(d) for d in deps if isinstance(d, str)] if isinstance(deps, list) else []
-        poetry = dig(data, "tool", "poetry", "dependencies")
-        names += [_norm(n) for n in poetry if n != "python"] if isinstance(poetry, dict) else []
+    data = load_manifest(root, "pyproject.toml")
+    deps = dig(data, "project", "dependencies")
+    names += [_requirement_name(d) for d in deps if isinstance(d, str)] if isinstance(deps, list) else []
+    poetry = dig(data, "tool", "poetry", "dependencies")
+    names += [_norm(n) for n in poetry if n != "python"] if isinstance(poetry, dict) else []
     for call in setup_calls(root):
         for kw in call.keywords:
             if kw.arg == "install_requires":
@@ -316,27 +311,17 @@ def dependencies(root: Path) -> list[str]:
         match = re.search(r"^install_requires\s*=\s*\n((?:[ \t]+\S.*\n?)+)", text, re.MULTILINE)
         if match:
             names += [_requirement_name(line) for line in match.group(1).splitlines() if line.strip()]
-    text = read_project_file(root, "package.json")
-    if text:
-        try:
-            data = json.loads(text)
-        except (ValueError, RecursionError):
-            data = {}
-        for key in ("dependencies", "peerDependencies", "devDependencies"):
-            table = data.get(key) if isinstance(data, dict) else None
-            names += [n.lower() for n in table] if isinstance(table, dict) else []
+    data = load_manifest(root, "package.json")
+    for key in ("dependencies", "peerDependencies", "devDependencies"):
+        table = data.get(key) if isinstance(data, dict) else None
+        names += [n.lower() for n in table] if isinstance(table, dict) else []
     text = read_project_file(root, "go.mod")
     if text:
         names += [
             m.lower() for m in re.findall(r"^\s*(?:require\s+)?([a-z0-9.-]+\.[a-z]+/\S+)\s+v", text, re.M)
         ]
-    text = read_project_file(root, "Cargo.toml")
-    if text:
-        try:
-            deps = tomllib.loads(text).get("dependencies")
-        except (ValueError, RecursionError):
-            deps = None
-        names += [_norm(n) for n in deps] if isinstance(deps, dict) else []
+    deps = load_manifest(root, "Cargo.toml").get("dependencies")
+    names += [_norm(n) for n in deps] if isinstance(deps, dict) else []
     return [n for n in dict.fromkeys(names) if n]
 
 
@@ -497,10 +482,7 @@ def _size(path: Path) -> int:
 
 def _package_json_entries(root: Path) -> list[str]:
     """package.json ``main`` and ``bin`` files."""
-    try:
-        data = json.loads(read_project_file(root, "package.json") or "{}")
-    except (ValueError, RecursionError):
-        return []
+    data = load_manifest(root, "package.json")
     if not isinstance(data, dict):
         return []
     found = [data.get("main")]

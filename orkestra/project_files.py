@@ -1,5 +1,5 @@
 """Reading a project's own files, size-capped and without running anything: the manifest text
-(``read_project_file``, never waits on a FIFO), files that must lie inside the clone, literal
+(``read_project_file``, never waits on a FIFO; ``load_manifest`` parses a JSON or TOML one), files that must lie inside the clone, literal
 ``__version__`` assignments and setup.py's ``setup()`` keywords (parsed with ``ast``, never executed).
 
 Shared by ``project_info`` (what the project is) and ``project_facts`` (how it is worked on).
@@ -8,8 +8,11 @@ Shared by ``project_info`` (what the project is) and ``project_facts`` (how it i
 from __future__ import annotations
 
 import ast
+import json
 import re
+import tomllib
 from pathlib import Path
+from typing import Any
 
 from orkestra.fs.links import read_regular
 
@@ -23,6 +26,18 @@ def read_project_file(root: Path, rel: str, limit: int = MAX_PROJECT_FILE_BYTES)
         return read_regular(root / rel, limit).decode("utf-8", errors="replace")
     except OSError:
         return None
+
+
+def load_manifest(root: Path, rel: str) -> Any:
+    """A JSON or TOML project file (by its ending) as parsed, or ``{}`` when it is missing, unreadable or
+    invalid (RecursionError too: a manifest nested too deep is as good as none)."""
+    text = read_project_file(root, rel)
+    if not text:
+        return {}
+    try:
+        return tomllib.loads(text) if rel.endswith(".toml") else json.loads(text)
+    except (ValueError, RecursionError):
+        return {}
 
 
 def dig(table: dict, *keys: str):

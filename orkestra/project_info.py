@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from orkestra.project_files import dig, read_project_file, setup_py, version_in
+from orkestra.project_files import dig, load_manifest, read_project_file, setup_py, version_in
 
 PROJECT_FILES = ("pyproject.toml", "package.json", "Cargo.toml", "go.mod", "setup.cfg", "setup.py")
 MAX_FILES = 20_000  # languages are counted on at most this many scanned files
@@ -362,11 +362,7 @@ def _declared(root: Path) -> dict:
     """What the build metadata says about the source packages: ``include`` globs, explicit package
     lists, ``where`` folders; and the console scripts and pytest11 entry points."""
     out: dict = {"include": [], "where": [], "scripts": [], "pytest11": []}
-    text = read_project_file(root, "pyproject.toml")
-    try:
-        data = tomllib.loads(text) if text else {}
-    except (ValueError, RecursionError):
-        data = {}
+    data = load_manifest(root, "pyproject.toml")
     setuptools = dig(data, "tool", "setuptools")
     find = dig(setuptools, "packages", "find")
     if isinstance(find, dict):
