@@ -7,6 +7,7 @@ registry is an error that names the field, never a silently ignored setting.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -42,10 +43,19 @@ def _kebab(value: str) -> str:
     return value
 
 
-def _date(value: str | None) -> str | None:
-    if value is not None and not DATE_RE.match(value):
-        raise ValueError(f"{value!r} is not a date in YYYY-MM-DD form")
-    return value
+def _matching(pattern: re.Pattern[str], what: str) -> Callable[[str | None], str | None]:
+    """A field check: the value is None or ``pattern`` matches it; otherwise a ValueError saying it is not
+    ``what``."""
+
+    def check(value: str | None) -> str | None:
+        if value is not None and not pattern.match(value):
+            raise ValueError(f"{value!r} is not {what}")
+        return value
+
+    return check
+
+
+_date = _matching(DATE_RE, "a date in YYYY-MM-DD form")
 
 
 # --- persona primitives ---------------------------------------------------------------------
@@ -354,12 +364,9 @@ class GroundTruth(Model):
     superseded_by: str | None = None
     notes: str = ""
 
-    @field_validator("id", "superseded_by")
-    @classmethod
-    def _gt_id(cls, value: str | None) -> str | None:
-        if value is not None and not GT_ID_RE.match(value):
-            raise ValueError(f"{value!r} is not a ground-truth id like 'GT-MAG-015'")
-        return value
+    _check_id = field_validator("id", "superseded_by")(
+        _matching(GT_ID_RE, "a ground-truth id like 'GT-MAG-015'")
+    )
 
     _check_date = field_validator("last_verified")(_date)
 
@@ -412,12 +419,9 @@ class Decision(Model):
     superseded_by: str | None = None
     tags: list[str] = Field(default_factory=list)
 
-    @field_validator("id", "superseded_by")
-    @classmethod
-    def _dec_id(cls, value: str | None) -> str | None:
-        if value is not None and not DECISION_ID_RE.match(value):
-            raise ValueError(f"{value!r} is not a decision id like 'DEC-PL-142'")
-        return value
+    _check_id = field_validator("id", "superseded_by")(
+        _matching(DECISION_ID_RE, "a decision id like 'DEC-PL-142'")
+    )
 
     _check_date = field_validator("created")(_date)
 
