@@ -92,6 +92,11 @@ class _Checker:
     def warn(self, kind: str, key: str, loc: tuple, message: str, code: str) -> None:
         self.out.append(self.ws.diagnostic(kind, key, loc, message, severity="warning", code=code))
 
+    def _known(self, kind: str, key: str, loc: tuple, what: str, name: str, known) -> None:
+        """An ``unknown-ref`` error when ``name`` (a ``what``: scope, skill, style …) is not among ``known``."""
+        if name not in known:
+            self.error(kind, key, loc, f"unknown {what} {name!r}{_suggest(name, known)}", "unknown-ref")
+
     # --- config -----------------------------------------------------------------------------
 
     def _config(self) -> None:
@@ -175,49 +180,15 @@ class _Checker:
     def _agent(self, name: str, agent: m.Agent) -> None:
         ws = self.ws
         for index, identity in enumerate(agent.identity):
-            if identity not in ws.identities:
-                self.error(
-                    "agent",
-                    name,
-                    ("identity", index),
-                    f"unknown identity {identity!r}{_suggest(identity, ws.identities)}",
-                    "unknown-ref",
-                )
-        if agent.mindset and agent.mindset not in ws.mindsets:
-            self.error(
-                "agent",
-                name,
-                ("mindset",),
-                f"unknown mindset {agent.mindset!r}{_suggest(agent.mindset, ws.mindsets)}",
-                "unknown-ref",
-            )
-        if agent.style and agent.style not in ws.styles:
-            self.error(
-                "agent",
-                name,
-                ("style",),
-                f"unknown style {agent.style!r}{_suggest(agent.style, ws.styles)}",
-                "unknown-ref",
-            )
+            self._known("agent", name, ("identity", index), "identity", identity, ws.identities)
+        if agent.mindset:
+            self._known("agent", name, ("mindset",), "mindset", agent.mindset, ws.mindsets)
+        if agent.style:
+            self._known("agent", name, ("style",), "style", agent.style, ws.styles)
         for index, scope in enumerate(agent.scopes):
-            if scope not in ws.scopes:
-                self.error(
-                    "agent",
-                    name,
-                    ("scopes", index),
-                    f"unknown scope {scope!r}{_suggest(scope, ws.scopes)}",
-                    "unknown-ref",
-                )
-        refs = self.skill_refs
+            self._known("agent", name, ("scopes", index), "scope", scope, ws.scopes)
         for index, ref in enumerate(agent.skills):
-            if ref not in refs:
-                self.error(
-                    "agent",
-                    name,
-                    ("skills", index),
-                    f"unknown skill {ref!r}{_suggest(ref, refs)}",
-                    "unknown-ref",
-                )
+            self._known("agent", name, ("skills", index), "skill", ref, self.skill_refs)
         for group in ("builtin", "mcp_tools"):
             for index, tool in enumerate(getattr(agent.tools, group)):
                 self._check_tool("agent", name, ("tools", group, index), tool)
@@ -270,14 +241,8 @@ class _Checker:
         if name in RESERVED_SKILL_NAMES:
             self.error("skill", name, ("metadata", "name"), f"{name!r} is reserved by Claude Code", "name")
         self._description("skill", name, ("metadata", "description"), meta.description)
-        if meta.scope is not None and meta.scope not in self.ws.scopes:
-            self.error(
-                "skill",
-                name,
-                ("metadata", "scope"),
-                f"unknown scope {meta.scope!r}{_suggest(meta.scope, self.ws.scopes)}",
-                "unknown-ref",
-            )
+        if meta.scope is not None:
+            self._known("skill", name, ("metadata", "scope"), "scope", meta.scope, self.ws.scopes)
         for index, tool in enumerate(skill.frontmatter.allowed_tools):
             self._check_tool("skill", name, ("frontmatter", "allowed_tools", index), tool)
         if meta.source == "imported":
