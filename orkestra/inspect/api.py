@@ -36,6 +36,11 @@ def open_sections(root: RootArg, names: Iterable[str], strict: bool = True) -> d
     return sections
 
 
+def section(root: RootArg, name: str) -> Any:
+    """One catalog section (``open_sections`` for a single name)."""
+    return open_sections(root, (name,))[name]
+
+
 def _rebuild(root: Path, cache: SectionCache) -> dict[str, Any]:
     from orkestra.inspect.catalog import build_catalog
     from orkestra.inspect.watch import catalog_watch
@@ -68,17 +73,17 @@ def system_status(root: RootArg) -> dict[str, Any]:
 def list_agents(
     root: RootArg, category: str | None = None, model: str | None = None, scope: str | None = None
 ) -> dict[str, Any]:
-    return views.agent_rows(open_sections(root, ("agent_rows",))["agent_rows"], category, model, scope)
+    return views.agent_rows(section(root, "agent_rows"), category, model, scope)
 
 
 def agent_info(root: RootArg, name: str) -> dict[str, Any]:
-    return views.record(open_sections(root, ("agents",))["agents"], "agent", name, "name")
+    return views.record(section(root, "agents"), "agent", name, "name")
 
 
 def search_agents(root: RootArg, query: str, limit: int | None = None) -> dict[str, Any]:
     from orkestra.inspect import finder
 
-    return finder.search_kind(open_sections(root, ("agents",))["agents"], "agent", query, limit)
+    return finder.search_kind(section(root, "agents"), "agent", query, limit)
 
 
 def list_skills(
@@ -88,11 +93,11 @@ def list_skills(
     scope: str | None = None,
     source: str | None = None,
 ) -> dict[str, Any]:
-    return views.skill_rows(open_sections(root, ("skills",))["skills"], tier, type, scope, source)
+    return views.skill_rows(section(root, "skills"), tier, type, scope, source)
 
 
 def skill_info(root: RootArg, name: str) -> dict[str, Any]:
-    skills = open_sections(root, ("skills",))["skills"]
+    skills = section(root, "skills")
     by_ref = {s["ref"].lower(): s for s in skills}
     return by_ref.get(name.lower()) or views.record(skills, "skill", name, "name")
 
@@ -100,7 +105,7 @@ def skill_info(root: RootArg, name: str) -> dict[str, Any]:
 def search_skills(root: RootArg, query: str, limit: int | None = None) -> dict[str, Any]:
     from orkestra.inspect import finder
 
-    return finder.search_kind(open_sections(root, ("skills",))["skills"], "skill", query, limit)
+    return finder.search_kind(section(root, "skills"), "skill", query, limit)
 
 
 # --- decisions and truths -------------------------------------------------------------------
@@ -109,17 +114,17 @@ def search_skills(root: RootArg, query: str, limit: int | None = None) -> dict[s
 def list_decisions(
     root: RootArg, limit: int | None = None, domain: str | None = None, status: str | None = None
 ) -> dict[str, Any]:
-    return views.decision_rows(open_sections(root, ("decisions",))["decisions"], limit, domain, status)
+    return views.decision_rows(section(root, "decisions"), limit, domain, status)
 
 
 def decision_info(root: RootArg, decision_id: str) -> dict[str, Any]:
-    return views.record(open_sections(root, ("decisions",))["decisions"], "decision", decision_id, "id")
+    return views.record(section(root, "decisions"), "decision", decision_id, "id")
 
 
 def search_decisions(root: RootArg, query: str, limit: int | None = None) -> dict[str, Any]:
     from orkestra.inspect import finder
 
-    return finder.search_kind(open_sections(root, ("decisions",))["decisions"], "decision", query, limit)
+    return finder.search_kind(section(root, "decisions"), "decision", query, limit)
 
 
 def new_decision(root: RootArg, domain: str, dry_run: bool) -> dict[str, Any]:
@@ -132,11 +137,11 @@ def new_decision(root: RootArg, domain: str, dry_run: bool) -> dict[str, Any]:
 def list_truths(
     root: RootArg, status: str | None = None, tag: str | None = None, scope: str | None = None
 ) -> dict[str, Any]:
-    return views.truth_rows(open_sections(root, ("truths",))["truths"], status, tag, scope)
+    return views.truth_rows(section(root, "truths"), status, tag, scope)
 
 
 def truth_info(root: RootArg, truth_id: str) -> dict[str, Any]:
-    return views.record(open_sections(root, ("truths",))["truths"], "truth", truth_id, "id")
+    return views.record(section(root, "truths"), "truth", truth_id, "id")
 
 
 def search_truths(
@@ -144,7 +149,7 @@ def search_truths(
 ) -> dict[str, Any]:
     from orkestra.inspect import finder
 
-    return finder.search_truths(open_sections(root, ("truths",))["truths"], query, tag, limit)
+    return finder.search_truths(section(root, "truths"), query, tag, limit)
 
 
 # --- unified search -------------------------------------------------------------------------
