@@ -17,7 +17,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 # Field weights per kind. Truths follow SPEC §2.6 (id 6, statement 5, rationale 4, tags 3, evidence 2).
 WEIGHTS: dict[str, dict[str, float]] = {
@@ -75,14 +75,7 @@ class Hit:
     exact: bool
 
     def to_dict(self) -> dict:
-        return {
-            "kind": self.kind,
-            "id": self.id,
-            "title": self.title,
-            "score": round(self.score, 3),
-            "matched_terms": self.matched_terms,
-            "exact": self.exact,
-        }
+        return {**asdict(self), "score": round(self.score, 3)}
 
 
 @dataclass

@@ -6,7 +6,7 @@ A skill is *flagged* when it has at least one ``high`` finding; ``skills audit``
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Literal
 
 Severity = Literal["high", "medium", "low", "info"]
@@ -40,14 +40,7 @@ class Finding:
     message: str
 
     def to_dict(self) -> dict:
-        return {
-            "rule": self.rule,
-            "severity": self.severity,
-            "file": self.file,
-            "line": self.line,
-            "excerpt": self.excerpt,
-            "message": self.message,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)
