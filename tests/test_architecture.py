@@ -129,6 +129,31 @@ def test_orkestra_has_no_import_cycles():
     assert cycles(graph) == []
 
 
+MAX_MODULE_LINES = 600
+
+
+def long_modules(*packages: str, root=REPO) -> dict[str, int]:
+    """Modules over MAX_MODULE_LINES lines: a module that long holds more than one thing."""
+    found = {}
+    for package in packages:
+        for path in sorted((root / package).rglob("*.py")):
+            lines = len(path.read_text(encoding="utf-8").splitlines())
+            if lines > MAX_MODULE_LINES:
+                found[str(path.relative_to(root))] = lines
+    return found
+
+
+def test_no_module_is_over_600_lines():
+    assert long_modules("orkestra", "maguyva") == {}
+
+
+def test_the_length_check_counts_lines(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "short.py").write_text("x = 1\n" * MAX_MODULE_LINES)
+    (tmp_path / "pkg" / "long.py").write_text("x = 1\n" * (MAX_MODULE_LINES + 1))
+    assert long_modules("pkg", root=tmp_path) == {"pkg/long.py": MAX_MODULE_LINES + 1}
+
+
 RUNNER = """
 import json, sys
 import maguyva.api, maguyva.cli.app, maguyva.server.app, maguyva.server.team, maguyva.server.tools
