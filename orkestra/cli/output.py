@@ -11,10 +11,11 @@ import json
 import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from typing import Any
 
 import typer
 
+from maguyva.cli.output import fail  # the same ``error: …`` line and exit code as the maguyva CLI
 from maguyva.controls import visible
 from orkestra.cli.options import Format, pick_format
 
@@ -274,12 +275,6 @@ def _cell(value: Any) -> str:
     if isinstance(value, (dict, list)):
         return json.dumps(value, ensure_ascii=False)
     return "" if value is None else str(value)
-
-
-def fail(message: str, code: int = 1) -> NoReturn:
-    """Print ``message`` on stderr and exit with ``code``."""
-    sys.stderr.write(f"error: {visible(message)}\n")
-    raise typer.Exit(code)
 
 
 def run(action: Callable[[], int | None]) -> None:
