@@ -17,7 +17,15 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from orkestra.project_files import dig, literal, load_manifest, read_inside, read_project_file, setup_calls
+from orkestra.project_files import (
+    dig,
+    literal,
+    load_manifest,
+    package_script,
+    read_inside,
+    read_project_file,
+    setup_calls,
+)
 
 INSTRUCTION_FILES = (
     "CLAUDE.md",
@@ -154,20 +162,11 @@ def _npm_scripts(root: Path, text: str) -> list[str]:
     scripts = data.get("scripts") if isinstance(data, dict) else None
     if not isinstance(scripts, dict):
         return []
-    runner = (
-        "pnpm"
-        if (root / "pnpm-lock.yaml").is_file()
-        else "yarn"
-        if (root / "yarn.lock").is_file()
-        else "bun"
-        if (root / "bun.lockb").is_file() or (root / "bun.lock").is_file()
-        else "npm"
-    )
-    found = []
-    for name in ("test", "lint", "build", "typecheck"):
-        if isinstance(scripts.get(name), str):
-            found.append(f"{runner} test" if name == "test" else f"{runner} run {name}")
-    return found
+    return [
+        package_script(root, name)
+        for name in ("test", "lint", "build", "typecheck")
+        if isinstance(scripts.get(name), str)
+    ]
 
 
 def _make_targets(text: str) -> list[str]:

@@ -47,6 +47,21 @@ def dig(table: dict, *keys: str):
     return table
 
 
+def package_script(root: Path, name: str) -> str:
+    """The command that runs the ``package.json`` script ``name`` with the package manager whose lock
+    file is in ``root`` (pnpm, yarn or bun; npm without one). ``bun test`` would start bun's own test
+    runner rather than the script, so bun runs every script with ``bun run``, as npm does all but test."""
+    if (root / "pnpm-lock.yaml").is_file():
+        runner = "pnpm"
+    elif (root / "yarn.lock").is_file():
+        runner = "yarn"
+    elif (root / "bun.lockb").is_file() or (root / "bun.lock").is_file():
+        return f"bun run {name}"
+    else:
+        runner = "npm"
+    return f"{runner} test" if name == "test" else f"{runner} run {name}"
+
+
 def setup_calls(root: Path) -> list[ast.Call]:
     """The ``setup(...)`` calls of setup.py, parsed, never executed; [] when absent or unparsable."""
     text = read_project_file(root, "setup.py", 1 << 20)

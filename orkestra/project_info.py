@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from orkestra.project_files import dig, load_manifest, read_project_file, setup_py, version_in
+from orkestra.project_files import dig, load_manifest, package_script, read_project_file, setup_py, version_in
 
 PROJECT_FILES = ("pyproject.toml", "package.json", "Cargo.toml", "go.mod", "setup.cfg", "setup.py")
 MAX_FILES = 20_000  # languages are counted on at most this many scanned files
@@ -467,14 +467,7 @@ def _tests(root: Path, languages: tuple[str, ...]) -> tuple[str, tuple[str, ...]
         except (ValueError, RecursionError):
             scripts = {}
         if "test" in scripts:
-            runner = (
-                "pnpm"
-                if (root / "pnpm-lock.yaml").is_file()
-                else "yarn"
-                if (root / "yarn.lock").is_file()
-                else "npm"
-            )
-            return f"{runner} test", ("package.json",)
+            return package_script(root, "test"), ("package.json",)
     if (root / "Cargo.toml").is_file():
         return "cargo test", ("Cargo.toml",)
     if (root / "go.mod").is_file():
