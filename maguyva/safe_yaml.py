@@ -18,7 +18,7 @@ its own located error. Timestamps stay the strings written (one type for dates i
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,7 +74,8 @@ def _bad(node: yaml.Node, what: str) -> BadScalar:
     return BadScalar(None, None, f"!!{tag} {shown!r} is not {what}", node.start_mark)
 
 
-def _number_text(loader: Any, node: yaml.Node, what: str) -> str:
+def _number(loader: Any, node: yaml.Node, what: str, construct: Callable[[Any, yaml.Node], Any]) -> Any:
+    """``construct``'s number for ``node``, once its text is no longer than ``MAX_NUMBER_CHARS``."""
     value = loader.construct_scalar(node)
     if not isinstance(value, str) or not value.strip("+-_"):
         raise _bad(node, what)
@@ -85,7 +86,10 @@ def _number_text(loader: Any, node: yaml.Node, what: str) -> str:
             f"a number of {len(value):,} characters (the limit is {MAX_NUMBER_CHARS}); quote it if it is text",
             node.start_mark,
         )
-    return value
+    try:
+        return construct(loader, node)
+    except (ValueError, IndexError):
+        raise _bad(node, what) from None
 
 
 class CheckedLoader(_BaseLoader):  # type: ignore[misc, valid-type]
@@ -93,18 +97,10 @@ class CheckedLoader(_BaseLoader):  # type: ignore[misc, valid-type]
     :class:`BadScalar`, located at the node) and keep timestamps as the strings written."""
 
     def construct_checked_int(self, node: yaml.Node) -> int:
-        _number_text(self, node, "an integer")
-        try:
-            return yaml.SafeLoader.construct_yaml_int(self, node)
-        except (ValueError, IndexError):
-            raise _bad(node, "an integer") from None
+        return _number(self, node, "an integer", yaml.SafeLoader.construct_yaml_int)
 
     def construct_checked_float(self, node: yaml.Node) -> float:
-        _number_text(self, node, "a number")
-        try:
-            return yaml.SafeLoader.construct_yaml_float(self, node)
-        except (ValueError, IndexError):
-            raise _bad(node, "a number") from None
+        return _number(self, node, "a number", yaml.SafeLoader.construct_yaml_float)
 
     def construct_checked_bool(self, node: yaml.Node) -> bool:
         value = self.construct_scalar(node)
