@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from orkestra.trust.findings import Finding, excerpt
+from orkestra.trust.findings import Finding, Severity, excerpt
 
 ZERO_WIDTH = "\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u180e\u034f\u00ad"
 BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
@@ -48,18 +48,22 @@ def _selector_bytes(run: str) -> bytes:
     )
 
 
+def _invisible(severity: Severity, file: str, number: int, line: str, message: str) -> Finding:
+    """An ``injection.invisible-char`` finding on line ``number`` (whose text is ``line``)."""
+    return Finding("injection.invisible-char", severity, file, number, excerpt(line), message)
+
+
 def _selectors(text: str, file: str) -> list[Finding]:
     findings = []
     for match in _VS_RUN.finditer(text):
         hidden = _selector_bytes(match.group(0)).decode("utf-8", errors="replace")
         number = text.count("\n", 0, match.start()) + 1
         findings.append(
-            Finding(
-                "injection.invisible-char",
+            _invisible(
                 "high",
                 file,
                 number,
-                excerpt(text.split("\n")[number - 1]),
+                text.split("\n")[number - 1],
                 f"{len(match.group(0))} variation selectors hide data: {hidden[:80]!r}",
             )
         )
@@ -95,37 +99,22 @@ def scan_invisible(text: str, file: str) -> list[Finding]:
                 chr(ord(ch) - 0xE0000) for run in tags for ch in run if 0x20 <= ord(ch) - 0xE0000 < 0x7F
             )
             findings.append(
-                Finding(
-                    "injection.invisible-char",
-                    "high",
-                    file,
-                    number,
-                    excerpt(line),
-                    f"Unicode tag characters hide text: {hidden[:80]!r}",
-                )
+                _invisible("high", file, number, line, f"Unicode tag characters hide text: {hidden[:80]!r}")
             )
         if chars & set(MARKS):
             findings.append(
-                Finding(
-                    "injection.invisible-char",
-                    "low",
-                    file,
-                    number,
-                    excerpt(line),
-                    "directional marks (usually from right-to-left text)",
-                )
+                _invisible("low", file, number, line, "directional marks (usually from right-to-left text)")
             )
         zero_width.extend(number for ch in hits if ch in ZERO_WIDTH)
     if zero_width:
         severity = "high" if len(zero_width) >= ZERO_WIDTH_HIGH else "medium"
         for number in sorted(set(zero_width)):
             findings.append(
-                Finding(
-                    "injection.invisible-char",
+                _invisible(
                     severity,
                     file,
                     number,
-                    excerpt(text.split("\n")[number - 1]),
+                    text.split("\n")[number - 1],
                     f"zero-width characters ({len(zero_width)} in the file) can hide text "
                     "or split words past filters",
                 )
