@@ -141,24 +141,31 @@ class HostGuard:
 
     def refusal(self, headers: list[tuple[bytes, bytes]]) -> tuple[int, str] | None:
         """(status, message) for headers that do not name this server, else None."""
-        hosts = [value for key, value in headers if key.lower() == b"host"]
-        origins = [value for key, value in headers if key.lower() == b"origin"]
-        host = hosts[0].decode("latin-1") if len(hosts) == 1 else ""
-        name = split_host(host)
-        if name is None or not self.bound.accepts(name):
+        host = _header(headers, b"host") or ""
+        if not self._accepts(split_host(host)):
             return 421, (
                 f"Host {host[:MAX_HEADER_CHARS]!r} is not this server's name: without a key it answers only "
                 f"to {self.bound.describe()} (a guard against DNS rebinding; set a key to serve other names)"
             )
-        if origins:
-            text = origins[0].decode("latin-1") if len(origins) == 1 else ""
-            name = origin_host(text)
-            if name is None or not self.bound.accepts(name):
-                return 403, (
-                    f"Origin {text[:MAX_HEADER_CHARS]!r} is not this server: without a key it answers only "
-                    f"pages of {self.bound.describe()}"
-                )
+        origin = _header(headers, b"origin")
+        if origin is not None and not self._accepts(origin_host(origin)):
+            return 403, (
+                f"Origin {origin[:MAX_HEADER_CHARS]!r} is not this server: without a key it answers only "
+                f"pages of {self.bound.describe()}"
+            )
         return None
+
+    def _accepts(self, name: str | None) -> bool:
+        return name is not None and self.bound.accepts(name)
+
+
+def _header(headers: list[tuple[bytes, bytes]], key: bytes) -> str | None:
+    """The value of header ``key`` (lower case); "" when it is sent more than once, so that it names
+    nothing; None when it is not sent."""
+    values = [value for name, value in headers if name.lower() == key]
+    if not values:
+        return None
+    return values[0].decode("latin-1") if len(values) == 1 else ""
 
 
 async def _plain(send, status: int, text: str) -> None:
