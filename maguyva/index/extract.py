@@ -27,6 +27,7 @@ from maguyva.errors import ParseError
 from maguyva.index.chunk import chunk_code, chunk_text
 from maguyva.index.facts import normalize
 from maguyva.index.languages import compiled_query, has_query, hooks
+from maguyva.index.nodes import node_text
 from maguyva.index.parse import DEFAULT_BUDGET_MS, parse_source
 from maguyva.index.transport import new_reference, new_symbol
 from maguyva.index.values import MAX_TEXT, UNKNOWN
@@ -269,7 +270,7 @@ def _build_symbols(path: str, language: str, source: bytes, defs: list[_Def]):
             is_method(node) if is_method else parent is not None and parent[3] in CLASS_LIKE
         ):
             kind = "method"
-        name = _text(found.name_node, source).strip()
+        name = node_text(found.name_node, source).strip()
         outer = parent[2] if parent else _owner(hooks(language), node, prefix)
         qualified = f"{outer or prefix}.{name}" if (outer or prefix) else name
         (row, col), (end_row, end_col) = node.start_point, node.end_point
@@ -320,11 +321,11 @@ def _build_reference(
         if modules
         else ""
     )
-    name = _text(name_node, source).strip() if name_node is not None else module
+    name = node_text(name_node, source).strip() if name_node is not None else module
     qualifiers = captures.get("qualifier")
     qualifier = _qualifier(qualifiers[0], source, written if kind == "call" else []) if qualifiers else ""
     aliases = captures.get("alias")
-    alias = _text(aliases[0], source).strip() if aliases else ""
+    alias = node_text(aliases[0], source).strip() if aliases else ""
     line, col = (name_node if name_node is not None and kind != "import" else node).start_point
     # interned, as ``transport.pack`` sends them: each distinct string crosses once per batch
     return new_reference(
@@ -342,7 +343,7 @@ def _qualifier(node, source: bytes, written: list[str]) -> str:
     than as written is added to ``written``: the words of its callbacks still count as uses."""
     if node.end_byte - node.start_byte > MAX_RECEIVER_SPAN:
         return UNKNOWN
-    text = "".join(_text(node, source).split())
+    text = "".join(node_text(node, source).split())
     if len(text) <= MAX_TEXT:
         return text
     written.append(text)
@@ -394,7 +395,7 @@ def _doc(nodes: list, source: bytes) -> str:
     """First paragraph of a docstring or leading comment, markers and quotes removed."""
     if not nodes:
         return ""
-    text = "\n".join(_text(n, source) for n in nodes).strip()
+    text = "\n".join(node_text(n, source) for n in nodes).strip()
     text = re.sub(r'^[rRbBuUfF]*("""|\'\'\'|"|\')', "", text)
     text = re.sub(r'("""|\'\'\'|"|\')$', "", text).rstrip("*/ \n")
     lines = [_DOC_MARKERS.sub("", line).strip() for line in text.splitlines()]
@@ -419,10 +420,6 @@ def _syntax_errors(path: str, tree) -> tuple[str, ...]:
         elif node.has_error:
             cursor.extend(reversed(node.children))
     return tuple(found)
-
-
-def _text(node, source: bytes) -> str:
-    return source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
 
 def extract_source(

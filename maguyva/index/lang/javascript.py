@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 
+from maguyva.index.nodes import dotted_name, node_text
 from maguyva.index.values import UNKNOWN, capped, join
 
 EXTENSIONS = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".d.ts")
@@ -98,13 +99,15 @@ def summarize(node, source: bytes, depth: int = 0) -> str:
         return UNKNOWN
     kind = node.type
     if kind == "identifier":
-        return _text(node, source)
+        return node_text(node, source)
     if kind == "this":
         return "this"
     if kind == "member_expression":
         base = summarize(node.child_by_field_name("object"), source, depth + 1)
         name = node.child_by_field_name("property")
-        return capped(f"{base}.{_text(name, source)}") if base != UNKNOWN and name is not None else UNKNOWN
+        return (
+            capped(f"{base}.{node_text(name, source)}") if base != UNKNOWN and name is not None else UNKNOWN
+        )
     if kind in ("call_expression", "new_expression"):
         function = node.child_by_field_name("function" if kind == "call_expression" else "constructor")
         base = summarize(function, source, depth + 1)
@@ -134,12 +137,12 @@ def summarize(node, source: bytes, depth: int = 0) -> str:
                     f"{summarize(child.child_by_field_name('value'), source, depth + 1)}"
                 )
             elif child.type == "shorthand_property_identifier":
-                text = _text(child, source)
+                text = node_text(child, source)
                 items.append(f"'{text}:{text}" if set(text) <= _KEY else "?")
         return capped(join(items))
     if kind == "binary_expression":
         operator = node.child_by_field_name("operator")
-        op = _text(operator, source) if operator is not None else ""
+        op = node_text(operator, source) if operator is not None else ""
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         if op in ("||", "??"):
             parts = [summarize(left, source, depth + 1), summarize(right, source, depth + 1)]
@@ -160,7 +163,7 @@ def summarize(node, source: bytes, depth: int = 0) -> str:
 def _key(node, source: bytes) -> str:
     if node is None:
         return "*"
-    text = _text(node, source)
+    text = node_text(node, source)
     if node.type == "number" and text.isdigit():
         return text
     if node.type in ("property_identifier", "string"):
@@ -169,18 +172,9 @@ def _key(node, source: bytes) -> str:
     return "*"
 
 
-def _text(node, source: bytes) -> str:
-    return source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
-
-
 def _target(node, source: bytes) -> str | None:
-    if node.type in ("identifier", "this"):
-        return _text(node, source)
-    if node.type == "member_expression":
-        base = _target(node.child_by_field_name("object"), source)
-        name = node.child_by_field_name("property")
-        return f"{base}.{_text(name, source)}" if base and name is not None else None
-    return None
+    """``x`` / ``this.x`` / ``obj.a.b`` as an assignment target or callee; None for anything else."""
+    return dotted_name(node, source, ("identifier", "this"), "member_expression", "property")
 
 
 def facts(kind: str, node, source: bytes, defined: frozenset) -> list[tuple]:
@@ -202,7 +196,7 @@ def facts(kind: str, node, source: bytes, defined: frozenset) -> list[tuple]:
         if right is not None and right.type in ("as_expression", "satisfies_expression") and not alias:
             typed = [c for c in right.named_children if c.type != "comment"]
             if len(typed) == 2:  # x = y as T: the cast is the type
-                alias = _text(typed[1], source)
+                alias = node_text(typed[1], source)
         if left is None or (right is None and not alias):
             return []
         if right is not None and right.type in _FUNCTIONS:
@@ -210,7 +204,7 @@ def facts(kind: str, node, source: bytes, defined: frozenset) -> list[tuple]:
         value = summarize(right, source) if right is not None else "?"
         if left.type == "array_pattern":
             return [
-                (_text(t, source), f"{value}[{i}]" if value != "?" else "?", "", "", t)
+                (node_text(t, source), f"{value}[{i}]" if value != "?" else "?", "", "", t)
                 for i, t in enumerate(left.named_children)
                 if t.type == "identifier"
             ]
@@ -219,7 +213,7 @@ def facts(kind: str, node, source: bytes, defined: frozenset) -> list[tuple]:
             key = _key(left.child_by_field_name("index"), source)
             return [(target, capped(join([f"{key}:{value}"])), "", "", left)] if target else []
         if left.type == "property_identifier":  # a class field
-            return [(_text(left, source), value, "", alias, left)]
+            return [(node_text(left, source), value, "", alias, left)]
         target = _target(left, source)
         return [(target, value, "", alias, left)] if target else []
     if kind == "return":
@@ -235,7 +229,7 @@ def facts(kind: str, node, source: bytes, defined: frozenset) -> list[tuple]:
 def _annotation(node, source: bytes) -> str:
     if node is None:
         return ""
-    return _text(node, source).lstrip(":").strip()
+    return node_text(node, source).lstrip(":").strip()
 
 
 def _params(node, source: bytes) -> list[tuple]:
@@ -264,7 +258,7 @@ def _params(node, source: bytes) -> list[tuple]:
         position += 1
         if name is None or name.type != "identifier":
             continue
-        text = _text(name, source)
+        text = node_text(name, source)
         rows.append((text, summarize(default, source) if default is not None else "", slot, annotation, name))
         if field:  # constructor(private repo: Repo): this.repo is the parameter
             rows.append(("this." + text, text, "", "", name))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from maguyva.index.nodes import dotted_name, node_text
 from maguyva.index.values import UNKNOWN, capped, join
 
 SOURCE_ROOTS = ("", "src/", "lib/")
@@ -81,11 +82,13 @@ def summarize(node, source: bytes, depth: int = 0) -> str:
         return UNKNOWN
     kind = node.type
     if kind == "identifier":
-        return _text(node, source)
+        return node_text(node, source)
     if kind == "attribute":
         base = summarize(node.child_by_field_name("object"), source, depth + 1)
         name = node.child_by_field_name("attribute")
-        return capped(f"{base}.{_text(name, source)}") if base != UNKNOWN and name is not None else UNKNOWN
+        return (
+            capped(f"{base}.{node_text(name, source)}") if base != UNKNOWN and name is not None else UNKNOWN
+        )
     if kind == "call":
         function = node.child_by_field_name("function")
         base = summarize(function, source, depth + 1)
@@ -127,26 +130,16 @@ def _key(node, source: bytes) -> str:
     if node is None:
         return "*"
     if node.type == "integer":
-        return _text(node, source)
+        return node_text(node, source)
     if node.type == "string":
-        content = _text(node, source).strip("'\"bru")
+        content = node_text(node, source).strip("'\"bru")
         return "'" + content if content and set(content) <= _KEY else "*"
     return "*"
 
 
-def _text(node, source: bytes) -> str:
-    return source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
-
-
 def _target(node, source: bytes) -> str | None:
     """``x`` / ``self.x`` / ``Cls.attr`` as an assignment target; None for anything else."""
-    if node.type == "identifier":
-        return _text(node, source)
-    if node.type == "attribute":
-        base = _target(node.child_by_field_name("object"), source)
-        name = node.child_by_field_name("attribute")
-        return f"{base}.{_text(name, source)}" if base and name is not None else None
-    return None
+    return dotted_name(node, source, ("identifier",), "attribute", "attribute")
 
 
 def facts(kind: str, node, source: bytes, defined: frozenset) -> list[tuple]:
@@ -179,7 +172,7 @@ def facts(kind: str, node, source: bytes, defined: frozenset) -> list[tuple]:
         decorators = [c for c in node.named_children if c.type == "decorator"]
         return [
             (
-                _text(name, source),
+                node_text(name, source),
                 summarize(d.named_children[0] if d.named_children else None, source),
                 str(i),
                 "",
@@ -207,7 +200,7 @@ def _binds(node, source: bytes) -> list[tuple]:
     while right is not None and right.type == "assignment":  # a = b = value
         right = right.child_by_field_name("right")
     annotation = node.child_by_field_name("type")
-    alias = _text(annotation, source) if annotation is not None else ""
+    alias = node_text(annotation, source) if annotation is not None else ""
     if right is None and not alias:
         return []
     return _unpack(left, summarize(right, source) if right is not None else "?", source, right, alias)
@@ -271,7 +264,7 @@ def _params(node, source: bytes) -> list[tuple]:
             name, default = child.child_by_field_name("name"), child.child_by_field_name("value")
         if kind in ("typed_parameter", "typed_default_parameter"):
             found = child.child_by_field_name("type")
-            annotation = _text(found, source) if found is not None else ""
+            annotation = node_text(found, source) if found is not None else ""
             if kind == "typed_parameter":
                 name = child.named_children[0] if child.named_children else None
         slot = str(position)
@@ -282,7 +275,7 @@ def _params(node, source: bytes) -> list[tuple]:
             continue
         rows.append(
             (
-                _text(name, source),
+                node_text(name, source),
                 summarize(default, source) if default is not None else "",
                 slot,
                 annotation,
@@ -292,7 +285,7 @@ def _params(node, source: bytes) -> list[tuple]:
         position += 1
     returns = node.child_by_field_name("return_type")
     if returns is not None:
-        rows.append(("return", "", "", _text(returns, source), returns))
+        rows.append(("return", "", "", node_text(returns, source), returns))
     return rows
 
 
@@ -309,7 +302,7 @@ def _args(node, source: bytes, defined: frozenset) -> list[tuple]:
     for child in arguments.named_children if arguments is not None else ():
         if child.type == "keyword_argument":
             key, value = child.child_by_field_name("name"), child.child_by_field_name("value")
-            slot = _text(key, source) if key is not None else "?"
+            slot = node_text(key, source) if key is not None else "?"
         elif child.type in ("list_splat", "dictionary_splat", "comment"):
             continue
         else:
