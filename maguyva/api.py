@@ -25,20 +25,7 @@ from maguyva.store.batch import SymbolsOf
 # methods that use them, so `maguyva grep` / `maguyva symbol` (``search_text_json`` /
 # ``find_symbol_json``) load neither; tests/test_cli_imports.py checks the import set.
 if TYPE_CHECKING:  # the file ranker needs numpy: imported on the first ranked question, not by grep/symbol
-    from maguyva.answers import (
-        ContextAnswer,
-        DependenciesAnswer,
-        FileAnswer,
-        OverviewAnswer,
-        ReferencesAnswer,
-        RefreshAnswer,
-        SearchAnswer,
-        SearchResult,
-        StatusAnswer,
-        StructureAnswer,
-        SymbolAnswer,
-        TextAnswer,
-    )
+    from maguyva import answers
     from maguyva.models import FileRecord
     from maguyva.retrieve.bm25f import FileIndex
     from maguyva.retrieve.hits import Retriever
@@ -178,7 +165,7 @@ class Maguyva:
         modalities: Sequence[str] | None = None,
         path_prefix: str | None = None,
         max_tokens: int = DEFAULT_TOKENS,
-    ) -> SearchAnswer:
+    ) -> answers.SearchAnswer:
         """Classify the question, run the retrievers its intent calls for, rank files, cite.
 
         ``limit`` counts files: each result is a file's best place, with more places of the same
@@ -295,7 +282,7 @@ class Maguyva:
         path_prefix: str | None,
         limit: int,
         message: MessageLines | None = None,
-    ) -> list[SearchResult]:
+    ) -> list[answers.SearchResult]:
         """The file ranker (``maguyva.retrieve.rank``) with the routed retrievers as one of its signals."""
         from maguyva.retrieve.rank import rank_files
         from maguyva.tools.results import file_result
@@ -410,7 +397,7 @@ class Maguyva:
         find_similar: bool = False,
         exact_match: bool = False,
         limit: int = 20,
-    ) -> SymbolAnswer:
+    ) -> answers.SymbolAnswer:
         """Exact by default: a missing name gives an empty list unless ``find_similar`` (never with exact_match).
         Built from its JSON (``find_symbol_json``: what ``maguyva symbol`` prints without pydantic)."""
         from maguyva.answers import SymbolAnswer
@@ -436,7 +423,7 @@ class Maguyva:
         limit: int = 50,
         include_possible: bool = False,
         max_tokens: int = DEFAULT_TOKENS,
-    ) -> ReferencesAnswer:
+    ) -> answers.ReferencesAnswer:
         """Every in-repo reference to a symbol (calls, imports, inheritance, type uses), at the use site.
 
         Each carries its ``resolution`` (resolved, inferred); ``include_possible`` adds the calls of
@@ -456,7 +443,7 @@ class Maguyva:
         limit: int = 100,
         include_ambiguous: bool = False,
         max_tokens: int = DEFAULT_TOKENS,
-    ) -> DependenciesAnswer:
+    ) -> answers.DependenciesAnswer:
         """Callers, callees, or the impact (blast radius to ``depth``) of a path or a symbol.
 
         Callers and callees carry their ``resolution``; ``include_ambiguous`` adds possible callers
@@ -481,7 +468,7 @@ class Maguyva:
         end_line: int | None = None,
         include_metadata: bool = False,
         max_tokens: int = DEFAULT_TOKENS,
-    ) -> FileAnswer:
+    ) -> answers.FileAnswer:
         """A file's lines (optionally a range), numbered; confined to the repository (``maguyva.tools.reading``)."""
         from maguyva.tools.reading import get_file
 
@@ -510,7 +497,7 @@ class Maguyva:
         path_prefix: str | None = None,
         limit: int = 50,
         max_tokens: int = DEFAULT_TOKENS,
-    ) -> TextAnswer:
+    ) -> answers.TextAnswer:
         """Literal (trigram index) or regex search; one hit per matching line. Built from its JSON
         (``search_text_json``: what ``maguyva grep`` prints without pydantic)."""
         from maguyva.answers import TextAnswer
@@ -542,7 +529,7 @@ class Maguyva:
         signature_contains: str | None = None,
         path_prefix: str | None = None,
         limit: int = 50,
-    ) -> StructureAnswer:
+    ) -> answers.StructureAnswer:
         """Definitions filtered by kind, name (glob, e.g. ``parse_*``) and signature text."""
         from maguyva.tools.text import search_structure
 
@@ -555,19 +542,19 @@ class Maguyva:
             limit=limit,
         )
 
-    def repo_overview(self, *, hubs: int = 15) -> OverviewAnswer:
+    def repo_overview(self, *, hubs: int = 15) -> answers.OverviewAnswer:
         """Languages, top-level layout, hubs by centrality and likely entry points."""
         from maguyva.tools.overview import repo_overview
 
         return repo_overview(self.store, self.root, hubs=hubs)
 
-    def gather_task_context(self, task: str, *, token_budget: int = 4_000) -> ContextAnswer:
+    def gather_task_context(self, task: str, *, token_budget: int = 4_000) -> answers.ContextAnswer:
         """Ranked, cited snippets for a task description, packed into ``token_budget`` tokens."""
         from maguyva.tools.context import gather_task_context
 
         return gather_task_context(self, task, token_budget)
 
-    def result_texts(self, results: Sequence[SearchResult]) -> Mapping[tuple[str | None, str], str]:
+    def result_texts(self, results: Sequence[answers.SearchResult]) -> Mapping[tuple[str | None, str], str]:
         """The texts of ``results``' files in one store call, keyed as ``maguyva.tools.context.text_key``."""
         from maguyva.tools.context import text_key
 
@@ -576,13 +563,13 @@ class Maguyva:
 
     # ---- index -------------------------------------------------------------------------------
 
-    def index_status(self) -> StatusAnswer:
+    def index_status(self) -> answers.StatusAnswer:
         """Snapshot commit and time, counts per language, and files added, changed or deleted since."""
         from maguyva.tools.overview import index_status
 
         return index_status(self.store, self.root, self.store_location, self._embedding_settings())
 
-    def refresh_index(self) -> RefreshAnswer:
+    def refresh_index(self) -> answers.RefreshAnswer:
         """Bring the index up to date incrementally (only changed files are re-processed); what was
         remembered of the old index (``IndexCache``) is dropped whole."""
         from maguyva.answers import RefreshAnswer

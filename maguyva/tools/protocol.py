@@ -13,20 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from maguyva.answers import (
-        ContextAnswer,
-        DependenciesAnswer,
-        FileAnswer,
-        OverviewAnswer,
-        ReferencesAnswer,
-        RefreshAnswer,
-        SearchAnswer,
-        SearchResult,
-        StatusAnswer,
-        StructureAnswer,
-        SymbolAnswer,
-        TextAnswer,
-    )
+    from maguyva import answers
 
 
 @runtime_checkable
@@ -42,7 +29,7 @@ class Retrieval(Protocol):
         modalities: Sequence[str] | None = ...,
         path_prefix: str | None = ...,
         max_tokens: int = ...,
-    ) -> SearchAnswer: ...
+    ) -> answers.SearchAnswer: ...
 
     def find_symbol(
         self,
@@ -52,11 +39,11 @@ class Retrieval(Protocol):
         find_similar: bool = ...,
         exact_match: bool = ...,
         limit: int = ...,
-    ) -> SymbolAnswer: ...
+    ) -> answers.SymbolAnswer: ...
 
     def find_references(
         self, symbol_name: str, *, limit: int = ..., include_possible: bool = ..., max_tokens: int = ...
-    ) -> ReferencesAnswer: ...
+    ) -> answers.ReferencesAnswer: ...
 
     def analyze_dependencies(
         self,
@@ -67,7 +54,7 @@ class Retrieval(Protocol):
         limit: int = ...,
         include_ambiguous: bool = ...,
         max_tokens: int = ...,
-    ) -> DependenciesAnswer: ...
+    ) -> answers.DependenciesAnswer: ...
 
     def get_file(
         self,
@@ -77,7 +64,7 @@ class Retrieval(Protocol):
         end_line: int | None = ...,
         include_metadata: bool = ...,
         max_tokens: int = ...,
-    ) -> FileAnswer: ...
+    ) -> answers.FileAnswer: ...
 
     def search_text(
         self,
@@ -88,7 +75,7 @@ class Retrieval(Protocol):
         path_prefix: str | None = ...,
         limit: int = ...,
         max_tokens: int = ...,
-    ) -> TextAnswer: ...
+    ) -> answers.TextAnswer: ...
 
     def search_structure(
         self,
@@ -98,17 +85,17 @@ class Retrieval(Protocol):
         signature_contains: str | None = ...,
         path_prefix: str | None = ...,
         limit: int = ...,
-    ) -> StructureAnswer: ...
+    ) -> answers.StructureAnswer: ...
 
-    def repo_overview(self) -> OverviewAnswer: ...
+    def repo_overview(self) -> answers.OverviewAnswer: ...
 
-    def gather_task_context(self, task: str, *, token_budget: int = ...) -> ContextAnswer: ...
+    def gather_task_context(self, task: str, *, token_budget: int = ...) -> answers.ContextAnswer: ...
 
-    def index_status(self) -> StatusAnswer: ...
+    def index_status(self) -> answers.StatusAnswer: ...
 
-    def refresh_index(self) -> RefreshAnswer: ...
+    def refresh_index(self) -> answers.RefreshAnswer: ...
 
-    def result_texts(self, results: Sequence[SearchResult]) -> Mapping[tuple[str | None, str], str]:
+    def result_texts(self, results: Sequence[answers.SearchResult]) -> Mapping[tuple[str | None, str], str]:
         """The texts of ``results``' files, keyed by (repository or None, path), read in one go per store."""
         ...
 
