@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from maguyva.errors import SchemaVersionError, StoreError
 from maguyva.store.base import Store
 from maguyva.store.filetext import FileText, as_file_text, grams, unpack_text
+from maguyva.store.rows import FILE_COLUMNS, file_values
 from maguyva.store.schema import NAME_COLUMNS, SCHEMA, SCHEMA_VERSION, TABLES
 from maguyva.store.sqlite_file import building_file, fsync, not_an_index, remove_stale_builds
 from maguyva.store.sqlite_names import Names, register
@@ -293,18 +294,8 @@ class SQLiteStore(SQLiteReads, SQLiteVectors, Store):
         stored = as_file_text(text)
         db = self.db
         file = db.execute(
-            "INSERT INTO files (path, language, size, mtime_ns, hash, flags, errors, n_symbols)"
-            " VALUES (?,?,?,?,?,?,?,?)",
-            (
-                record.path,
-                record.language,
-                record.size,
-                mtime_ns,
-                record.content_hash,
-                ",".join(record.flags),
-                json.dumps(list(extraction.errors)),
-                len(extraction.symbols),
-            ),
+            f"INSERT INTO files ({FILE_COLUMNS}, n_symbols) VALUES (?,?,?,?,?,?,?,?)",
+            (*file_values(record, mtime_ns, extraction), len(extraction.symbols)),
         ).lastrowid
         db.execute("INSERT INTO files_text (id, text) VALUES (?, ?)", (file, stored.packed))
         if self._grams is None:

@@ -22,14 +22,21 @@ from maguyva.store.postgres.bm25 import postings
 from maguyva.store.postgres.location import PostgresLocation
 from maguyva.store.postgres.reads import PostgresReads
 from maguyva.store.postgres.vectors import PostgresVectors
-from maguyva.store.rows import EDGE_COLUMNS, REF_COLUMNS, SYMBOL_COLUMNS, edge_values
+from maguyva.store.rows import (
+    EDGE_COLUMNS,
+    FILE_COLUMNS,
+    REF_COLUMNS,
+    SYMBOL_COLUMNS,
+    edge_values,
+    file_values,
+)
 from maguyva.store.values import Centrality, Snapshot
 
 _FLUSH_ROWS = 20_000
 _WRITE_LOCK = 0x6D677772  # with the repo id: one writer per repository at a time
 
 _COPY = {
-    "files": "COPY files (repo_id, path, language, size, mtime_ns, hash, flags, errors, content) FROM STDIN",
+    "files": f"COPY files (repo_id, {FILE_COLUMNS}, content) FROM STDIN",
     "symbols": f"COPY symbols (repo_id, {SYMBOL_COLUMNS}) FROM STDIN",
     "refs": f"COPY refs (repo_id, {REF_COLUMNS}) FROM STDIN",
     "edges": f"COPY edges (repo_id, {EDGE_COLUMNS}) FROM STDIN",
@@ -127,19 +134,7 @@ class PostgresStore(PostgresReads, PostgresVectors, Store):
         if record.path in self._known_paths():
             self.delete_file(record.path)
         repo = self.repo_id
-        self._pending["files"].append(
-            (
-                repo,
-                record.path,
-                record.language,
-                record.size,
-                mtime_ns,
-                record.content_hash,
-                ",".join(record.flags),
-                json.dumps(list(extraction.errors)),
-                _clean(text),
-            )
-        )
+        self._pending["files"].append((repo, *file_values(record, mtime_ns, extraction), _clean(text)))
         self._pending["symbols"] += [
             (
                 repo,
