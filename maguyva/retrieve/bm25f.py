@@ -120,6 +120,21 @@ def definition_fields(symbols: list, text: str) -> tuple[Mapping[str, Counter], 
     return tuple(out)
 
 
+Averages = tuple[dict[str, float], dict[str, float]]
+
+
+def averages(documents: list[FileFields]) -> Averages:
+    """Each field's mean length over the files (FIELDS) and over their definitions (DEF_FIELDS)."""
+    n = max(1, len(documents))
+    average = {f: (sum(sum(d.fields[f].values()) for d in documents) / n) or 1.0 for f in FIELDS}
+    n_defs = max(1, sum(len(d.symbols) for d in documents))
+    def_average = {
+        f: (sum(sum(fields[f].values()) for d in documents for fields in d.symbols) / n_defs) or 1.0
+        for f in DEF_FIELDS
+    }
+    return average, def_average
+
+
 class ArrayPostings(Mapping):
     """Postings kept as flat arrays (as the cache stores them): the terms sorted, a term found by binary
     search and its row sliced when asked, so opening an index costs one read of the arrays and no
@@ -129,6 +144,11 @@ class ArrayPostings(Mapping):
         self._terms = terms  # sorted ASCII bytes (search tokens are ASCII: maguyva.search_words)
         self._size = len(terms)
         self._offsets, self._ids, self._values = offsets, ids, values
+
+    @property
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The sorted terms, offsets, ids and values, as the cache stores them."""
+        return self._terms, self._offsets, self._ids, self._values
 
     def _row(self, term: object) -> int | None:
         if not isinstance(term, str) or not self._size or not term.isascii():
@@ -179,21 +199,18 @@ class FileIndex:
         self.last_symbol_scores: np.ndarray | None = None  # the last query's (best_symbol), for citing
         self.pagerank: np.ndarray | None = None
         self.kinds: np.ndarray | None = None
+        # the field averages (file level, definition level) the pseudo-frequencies were computed with
+        self.averages: Averages | None = None
 
     @classmethod
-    def build(cls, documents: list[FileFields]) -> FileIndex:
+    def build(cls, documents: list[FileFields], frozen: Averages | None = None) -> FileIndex:
+        """Index ``documents``; ``frozen`` field averages (an incremental update's) replace their own."""
         paths = [d.path for d in documents]
-        n = max(1, len(documents))
-        average = {f: (sum(sum(d.fields[f].values()) for d in documents) / n) or 1.0 for f in FIELDS}
+        average, def_average = frozen if frozen is not None else averages(documents)
         collected: dict[str, tuple[list[int], list[float]]] = {}
         by_symbol: dict[str, tuple[list[int], list[float]]] = {}
         symbol_file: list[int] = []
         factor: list[float] = []
-        n_defs = max(1, sum(len(d.symbols) for d in documents))
-        def_average = {
-            f: (sum(sum(fields[f].values()) for d in documents for fields in d.symbols) / n_defs) or 1.0
-            for f in DEF_FIELDS
-        }
         for index, doc in enumerate(documents):
             for position, fields in enumerate(doc.symbols):
                 for term, value in _pseudo(fields, DEF_FIELDS, DEF_WEIGHTS, DEF_B, def_average).items():
@@ -218,13 +235,15 @@ class FileIndex:
             t: (np.asarray(i, dtype=np.int32), np.asarray(v, dtype=np.float32))
             for t, (i, v) in by_symbol.items()
         }
-        return cls(
+        built = cls(
             paths,
             postings,
             symbols,
             np.asarray(symbol_file, dtype=np.int32),
             np.asarray(factor, dtype=np.float32),
         )
+        built.averages = (dict(average), dict(def_average))
+        return built
 
     def files_with(self, name: str) -> int:
         """How many files hold ``name`` (an identifier, lower-cased whole) in any field."""
@@ -298,10 +317,15 @@ def _pseudo(
     return pseudo
 
 
-def build_from_store(store: Store) -> FileIndex:
-    """Read every indexed file's text, definitions and references from the store and index them."""
+def documents_of(store: Store, paths: Iterable[str]) -> list[FileFields]:
+    """The fields of each of ``paths`` (in that order), read from the store and tokenised."""
     documents = []
-    for path in sorted(store.known_paths()):
+    for path in paths:
         text = store.file_text(path) or ""
         documents.append(file_fields(path, text, store.symbols_in(path), store.references_in(path)))
-    return FileIndex.build(documents)
+    return documents
+
+
+def build_from_store(store: Store) -> FileIndex:
+    """Read every indexed file's text, definitions and references from the store and index them."""
+    return FileIndex.build(documents_of(store, sorted(store.known_paths())))

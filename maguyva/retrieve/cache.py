@@ -1,9 +1,16 @@
-"""The file ranker's BM25F index, kept next to a SQLite index and rebuilt when the files change.
+"""The file ranker's BM25F index, kept next to a SQLite index and updated when the files change.
 
 The cache is a NumPy ``.npz`` (no pickles: ``allow_pickle=False``) named after the store,
 keyed by a digest of every indexed file's content hash; it is written to a temporary file and
 renamed, so a killed run leaves the old cache or the new one. PostgreSQL stores, unwritable
-places and stale or damaged caches are rebuilt in memory.
+places and damaged caches are rebuilt in memory.
+
+A cache made for an older set of files is updated for the changed files only: it keeps each
+file's content hash and the field averages its pseudo-frequencies were computed with, drops the
+postings of changed and deleted files (and of their definitions), adds those of changed and added
+files computed with the same (frozen) averages, and renumbers files and definitions. Frozen
+averages let BM25's length normalisation drift a little, so once the files changed since the last
+full build pass ``REBUILD_SHARE`` of the files the index is rebuilt whole.
 """
 
 from __future__ import annotations
@@ -11,22 +18,31 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from maguyva.retrieve.bm25f import ArrayPostings, FileIndex, build_from_store
+from maguyva.retrieve.bm25f import ArrayPostings, FileIndex, documents_of
 
 if TYPE_CHECKING:
     from maguyva.store.base import Store
 
-CACHE_VERSION = "bm25f-8"  # 3: definition-level BM25F; 4: stems drop a final e and a doubled consonant; 5: containers weigh 0.75; 6: sorted term arrays, file PageRank and kinds; 7: ASCII terms ≤ 48; 8: types and interfaces weigh half
+CACHE_VERSION = "bm25f-9"  # 3: definition-level BM25F; 4: stems drop a final e and a doubled consonant; 5: containers weigh 0.75; 6: sorted term arrays, file PageRank and kinds; 7: ASCII terms ≤ 48; 8: types and interfaces weigh half; 9: file hashes and field averages kept for updates
+REBUILD_SHARE = 0.2  # files changed since the last full build, as a share of all files, that force one
+_DAMAGED = (OSError, ValueError, KeyError, IndexError, TypeError, zipfile.BadZipFile)
+
+States = dict[str, tuple[int, int, str]]
 
 
 def index_key(store: Store) -> str:
+    return _key(store.file_states())
+
+
+def _key(states: States) -> str:
     digest = hashlib.sha1(CACHE_VERSION.encode())
-    for path, (_, _, content_hash) in sorted(store.file_states().items()):
+    for path, (_, _, content_hash) in sorted(states.items()):
         digest.update(f"{path}\0{content_hash}\n".encode())
     return digest.hexdigest()
 
@@ -38,23 +54,33 @@ def cache_path(location: str) -> Path | None:
 
 
 def load_file_index(store: Store, location: str) -> FileIndex:
-    """The cached index when it matches the store's files, else a fresh one (saved when possible)."""
-    key = index_key(store)
+    """The cached index when it matches the store's files, else the cache updated for the files that
+    changed, else a fresh one (saved when possible)."""
+    states = store.file_states()
+    key = _key(states)
     place = cache_path(location)
     if place is not None:
         _remove_stale_temporaries(place)
+    updated = None
     if place is not None and place.is_file():
         try:
             loaded = _read(place, key)
-        except (OSError, ValueError, KeyError):
+        except _DAMAGED:
             loaded = None
         if loaded is not None:
             return loaded
-    index = build_from_store(store)
-    add_file_facts(index, store)
+        try:
+            updated = _update(place, store, states)
+        except _DAMAGED:
+            updated = None  # damaged: rebuilt below
+    if updated is not None:
+        index, drift = updated
+    else:
+        index, drift = FileIndex.build(documents_of(store, sorted(states))), 0
+        add_file_facts(index, store)
     if place is not None:
         try:
-            _write(place, key, index)
+            _write(place, key, index, [states[p][2] for p in index.paths], drift)
         except OSError:
             pass
     return index
@@ -71,7 +97,7 @@ def prepare(store: Store, location: str) -> None:
             with np.load(place, allow_pickle=False) as data:
                 if str(data["key"]) == index_key(store):
                     return
-        except (OSError, ValueError, KeyError):
+        except _DAMAGED:
             pass  # damaged: rebuilt below
     load_file_index(store, location)
 
@@ -109,11 +135,126 @@ def _read(place: Path, key: str) -> FileIndex | None:
             data["symbol_values"],
         )
         symbol_file, symbol_factor = data["symbol_file"], data["symbol_factor"]
+        average, def_average = json.loads(str(data["averages"]))
     postings = ArrayPostings(terms, offsets, ids, values)
     symbols = ArrayPostings(symbol_terms, symbol_offsets, symbol_ids, symbol_values)
     index = FileIndex(paths, postings, symbols, symbol_file, symbol_factor)
     index.pagerank, index.kinds = pagerank, kinds
+    index.averages = (average, def_average)
     return index
+
+
+def _update(place: Path, store: Store, states: States) -> tuple[FileIndex, int] | None:
+    """The cached index updated for the files whose content hash changed, were added or deleted, and
+    the count of files changed since the last full build; None when a full build is due."""
+    with np.load(place, allow_pickle=False) as data:
+        if str(data["version"]) != CACHE_VERSION:
+            return None
+        old_paths = json.loads(str(data["paths"]))
+        hashes = json.loads(str(data["hashes"]))
+        average, def_average = json.loads(str(data["averages"]))
+        drift = int(data["drift"])
+        files = tuple(data[name] for name in ("terms", "offsets", "ids", "values"))
+        symbols = tuple(
+            data[name] for name in ("symbol_terms", "symbol_offsets", "symbol_ids", "symbol_values")
+        )
+        symbol_file, symbol_factor = data["symbol_file"], data["symbol_factor"]
+    n_defs = len(symbol_file)
+    if not (
+        len(hashes) == len(old_paths) == len(set(old_paths))
+        and len(symbol_factor) == n_defs
+        and _well_formed(*files, len(old_paths))
+        and _well_formed(*symbols, n_defs)
+        and (n_defs == 0 or (symbol_file.min() >= 0 and symbol_file.max() < len(old_paths)))
+    ):
+        return None
+    paths = sorted(states)
+    old_hash = dict(zip(old_paths, hashes))
+    fresh = [p for p in paths if old_hash.get(p) != states[p][2]]
+    drift += len(fresh) + len(set(old_paths) - set(states))
+    if drift > REBUILD_SHARE * len(paths):
+        return None
+    position = {p: i for i, p in enumerate(paths)}
+    fresh_set = set(fresh)
+    kept = np.asarray(  # old file id -> new file id, -1 for a changed or deleted file
+        [position[p] if p in position and p not in fresh_set else -1 for p in old_paths], np.int64
+    )
+    frozen = ({f: float(v) for f, v in average.items()}, {f: float(v) for f, v in def_average.items()})
+    added = FileIndex.build(documents_of(store, fresh), frozen)
+    added_file = np.asarray([position[p] for p in fresh], np.int64)
+    # definitions: the kept ones in their old order, the added ones after, then sorted by file (stable)
+    kept_defs = np.flatnonzero(kept[symbol_file] >= 0) if n_defs else np.zeros(0, np.int64)
+    all_file = np.concatenate([kept[symbol_file[kept_defs]], added_file[added.symbol_file]])
+    all_factor = np.concatenate([symbol_factor[kept_defs], added.symbol_factor]).astype(np.float32)
+    order = np.argsort(all_file, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    old_def = np.full(n_defs, -1, np.int64)
+    old_def[kept_defs] = rank[: len(kept_defs)]
+    index = FileIndex(
+        paths,
+        ArrayPostings(*_merge(files, kept, _flat(added.postings), added_file)),
+        ArrayPostings(*_merge(symbols, old_def, _flat(added.symbol_postings), rank[len(kept_defs) :])),
+        all_file[order].astype(np.int32),
+        all_factor[order],
+    )
+    index.averages = frozen
+    add_file_facts(index, store)
+    return index, drift
+
+
+def _well_formed(terms: np.ndarray, offsets: np.ndarray, ids: np.ndarray, values: np.ndarray, n: int) -> bool:
+    """Flat postings as the cache stores them: terms strictly sorted, offsets monotone from 0 to the
+    number of ids, one value per id, every id below ``n``."""
+    return (
+        terms.ndim == offsets.ndim == ids.ndim == values.ndim == 1
+        and len(offsets) == len(terms) + 1
+        and offsets[0] == 0
+        and offsets[-1] == len(ids) == len(values)
+        and bool(np.all(np.diff(offsets) >= 0))
+        and (len(terms) < 2 or bool(np.all(terms[1:] > terms[:-1])))
+        and (len(ids) == 0 or (ids.min() >= 0 and ids.max() < n))
+    )
+
+
+def _merge(
+    old: tuple[np.ndarray, ...], old_map: np.ndarray, new: tuple[np.ndarray, ...], new_map: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Two flat postings made one: the old ids renumbered by ``old_map`` (-1 drops a posting; the kept
+    keep their order), the new by ``new_map``; terms sorted, each term's ids ascending, terms left
+    without postings dropped. The few new postings are slotted into the old, which stay in place."""
+    old_terms, old_offsets, old_ids, old_values = old
+    new_terms, new_offsets, new_ids, new_values = new
+    n_old = len(old_terms)
+    # the new terms not already there slot in between the old (both sorted and unique)
+    width = np.promote_types(old_terms.dtype, new_terms.dtype)
+    old_terms, new_terms = old_terms.astype(width), new_terms.astype(width)
+    at = np.searchsorted(old_terms, new_terms)
+    there = at < n_old
+    there[there] = old_terms[at[there]] == new_terms[there]
+    slots = at[~there]
+    every = np.insert(old_terms, slots, new_terms[~there])
+    moved = np.arange(n_old) + np.searchsorted(slots, np.arange(n_old), side="right")
+    old_to = old_map[old_ids] if len(old_ids) else np.zeros(0, np.int64)
+    keep = old_to >= 0
+    rows = moved[np.repeat(np.arange(n_old), np.diff(old_offsets))[keep]]
+    ids, values = old_to[keep], old_values[keep]
+    stride = max(int(old_map.max(initial=-1)), int(new_map.max(initial=-1))) + 1
+    key = rows * stride + ids
+    if len(key) > 1 and not bool(np.all(key[1:] > key[:-1])):
+        raise ValueError("the cached postings are out of order")
+    new_rows = np.searchsorted(every, new_terms)[np.repeat(np.arange(len(new_terms)), np.diff(new_offsets))]
+    new_to = new_map[new_ids] if len(new_ids) else np.zeros(0, np.int64)
+    order = np.argsort(new_rows * stride + new_to)
+    place = np.searchsorted(key, (new_rows * stride + new_to)[order])
+    rows = np.insert(rows, place, new_rows[order])
+    ids = np.insert(ids, place, new_to[order])
+    values = np.insert(values, place, new_values[order])
+    counts = np.bincount(rows, minlength=len(every))
+    used = counts > 0
+    offsets = np.zeros(int(used.sum()) + 1, dtype=np.int64)
+    np.cumsum(counts[used], out=offsets[1:])
+    return every[used], offsets, ids.astype(np.int32), values.astype(np.float32)
 
 
 def _remove_stale_temporaries(place: Path) -> None:
@@ -138,35 +279,39 @@ def _ascii(terms: list[str]) -> np.ndarray:
     return np.asarray([t.encode("ascii", "replace") for t in terms], dtype=bytes)
 
 
-def _write(place: Path, key: str, index: FileIndex) -> None:
-    terms = sorted(index.postings)  # sorted: the reader finds a term by binary search
-    sizes = [len(index.postings[t][0]) for t in terms]
+def _flat(postings) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Postings as the cache stores them: sorted ASCII terms, offsets, then the ids and values of every
+    term in turn."""
+    if isinstance(postings, ArrayPostings):
+        return postings.arrays
+    terms = sorted(postings)  # sorted: the reader finds a term by binary search
     offsets = np.zeros(len(terms) + 1, dtype=np.int64)
-    np.cumsum(sizes, out=offsets[1:])
-    ids = np.concatenate([index.postings[t][0] for t in terms]) if terms else np.zeros(0, np.int32)
-    values = np.concatenate([index.postings[t][1] for t in terms]) if terms else np.zeros(0, np.float32)
-    symbol_terms = sorted(index.symbol_postings)
-    symbol_offsets = np.zeros(len(symbol_terms) + 1, dtype=np.int64)
-    np.cumsum([len(index.symbol_postings[t][0]) for t in symbol_terms], out=symbol_offsets[1:])
-    symbol_ids, symbol_values = (
-        (
-            np.concatenate([index.symbol_postings[t][0] for t in symbol_terms]),
-            np.concatenate([index.symbol_postings[t][1] for t in symbol_terms]),
-        )
-        if symbol_terms
-        else (np.zeros(0, np.int32), np.zeros(0, np.float32))
-    )
+    np.cumsum([len(postings[t][0]) for t in terms], out=offsets[1:])
+    if not terms:
+        return _ascii(terms), offsets, np.zeros(0, np.int32), np.zeros(0, np.float32)
+    ids = np.concatenate([postings[t][0] for t in terms])
+    values = np.concatenate([postings[t][1] for t in terms])
+    return _ascii(terms), offsets, ids, values
+
+
+def _write(place: Path, key: str, index: FileIndex, hashes: list[str], drift: int) -> None:
+    terms, offsets, ids, values = _flat(index.postings)
+    symbol_terms, symbol_offsets, symbol_ids, symbol_values = _flat(index.symbol_postings)
     temporary = place.with_name(place.name + f".{os.getpid()}.tmp")
     with open(temporary, "wb") as out:
         np.savez(
             out,
             key=np.asarray(key),
+            version=np.asarray(CACHE_VERSION),
             paths=np.asarray(json.dumps(index.paths)),
-            terms=_ascii(terms),
+            hashes=np.asarray(json.dumps(hashes)),
+            averages=np.asarray(json.dumps(index.averages)),
+            drift=np.asarray(drift),
+            terms=terms,
             offsets=offsets,
             ids=ids,
             values=values,
-            symbol_terms=_ascii(symbol_terms),
+            symbol_terms=symbol_terms,
             symbol_offsets=symbol_offsets,
             symbol_ids=symbol_ids,
             symbol_values=symbol_values,
