@@ -110,14 +110,19 @@ def test_init_reads_a_python_package_and_syncs_clean_and_idempotent(git_repo: Pa
     root = python_package(git_repo)
     result = run_cli("init", cwd=root)
     report = json.loads(ok(result))
-    assert report["project"]["name"] == "Flaskish" and report["project"]["test_command"] == "python -m pytest"
-    assert report["project"]["packages"] == ["src/flaskish"] and report["project"]["languages"][0] == "python"
-    assert 5 <= len(report["agents"]) <= 7 and report["agents"][0] == "orchestrator"
+    assert report["project"]["name"] == "Flaskish"
+    assert report["project"]["test_command"] == "python -m pytest"
+    assert report["project"]["packages"] == ["src/flaskish"]
+    assert report["project"]["languages"][0] == "python"
+    assert 5 <= len(report["agents"]) <= 7
+    assert report["agents"][0] == "orchestrator"
     assert {"code-reviewer", "debugger", "test-engineer", "python-specialist"} <= set(report["agents"])
-    assert report["telemetry"] is False and "Next steps" in result.stderr
+    assert report["telemetry"] is False
+    assert "Next steps" in result.stderr
     assert any("telemetry is off" in step for step in report["next_steps"])
     config = yaml.safe_load((root / "orkestra.yaml").read_text())
-    assert config["project"] == "Flaskish" and config["telemetry"] == {"enabled": False}
+    assert config["project"] == "Flaskish"
+    assert config["telemetry"] == {"enabled": False}
     for name, count in (("identities", 27), ("mindsets", 11), ("styles", 10)):
         assert len(yaml.safe_load((root / f"registries/{name}.yaml").read_text())[name]) == count
     truths = yaml.safe_load((root / "ai_assets/reference/ground_truths.yaml").read_text())["statements"]
@@ -134,10 +139,12 @@ def test_init_reads_a_python_package_and_syncs_clean_and_idempotent(git_repo: Pa
     ok(run_cli("sync", cwd=root))
     assert not (root / ".claude/settings.json").exists()  # telemetry is opt-in
     agent = (root / ".claude/agents/test-engineer.md").read_text()
-    assert "python -m pytest" in agent and "test-first-discipline" in agent
+    assert "python -m pytest" in agent
+    assert "test-first-discipline" in agent
     assert ok(run_cli("sync", "--check", cwd=root)).strip() == "in sync"
     again = json.loads(ok(run_cli("init", cwd=root)))
-    assert again["created"] == [] and ok(run_cli("sync", "--check", cwd=root)).strip() == "in sync"
+    assert again["created"] == []
+    assert ok(run_cli("sync", "--check", cwd=root)).strip() == "in sync"
 
 
 def test_scaffolded_skills_pass_their_own_evaluation(git_repo: Path):
@@ -163,8 +170,10 @@ def test_scaffolded_skills_pass_their_own_evaluation(git_repo: Path):
 def test_init_reads_a_node_package_and_telemetry_is_announced(git_repo: Path):
     root = node_package(git_repo)
     report = json.loads(ok(run_cli("init", "--telemetry", cwd=root)))
-    assert report["project"]["name"] == "left-padder" and report["project"]["test_command"] == "npm test"
-    assert "javascript-specialist" in report["agents"] and len(report["agents"]) >= 5
+    assert report["project"]["name"] == "left-padder"
+    assert report["project"]["test_command"] == "npm test"
+    assert "javascript-specialist" in report["agents"]
+    assert len(report["agents"]) >= 5
     assert any("telemetry is ON" in step for step in report["next_steps"])
     assert "turn them off" in (root / "orkestra.yaml").read_text()
     assert ok(run_cli("validate", cwd=root)).strip().startswith("0 error(s)")
@@ -176,7 +185,8 @@ def test_init_reads_a_node_package_and_telemetry_is_announced(git_repo: Path):
 def test_init_minimal_keeps_the_bare_scaffold_with_the_real_name(git_repo: Path):
     root = python_package(git_repo)
     report = json.loads(ok(run_cli("init", "--minimal", cwd=root)))
-    assert report["agents"] == ["orchestrator"] and "registries/scopes.yaml" in report["created"]
+    assert report["agents"] == ["orchestrator"]
+    assert "registries/scopes.yaml" in report["created"]
     assert yaml.safe_load((root / "orkestra.yaml").read_text())["project"] == "Flaskish"
     ok(run_cli("sync", cwd=root))
     assert sorted(p.name for p in (root / ".claude/agents").iterdir()) == ["orchestrator.md"]
@@ -196,7 +206,8 @@ def test_init_reference_prints_the_shipped_registry_reference(tmp_path: Path):
 def _import(root: Path) -> dict:
     ok(run_cli("init", "--minimal", cwd=root))
     dry = json.loads(ok(run_cli("import", "--dry-run", cwd=root)))
-    assert dry["applied"] is False and not (root / "registries/agents/security-auditor.yaml").exists()
+    assert dry["applied"] is False
+    assert not (root / "registries/agents/security-auditor.yaml").exists()
     return json.loads(ok(run_cli("import", cwd=root)))
 
 
@@ -211,13 +222,16 @@ def test_import_then_sync_round_trips_and_takes_ownership(git_repo: Path):
     }
     report = _import(root)
     assert report["round_trip"]["differs"] == 0, [i for i in report["items"] if i["round_trip"] == "differs"]
-    assert report["skipped"] == [] and set(report["targets_added"]) == {"agents-md", "cursor"}
+    assert report["skipped"] == []
+    assert set(report["targets_added"]) == {"agents-md", "cursor"}
     assert "mcp__github__get_issue" in report["tools_added"]
     agent = yaml.safe_load((root / "registries/agents/security-auditor.yaml").read_text())
-    assert agent["model"] == "opus" and agent["frontmatter"] == {"color": "red"}
+    assert agent["model"] == "opus"
+    assert agent["frontmatter"] == {"color": "red"}
     assert agent["prompt"].startswith("You are a security auditor.")
     skill = (root / "registries/skills/project/release-notes/SKILL.md").read_text()
-    assert "source: imported" in skill and "type: checklist" in skill
+    assert "source: imported" in skill
+    assert "type: checklist" in skill
     assert all(
         root.joinpath(path).read_bytes() == data for path, data in originals.items()
     )  # untouched so far
@@ -290,9 +304,8 @@ def test_import_from_codex_brings_agent_skills_and_agents_md(git_repo: Path):
     (git_repo / "AGENTS.md").write_text("# Codex notes\n\nUse ruff.\n")
     ok(run_cli("init", "--minimal", cwd=git_repo))
     report = json.loads(ok(run_cli("import", "--from", "codex", cwd=git_repo)))
-    assert (
-        set(report["targets_added"]) == {"agent-skills", "agents-md"} and report["round_trip"]["differs"] == 0
-    )
+    assert set(report["targets_added"]) == {"agent-skills", "agents-md"}
+    assert report["round_trip"]["differs"] == 0
     ok(run_cli("sync", cwd=git_repo))
     assert (git_repo / "AGENTS.md").read_text() == "# Codex notes\n\nUse ruff.\n"  # no roster appended
     result = subprocess.run(
@@ -304,7 +317,8 @@ def test_import_from_codex_brings_agent_skills_and_agents_md(git_repo: Path):
 
 def test_import_without_a_workspace_says_what_to_run(git_repo: Path):
     result = run_cli("import", "--root", str(git_repo), cwd=git_repo)
-    assert result.returncode == 2 and "orkestra init" in result.stderr
+    assert result.returncode == 2
+    assert "orkestra init" in result.stderr
 
 
 # --- targets ------------------------------------------------------------------------------
@@ -330,20 +344,20 @@ def test_every_target_parses_as_its_runtime_expects(all_targets: Path):
     claude_servers = json.loads((root / ".mcp.json").read_text())["mcpServers"]
     assert set(json.loads((root / ".cursor/mcp.json").read_text())["mcpServers"]) == set(claude_servers)
     vscode = json.loads((root / ".vscode/mcp.json").read_text())["servers"]
-    assert set(vscode) == set(claude_servers) and all("type" in s for s in vscode.values())
+    assert set(vscode) == set(claude_servers)
+    assert all("type" in s for s in vscode.values())
     codex = tomllib.loads((root / ".codex/config.toml").read_text())["mcp_servers"]
-    assert set(codex) == set(claude_servers) and all("type" not in s for s in codex.values())
+    assert set(codex) == set(claude_servers)
+    assert all("type" not in s for s in codex.values())
     plugin_mcp = json.loads((root / "marketplace/plugins/flaskish/.mcp.json").read_text())
     assert set(plugin_mcp["mcpServers"]) == set(claude_servers)  # at user scope: its own launcher
     assert [s["args"][2:] for s in plugin_mcp["mcpServers"].values()] == [
         s["args"][2:] for s in claude_servers.values()
     ]
     agents_md = (root / "AGENTS.md").read_text()
-    assert (
-        agents_md.startswith("# Flaskish")
-        and "`test-engineer`" in agents_md
-        and "## Registry commands" in agents_md
-    )
+    assert agents_md.startswith("# Flaskish")
+    assert "`test-engineer`" in agents_md
+    assert "## Registry commands" in agents_md
     assert (root / "CLAUDE.md").read_text().startswith("# Flaskish")
     rule = parse_markdown((root / ".claude/rules/typing.md").read_text())[0]
     assert rule == {"description": "Typing rules", "paths": ["src/**/*.py"]}
@@ -356,8 +370,10 @@ def test_every_target_parses_as_its_runtime_expects(all_targets: Path):
     )
     assert (root / ".github/copilot-instructions.md").read_text().startswith("# Flaskish")
     copilot = parse_markdown((root / ".github/agents/code-reviewer.agent.md").read_text())
-    assert copilot[0]["name"] == "code-reviewer" and "maguyva/intelligent_search" in copilot[0]["tools"]
-    assert "read" in copilot[0]["tools"] and "## Values" in copilot[1]
+    assert copilot[0]["name"] == "code-reviewer"
+    assert "maguyva/intelligent_search" in copilot[0]["tools"]
+    assert "read" in copilot[0]["tools"]
+    assert "## Values" in copilot[1]
     for skill in (root / ".claude/skills").iterdir():
         assert (root / ".agents/skills" / skill.name / "SKILL.md").read_bytes() == (
             skill / "SKILL.md"
@@ -393,12 +409,11 @@ def test_dropping_a_target_prunes_its_files(all_targets: Path):
     config = root / "orkestra.yaml"
     config.write_text(config.read_text().replace(ALL_TARGETS, "targets: [claude]"))
     ok(run_cli("sync", cwd=root))
-    assert (
-        not (root / "AGENTS.md").exists()
-        and not (root / ".cursor").exists()
-        and not (root / ".vscode").exists()
-    )
-    assert not (root / ".github/agents").exists() and (root / ".github/workflows/tests.yaml").exists()
+    assert not (root / "AGENTS.md").exists()
+    assert not (root / ".cursor").exists()
+    assert not (root / ".vscode").exists()
+    assert not (root / ".github/agents").exists()
+    assert (root / ".github/workflows/tests.yaml").exists()
     assert (root / ".claude/agents/orchestrator.md").exists()
 
 
@@ -411,7 +426,8 @@ def test_agent_skills_tree_passes_agentskills_validate(all_targets: Path):
         )
         if result.returncode != 0:
             failures.append(f"{skill.name}: {result.stdout}{result.stderr}")
-    assert len(skills) == 5 and failures == []
+    assert len(skills) == 5
+    assert failures == []
 
 
 # --- plugin: the real Claude Code client ----------------------------------------------------
@@ -434,9 +450,11 @@ def test_built_plugin_validates_installs_and_is_listed_enabled(claude: Path, git
     ok(run_cli("import", cwd=root))
     out = tmp_path / "market"
     build = json.loads(ok(run_cli("plugin", "build", "--out", str(out), cwd=root)))
-    assert build["plugin"] == "flaskish" and build["version"] == "3.1.0"
+    assert build["plugin"] == "flaskish"
+    assert build["version"] == "3.1.0"
     manifest = json.loads((out / "plugins/flaskish/.claude-plugin/plugin.json").read_text())
-    assert manifest["version"] == "3.1.0" and manifest["author"] == {"name": "Pallets"}
+    assert manifest["version"] == "3.1.0"
+    assert manifest["author"] == {"name": "Pallets"}
     listing = json.loads((out / ".claude-plugin/marketplace.json").read_text())
     assert listing["plugins"][0]["source"] == "./plugins/flaskish"
     env = {**os.environ, "HOME": str(tmp_path / "home"), "CLAUDE_CONFIG_DIR": str(tmp_path / "home/.claude")}
@@ -463,22 +481,26 @@ def test_built_plugin_validates_installs_and_is_listed_enabled(claude: Path, git
         root / "marketplace/plugins/flaskish",
     ):
         validated = cc("validate", "--json", str(folder))
-        assert validated.returncode == 0 and json.loads(validated.stdout)["success"] is True, validated.stdout
+        assert validated.returncode == 0, validated.stdout
+        assert json.loads(validated.stdout)["success"] is True, validated.stdout
     provided = json.loads(cc("validate", "--json", str(out / "plugins/flaskish")).stdout)["provides"]
     assert {"flaskish:security-auditor", "flaskish:orchestrator"} <= set(provided["agents"])
-    assert "flaskish:release-notes" in provided["skills"] and "flaskish:ship" in provided["commands"]
+    assert "flaskish:release-notes" in provided["skills"]
+    assert "flaskish:ship" in provided["commands"]
     ok(cc("marketplace", "add", str(out)))
     ok(cc("install", f"flaskish@{build['marketplace_name']}"))
     listed = cc("list", "--json")
     assert listed.returncode == 0, listed.stderr
     entry = next(p for p in json.loads(listed.stdout) if p["id"] == f"flaskish@{build['marketplace_name']}")
-    assert entry["enabled"] is True and entry["version"] == "3.1.0"
+    assert entry["enabled"] is True
+    assert entry["version"] == "3.1.0"
     # a second build replaces the first; a folder that is not ours is refused
     ok(run_cli("plugin", "build", "--out", str(out), cwd=root))
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine/keep.txt").write_text("x")
     refused = run_cli("plugin", "build", "--out", str(tmp_path / "mine"), cwd=root)
-    assert refused.returncode != 0 and (tmp_path / "mine/keep.txt").read_text() == "x"
+    assert refused.returncode != 0
+    assert (tmp_path / "mine/keep.txt").read_text() == "x"
     git(root, "status", "--porcelain")
 
 
@@ -517,8 +539,10 @@ def test_codex_reads_the_generated_mcp_servers(all_targets: Path, tmp_path: Path
     servers = {s["name"]: s["transport"] for s in json.loads(listed.stdout)}
     assert set(servers) == {"docs", "local", "maguyva", "orkestra"}
     assert servers["docs"]["url"] == "https://docs.example/mcp"
-    assert servers["local"]["command"] == "tool" and servers["local"]["env_vars"] == ["API_KEY"]
-    assert servers["local"]["env"] == {"MODE": "fast"} and servers["maguyva"]["args"][-2:] == [
+    assert servers["local"]["command"] == "tool"
+    assert servers["local"]["env_vars"] == ["API_KEY"]
+    assert servers["local"]["env"] == {"MODE": "fast"}
+    assert servers["maguyva"]["args"][-2:] == [
         "code",
         "serve",
     ]

@@ -127,9 +127,12 @@ def test_index_freshness_finds_the_store_as_maguyva_does(tmp_path):
     assert run_cli("code", "index", "--repo", str(root), cwd=elsewhere, env=env).returncode == 0
     found = run_cli("system", "status", "--root", str(root), cwd=elsewhere, env=env)
     index = json.loads(found.stdout)["health"]["index"]
-    assert index["store"] == str(elsewhere / "idx.db") and index["fresh"] is True
+    assert index["store"] == str(elsewhere / "idx.db")
+    assert index["fresh"] is True
     url = "postgresql://nobody@127.0.0.1:1/none?workspace=w&repo=r"
     remote = run_cli("system", "status", "--root", str(root), cwd=root, env={"MAGUYVA_STORE": url})
     index = json.loads(remote.stdout)["health"]["index"]
-    assert index["present"] is True and index["store"].startswith("postgresql://") and index["fresh"] is False
+    assert index["present"] is True
+    assert index["store"].startswith("postgresql://")
+    assert index["fresh"] is False
     assert "cannot connect" in index["problem"]

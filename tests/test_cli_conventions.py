@@ -75,7 +75,8 @@ def test_shell_completion_script_and_completions_come_from_the_whole_tree(tmp_pa
     # for tests makes --show-completion take the shell as its value instead
     detect_off = {"_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION": "1"}
     script = run_cli("--show-completion", "bash", cwd=tmp_path, env=detect_off)
-    assert script.returncode == 0 and "_ORKESTRA_COMPLETE=complete_bash" in script.stdout
+    assert script.returncode == 0
+    assert "_ORKESTRA_COMPLETE=complete_bash" in script.stdout
     env = {"_ORKESTRA_COMPLETE": "complete_bash", "COMP_WORDS": "orkestra ag", "COMP_CWORD": "1"}
     assert run_cli(cwd=tmp_path, env=env).stdout.split() == ["agents"]
     env = {"_ORKESTRA_COMPLETE": "complete_bash", "COMP_WORDS": "orkestra decisions i", "COMP_CWORD": "2"}
@@ -87,28 +88,32 @@ def test_shell_completion_script_and_completions_come_from_the_whole_tree(tmp_pa
 
 def test_lists_are_tables_on_a_terminal_and_json_when_piped(ws):
     code, shown = run_tty("agents", "list", cwd=ws)
-    assert (
-        code == 0 and "┏" in shown and "architecture-advisor" in shown and not shown.lstrip().startswith("{")
-    )
+    assert code == 0
+    assert "┏" in shown
+    assert "architecture-advisor" in shown
+    assert not shown.lstrip().startswith("{")
     piped = run_cli("agents", "list", cwd=ws)
     assert json.loads(piped.stdout)["count"] == 4
 
 
 def test_records_are_text_on_a_terminal_and_json_when_piped(ws):
     code, shown = run_tty("truths", "info", "GT-PLT-001", cwd=ws)
-    assert (
-        code == 0 and re.search(r"^id: GT-PLT-001$", shown, re.MULTILINE) and "{" not in shown.splitlines()[0]
-    )
+    assert code == 0
+    assert re.search(r"^id: GT-PLT-001$", shown, re.MULTILINE)
+    assert "{" not in shown.splitlines()[0]
     assert json.loads(run_cli("truths", "info", "GT-PLT-001", cwd=ws).stdout)["id"] == "GT-PLT-001"
 
 
 def test_an_explicit_format_wins_on_a_terminal_and_in_a_pipe(ws):
     code, shown = run_tty("agents", "list", "--format", "json", cwd=ws)
-    assert code == 0 and json.loads(shown)["count"] == 4
+    assert code == 0
+    assert json.loads(shown)["count"] == 4
     text = run_cli("agents", "list", "--format", "text", cwd=ws).stdout.splitlines()
-    assert len(text) == 4 and all(line.count("\t") == 4 for line in text)
+    assert len(text) == 4
+    assert all(line.count("\t") == 4 for line in text)
     table = run_cli("truths", "info", "GT-PLT-001", "--format", "table", cwd=ws).stdout
-    assert "┏" in table and "GT-PLT-001" in table
+    assert "┏" in table
+    assert "GT-PLT-001" in table
 
 
 def test_sync_and_validate_print_their_text_report_even_when_piped(ws):
@@ -122,15 +127,18 @@ def test_sync_and_validate_print_their_text_report_even_when_piped(ws):
 def test_old_spellings_still_work_but_help_shows_one(ws, tmp_path):
     for args in (("--repo", str(ws)), ("--root", str(ws)), (f"--root={ws}",)):
         result = run_cli("decisions", "list", *args, cwd=tmp_path)
-        assert result.returncode == 0 and json.loads(result.stdout)["count"] == 5, (args, result.stderr)
+        assert result.returncode == 0, (args, result.stderr)
+        assert json.loads(result.stdout)["count"] == 5, (args, result.stderr)
     assert json.loads(run_cli("validate", "--json", cwd=ws).stdout)["errors"] == 0
     assert (
         json.loads(run_cli("sync", "--dry-run", "--json", "--root", str(ws), cwd=tmp_path).stdout)["in_sync"]
         is False
     )
     help_text = run_cli("agents", "list", "--help", cwd=ws, env={"COLUMNS": "80"}).stdout
-    assert "--repo PATH" in help_text and "--format" in help_text
-    assert "--root" not in help_text and "--json" not in help_text
+    assert "--repo PATH" in help_text
+    assert "--format" in help_text
+    assert "--root" not in help_text
+    assert "--json" not in help_text
 
 
 def test_init_takes_the_repository_as_repo_or_as_the_old_positional_path(tmp_path):
@@ -139,9 +147,11 @@ def test_init_takes_the_repository_as_repo_or_as_the_old_positional_path(tmp_pat
         target.mkdir()
         result = run_cli("init", "--minimal", *args, str(target), cwd=tmp_path)
         assert result.returncode == 0, result.stderr
-        assert json.loads(result.stdout)["root"] == str(target) and (target / "orkestra.yaml").is_file()
+        assert json.loads(result.stdout)["root"] == str(target)
+        assert (target / "orkestra.yaml").is_file()
     clash = run_cli("init", str(tmp_path / "a"), "--repo", str(tmp_path / "b"), cwd=tmp_path)
-    assert clash.returncode == 2 and "once" in clash.stderr
+    assert clash.returncode == 2
+    assert "once" in clash.stderr
 
 
 # --- did you mean, and the init hint --------------------------------------------------------
@@ -160,8 +170,10 @@ def test_init_takes_the_repository_as_repo_or_as_the_old_positional_path(tmp_pat
 )
 def test_unknown_ids_exit_1_with_close_matches(ws, args, expected):
     result = run_cli(*args, cwd=ws)
-    assert result.returncode == 1 and result.stdout == ""
-    assert "unknown" in result.stderr and expected in result.stderr, result.stderr
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert "unknown" in result.stderr, result.stderr
+    assert expected in result.stderr, result.stderr
 
 
 def test_an_unknown_telemetry_session_is_named_with_close_matches(tmp_path):
@@ -178,18 +190,21 @@ def test_an_unknown_telemetry_session_is_named_with_close_matches(tmp_path):
     known = run_cli("telemetry", "report", "--session", "sess-alpha", cwd=tmp_path)
     assert known.returncode == 0, known.stderr
     typo = run_cli("telemetry", "report", "--session", "sess-alpah", cwd=tmp_path)
-    assert typo.returncode == 1 and "'sess-alpha'" in typo.stderr
+    assert typo.returncode == 1
+    assert "'sess-alpha'" in typo.stderr
 
 
 def test_an_unknown_mcp_client_is_a_usage_error_with_a_suggestion(tmp_path):
     result = run_cli("mcp", "config", "--client", "cursr", cwd=tmp_path)
-    assert result.returncode == 2 and "did you mean 'cursor'" in result.stderr
+    assert result.returncode == 2
+    assert "did you mean 'cursor'" in result.stderr
 
 
 def test_no_workspace_suggests_orkestra_init(tmp_path):
     for args in (("agents", "list"), ("validate",), ("sync", "--check")):
         result = run_cli(*args, cwd=tmp_path)
-        assert result.returncode == 1 and "no orkestra.yaml" in result.stderr
+        assert result.returncode == 1
+        assert "no orkestra.yaml" in result.stderr
         assert "run `orkestra init`" in result.stderr, (args, result.stderr)
 
 
@@ -215,7 +230,8 @@ def test_one_line_help_fits_80_columns_without_json_or_private_sources(path, gro
     limit = 78 - 6 - max(map(len, visible))  # what click's formatter leaves at 80 columns
     for name, command in visible.items():
         line = command.get_short_help_str(limit)
-        assert not line.endswith("...") and not re.search(r'[{}"]', line), f"{path} {name}: {line!r}"
+        assert not line.endswith("..."), f"{path} {name}: {line!r}"
+        assert not re.search(r'[{}"]', line), f"{path} {name}: {line!r}"
         assert not re.search(r"\b(blog|seeds?)\b", command.help or "", re.IGNORECASE), (
             f"{path} {name} mentions it"
         )
@@ -224,7 +240,8 @@ def test_one_line_help_fits_80_columns_without_json_or_private_sources(path, gro
 def test_root_help_lists_commands_in_the_order_a_user_needs_them(tmp_path):
     shown = run_cli("--help", cwd=tmp_path, env={"COLUMNS": "80"}).stdout
     listed = re.findall(r"^  ([a-z]+) {2,}", shown.split("Commands:")[1], re.MULTILINE)
-    assert listed == list(ENTRIES) and listed[:3] == ["init", "sync", "validate"]
+    assert listed == list(ENTRIES)
+    assert listed[:3] == ["init", "sync", "validate"]
     assert all(len(line) <= 80 for line in shown.splitlines())
     assert "..." not in shown.split("Commands:")[1]
     assert set(SUMMARIES) == set(ENTRIES)

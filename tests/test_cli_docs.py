@@ -49,7 +49,8 @@ def test_every_command_has_help_and_a_docs_entry(path, command):
     ids=[p for p, _ in COMMANDS if p.split()[1] in INSPECTION_GROUPS],
 )
 def test_inspection_help_shows_an_example(path, command):
-    assert "Example:" in command.help and "orkestra " in command.help.split("Example:")[1]
+    assert "Example:" in command.help
+    assert "orkestra " in command.help.split("Example:")[1]
 
 
 # --- every command line the README and docs show runs against the real CLI ---------------------
@@ -151,7 +152,8 @@ DOC_LINES = [(name, line) for name, line in doc_command_lines() if invocations(l
 
 
 def test_the_docs_show_many_command_lines():
-    assert len(DOC_LINES) > 150 and {name for name, _ in DOC_LINES} >= {"README.md", "cli.md", "memory.md"}
+    assert len(DOC_LINES) > 150
+    assert {name for name, _ in DOC_LINES} >= {"README.md", "cli.md", "memory.md"}
 
 
 @pytest.mark.parametrize("name,line", DOC_LINES, ids=[f"{n}:{line[:60]}" for n, line in DOC_LINES])
@@ -185,7 +187,8 @@ def test_readme_walkthrough_lists_what_init_prints_in_the_same_order(tmp_path):
     assert done.returncode == 0, done.stderr
     printed = done.stderr.split("Next steps:\n")[1].splitlines()
     steps = [" ".join(s.split("#")[0].split()) for s in printed if s.strip().startswith("orkestra ")]
-    assert steps and steps == [
+    assert steps
+    assert steps == [
         " ".join(s.split("#")[0].split())
         for s in json.loads(done.stdout)["next_steps"]
         if s.startswith("orkestra ")
@@ -194,13 +197,17 @@ def test_readme_walkthrough_lists_what_init_prints_in_the_same_order(tmp_path):
     block = readme.split("## Use it in your repository")[1].split("```bash\n")[1].split("```")[0]
     walkthrough = [" ".join(line.split("#")[0].split()) for line in block.splitlines()]
     positions = [walkthrough.index(step) if step in walkthrough else -1 for step in steps]
-    assert -1 not in positions and positions == sorted(positions), (steps, walkthrough)
+    assert -1 not in positions, (steps, walkthrough)
+    assert positions == sorted(positions), (steps, walkthrough)
 
 
 def test_import_without_a_workspace_exits_as_docs_cli_md_says(tmp_path):
     docs = (REPO / "docs" / "cli.md").read_text()
     section = docs.split("### `import ")[1].split("\n### ")[0]
-    assert "exits 1" in section and "exit 2" not in section
+    assert "exits 1" in section
+    assert "exit 2" not in section
     assert "| No workspace | Without `orkestra.yaml` a command exits 1" in docs
     done = run_cli("import", cwd=tmp_path)
-    assert done.returncode == 1 and "no orkestra.yaml" in done.stderr and "orkestra init" in done.stderr
+    assert done.returncode == 1
+    assert "no orkestra.yaml" in done.stderr
+    assert "orkestra init" in done.stderr

@@ -69,7 +69,8 @@ def test_agents_list_gives_jq_friendly_rows_sorted_by_name(ws):
         "orchestrator",
         "security-auditor",
     ]
-    assert list(data) == ["count", "agents"] and data["count"] == 4
+    assert list(data) == ["count", "agents"]
+    assert data["count"] == 4
     assert data["agents"][1] == {
         "name": "database-engineer",
         "category": "engineering",
@@ -131,7 +132,8 @@ def test_agents_search_ranks_the_database_specialist_first(ws):
         ("database-engineer", 6),
         ("architecture-advisor", 4),
     ]
-    assert data["query"] == "database" and data["agents"][0]["score"] > data["agents"][1]["score"]
+    assert data["query"] == "database"
+    assert data["agents"][0]["score"] > data["agents"][1]["score"]
 
 
 # --- skills ---------------------------------------------------------------------------------
@@ -244,7 +246,8 @@ def test_decisions_new_writes_a_valid_skeleton_that_lists_and_validates(tmp_path
     assert "DEC-SR-003" in [d["id"] for d in cli_json(root, "decisions", "list")["decisions"]]
     assert cli_json(root, "system", "status")["health"]["validation"]["errors"] == 0
     again = run_cli("decisions", "new", "--domain", "nowhere", "--root", str(root), cwd=root)
-    assert again.returncode == 1 and "unknown decision domain 'nowhere'" in again.stderr
+    assert again.returncode == 1
+    assert "unknown decision domain 'nowhere'" in again.stderr
 
 
 # --- truths ---------------------------------------------------------------------------------
@@ -272,7 +275,8 @@ def test_truths_search_by_word_by_tag_or_both(ws):
 def test_truths_info_and_unknown_id(ws):
     assert cli_json(ws, "truths", "info", "gt-plt-003")["superseded_by"] == "GT-PLT-004"
     result = run_cli("truths", "info", "GT-PLT-005", "--root", str(ws), cwd=ws)
-    assert result.returncode == 1 and "did you mean" in result.stderr
+    assert result.returncode == 1
+    assert "did you mean" in result.stderr
 
 
 # --- unified search -------------------------------------------------------------------------
@@ -319,7 +323,8 @@ def test_search_finds_packages_by_manifest_name_and_ai_assets(ws):
 
 def test_root_defaults_to_the_nearest_ancestor_with_orkestra_yaml(ws, tmp_path):
     result = run_cli("agents", "list", cwd=ws / "packages" / "search")
-    assert result.returncode == 0 and '"count": 4' in result.stdout
+    assert result.returncode == 0
+    assert '"count": 4' in result.stdout
     outside = run_cli("agents", "list", cwd=tmp_path)
     assert outside.returncode == 1
     assert "no orkestra.yaml" in outside.stderr
@@ -339,7 +344,8 @@ def test_format_table_prints_a_table_for_people(ws):
         env={"COLUMNS": "200"},
     )
     assert result.returncode == 0
-    assert "skills (2)" in result.stdout and "systematic-debugging" in result.stdout
+    assert "skills (2)" in result.stdout
+    assert "systematic-debugging" in result.stdout
     assert not result.stdout.lstrip().startswith("{")
 
 

@@ -42,11 +42,14 @@ def test_decision_text_wraps_paragraphs_and_keeps_list_blocks(ws):
     assert shown.returncode == 0, shown.stderr
     lines = shown.stdout.splitlines()
     assert all(len(line) <= 60 for line in lines), lines
-    assert "'" not in shown.stdout and "''" not in shown.stdout  # no quoted YAML scalars
+    # no quoted YAML scalars
+    assert "'" not in shown.stdout
+    assert "''" not in shown.stdout
     start = lines.index("summary:")
     summary = lines[start + 1 : lines.index("context:")]
     # the hard-wrapped first paragraph is one wrapped paragraph, a blank line, then the second
-    assert summary.index("") > 0 and summary.count("") == 1
+    assert summary.index("") > 0
+    assert summary.count("") == 1
     first = " ".join(line.strip() for line in summary[: summary.index("")])
     assert first == " ".join(SUMMARY.split("\n\n")[0].split())
     context = lines[lines.index("context:") + 1 : lines.index("context:") + 6]
@@ -57,12 +60,15 @@ def test_decision_text_wraps_paragraphs_and_keeps_list_blocks(ws):
         "  - polars for scans",
         "    (since 2025)",
     ]
-    assert "created: 2026-01-05" in lines and "rationale:" in lines  # dates unquoted, lists one item a line
+    # dates unquoted, lists one item a line
+    assert "created: 2026-01-05" in lines
+    assert "rationale:" in lines
 
 
 def test_decision_json_is_unchanged(ws):
     record = json.loads(run_cli("decisions", "info", "DEC-PL-001", "--format", "json", cwd=ws).stdout)
-    assert record["summary"] == SUMMARY and record["context"] == CONTEXT
+    assert record["summary"] == SUMMARY
+    assert record["context"] == CONTEXT
 
 
 def test_decision_table_shows_paragraphs_and_list_items(ws):
@@ -70,7 +76,9 @@ def test_decision_table_shows_paragraphs_and_list_items(ws):
     assert shown.returncode == 0, shown.stderr
     cells = [line.split("│")[2].rstrip() for line in shown.stdout.splitlines() if line.count("│") == 3]
     assert all(len(line) <= 80 for line in shown.stdout.splitlines())
-    assert " - pandas for joins" in cells and " - polars for scans" in cells  # one item a line
+    # one item a line
+    assert " - pandas for joins" in cells
+    assert " - polars for scans" in cells
     assert not any('["' in cell or "\\n" in cell for cell in cells)  # no JSON lists, no escaped newlines
     assert any(cell.startswith(" - One engine means one type system") for cell in cells)
 
@@ -86,17 +94,16 @@ def test_decision_table_shows_paragraphs_and_list_items(ws):
 )
 def test_a_mistyped_command_exits_2_with_the_closest_ones(tmp_path, args, typo, suggested):
     done = run_cli(*args, cwd=tmp_path)
-    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
     assert re.search(rf"No such command '{typo}'\. Did you mean [^?]*{suggested}", done.stderr), done.stderr
 
 
 def test_a_word_like_no_command_gets_no_suggestion(tmp_path):
     done = run_cli("zzzzqq", cwd=tmp_path)
-    assert (
-        done.returncode == 2
-        and "No such command 'zzzzqq'." in done.stderr
-        and "Did you mean" not in done.stderr
-    )
+    assert done.returncode == 2
+    assert "No such command 'zzzzqq'." in done.stderr
+    assert "Did you mean" not in done.stderr
 
 
 @pytest.mark.parametrize("tree", [False, True], ids=["direct", "via-tree"])
@@ -109,6 +116,8 @@ def test_code_help_examples_name_the_command_as_invoked(tmp_path, tree):
     ):
         shown = run_cli("code", *args, "--help", cwd=tmp_path, env=env).stdout
         examples = shown.split("Example:")[1].split("Options:")[0]
-        assert wanted in examples and not re.search(r"^\s*maguyva ", examples, re.M), examples
+        assert wanted in examples, examples
+        assert not re.search(r"^\s*maguyva ", examples, re.M), examples
     own = run_cli("index", "--help", cwd=tmp_path, program="maguyva").stdout
-    assert "    maguyva index --dry-run" in own and "orkestra code" not in own
+    assert "    maguyva index --dry-run" in own
+    assert "orkestra code" not in own

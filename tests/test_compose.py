@@ -49,8 +49,11 @@ def test_only_the_orchestrator_gets_commands_and_the_specialist_list():
         "bio-analyst",
         "security-guardian",
     ]
-    assert orchestrator.commands and not specialist.commands and not specialist.specialists
-    assert "Agent" in orchestrator.tools and "Agent" not in specialist.tools
+    assert orchestrator.commands
+    assert not specialist.commands
+    assert not specialist.specialists
+    assert "Agent" in orchestrator.tools
+    assert "Agent" not in specialist.tools
 
 
 def test_knowledge_includes_context_files_and_domain_patterns():

@@ -38,9 +38,12 @@ def test_every_section_is_typed_by_the_model_its_owner_keeps(tmp_path):
         "telemetry:\n  enabled: false\n",
     )
     config = load_config(tmp_path)
-    assert isinstance(config.mining, MiningConfig) and config.mining.releasable_types == ["feat"]
-    assert isinstance(config.maguyva, MaguyvaConfig) and config.maguyva.store == "idx.db"
-    assert isinstance(config.telemetry, TelemetrySettings) and config.telemetry.enabled is False
+    assert isinstance(config.mining, MiningConfig)
+    assert config.mining.releasable_types == ["feat"]
+    assert isinstance(config.maguyva, MaguyvaConfig)
+    assert config.maguyva.store == "idx.db"
+    assert isinstance(config.telemetry, TelemetrySettings)
+    assert config.telemetry.enabled is False
     assert load_config(tmp_path / "nowhere") == OrkestraConfig()
 
 
@@ -100,7 +103,8 @@ def test_the_workspace_load_reports_the_same_diagnostic(tmp_path):
     write(tmp_path, "version: 1\nmaguyva:\n  embeddings:\n    backend: gpu\n")
     ws = Workspace.load(tmp_path)
     errors = [str(d) for d in ws.diagnostics if d.field.startswith("maguyva")]
-    assert errors and errors[0].startswith("orkestra.yaml:4:5: maguyva.embeddings.backend:")
+    assert errors
+    assert errors[0].startswith("orkestra.yaml:4:5: maguyva.embeddings.backend:")
 
 
 def test_the_file_is_parsed_once_per_process_while_its_bytes_are_unchanged(tmp_path, monkeypatch):
@@ -113,7 +117,8 @@ def test_the_file_is_parsed_once_per_process_while_its_bytes_are_unchanged(tmp_p
     assert [load_config(tmp_path).project for _ in range(3)] == ["one"] * 3
     assert len(calls) == 1
     write(tmp_path, "version: 1\nproject: two\n")  # same size, maybe the same mtime tick: bytes decide
-    assert load_config(tmp_path).project == "two" and len(calls) == 2
+    assert load_config(tmp_path).project == "two"
+    assert len(calls) == 2
 
 
 def test_mining_decisions_dir_defaults_to_the_workspace_decisions_path(tmp_path):
@@ -170,11 +175,15 @@ def test_the_atomic_writer_leaves_old_or_new_and_no_temporary_file(tmp_path):
     with pytest.raises(RuntimeError), atomic_file(target) as handle:
         handle.write(b"half")
         raise RuntimeError("killed")
-    assert target.read_text() == "old" and os.listdir(target.parent) == ["file.txt"]
+    assert target.read_text() == "old"
+    assert os.listdir(target.parent) == ["file.txt"]
     write_atomic(target, b"new", mode=0o644)
-    assert target.read_bytes() == b"new" and (target.stat().st_mode & 0o777) == 0o644
-    assert create_new(tmp_path / "once.txt", "a") and not create_new(tmp_path / "once.txt", "b")
-    assert (tmp_path / "once.txt").read_text() == "a" and sorted(os.listdir(tmp_path)) == ["deep", "once.txt"]
+    assert target.read_bytes() == b"new"
+    assert (target.stat().st_mode & 0o777) == 0o644
+    assert create_new(tmp_path / "once.txt", "a")
+    assert not create_new(tmp_path / "once.txt", "b")
+    assert (tmp_path / "once.txt").read_text() == "a"
+    assert sorted(os.listdir(tmp_path)) == ["deep", "once.txt"]
 
 
 def test_the_git_runner_answers_nothing_outside_a_repository(tmp_path, git_repo):

@@ -114,16 +114,22 @@ def test_a_gitignored_claude_folder_is_reported_everywhere_and_fixed_so_a_fresh_
     env = isolated(home)
     init = run_cli("init", cwd=repo, env=env)
     assert init.returncode == 0, init.stderr
-    assert "warning: .claude/.orkestra-manifest.json" in init.stderr and ".gitignore:2" in init.stderr
+    assert "warning: .claude/.orkestra-manifest.json" in init.stderr
+    assert ".gitignore:2" in init.stderr
     synced = run_cli("sync", cwd=repo, env=env)
-    assert synced.returncode == 0 and "ignored by .gitignore:2 (.claude/)" in synced.stderr
+    assert synced.returncode == 0
+    assert "ignored by .gitignore:2 (.claude/)" in synced.stderr
     validated = run_cli("validate", "--show-warnings", cwd=repo, env=env)
-    assert validated.returncode == 0 and "doctor.gitignore" in validated.stdout
+    assert validated.returncode == 0
+    assert "doctor.gitignore" in validated.stdout
 
     code, report = doctor(repo, home)
-    assert code == 1 and report["ok"] is False and "gitignore" in checks(report)
+    assert code == 1
+    assert report["ok"] is False
+    assert "gitignore" in checks(report)
     finding = next(f for f in report["findings"] if f["check"] == "gitignore")
-    assert finding["fixable"] is True and finding["path"] == ".claude/.orkestra-manifest.json"
+    assert finding["fixable"] is True
+    assert finding["path"] == ".claude/.orkestra-manifest.json"
 
     def fresh_clone_check(name: str) -> subprocess.CompletedProcess:
         git(repo, "add", "-A")
@@ -133,14 +139,18 @@ def test_a_gitignored_claude_folder_is_reported_everywhere_and_fixed_so_a_fresh_
         return run_cli("sync", "--check", cwd=clone, env=env)
 
     before = fresh_clone_check("before")
-    assert before.returncode == 1 and "ignored by .gitignore" in before.stderr  # CI, now no longer silent
+    # CI, now no longer silent
+    assert before.returncode == 1
+    assert "ignored by .gitignore" in before.stderr
     assert "bare PATH" not in before.stderr  # CI's PATH is not the question there
 
     code, report = doctor(repo, home, "--fix")
     assert "gitignore" not in checks(report)
     assert report["fixed"][0]["check"] == "gitignore"
     text = (repo / ".gitignore").read_text()
-    assert text.startswith("__pycache__/\n.claude/\n") and "!/.claude/" in text  # appended, nothing lost
+    # appended, nothing lost
+    assert text.startswith("__pycache__/\n.claude/\n")
+    assert "!/.claude/" in text
     (repo / ".claude" / "settings.local.json").write_text("{}")
     assert git(repo, "check-ignore", ".claude/settings.local.json").strip()  # personal settings stay out
     after = fresh_clone_check("after")
@@ -156,7 +166,9 @@ def test_a_rule_outside_the_repositorys_gitignore_is_named_and_left_alone(git_re
     before = (repo / ".gitignore").read_text()
     code, report = doctor(repo, home, "--fix")
     finding = next(f for f in report["findings"] if f["check"] == "gitignore")
-    assert code == 1 and finding["fixable"] is False and ".git/info/exclude" in finding["message"]
+    assert code == 1
+    assert finding["fixable"] is False
+    assert ".git/info/exclude" in finding["message"]
     assert report["fixed"] == [] or all(d["check"] != "gitignore" for d in report["fixed"])
     assert (repo / ".gitignore").read_text() == before
 
@@ -190,14 +202,17 @@ def test_the_rendered_servers_answer_from_a_bare_path_with_a_project_venv(git_re
     bare = {"PATH": BARE_PATH, "HOME": str(home)}
 
     tools, answer = rendered_session(repo, "orkestra", bare, "list_agents_skills")
-    assert "why" in tools and not answer.is_error
+    assert "why" in tools
+    assert not answer.is_error
     assert "orchestrator" in [a["name"] for a in answer.structured_content["agents"]]
     tools, answer = rendered_session(repo, "maguyva", bare, "index_status")
-    assert "intelligent_search" in tools and answer.is_error
+    assert "intelligent_search" in tools
+    assert answer.is_error
     assert "run `orkestra code index`" in answer.content[0].text
 
     code, report = doctor(repo, home)
-    assert "server" not in checks(report) and code == 0, report
+    assert "server" not in checks(report), report
+    assert code == 0, report
 
 
 def test_a_bare_orkestra_command_fails_from_a_bare_path_and_doctor_says_how_to_fix_it(git_repo, home):
@@ -216,8 +231,11 @@ def test_a_bare_orkestra_command_fails_from_a_bare_path_and_doctor_says_how_to_f
 
     code, report = doctor(repo, home)
     server = [f for f in report["findings"] if f["check"] == "server"]
-    assert code == 1 and len(server) == 2 and all(f["severity"] == "error" for f in server)
-    assert "launcher: project" in server[0]["fix"] and server[0]["path"] == ".mcp.json"
+    assert code == 1
+    assert len(server) == 2
+    assert all(f["severity"] == "error" for f in server)
+    assert "launcher: project" in server[0]["fix"]
+    assert server[0]["path"] == ".mcp.json"
 
 
 def test_doctor_fix_rerenders_a_mcp_json_from_before_the_launcher(git_repo, home):
@@ -231,9 +249,11 @@ def test_doctor_fix_rerenders_a_mcp_json_from_before_the_launcher(git_repo, home
     config.write_text(original)  # the default again, not synced yet: .mcp.json still starts `orkestra`
     console_script(repo / ".venv" / "bin")
     code, report = doctor(repo, home)
-    assert code == 1 and any(f["check"] == "server" and f["fixable"] for f in report["findings"])
+    assert code == 1
+    assert any(f["check"] == "server" and f["fixable"] for f in report["findings"])
     code, report = doctor(repo, home, "--fix")
-    assert code == 0 and "server" not in checks(report), report
+    assert code == 0, report
+    assert "server" not in checks(report), report
     assert json.loads((repo / ".mcp.json").read_text())["mcpServers"]["orkestra"]["command"] == "sh"
 
 
@@ -244,9 +264,9 @@ def test_the_launcher_says_what_to_install_when_nothing_is_found(git_repo, home)
         capture_output=True,
         text=True,
     )
-    assert (
-        done.returncode == 127 and "uv tool install orkestra" in done.stderr and "mcp.launcher" in done.stderr
-    )
+    assert done.returncode == 127
+    assert "uv tool install orkestra" in done.stderr
+    assert "mcp.launcher" in done.stderr
 
 
 def test_an_absolute_launcher_is_this_interpreter_and_doctor_warns_when_it_is_committed(git_repo, home):
@@ -257,11 +277,13 @@ def test_an_absolute_launcher_is_this_interpreter_and_doctor_warns_when_it_is_co
     config.write_text(config.read_text() + "\nmcp: {launcher: absolute}\n")
     assert run_cli("sync", cwd=repo, env=env).returncode == 0
     entry = json.loads((repo / ".mcp.json").read_text())["mcpServers"]["orkestra"]
-    assert Path(entry["command"]).is_absolute() and entry["args"][:2] == ["-m", "orkestra"]
+    assert Path(entry["command"]).is_absolute()
+    assert entry["args"][:2] == ["-m", "orkestra"]
     tools, answer = rendered_session(
         repo, "orkestra", {"PATH": BARE_PATH, "HOME": str(home)}, "get_truth", {"truth_id": "GT-NOPE-1"}
     )
-    assert "search_registry" in tools and answer.is_error
+    assert "search_registry" in tools
+    assert answer.is_error
     _, report = doctor(repo, home)
     assert "server" not in checks(report)
     git(repo, "add", "-A")
@@ -299,10 +321,14 @@ def test_the_plugin_servers_start_in_a_repository_without_orkestra_and_answer_wh
     tools, answer = session(
         "sh", [expand(a, other) for a in entry["args"]], other, bare, "why", {"target": "x.py"}
     )
-    assert "why" in tools and answer.is_error and "orkestra init" in answer.content[0].text
+    assert "why" in tools
+    assert answer.is_error
+    assert "orkestra init" in answer.content[0].text
     entry = servers["maguyva"]
     tools, answer = session("sh", [expand(a, other) for a in entry["args"]], other, bare, "repo_overview")
-    assert "repo_overview" in tools and answer.is_error and "orkestra code index" in answer.content[0].text
+    assert "repo_overview" in tools
+    assert answer.is_error
+    assert "orkestra code index" in answer.content[0].text
 
 
 def test_serve_without_orkestra_yaml_answers_after_init_without_a_restart(git_repo, home):
@@ -327,8 +353,11 @@ def test_serve_without_orkestra_yaml_answers_after_init_without_a_restart(git_re
                 return first, made, await client.call_tool("list_agents_skills", {})
 
     first, made, second = anyio.run(go)
-    assert first.is_error and f"orkestra init {repo}" in first.content[0].text
-    assert made.returncode == 0 and not second.is_error and second.structured_content["agents"]
+    assert first.is_error
+    assert f"orkestra init {repo}" in first.content[0].text
+    assert made.returncode == 0
+    assert not second.is_error
+    assert second.structured_content["agents"]
 
 
 def test_doctor_reports_the_plugin_scope_and_a_plugin_server_that_cannot_start(git_repo, home, tmp_path):
@@ -351,10 +380,13 @@ def test_doctor_reports_the_plugin_scope_and_a_plugin_server_that_cannot_start(g
     )
     code, report = doctor(repo, home)
     scope = next(f for f in report["findings"] if f["check"] == "plugin" and f["severity"] == "info")
-    assert "user scope" in scope["message"] and "every repository" in scope["message"]
+    assert "user scope" in scope["message"]
+    assert "every repository" in scope["message"]
     assert "--scope project" in scope["fix"]
     failing = [f for f in report["findings"] if f["check"] == "plugin" and f["severity"] == "error"]
-    assert code == 1 and failing and "uv tool install orkestra" in failing[0]["fix"]
+    assert code == 1
+    assert failing
+    assert "uv tool install orkestra" in failing[0]["fix"]
     console_script(home / ".local" / "bin")  # installed as a tool: found from any repository
     # a new process: doctor starts each server once per process
     _, report = doctor(repo, home, run=conftest.run_cli)
@@ -369,9 +401,12 @@ def test_a_missing_then_stale_index_is_reported_and_fix_builds_it(git_repo, home
     assert run_cli("init", cwd=repo, env=isolated(home)).returncode == 0
     _, report = doctor(repo, home)
     index = next(f for f in report["findings"] if f["check"] == "index")
-    assert "no code index" in index["message"] and index["fixable"] and index["severity"] == "warning"
+    assert "no code index" in index["message"]
+    assert index["fixable"]
+    assert index["severity"] == "warning"
     _, report = doctor(repo, home, "--fix")
-    assert any(d["check"] == "index" for d in report["fixed"]) and "index" not in checks(report, "warning")
+    assert any(d["check"] == "index" for d in report["fixed"])
+    assert "index" not in checks(report, "warning")
     (repo / "shop" / "extra.py").write_text("def more():\n    return 1\n")
     _, report = doctor(repo, home)
     stale = next(f for f in report["findings"] if f["check"] == "index")
@@ -434,9 +469,11 @@ def test_code_serve_without_an_index_answers_what_to_run_then_answers_once_index
                 return first, made, await client.call_tool("find_symbol", {"symbol_name": "total"})
 
     first, made, second = anyio.run(go)
-    assert first.is_error and "run `orkestra code index`" in first.content[0].text
+    assert first.is_error
+    assert "run `orkestra code index`" in first.content[0].text
     assert made.returncode == 0, made.stderr
-    assert not second.is_error and second.structured_content["count"] == 1
+    assert not second.is_error
+    assert second.structured_content["count"] == 1
 
 
 def test_another_vendors_server_missing_from_a_bare_path_is_a_warning_and_ours_an_error(git_repo, home):
@@ -449,4 +486,6 @@ def test_another_vendors_server_missing_from_a_bare_path_is_a_warning_and_ours_a
     (repo / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
     code, report = doctor(repo, home)
     found = {f["message"].split("'")[1]: f["severity"] for f in report["findings"] if f["check"] == "server"}
-    assert code == 1 and found == {"vendor": "warning", "maguyva": "error"}  # an HTTP server starts nothing
+    # an HTTP server starts nothing
+    assert code == 1
+    assert found == {"vendor": "warning", "maguyva": "error"}

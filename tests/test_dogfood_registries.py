@@ -137,7 +137,8 @@ def test_tools_registry_declares_the_eleven_maguyva_tools_over_stdio(ws):
         "orkestra",
         ["code", "serve", "--repo", "${CLAUDE_PROJECT_DIR:-.}"],
     )
-    assert "find_symbol" in server.guide and "intelligent_search" in server.guide
+    assert "find_symbol" in server.guide
+    assert "intelligent_search" in server.guide
 
 
 def test_decision_records_cite_files_that_exist(ws):
@@ -149,13 +150,15 @@ def test_decision_records_cite_files_that_exist(ws):
 def test_deprecated_ground_truth_points_to_a_current_one(ws):
     truths = {gt.id: gt for _, gt in ws.all_truths()}
     deprecated = [gt for gt in truths.values() if gt.status == "deprecated"]
-    assert deprecated and all(truths[gt.superseded_by].status == "current" for gt in deprecated)
+    assert deprecated
+    assert all(truths[gt.superseded_by].status == "current" for gt in deprecated)
     assert sum(gt.status == "current" for gt in truths.values()) >= 10
 
 
 def test_domain_folders_follow_the_four_file_pattern(ws):
     complete = [d.name for d in ws.domains if len(d.files) == 4]
-    assert len(complete) >= 3 and len(complete) == len(ws.domains)
+    assert len(complete) >= 3
+    assert len(complete) == len(ws.domains)
 
 
 def test_skill_sections_helper_reports_every_registry_skill_complete():

@@ -29,7 +29,8 @@ def local():
 
 def test_documents_become_48_bytes_of_sign_bits(local):
     packed = local.embed_documents(CORPUS)
-    assert packed.dtype == np.uint8 and packed.shape == (len(CORPUS), 48)
+    assert packed.dtype == np.uint8
+    assert packed.shape == (len(CORPUS), 48)
     assert len({row.tobytes() for row in packed}) == len(CORPUS)
 
 

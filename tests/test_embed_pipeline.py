@@ -39,7 +39,9 @@ def test_every_chunk_gets_a_vector_and_a_second_run_has_nothing_to_do(indexed, e
     with EmbeddingCache(tmp_path / "cache.sqlite") as cache:
         first = embed_index(store, embedder, cache)
         second = embed_index(store, embedder, cache)
-    assert first.chunks > 5 and first.embedded == first.chunks and first.coverage == 1.0
+    assert first.chunks > 5
+    assert first.embedded == first.chunks
+    assert first.coverage == 1.0
     assert (second.chunks, second.embedded) == (0, 0)
     _ids, packed = store.load_vectors(model_key(embedder))
     assert packed.shape == (first.chunks, 48)
@@ -58,7 +60,9 @@ def test_the_cache_survives_a_full_reindex_and_deleting_the_index(indexed, embed
         assert estimate(store, SETTINGS, cache).to_embed == 0
         again = embed_index(store, embedder, cache)
         store.close()
-    assert paid > 0 and again.embedded == 0 and again.cache_hits == again.chunks == paid
+    assert paid > 0
+    assert again.embedded == 0
+    assert again.cache_hits == again.chunks == paid
 
 
 def test_an_edited_file_only_needs_its_own_chunks_embedded(indexed, embedder, tmp_path):
@@ -91,7 +95,8 @@ def test_semantic_joins_the_fusion_and_finds_code_by_meaning(indexed, embedder, 
         assert "semantic" in answer["modalities_used"]
         assert answer["results"][0]["path"] == "shop/checkout.py"
         quick = api.intelligent_search("where do we sleep between attempts", preset="quick")
-        assert quick["modalities_used"] == ["semantic"] and quick["results"]
+        assert quick["modalities_used"] == ["semantic"]
+        assert quick["results"]
     finally:
         api.close()
 
@@ -109,7 +114,8 @@ def test_cli_estimates_embeds_and_reports_coverage(indexed, tmp_path):
     estimate_run = run_cli("code", "embed", "--estimate", *args, cwd=root, env=env)
     assert estimate_run.returncode == 0, estimate_run.stderr
     planned = json.loads(estimate_run.stdout)
-    assert planned["to_embed"] == planned["chunks"] > 0 and planned["estimated_cost_usd"] is None
+    assert planned["to_embed"] == planned["chunks"] > 0
+    assert planned["estimated_cost_usd"] is None
     before = json.loads(run_cli("code", "status", str(root), "--store", str(store_path), cwd=root).stdout)
     assert before["embeddings"]["coverage"] == 0.0
     embedded = run_cli("code", "embed", *args, cwd=root, env=env)
@@ -131,7 +137,8 @@ def test_embed_refuses_when_no_backend_is_configured(indexed):
 
     root, store_path = indexed
     result = run_cli("code", "embed", "--repo", str(root), "--store", str(store_path), cwd=root)
-    assert result.returncode == 1 and "embeddings are off" in result.stderr
+    assert result.returncode == 1
+    assert "embeddings are off" in result.stderr
 
 
 def test_the_repository_embedding_settings_are_read_on_first_use_not_by_a_grep(indexed):
@@ -142,7 +149,8 @@ def test_the_repository_embedding_settings_are_read_on_first_use_not_by_a_grep(i
         assert api.search_text_json("def")["count"] > 0
         assert api.embedding_settings is FROM_CONFIG  # a grep never read them
         status = api.index_status().model_dump()
-        assert status["embeddings"]["backend"] == "local" and status["embeddings"]["coverage"] == 0.0
+        assert status["embeddings"]["backend"] == "local"
+        assert status["embeddings"]["coverage"] == 0.0
         assert api.embedding_settings.backend == "local"  # read once, now kept
     finally:
         api.close()

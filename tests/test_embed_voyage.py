@@ -34,13 +34,15 @@ def test_defaults_are_voyage_4_large_2048_ubinary_with_document_and_query_input_
     doc, query = stub.requests
     assert (doc["model"], doc["output_dimension"], doc["output_dtype"]) == ("voyage-4-large", 2048, "ubinary")
     assert (doc["input_type"], query["input_type"]) == ("document", "query")
-    assert doc["path"] == "/v1/embeddings" and doc["auth"] == f"Bearer {GOOD_KEY}"
+    assert doc["path"] == "/v1/embeddings"
+    assert doc["auth"] == f"Bearer {GOOD_KEY}"
 
 
 def test_bits_round_trip_to_the_servers_sign_bits(stub):
     texts = ["alpha", "beta gamma", "def f(x): return x"]
     packed = embedder(stub).embed_documents(texts)
-    assert packed.dtype == np.uint8 and packed.shape == (3, 256)
+    assert packed.dtype == np.uint8
+    assert packed.shape == (3, 256)
     expected = pack_signs(np.stack([float_vector(t, 2048) for t in texts]))
     assert np.array_equal(packed, expected)
 
@@ -62,7 +64,8 @@ def test_a_429_is_retried_with_backoff_then_succeeds(stub):
     emb = embedder(stub)
     emb._sleep = sleeps.append
     assert emb.embed_documents(["x"]).shape == (1, 256)
-    assert len(stub.requests) == 3 and sleeps == [0.01, 0.02]
+    assert len(stub.requests) == 3
+    assert sleeps == [0.01, 0.02]
 
 
 def test_persistent_server_errors_give_up_with_a_clear_error(stub):
@@ -97,6 +100,7 @@ def test_a_second_run_makes_zero_requests_thanks_to_the_cache(stub, tmp_path):
         first, stats1 = embed_cached(embedder(stub), cache, texts)
         requests_after_first = len(stub.requests)
         second, stats2 = embed_cached(embedder(stub), cache, texts + texts[:3])
-    assert requests_after_first >= 1 and len(stub.requests) == requests_after_first
+    assert requests_after_first >= 1
+    assert len(stub.requests) == requests_after_first
     assert (stats1.embedded, stats2.embedded, stats2.cache_hits) == (20, 0, 23)
     assert np.array_equal(first, second[:20])

@@ -106,4 +106,5 @@ def test_every_rendered_skill_passes_agentskills_validate(synced):
         )
         if result.returncode != 0:
             failures.append(f"{skill.parent.name}: {result.stdout}{result.stderr}")
-    assert rendered_names(synced)["skills"] and failures == []
+    assert rendered_names(synced)["skills"]
+    assert failures == []

@@ -26,14 +26,16 @@ def test_init_is_idempotent_and_never_overwrites(git_repo: Path):
     (git_repo / "orkestra.yaml").write_text("version: 1\nproject: mine\n")
     (git_repo / ".gitignore").write_text("node_modules/")
     first = json.loads(run_cli("init", cwd=git_repo).stdout)
-    assert first["skipped"] == ["orkestra.yaml"] and first["gitignore_updated"] is True
+    assert first["skipped"] == ["orkestra.yaml"]
+    assert first["gitignore_updated"] is True
     assert first["gitattributes_updated"] is True
     assert (
         "ai_assets/reference/changelog/commits_processed.jsonl merge=union"
         in (git_repo / ".gitattributes").read_text()
     )
     second = json.loads(run_cli("init", cwd=git_repo).stdout)
-    assert second["created"] == [] and second["gitignore_updated"] is False
+    assert second["created"] == []
+    assert second["gitignore_updated"] is False
     assert second["gitattributes_updated"] is False
     assert (git_repo / "orkestra.yaml").read_text() == "version: 1\nproject: mine\n"
     assert (git_repo / ".gitignore").read_text().splitlines() == [

@@ -71,14 +71,15 @@ def test_flask_maintainers_dynamic_version_and_the_framework_reach_the_agents(gi
     result = init_workspace(root)
     assert "flask-specialist" in result.agents
     python = agent(root, "python-specialist")
-    assert "Flask" in python["description"] and "Werkzeug" in python["description"]
+    assert "Flask" in python["description"]
+    assert "Werkzeug" in python["description"]
     assert "`src/flask/globals.py`" in python["instructions"]  # imported by four modules: the hub
-    assert (
-        "`src/flask/__main__.py`" in python["instructions"] and "`src/flask/cli.py`" in python["instructions"]
-    )
+    assert "`src/flask/__main__.py`" in python["instructions"]
+    assert "`src/flask/cli.py`" in python["instructions"]
     assert "`src/flask`" in python["instructions"]
     flask = agent(root, "flask-specialist")
-    assert "this is Flask itself" in flask["description"] and "src/flask/globals.py" in flask["instructions"]
+    assert "this is Flask itself" in flask["description"]
+    assert "src/flask/globals.py" in flask["instructions"]
     for name in ("code-reviewer", "debugger", "test-engineer"):
         assert "src/flask/globals.py" in agent(root, name)["instructions"]
     assert "Flask: this is Flask itself, built on Werkzeug, Jinja and Click." in truths(root)
@@ -88,7 +89,8 @@ def test_flask_maintainers_dynamic_version_and_the_framework_reach_the_agents(gi
     build = run_cli("plugin", "build", "--out", str(out), cwd=root)
     assert build.returncode == 0, build.stderr
     manifest = json.loads((out / "plugins/flask/.claude-plugin/plugin.json").read_text())
-    assert manifest["version"] == "3.1.0" and manifest["author"] == {"name": "Pallets"}
+    assert manifest["version"] == "3.1.0"
+    assert manifest["author"] == {"name": "Pallets"}
 
 
 def test_requests_setup_py_is_read_never_run_and_version_comes_from_the_version_module(git_repo: Path):
@@ -122,7 +124,8 @@ def test_requests_setup_py_is_read_never_run_and_version_comes_from_the_version_
         "2.32.3",
         ("Kenneth Reitz", "Nate Prewitt"),
     )
-    assert info.manifest == "setup.py" and info.packages == ("requests",)
+    assert info.manifest == "setup.py"
+    assert info.packages == ("requests",)
     assert info.hubs[0] == "requests/models.py"
     assert (info.test_command, info.command_sources["test"]) == ("make test", "Makefile")
     init_workspace(root)
@@ -168,7 +171,8 @@ def test_xarray_layout_claude_md_command_and_scm_version(git_repo: Path):
     assert (
         info["test_command"] == "uv run pytest xarray -n auto"
     )  # the repository's own, not python -m pytest
-    assert info["test_evidence"] == ["CLAUDE.md"] and info["lint_command"] == "pre-commit run --all-files"
+    assert info["test_evidence"] == ["CLAUDE.md"]
+    assert info["lint_command"] == "pre-commit run --all-files"
     assert "Tests run with `uv run pytest xarray -n auto`." in truths(root)
     tester = agent(root, "test-engineer")
     assert "`uv run pytest xarray -n auto` (as CLAUDE.md says)" in tester["instructions"]
@@ -229,10 +233,12 @@ def test_package_json_scripts_contributors_and_react(git_repo: Path):
         "pnpm run lint",
         "pnpm run build",
     )
-    assert info["frameworks"] == ["React"] and "react-specialist" in result.agents
+    assert info["frameworks"] == ["React"]
+    assert "react-specialist" in result.agents
     specialist = agent(root, "javascript-specialist")
     assert "built on React" in specialist["description"]
-    assert "`src/lib/api.js`" in specialist["instructions"] and "`src/index.js`" in specialist["instructions"]
+    assert "`src/lib/api.js`" in specialist["instructions"]
+    assert "`src/index.js`" in specialist["instructions"]
     assert "`pnpm run build`" in agent(root, "ci-maintainer")["instructions"]
 
 
@@ -253,13 +259,13 @@ def test_go_module_path_tag_version_cobra_and_make_lint(git_repo: Path):
     result = init_workspace(root)
     info = json.loads(json.dumps(result.project))
     assert (info["name"], info["module"], info["version"]) == ("shipit", "github.com/acme/shipit", "1.4.0")
-    assert info["frameworks"] == ["cobra"] and "cobra-specialist" in result.agents
+    assert info["frameworks"] == ["cobra"]
+    assert "cobra-specialist" in result.agents
     assert (info["test_command"], info["lint_command"]) == ("make test", "make lint")
     go = agent(root, "go-specialist")
     assert "built on cobra" in go["description"]
-    assert (
-        "`cmd/shipit/main.go`" in go["instructions"] and "`internal/deploy/deploy.go`" in go["instructions"]
-    )
+    assert "`cmd/shipit/main.go`" in go["instructions"]
+    assert "`internal/deploy/deploy.go`" in go["instructions"]
 
 
 def test_hub_files_come_from_the_maguyva_index_when_there_is_one(git_repo: Path):
@@ -269,7 +275,8 @@ def test_hub_files_come_from_the_maguyva_index_when_there_is_one(git_repo: Path)
     indexed = run_cli("code", "index", cwd=root)
     assert indexed.returncode == 0, indexed.stderr
     info = inspect_project(root)
-    assert info.hubs_from == "maguyva index" and info.hubs
+    assert info.hubs_from == "maguyva index"
+    assert info.hubs
     assert all(h.startswith("src/flask/") for h in info.hubs)
     init_workspace(root)
     assert "from the Maguyva index" in agent(root, "python-specialist")["instructions"]

@@ -75,7 +75,8 @@ def test_fixture_has_twenty_edges_that_point_at_listed_definitions(language):
         path, _, line = edge.src.rpartition(":")
         assert 1 <= int(line) <= lines[path], edge
         target, _, target_line = edge.dst.rpartition(":")
-        assert target in lines and (target_line == "1" or edge.dst in defined), edge
+        assert target in lines, edge
+        assert target_line == "1" or edge.dst in defined, edge
     for definition in expected.definitions:
         assert 1 <= definition.line <= lines[definition.path], definition
 
@@ -240,4 +241,5 @@ def test_lang_report_cli_names_the_known_languages_for_an_unknown_one(tmp_path):
         cwd=tmp_path,
     )
     assert result.returncode == 1
-    assert "cobol" in result.stderr and "rust" in result.stderr
+    assert "cobol" in result.stderr
+    assert "rust" in result.stderr

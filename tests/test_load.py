@@ -39,7 +39,8 @@ def test_broken_files_do_not_stop_the_others_loading(tmp_path):
         ("registries/styles.yaml", 2),
         ("registries/agents/bio-analyst.yaml", 1),
     }
-    assert "security-guardian" in ws.agents and len(ws.skills) == 8
+    assert "security-guardian" in ws.agents
+    assert len(ws.skills) == 8
 
 
 def test_ground_truths_in_excluded_hidden_or_vendored_folders_are_not_loaded(tmp_path):

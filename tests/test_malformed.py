@@ -31,7 +31,8 @@ def generated_files(root: Path) -> dict[str, bytes]:
     """Every file sync wrote (owned and merged, per the manifest), plus the manifest itself."""
     manifest = yaml.safe_load((root / ".claude/.orkestra-manifest.json").read_text())
     paths = [*manifest["files"], *manifest["merged"], ".claude/.orkestra-manifest.json"]
-    assert ".claude/settings.json" in paths and len(paths) == 20
+    assert ".claude/settings.json" in paths
+    assert len(paths) == 20
     return {rel: (root / rel).read_bytes() for rel in paths}
 
 

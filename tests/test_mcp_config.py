@@ -38,7 +38,8 @@ def test_vscode_uses_servers_and_an_input_for_the_http_key():
 
 def test_cursor_infers_transport_and_interpolates_env():
     stdio = json.loads(client_config("cursor", ServerSpec()).text)["mcpServers"]["maguyva"]
-    assert "type" not in stdio and stdio["args"][-1] == "${workspaceFolder}"
+    assert "type" not in stdio
+    assert stdio["args"][-1] == "${workspaceFolder}"
     http = json.loads(client_config("cursor", ServerSpec(url="https://m/mcp")).text)["mcpServers"]["maguyva"]
     assert http == {"url": "https://m/mcp", "headers": {"Authorization": "Bearer ${env:MAGUYVA_API_KEY}"}}
 
@@ -47,7 +48,8 @@ def test_windsurf_remote_uses_server_url():
     entry = json.loads(client_config("windsurf", ServerSpec(url="https://m/mcp")).text)["mcpServers"][
         "maguyva"
     ]
-    assert entry["serverUrl"] == "https://m/mcp" and "url" not in entry
+    assert entry["serverUrl"] == "https://m/mcp"
+    assert "url" not in entry
 
 
 def test_codex_is_valid_toml_without_a_type_key():
@@ -75,9 +77,11 @@ def test_cli_prints_each_format_and_rejects_unknown_clients(tmp_path):
     assert result.returncode == 0
     assert tomllib.loads(result.stdout)["mcp_servers"]["maguyva"]["cwd"] == str(tmp_path)
     as_json = json.loads(run_cli("mcp", "config", "--client", "vscode", "--json", cwd=tmp_path).stdout)
-    assert as_json["path"] == ".vscode/mcp.json" and json.loads(as_json["text"])["servers"]
+    assert as_json["path"] == ".vscode/mcp.json"
+    assert json.loads(as_json["text"])["servers"]
     bad = run_cli("mcp", "config", "--client", "emacs", cwd=tmp_path)
-    assert bad.returncode == 2 and "unknown client" in bad.stderr
+    assert bad.returncode == 2
+    assert "unknown client" in bad.stderr
 
 
 def test_server_spec_pins_the_repository_only_for_clients_without_a_project_variable():

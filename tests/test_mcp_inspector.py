@@ -52,7 +52,8 @@ def test_inspector_cli_lists_every_tool_with_an_output_schema(tmp_path):
     tools = json.loads(listed.stdout)["tools"]
     assert {t["name"] for t in tools} == TOOLS
     for tool in tools:
-        assert tool["outputSchema"]["type"] == "object" and tool["outputSchema"]["properties"], tool["name"]
+        assert tool["outputSchema"]["type"] == "object", tool["name"]
+        assert tool["outputSchema"]["properties"], tool["name"]
     assert "portability: 0 errors, 0 warnings" in listed.stderr or "warning" not in listed.stderr.lower(), (
         listed.stderr
     )

@@ -144,7 +144,8 @@ def test_inspector_cli_lists_the_six_orkestra_tools_and_calls_why(memory_workspa
     )
     assert called.returncode == 0, called.stderr[-800:]
     payload = json.dumps(json.loads(called.stdout))
-    assert "DEC-PR-001" in payload and "GT-SHOP-001" in payload
+    assert "DEC-PR-001" in payload
+    assert "GT-SHOP-001" in payload
 
 
 def test_claude_code_shows_the_orkestra_server_connected(memory_workspace, tmp_path):
@@ -252,7 +253,8 @@ def test_a_plugin_at_user_scope_connects_in_a_repository_without_orkestra(tmp_pa
         return [row for row in listed.stdout.splitlines() if row.startswith("plugin:cc:")]
 
     before = rows()
-    assert len(before) == 2 and all("Failed to connect" in row for row in before), before
+    assert len(before) == 2, before
+    assert all("Failed to connect" in row for row in before), before
     doctor = json.loads(run_cli("doctor", "--json", cwd=other, env=env).stdout)
     plugin = [f for f in doctor["findings"] if f["check"] == "plugin"]
     assert any(f["severity"] == "info" and "user scope" in f["message"] for f in plugin)
@@ -262,6 +264,8 @@ def test_a_plugin_at_user_scope_connects_in_a_repository_without_orkestra(tmp_pa
     (tool_bin / "orkestra").write_text(f'#!/bin/sh\nexec "{sys.executable}" -m orkestra "$@"\n')
     (tool_bin / "orkestra").chmod(0o755)
     after = rows()
-    assert len(after) == 2 and all("Connected" in row for row in after), after
+    assert len(after) == 2, after
+    assert all("Connected" in row for row in after), after
     doctor = json.loads(run_cli("doctor", "--json", cwd=other, env=env).stdout)
-    assert doctor["ok"] and not [f for f in doctor["findings"] if f["check"] == "server"]
+    assert doctor["ok"]
+    assert not [f for f in doctor["findings"] if f["check"] == "server"]

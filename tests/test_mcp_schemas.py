@@ -49,13 +49,15 @@ def test_every_tool_publishes_an_object_output_schema_naming_its_answer_keys():
     tools = listed_tools()
     for name, tool in tools.items():
         schema = tool["outputSchema"]
-        assert schema["type"] == "object" and schema["properties"], name
+        assert schema["type"] == "object", name
+        assert schema["properties"], name
         assert "title" not in json.dumps(tool["inputSchema"]), (
             name
         )  # generated titles cost tokens, say nothing
     search = tools["intelligent_search"]["outputSchema"]["properties"]
     assert set(search) == set(SearchAnswer.model_fields)
-    assert search["results"] == {"type": "array"} and search["confidence"] == {"type": "number"}
+    assert search["results"] == {"type": "array"}
+    assert search["confidence"] == {"type": "number"}
 
 
 def test_answers_validate_against_their_model_and_keep_the_dict_shape():
@@ -88,10 +90,14 @@ def test_answers_validate_against_their_model_and_keep_the_dict_shape():
         }
     )
     dumped = answer.model_dump(mode="json")
-    assert "truncated" not in dumped and "repos" not in dumped and "more" not in dumped["results"][0]
+    assert "truncated" not in dumped
+    assert "repos" not in dumped
+    assert "more" not in dumped["results"][0]
     assert dumped["results"][0]["symbol"] is None  # a null that belongs to the shape stays
-    assert answer["results"][0]["citation"] == "a.py:1" and answer.get("truncated", "no") == "no"
-    assert "results" in answer and "truncated" not in answer
+    assert answer["results"][0]["citation"] == "a.py:1"
+    assert answer.get("truncated", "no") == "no"
+    assert "results" in answer
+    assert "truncated" not in answer
 
 
 def test_the_refresh_answer_has_exactly_the_index_summary_fields():

@@ -69,7 +69,8 @@ def test_lists_exactly_the_eleven_tools_within_the_schema_budget(server):
     size = sum(len(json.dumps(t.model_dump(mode="json", exclude_none=True))) for t in tools)
     assert size / 4 <= 2500, f"tool schemas (input and output) cost ~{size // 4} tokens"
     for tool in tools:
-        assert tool.description and len(tool.description) < 200
+        assert tool.description
+        assert len(tool.description) < 200
 
 
 def test_intelligent_search_reports_routing_and_cites_lines(server):
@@ -81,7 +82,8 @@ def test_intelligent_search_reports_routing_and_cites_lines(server):
     )
     assert result["results"][0]["citation"] == "shop/pricing.py:8"
     fused = call(server, "intelligent_search", {"query": "how are payments charged"}).structured_content
-    assert fused["fusion_strategy"] == "ranked" and len(fused["modalities_used"]) >= 2
+    assert fused["fusion_strategy"] == "ranked"
+    assert len(fused["modalities_used"]) >= 2
     assert any("semantic" in note for note in fused["notes"])  # no embeddings here: said, not hidden
 
 
@@ -96,7 +98,8 @@ def test_find_symbol_is_exact_by_default_and_fuzzy_only_on_request(server):
     similar = call(
         server, "find_symbol", {"symbol_name": "apply_discnt", "find_similar": True}
     ).structured_content
-    assert similar["match"] == "similar" and similar["symbols"][0]["symbol"].endswith("apply_discount")
+    assert similar["match"] == "similar"
+    assert similar["symbols"][0]["symbol"].endswith("apply_discount")
     strict = call(
         server, "find_symbol", {"symbol_name": "apply_discnt", "find_similar": True, "exact_match": True}
     )
@@ -124,7 +127,8 @@ def test_get_file_reads_ranges_and_refuses_to_leave_the_repository(server):
     ).structured_content
     assert [line["line"] for line in result["lines"]] == [8, 9]
     assert result["lines"][0]["text"].startswith("def apply_discount")
-    assert result["metadata"]["language"] == "python" and not result["metadata"]["stale"]
+    assert result["metadata"]["language"] == "python"
+    assert not result["metadata"]["stale"]
     for bad in ("../outside.txt", "/etc/passwd", ".git/config", "shop/../../x"):
         outcome = call(server, "get_file", {"path": bad})
         assert outcome.is_error, bad
@@ -149,12 +153,15 @@ def test_overview_context_status_and_refresh(server, project):
     context = call(
         server, "gather_task_context", {"task": "retry payments with backoff", "token_budget": 600}
     ).structured_content
-    assert context["tokens_used"] <= 600 and context["snippets"]
+    assert context["tokens_used"] <= 600
+    assert context["snippets"]
     assert all(":" in s["citation"] for s in context["snippets"])
     status = call(server, "index_status").structured_content
-    assert status["snapshot"]["commit"] and status["not_in_map_count"] == 0
+    assert status["snapshot"]["commit"]
+    assert status["not_in_map_count"] == 0
     refreshed = call(server, "refresh_index").structured_content
-    assert refreshed["mode"] == "incremental" and refreshed["changed"] == 0
+    assert refreshed["mode"] == "incremental"
+    assert refreshed["changed"] == 0
 
 
 def test_the_answer_is_sent_once_as_structured_content_with_a_one_line_summary(server):
@@ -163,13 +170,15 @@ def test_the_answer_is_sent_once_as_structured_content_with_a_one_line_summary(s
     (text,) = result.content
     assert text.text == "1 exact definition(s) of 'cart_total'"  # a summary, not a second copy of the JSON
     search = call(server, "intelligent_search", {"query": "def apply_discount"})
-    assert len(search.content) == 1 and "shop/pricing.py:8" in search.content[0].text
+    assert len(search.content) == 1
+    assert "shop/pricing.py:8" in search.content[0].text
     assert len(search.content[0].text) < 200
 
 
 def test_answers_are_bounded_with_a_truncation_note(server):
     result = call(server, "search_text", {"pattern": "price", "max_tokens": 200}).structured_content
-    assert result["truncated"] is True and "omitted" in result["truncation_note"]
+    assert result["truncated"] is True
+    assert "omitted" in result["truncation_note"]
 
 
 def test_index_status_reports_files_changed_since_the_snapshot(tmp_path):

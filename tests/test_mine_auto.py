@@ -40,7 +40,8 @@ def test_auto_records_every_pending_commit_renders_and_is_idempotent(repo):
     assert (
         f"### Fixed\n\n- bump deps for security alerts ({s['sec'][:7]})\n" in text
     )  # the type, not keywords
-    assert "### Security" not in text and "### Deprecated" not in text
+    assert "### Security" not in text
+    assert "### Deprecated" not in text
     processed, _ = ledger_files(mining(root))
     assert {r["by"] for r in read_records(processed)} == {"auto"}
     again = run_auto(mining(root))
@@ -66,7 +67,8 @@ def test_dry_run_shows_the_entries_and_writes_nothing(repo):
         "summary": "add search",
     } in result["entries"]
     assert result["files"][0]["status"] == "missing"
-    assert not (root / "CHANGELOG.md").exists() and not (root / "ai_assets").exists()
+    assert not (root / "CHANGELOG.md").exists()
+    assert not (root / "ai_assets").exists()
 
 
 def test_people_and_llms_win_over_auto_and_auto_never_overrides_them(repo, tmp_path):
@@ -85,14 +87,16 @@ def test_people_and_llms_win_over_auto_and_auto_never_overrides_them(repo, tmp_p
     )
     commit_classifications(paths, batch)
     notes = released_notes(paths)
-    assert notes[s["chore"]]["summary"] == "Tidy for users" and s["feat"] not in notes
+    assert notes[s["chore"]]["summary"] == "Tidy for users"
+    assert s["feat"] not in notes
     assert run_auto(paths)["recorded"] == 0
     with pytest.raises(
         WorkspaceError, match="already classified"
     ):  # a person's line is not replaced silently
         classify_commit(paths, s["chore"], changelog="fixed")
     text = (root / "CHANGELOG.md").read_text()
-    assert "Tidy for users" in text and "add search" not in text
+    assert "Tidy for users" in text
+    assert "add search" not in text
     assert run_cli("mine", "validate", cwd=root).returncode == 0
 
 
@@ -116,17 +120,21 @@ def test_commit_reads_stdin_with_dash_and_dev_stdin(repo):
     assert piped.returncode == 0, piped.stderr
     assert "Traceback" not in piped.stderr
     bad = run_cli("mine", "commit", "--input", "-", cwd=root, input="{not json\n")
-    assert bad.returncode == 1 and bad.stderr.startswith("<stdin>:1:")
+    assert bad.returncode == 1
+    assert bad.stderr.startswith("<stdin>:1:")
     missing = run_cli("mine", "commit", "--input", "nope.jsonl", cwd=root)
-    assert missing.returncode == 2 and "nope.jsonl: cannot read input" in missing.stderr
+    assert missing.returncode == 2
+    assert "nope.jsonl: cannot read input" in missing.stderr
 
 
 def test_auto_cli_end_to_end(repo):
     root, _ = repo
     dry = run_cli("mine", "auto", "--dry-run", cwd=root)
-    assert dry.returncode == 0 and len(json.loads(dry.stdout)["entries"]) == 4
+    assert dry.returncode == 0
+    assert len(json.loads(dry.stdout)["entries"]) == 4
     done = json.loads(run_cli("mine", "auto", cwd=root).stdout)
-    assert done["released"] == 3 and done["files"][0]["status"] == "created"
+    assert done["released"] == 3
+    assert done["files"][0]["status"] == "created"
     assert json.loads(run_cli("mine", "candidates", "--ledger", "changelog", cwd=root).stdout)["pending"] == 0
 
 
@@ -141,9 +149,9 @@ def test_merge_commits_rank_last_among_candidates(git_repo):
     found = find_candidates(mining(git_repo))["candidates"]
     merge = next(c for c in found if c["signals"]["is_merge"])
     assert merge["signals"]["decision_score"] > 0  # it outscores the plain commits, yet comes last
-    assert (
-        [c["sha"] for c in found][:1] == [topic] and found[-1] is merge and later in [c["sha"] for c in found]
-    )
+    assert [c["sha"] for c in found][:1] == [topic]
+    assert found[-1] is merge
+    assert later in [c["sha"] for c in found]
 
 
 def test_a_conventional_merge_stands_for_the_commits_it_brings_in(git_repo):
@@ -171,9 +179,8 @@ def test_a_conventional_merge_stands_for_the_commits_it_brings_in(git_repo):
         "category": "fixed",
         "summary": "handle b",
     }
-    assert lines[wip]["action"] == "skip" and lines[wip]["reason"].startswith(
-        f"brought in by merge {merge[:12]}"
-    )
+    assert lines[wip]["action"] == "skip"
+    assert lines[wip]["reason"].startswith(f"brought in by merge {merge[:12]}")
 
 
 def test_a_plain_merge_leaves_the_commits_it_brings_in_as_entries(git_repo):

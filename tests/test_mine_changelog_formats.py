@@ -90,7 +90,8 @@ def test_pre_release_tags_cut_their_own_release_and_empty_releases_are_left_out(
     text = (git_repo / "CHANGELOG.md").read_text()
     assert f"## [2.0.0] - 2026-01-03\n\n### Fixed\n\n- last bug ({final[:7]})\n" in text
     assert f"## [2.0.0b1] - 2026-01-01\n\n### Added\n\n- beta feature ({first[:7]})\n" in text
-    assert "2.0.0rc1" not in text and "No notable changes" not in text
+    assert "2.0.0rc1" not in text
+    assert "No notable changes" not in text
 
 
 def test_release_as_instructions_are_not_breaking_changes(git_repo):
@@ -99,10 +100,12 @@ def test_release_as_instructions_are_not_breaking_changes(git_repo):
     real = commit(git_repo, "feat!: drop Python 3.8", {"c": "1\n"}, day=3)
     run_auto(mining(git_repo))
     notes = _notes(git_repo)
-    assert notes[bump]["breaking"] is False and notes[real]["breaking"] is True
+    assert notes[bump]["breaking"] is False
+    assert notes[real]["breaking"] is True
     assert footer not in notes
     text = (git_repo / "CHANGELOG.md").read_text()
-    assert text.count("### BREAKING CHANGES") == 1 and "Release as 3.0.0" in text.split("### Added")[1]
+    assert text.count("### BREAKING CHANGES") == 1
+    assert "Release as 3.0.0" in text.split("### Added")[1]
     other = git_repo.parent / "other"  # release-please lists a Release-As commit whatever its type
     git(git_repo, "clone", "-q", str(git_repo), str(other))
     (other / "orkestra.yaml").write_text("mining:\n  changelog:\n    format: release-please\n")
@@ -140,7 +143,8 @@ def test_monorepo_one_root_changelog_covering_every_package(git_repo):
     files, shas = _monorepo(git_repo, "root")
     assert files == {"CHANGELOG.md": 3}
     text = (git_repo / "CHANGELOG.md").read_text()
-    assert all(s[:7] in text for s in shas) and not (git_repo / "packages/core/CHANGELOG.md").exists()
+    assert all(s[:7] in text for s in shas)
+    assert not (git_repo / "packages/core/CHANGELOG.md").exists()
 
 
 def test_monorepo_per_package_files_by_default_and_both(git_repo, tmp_path):

@@ -25,7 +25,8 @@ COMMANDS = [
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
 def test_every_command_has_help_with_an_example(command, tmp_path):
     result = run_cli(*command, "--help", cwd=tmp_path)
-    assert result.returncode == 0 and "Example:" in result.stdout
+    assert result.returncode == 0
+    assert "Example:" in result.stdout
 
 
 @pytest.fixture
@@ -97,9 +98,11 @@ def test_problems_exit_1_and_usage_errors_exit_2(repo, tmp_path):
     root, shas = repo
     run_cli("mine", "sync", cwd=root)
     unknown = run_cli("mine", "classify", "deadbeef", "--changelog", "added", cwd=root)
-    assert unknown.returncode == 1 and "unknown commit 'deadbeef'" in unknown.stderr
+    assert unknown.returncode == 1
+    assert "unknown commit 'deadbeef'" in unknown.stderr
     both = run_cli("mine", "classify", shas[0], "--changelog", "added", "--skip", "--reason", "x", cwd=root)
-    assert both.returncode == 2 and "exactly one of" in both.stderr
+    assert both.returncode == 2
+    assert "exactly one of" in both.stderr
     assert run_cli("registry", "changelog", "render", cwd=root).returncode == 2
     ledger = root / "ai_assets/reference/changelog/commits_processed.jsonl"
     ledger.parent.mkdir(parents=True)
@@ -139,4 +142,5 @@ def test_status_and_quick_validate_do_not_import_gitpython(repo):
 def test_status_before_any_sync_says_to_sync_first(repo):
     root, _ = repo
     result = run_cli("mine", "status", cwd=root)
-    assert result.returncode == 1 and "run `orkestra mine sync` first" in result.stderr
+    assert result.returncode == 1
+    assert "run `orkestra mine sync` first" in result.stderr

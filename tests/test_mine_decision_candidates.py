@@ -76,7 +76,8 @@ def test_three_question_ranking_with_reasons(git_repo):
     order = [c["sha"] for c in result["candidates"]]
     assert order[0] == shas["schema"]  # breaking + schema + three domains: yes to two questions, top score
     top = result["candidates"][0]
-    assert top["questions_yes"] == 2 and "BREAKING change" in top["questions"]["costly_to_change"]
+    assert top["questions_yes"] == 2
+    assert "BREAKING change" in top["questions"]["costly_to_change"]
     assert any(
         "schema changes" in r and "store/migrations/0002_split.sql" in r
         for r in top["questions"]["costly_to_change"]
@@ -112,7 +113,9 @@ def test_cli_for_decisions_skips_classified_commits(git_repo):
     )
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
-    assert data["for"] == "decisions" and data["pending"] == 5 and len(data["candidates"]) == 2
+    assert data["for"] == "decisions"
+    assert data["pending"] == 5
+    assert len(data["candidates"]) == 2
     # the root commit declares its dependencies as new, like the redis commit: both answer two questions
     assert {c["sha"] for c in data["candidates"]} == {shas["base"], shas["dep"]}
 
@@ -143,7 +146,8 @@ def test_a_merge_answers_no_question_and_comes_last(git_repo):
     sync_index(paths)
     candidates = decision_candidates(paths, limit=None)["candidates"]
     last = candidates[-1]
-    assert last["subject"] == "Merge branch 'side'" and last["questions_yes"] == 0
+    assert last["subject"] == "Merge branch 'side'"
+    assert last["questions_yes"] == 0
     assert last["questions"]["merge"] == ["a merge commit"]
     subjects = [c["subject"] for c in candidates]
     assert subjects[:2] == [

@@ -74,9 +74,13 @@ def test_pr_merges_squashes_and_plain_subjects_are_classified_with_their_numbers
     )
     assert (got[s["deprecate"]]["category"], got[s["remove"]]["category"]) == ("deprecated", "removed")
     for kind, why in (("docs", "only documentation"), ("tests", "only tests"), ("ci", "only CI")):
-        assert got[s[kind]]["action"] == "skip" and why in got[s[kind]]["reason"]
-    assert got[s["bump"]]["action"] == "skip" and "bump" in got[s["bump"]]["reason"]
-    assert s["unclear"] not in got and s["base"] not in got  # below min_confidence: left for review
+        assert got[s[kind]]["action"] == "skip"
+        assert why in got[s[kind]]["reason"]
+    assert got[s["bump"]]["action"] == "skip"
+    assert "bump" in got[s["bump"]]["reason"]
+    # below min_confidence: left for review
+    assert s["unclear"] not in got
+    assert s["base"] not in got
 
 
 def test_the_rendered_changelog_keeps_pr_numbers_and_a_second_run_records_nothing(pr_history):
@@ -89,7 +93,8 @@ def test_the_rendered_changelog_keeps_pr_numbers_and_a_second_run_records_nothin
     text = (repo / "MINED.md").read_text()
     assert f"- Fix crash on empty config (#12) ({s['pr'][:7]})" in text
     assert f"- Add a --quiet option (#13) ({s['squash'][:7]})" in text
-    assert "### Deprecated" in text and "### Removed" in text
+    assert "### Deprecated" in text
+    assert "### Removed" in text
     assert run_auto(mining(repo))["recorded"] == 0
     (repo / "orkestra.yaml").write_text(
         "mining:\n  changelog:\n    path: MINED.md\n    format: release-please\n"
@@ -104,11 +109,13 @@ def test_low_confidence_commits_go_to_candidates_with_their_reading(pr_history):
     repo, s = pr_history
     run_auto(mining(repo))
     found = json.loads(run_cli("mine", "candidates", "--ledger", "changelog", cwd=repo).stdout)
-    assert found["history"] == "plain" and found["pending"] == 2
+    assert found["history"] == "plain"
+    assert found["pending"] == 2
     unclear = next(c for c in found["candidates"] if c["sha"] == s["unclear"])
     reading = unclear["reading"]
     assert (reading["kind"], reading["category"]) == ("plain", "changed")
-    assert reading["confidence"] < 0.7 and reading["why"]
+    assert reading["confidence"] < 0.7
+    assert reading["why"]
     suggested = run_cli("mine", "candidates", "--ledger", "changelog", "--suggest", cwd=repo).stdout
     assert {json.loads(x)["sha"] for x in suggested.splitlines()} == {s["unclear"], s["base"]}
     done = run_cli(
@@ -137,7 +144,8 @@ def test_a_revert_of_a_plain_change_is_a_change_and_names_nothing_it_cannot(git_
     git(repo, "revert", "--no-edit", docs, env=at(5))
     docs_revert = git(repo, "rev-parse", "HEAD").strip()
     got = lines_of(run_auto(mining(repo), dry_run=True))
-    assert got[revert]["action"] == "release" and got[revert]["category"] == "changed"
+    assert got[revert]["action"] == "release"
+    assert got[revert]["category"] == "changed"
     assert got[revert]["summary"] == 'Revert "Fix crash on exit"'
     assert got[docs_revert]["action"] == "skip"
 
@@ -157,7 +165,8 @@ def test_a_pr_merged_into_a_stable_branch_keeps_its_entry_through_the_branch_mer
     got = lines_of(run_auto(mining(repo), dry_run=True))
     assert got[pr]["summary"] == "Fix exit code (#7)"
     assert got[inner]["reason"].startswith("brought in by pull request #7")
-    assert got[branch]["action"] == "skip" and got[branch]["reason"].startswith("merge:")
+    assert got[branch]["action"] == "skip"
+    assert got[branch]["reason"].startswith("merge:")
 
 
 def test_a_conventional_history_is_read_exactly_as_before(git_repo):
@@ -167,7 +176,8 @@ def test_a_conventional_history_is_read_exactly_as_before(git_repo):
     plain = commit(repo, "Fix crash on exit", {"a.py": "c\n"}, day=3)
     result = run_auto(mining(repo), dry_run=True)
     got = lines_of(result)
-    assert result["history"] == "conventional" and result["for_review"] == 0
+    assert result["history"] == "conventional"
+    assert result["for_review"] == 0
     assert got[plain] == {
         "sha": plain,
         "domain": "changelog",

@@ -233,7 +233,8 @@ def test_the_log_parts_give_the_single_logs_records_in_the_same_order(git_repo, 
     with mining_git.log_parts(git_repo, "HEAD", stats) as parts:
         runs = [list(part) for part in parts]
     assert [len(run) for run in runs] == [4, 5]
-    assert [r for run in runs for r in run] == single and len(single) == 9
+    assert [r for run in runs for r in run] == single
+    assert len(single) == 9
     assert any(len(r.parents) == 2 for r in single)  # the merge, diffed against its first parent as before
     kinds = [
         "log" if "log" in a and "--stdin" in a else "rev-list" if "rev-list" in a else a for a in started
@@ -274,7 +275,8 @@ def test_a_log_part_closed_early_stops_its_git(git_repo, monkeypatch):
         stream = iter(parts[0])
         assert next(stream).message.startswith("feat: base")
         stream.close()
-    assert len(started) == 2 and all(proc.returncode is not None for proc in started)
+    assert len(started) == 2
+    assert all(proc.returncode is not None for proc in started)
 
 
 def test_a_sync_in_a_process_that_runs_other_threads_does_not_fork(git_repo, monkeypatch):
@@ -340,7 +342,8 @@ def test_log_gits_write_fully_buffered_output(git_repo, monkeypatch):
     from orkestra.mining.git import log_newest
 
     assert [c.message for c in log_newest(git_repo, "HEAD", False, 5)] == ["feat: one\n"]
-    assert envs and all(env["GIT_FLUSH"] == "0" for env in envs)
+    assert envs
+    assert all(env["GIT_FLUSH"] == "0" for env in envs)
 
 
 def test_claims_give_every_listed_commit_to_one_lane_once():
@@ -361,7 +364,8 @@ def test_claims_give_every_listed_commit_to_one_lane_once():
         256,
         139,
     ]  # 995 left: 695, 395, then half of it but at least 256, then the rest
-    assert claims.newest(10) == 0 and claims.front() == max(b for a, b in runs if a < 500)
+    assert claims.newest(10) == 0
+    assert claims.front() == max(b for a, b in runs if a < 500)
 
 
 def test_claims_exclude_each_other_across_a_fork(monkeypatch):
@@ -384,7 +388,9 @@ def test_claims_exclude_each_other_across_a_fork(monkeypatch):
     child_took = theirs.recv()
     child.join()
     assert sorted(mine + child_took) == list(range(total))
-    assert mine and child_took  # both took part
+    # both took part
+    assert mine
+    assert child_took
 
 
 @pytest.mark.parametrize("newest", [3, 100])  # the child's first stream: 3 commits, or the whole history

@@ -60,7 +60,8 @@ def test_sync_extracts_type_scope_breaking_files_domains_and_packages(git_repo):
         "packages/canonical/pipelines/stages/duckdb_runtime.py",
         "packages/canonical/pyproject.toml",
     ]
-    assert commits[1]["body"] == "Establishes DuckDB." and commits[1]["footers"] == [["Refs", "#12"]]
+    assert commits[1]["body"] == "Establishes DuckDB."
+    assert commits[1]["footers"] == [["Refs", "#12"]]
     assert (fix["breaking"], fix["domains_affected"], fix["packages"]) == (True, ["search"], ["apps/web"])
     assert commits[2]["breaking_description"] == "scores are now 0..1"
     assert (plain["commit_type"], plain["is_releasable_type"], plain["packages"]) == (None, False, ["."])
@@ -125,7 +126,8 @@ def test_rewritten_history_triggers_a_full_resync(git_repo):
     sync_index(paths)
     git(git_repo, "commit", "-q", "--amend", "-m", "feat: two, amended")
     result = sync_index(paths)
-    assert result.mode == "full" and "rewritten" in result.reason
+    assert result.mode == "full"
+    assert "rewritten" in result.reason
     assert [c["subject"] for c in load_index(paths).values()] == ["feat: one", "feat: two, amended"]
 
 

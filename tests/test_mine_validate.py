@@ -133,7 +133,8 @@ def test_four_concurrent_cli_writers_lose_no_line(git_repo):
     assert [p.wait() for p in procs] == [0] * 4
     processed, _ = ledger_files(mining(git_repo))
     lines = [json.loads(line) for line in processed.read_text().splitlines()]
-    assert len(lines) == 80 and {(r["sha"], r["domain"]) for r in lines} == {
+    assert len(lines) == 80
+    assert {(r["sha"], r["domain"]) for r in lines} == {
         (s, d) for s in shas for d in ("changelog", "decisions")
     }
     assert validate_ledgers(mining(git_repo))["ok"] is True

@@ -68,18 +68,22 @@ def test_why_search_and_records_are_cited(shop):
     truth = call(server, "get_truth", {"truth_id": "GT-SHOP-002"}).structured_content
     assert truth["evidence"] == ["src/shop/notes.py"]
     listed = call(server, "list_agents_skills").structured_content
-    assert "orchestrator" in [a["name"] for a in listed["agents"]] and listed["skills"]
+    assert "orchestrator" in [a["name"] for a in listed["agents"]]
+    assert listed["skills"]
     assert all(len(item["description"]) <= 140 for item in listed["agents"] + listed["skills"])
 
 
 def test_errors_the_model_can_fix_are_tool_errors(shop):
     server = build_server(shop[0])
     unknown = call(server, "get_decision", {"decision_id": "DEC-PR-009"})
-    assert unknown.is_error and "did you mean" in unknown.content[0].text
+    assert unknown.is_error
+    assert "did you mean" in unknown.content[0].text
     outside = call(server, "why", {"target": "../../etc/passwd"})
-    assert outside.is_error and "not a path inside the repository" in outside.content[0].text
+    assert outside.is_error
+    assert "not a path inside the repository" in outside.content[0].text
     bounded = call(server, "why", {"target": "src/shop", "limit": 1}).structured_content
-    assert len(bounded["results"]) == 1 and bounded["truncated"]
+    assert len(bounded["results"]) == 1
+    assert bounded["truncated"]
 
 
 def test_propose_decision_writes_a_draft_only(tmp_path):
@@ -104,7 +108,8 @@ def test_propose_decision_writes_a_draft_only(tmp_path):
     import yaml
 
     record = yaml.safe_load((repo / result["path"]).read_text())
-    assert record["status"] == "proposed" and record["files"] == ["src/shop/pricing.py"]
+    assert record["status"] == "proposed"
+    assert record["files"] == ["src/shop/pricing.py"]
     assert record["source_commits"][0]["sha"] == shas["rebate"]
     from orkestra.validation import validate_workspace
     from orkestra.workspace import Workspace
@@ -121,7 +126,8 @@ def test_propose_decision_writes_a_draft_only(tmp_path):
     ):
         args = {"domain": "pricing", "title": "t", "summary": "s", **bad}
         outcome = call(server, "propose_decision", args)
-        assert outcome.is_error and expected in outcome.content[0].text, outcome.content[0].text
+        assert outcome.is_error, outcome.content[0].text
+        assert expected in outcome.content[0].text, outcome.content[0].text
     assert (
         max(p.name for p in (repo / "ai_assets/reference/decisions/records").glob("*.yaml"))
         == "DEC-PR-004.yaml"
@@ -187,9 +193,9 @@ def test_the_tools_registry_declares_exactly_the_served_tools():
     assert rendered["orkestra"]["args"][-3:] == ["serve", "--root", "${CLAUDE_PROJECT_DIR:-.}"]
     assert "maguyva" in rendered
     agent = (REPO / ".claude" / "agents" / "search-relevance-engineer.md").read_text()
-    assert (
-        "### orkestra" in agent and "`why(target)`" in agent
-    )  # the tool guide reaches the agents listing it
+    # the tool guide reaches the agents listing it
+    assert "### orkestra" in agent
+    assert "`why(target)`" in agent
 
 
 def test_mcp_config_prints_the_orkestra_server_for_every_client(tmp_path):
@@ -197,7 +203,8 @@ def test_mcp_config_prints_the_orkestra_server_for_every_client(tmp_path):
 
     claude = run_cli("mcp", "config", "--client", "claude", "--server", "orkestra", cwd=tmp_path)
     entry = json.loads(claude.stdout)["mcpServers"]["orkestra"]
-    assert entry["command"] == "sh" and entry["args"][2:] == [  # the launcher (orkestra.launcher)
+    assert entry["command"] == "sh"
+    assert entry["args"][2:] == [  # the launcher (orkestra.launcher)
         "orkestra",
         "${CLAUDE_PROJECT_DIR:-.}",
         "serve",
@@ -207,7 +214,8 @@ def test_mcp_config_prints_the_orkestra_server_for_every_client(tmp_path):
     codex = run_cli("mcp", "config", "--client", "codex", "--server", "orkestra", cwd=tmp_path)
     assert tomllib.loads(codex.stdout)["mcp_servers"]["orkestra"]["args"][-2:] == ["--root", str(tmp_path)]
     bad = run_cli("mcp", "config", "--client", "claude", "--server", "nope", cwd=tmp_path)
-    assert bad.returncode == 2 and "unknown server" in bad.stderr
+    assert bad.returncode == 2
+    assert "unknown server" in bad.stderr
 
 
 def test_read_only_drops_the_writing_tool_and_remote_http_requires_it(shop):
@@ -219,7 +227,8 @@ def test_read_only_drops_the_writing_tool_and_remote_http_requires_it(shop):
 
     assert {t.name for t in anyio.run(go)} == TOOLS - {"propose_decision"}
     refused = run_cli("serve", "--http", "--host", "0.0.0.0", "--root", str(shop[0]), cwd=shop[0])
-    assert refused.returncode == 2 and "--read-only" in refused.stderr
+    assert refused.returncode == 2
+    assert "--read-only" in refused.stderr
 
 
 def test_the_catalog_listing_is_bounded():
@@ -227,11 +236,15 @@ def test_the_catalog_listing_is_bounded():
 
     many = [{"name": f"skill-{n}", "description": "x" * 140} for n in range(1_000)]
     answer = _bounded_catalog([{"name": "a", "description": "d"}], many)
-    assert answer["agents"] and 0 < len(answer["skills"]) < 1_000 and answer["skill_count"] == 1_000
-    assert answer["truncated"] and "search_registry" in answer["truncation_note"]
+    assert answer["agents"]
+    assert 0 < len(answer["skills"]) < 1_000
+    assert answer["skill_count"] == 1_000
+    assert answer["truncated"]
+    assert "search_registry" in answer["truncation_note"]
     assert len(json.dumps(answer)) <= MAX_CATALOG_CHARS * 1.1
     small = _bounded_catalog([], many[:3])
-    assert "truncated" not in small and len(small["skills"]) == 3
+    assert "truncated" not in small
+    assert len(small["skills"]) == 3
 
 
 def test_a_new_workspace_wires_the_orkestra_server(git_repo):
@@ -248,6 +261,7 @@ def test_a_new_workspace_wires_the_orkestra_server(git_repo):
         "args": ["-c", PROJECT_LAUNCHER, "orkestra", "${CLAUDE_PROJECT_DIR:-.}", "serve"],
     }
     orchestrator = (git_repo / ".claude" / "agents" / "orchestrator.md").read_text()
-    assert "mcp__orkestra__why" in orchestrator and "### orkestra" in orchestrator
+    assert "mcp__orkestra__why" in orchestrator
+    assert "### orkestra" in orchestrator
     answer = call(build_server(git_repo), "list_agents_skills").structured_content
     assert "orchestrator" in [a["name"] for a in answer["agents"]]

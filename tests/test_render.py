@@ -43,12 +43,14 @@ def test_agent_frontmatter_has_tools_as_a_comma_string(synced):
         "model": "opus",
         "color": "blue",
     }
-    assert "## Values (always apply" in body and "### maguyva" in body
+    assert "## Values (always apply" in body
+    assert "### maguyva" in body
 
 
 def test_specialist_without_tools_is_denied_delegation(synced):
     data, body = front(synced / ".claude/agents/bio-analyst.md")
-    assert data["disallowedTools"] == "Agent, Task" and "tools" not in data
+    assert data["disallowedTools"] == "Agent, Task"
+    assert "tools" not in data
     assert "do not delegate" in body
 
 
@@ -71,10 +73,12 @@ def test_skills_render_flat_with_only_spec_keys_and_string_metadata(synced):
     ]
     for name in skills:
         data, _ = front(synced / ".claude/skills" / name / "SKILL.md")
-        assert set(data) <= SPEC_KEYS and data["name"] == name
+        assert set(data) <= SPEC_KEYS
+        assert data["name"] == name
         assert all(isinstance(k, str) and isinstance(v, str) for k, v in data["metadata"].items())
     data, _ = front(synced / ".claude/skills/schema-migration-workflow/SKILL.md")
-    assert data["metadata"]["tier"] == "K2" and data["metadata"]["scope"] == "database"
+    assert data["metadata"]["tier"] == "K2"
+    assert data["metadata"]["scope"] == "database"
     assert data["allowed-tools"] == "Read Grep Bash"
 
 
@@ -85,7 +89,8 @@ def test_deprecated_skill_is_not_rendered(synced):
 def test_skill_assets_are_copied_with_their_executable_bit(synced):
     script = synced / ".claude/skills/schema-migration-workflow/scripts/plan.sh"
     source = synced / "registries/skills/domains/schema-migration-workflow/scripts/plan.sh"
-    assert script.read_bytes() == source.read_bytes() and os.access(script, os.X_OK)
+    assert script.read_bytes() == source.read_bytes()
+    assert os.access(script, os.X_OK)
     assert (synced / ".claude/skills/schema-migration-workflow/references/checklist.md").is_file()
 
 

@@ -18,7 +18,8 @@ def test_readme_gives_exactly_two_setup_commands():
     """README.md's quick start has the main-job command and the test command."""
     commands = readme_commands()
     assert len(commands) == 2
-    assert "orkestra sync" in commands[0] and "pytest" in commands[1]
+    assert "orkestra sync" in commands[0]
+    assert "pytest" in commands[1]
 
 
 def test_ci_runs_readme_test_command_verbatim():
@@ -35,7 +36,9 @@ def test_ci_lints_with_the_pinned_ruff_before_the_tests():
     pins = re.findall(r'"ruff==([0-9.]+)"', (REPO / "pyproject.toml").read_text())
     assert len(pins) == 1, "pyproject.toml pins ruff exactly once (the test extra)"
     script = (REPO / ".ci" / "lint").read_text()
-    assert "ruff" in script and "format --check" in script and '"$ruff" check' in script
+    assert "ruff" in script
+    assert "format --check" in script
+    assert '"$ruff" check' in script
 
 
 def test_lint_refuses_a_ruff_other_than_the_pin(tmp_path):
@@ -48,4 +51,5 @@ def test_lint_refuses_a_ruff_other_than_the_pin(tmp_path):
     )
     assert result.returncode == 2
     (pin,) = re.findall(r'"ruff==([0-9.]+)"', (REPO / "pyproject.toml").read_text())
-    assert f"needs ruff {pin}" in result.stderr and "0.0.1" in result.stderr
+    assert f"needs ruff {pin}" in result.stderr
+    assert "0.0.1" in result.stderr

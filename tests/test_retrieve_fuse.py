@@ -24,7 +24,8 @@ def test_confident_queries_take_the_direct_path_to_the_dominant_modality():
 
 def test_default_preset_runs_the_three_heaviest_modalities_with_k40():
     route = plan_route(classify(parse("how does the sync planner work")))
-    assert route.strategy == "rrf" and route.k == 40
+    assert route.strategy == "rrf"
+    assert route.k == 40
     assert set(route.weights) == {"semantic", "text", "structure"}
     assert sum(route.weights.values()) == pytest.approx(1.0)
     assert route.weights["semantic"] == pytest.approx(0.5 / 0.9)
@@ -84,7 +85,8 @@ def test_central_files_rise_and_vendor_paths_sink():
         demoted=lambda h: h.path.startswith("vendor/"),
     )
     assert [f.hit.path for f in fused] == ["hub.py", "leaf.py", "vendor/lib.py"]
-    assert fused[-1].demoted and fused[-1].score == pytest.approx(1.0 / 41 * DEMOTION)
+    assert fused[-1].demoted
+    assert fused[-1].score == pytest.approx(1.0 / 41 * DEMOTION)
 
 
 def test_best_chunk_per_file_and_deterministic_ties():
@@ -118,4 +120,5 @@ def test_lists_from_different_repositories_are_fused_by_rank_not_by_raw_score():
     fused = fuse_lists([big, small], k=60)
     assert [name for name, _ in fused] == ["a", "x", "b", "y", "c"]
     assert fuse_lists([small, big], k=60, limit=3) == [("x", 0.9), ("a", 900.0), ("y", 0.8)]
-    assert fuse_lists([[], small]) == small and fuse_lists([]) == []
+    assert fuse_lists([[], small]) == small
+    assert fuse_lists([]) == []

@@ -106,6 +106,9 @@ def test_question_ness_is_read_once_for_the_classifier_and_the_message_lookup():
 
     asked = parse("Where is the KeyError raised?")
     pasted = parse("KeyError: 'name' not found in the registry")
-    assert asked.question and not pasted.question
-    assert classify(asked).reason != "error token" and not is_message(asked)
-    assert classify(pasted).reason == "error token" and is_message(pasted)
+    assert asked.question
+    assert not pasted.question
+    assert classify(asked).reason != "error token"
+    assert not is_message(asked)
+    assert classify(pasted).reason == "error token"
+    assert is_message(pasted)

@@ -88,9 +88,11 @@ def test_a_question_with_a_code_fence_is_a_task_ranked_by_the_names_the_code_use
         "from shop.checkout import checkout\nprint(checkout([10, 20], 'spring'))\n```\n\n"
         "I expected `27.0` but got `30`. The code should be normalised before `apply_discount` looks it up."
     )
-    assert classify(parse(query)).name == "understand_code" and classify(parse(query)).reason == "task text"
+    assert classify(parse(query)).name == "understand_code"
+    assert classify(parse(query)).reason == "task text"
     parsed = parse(query)
-    assert "checkout" in parsed.code_calls and "shop.checkout.checkout" in parsed.code_imports
+    assert "checkout" in parsed.code_calls
+    assert "shop.checkout.checkout" in parsed.code_imports
     answer = api.intelligent_search(query)
     assert answer["fusion_strategy"] == "ranked"
     assert set(paths(answer)[:2]) <= {"shop/checkout.py", "shop/pricing.py"}
@@ -111,7 +113,8 @@ KeyError: 'NOPE'
 """
     parsed = parse(query)
     assert [f.function for f in parsed.frames] == ["<module>", "checkout", "apply_discount"]
-    assert parsed.exception == "KeyError" and parsed.exception_message == "'NOPE'"
+    assert parsed.exception == "KeyError"
+    assert parsed.exception_message == "'NOPE'"
     assert classify(parse(query)).name != "exact_match"
     answer = api.intelligent_search(query)
     assert paths(answer)[0] == "shop/pricing.py"
@@ -146,7 +149,8 @@ def test_asking_for_tests_lifts_their_demotion(api):
 
 def test_limit_counts_files_and_extra_places_come_under_more(api):
     answer = api.intelligent_search("how does blueprint registration work register_blueprint", limit=3)
-    assert len(answer["results"]) == 3 and len(set(paths(answer))) == 3
+    assert len(answer["results"]) == 3
+    assert len(set(paths(answer))) == 3
     first = answer["results"][0]
     assert first["path"] == "shop/registry.py"
     assert {m["symbol"] for m in first["more"]} | {first["symbol"]} >= {
@@ -168,7 +172,8 @@ def test_an_empty_routed_modality_falls_back_with_a_note_instead_of_an_empty_ans
 
 def test_nothing_at_all_still_explains_itself(api):
     answer = api.intelligent_search("zzqx wvvut", path_prefix="nowhere/")
-    assert answer["results"] == [] and any("nothing matched" in n for n in answer["notes"])
+    assert answer["results"] == []
+    assert any("nothing matched" in n for n in answer["notes"])
 
 
 def test_the_cli_gives_the_mcp_answer(api):
@@ -185,7 +190,8 @@ def test_the_ranker_cache_is_reused_and_rebuilt_when_files_change(api, tmp_path)
 
     place = cache_path(api.store_location)
     api.intelligent_search("blueprint registration")
-    assert place is not None and place.is_file()
+    assert place is not None
+    assert place.is_file()
     again = load_file_index(api.store, api.store_location)
     assert again.paths == api._file_index().paths
     place.write_bytes(b"not a numpy file")
@@ -224,9 +230,11 @@ def test_parse_reads_identifiers_paths_modules_and_pytest_frames():
         "parse_args\n\nsrc/_pytest/python.py:123: in collect\nE   AssertionError: boom"
     )
     assert {"Blueprint.register", "HTTPServer", "parse_args"} <= set(parsed.identifiers)
-    assert "src/flask/blueprints.py" in parsed.paths and "flask.globals" in parsed.modules
+    assert "src/flask/blueprints.py" in parsed.paths
+    assert "flask.globals" in parsed.modules
     assert [(f.file, f.line, f.function) for f in parsed.frames] == [
         ("src/_pytest/python.py", 123, "collect")
     ]
-    assert parsed.exception == "AssertionError" and parsed.is_task
+    assert parsed.exception == "AssertionError"
+    assert parsed.is_task
     assert {"register", "Blueprint", "collect"} <= set(parsed.names)

@@ -181,7 +181,8 @@ def test_a_pasted_error_with_its_values_filled_in_finds_the_raise_in_code(api):
     assert any("pasted message" in note for note in answer["notes"])
     # the built bundle, the changelog and the docs repeat the message: listed, if at all, as demoted
     repeats = [r for r in answer["results"] if r["path"] in ("dist/app.js", "CHANGELOG.md", "docs/errors.md")]
-    assert repeats and all(r["demoted"] for r in repeats)
+    assert repeats
+    assert all(r["demoted"] for r in repeats)
 
 
 def test_the_values_of_a_message_are_left_out_of_what_the_ranker_reads():
@@ -239,7 +240,9 @@ def test_a_pasted_environment_listing_is_left_out_of_the_question():
     )
     kept = without_listings(text)
     assert "Plotting fails on datetime axes" in kept
-    assert "scipy" not in kept and "pandas" not in kept and "commit: None" not in kept
+    assert "scipy" not in kept
+    assert "pandas" not in kept
+    assert "commit: None" not in kept
     assert "numpy 1.23.0" in kept  # one line alone is no listing
     assert "KeyError: 'x'" in without_listings("Fails\nKeyError: 'x'\n")
 

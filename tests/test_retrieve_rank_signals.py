@@ -140,12 +140,14 @@ def test_a_task_text_uses_embeddings_as_a_ranker_signal_when_the_index_has_them(
         plain = api.intelligent_search(query)
         assert plain["modalities_used"] == []  # no vectors: the file ranker alone, no routed retriever ran
         short = api.intelligent_search("how is elimination pivoted")  # not a task: its routed retrievers
-        assert short["modalities_used"] and set(short["modalities_used"]) <= set(short["weights"])
+        assert short["modalities_used"]
+        assert set(short["modalities_used"]) <= set(short["weights"])
         api.embedder = HashEmbedder()
         with EmbeddingCache(tmp_path / "cache.db") as cache:
             embed_index(api.store, api.embedder, cache)
         answer = api.intelligent_search(query)
-        assert answer["fusion_strategy"] == "ranked" and "semantic" in answer["modalities_used"]
+        assert answer["fusion_strategy"] == "ranked"
+        assert "semantic" in answer["modalities_used"]
         engine = next(r for r in answer["results"] if r["path"] == "lib/engine.py")
         assert engine["signals"]["retrievers"] > 0  # the semantic hit feeds the ranker
         assert answer["results"][0]["path"] == "lib/engine.py"

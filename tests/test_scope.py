@@ -43,9 +43,11 @@ def test_a_scope_of_two_stores_answers_with_repository_qualified_citations(scope
     symbols = scoped.find_symbol("apply_discount").dump()["symbols"]
     assert {s["repo"] for s in symbols} == {"shop", "billing"}
     only = scoped.search_text("apply_discount", path_prefix="billing:")
-    assert only.results and {r.repo for r in only.results} == {"billing"}
+    assert only.results
+    assert {r.repo for r in only.results} == {"billing"}
     lines = scoped.get_file("billing:billing.py", start_line=1, end_line=1)
-    assert lines.citation == "billing:billing.py:1" and lines.lines[0].text.startswith("def apply_discount")
+    assert lines.citation == "billing:billing.py:1"
+    assert lines.lines[0].text.startswith("def apply_discount")
 
 
 def test_rankings_are_fused_by_rank_whatever_each_store_scores(scoped):
@@ -81,11 +83,13 @@ def test_the_mcp_tools_serve_a_scope_with_the_same_answer_schemas(scoped):
             return search, context, overview, refs
 
     search, context, overview, refs = anyio.run(go)
-    assert not search.is_error and search.structured_content["results"][0]["citation"].split(":")[0] in (
+    assert not search.is_error
+    assert search.structured_content["results"][0]["citation"].split(":")[0] in (
         "shop",
         "billing",
     )
-    assert context.structured_content["snippets"] and context.structured_content["tokens_used"] <= 600
+    assert context.structured_content["snippets"]
+    assert context.structured_content["tokens_used"] <= 600
     assert overview.structured_content["workspace"] == "local"
     assert {r["repo"] for r in overview.structured_content["repositories"]} == {"shop", "billing"}
     assert "billing:billing.py:6" in {r["citation"] for r in refs.structured_content["references"]}

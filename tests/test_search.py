@@ -58,7 +58,9 @@ def test_exact_id_hit_ranks_first_even_against_higher_scores():
     )
     hits = index.search("gt-a-002")
     assert ids(hits) == ["GT-A-002", "GT-A-001"]
-    assert hits[0].exact and not hits[1].exact and hits[1].score > hits[0].score
+    assert hits[0].exact
+    assert not hits[1].exact
+    assert hits[1].score > hits[0].score
 
 
 def test_entries_matching_every_term_outrank_higher_scoring_partial_matches():

@@ -20,7 +20,8 @@ def test_every_corpus_folder_is_labelled_and_every_label_has_a_folder():
     on_disk = {(p.parent.parent.name, p.parent.name) for p in CORPUS.glob("*/*/SKILL.md")}
     labelled = {(label, name) for label, cases in labels().items() for name in cases}
     assert on_disk == labelled
-    assert len(labels()["malicious"]) >= MIN_CASES and len(labels()["benign"]) >= MIN_CASES
+    assert len(labels()["malicious"]) >= MIN_CASES
+    assert len(labels()["benign"]) >= MIN_CASES
 
 
 def test_audit_meets_recall_and_false_positive_targets_on_the_corpus():
@@ -52,7 +53,8 @@ def test_the_review_corpus_is_labelled_with_a_technique_and_large_enough():
     labelled = yaml.safe_load((REVIEW_CORPUS / "labels.yaml").read_text(encoding="utf-8"))
     on_disk = {(p.parent.parent.name, p.parent.name) for p in REVIEW_CORPUS.glob("*/*/SKILL.md")}
     assert on_disk == {(label, name) for label, cases in labelled.items() for name in cases}
-    assert len(labelled["malicious"]) >= 40 and len(labelled["benign"]) >= 40
+    assert len(labelled["malicious"]) >= 40
+    assert len(labelled["benign"]) >= 40
     assert all(case["technique"] for cases in labelled.values() for case in cases.values())
 
 

@@ -84,7 +84,8 @@ def test_ingest_writes_our_source_format_with_normalised_metadata(tmp_path: Path
         "stacks/genome-qc",
         {"name": "bioinformatics", "dormant": True},
     )
-    assert report["unmapped_tools"] == ["WebFetch"] and report["not_copied"] == ["notes.txt"]
+    assert report["unmapped_tools"] == ["WebFetch"]
+    assert report["not_copied"] == ["notes.txt"]
     target = root / "registries" / "skills" / "stacks" / "genome-qc"
     front = yaml.safe_load((target / "SKILL.md").read_text().split("---\n")[1])
     assert front["metadata"]["last_updated"] == report["metadata"]["last_updated"]

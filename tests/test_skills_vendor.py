@@ -45,5 +45,6 @@ def test_vendor_skills_render_as_copies_whose_directory_equals_their_name(tmp_pa
     root = vendor_workspace(tmp_path)
     assert run_cli("sync", cwd=root).returncode == 0
     rendered = root / ".claude" / "skills" / "aws-s3-sync"
-    assert rendered.is_dir() and not rendered.is_symlink()
+    assert rendered.is_dir()
+    assert not rendered.is_symlink()
     assert "name: aws-s3-sync\n" in (rendered / "SKILL.md").read_text()

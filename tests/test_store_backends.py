@@ -126,7 +126,8 @@ def test_batched_reads_answer_like_the_single_reads_on_both_backends(both):
         assert store.symbols_in_paths(paths)["no/such/file.py"] == []
         assert store.centralities(keys) == {k: store.centrality(*k) for k in keys[:2]}
         assert store.centralities(keys)[keys[0]].symbol == "shop.pricing.apply_discount"
-        assert store.file_records([]) == {} and store.centralities([]) == {}
+        assert store.file_records([]) == {}
+        assert store.centralities([]) == {}
     sqlite, postgres = (api.store for api in both)
     assert postgres.symbols_in_paths(paths) == sqlite.symbols_in_paths(paths)
 
@@ -158,7 +159,9 @@ def test_a_ranked_answer_costs_a_constant_number_of_store_reads(both):
                 calls.clear()
                 sqlite.intelligent_search(query, limit=limit, preset="thorough")
                 costs[(query, limit)] = len(calls)
-                assert "file_record" not in calls and "centrality" not in calls and "symbols_in" not in calls
+                assert "file_record" not in calls
+                assert "centrality" not in calls
+                assert "symbols_in" not in calls
         for query in ("how are payments charged", "def apply_discount"):
             assert costs[(query, 3)] == costs[(query, 20)], costs
     finally:
@@ -225,7 +228,8 @@ def test_user_text_is_searched_never_executed(location, tmp_path):
     try:
         found = api.search_text("DROP TABLE files")["results"]
         assert [r["citation"] for r in found] == ["shop/notes.py:1"]
-        assert api.search_text("\\% _")["count"] == 1 and api.search_text("100%")["count"] == 0
+        assert api.search_text("\\% _")["count"] == 1
+        assert api.search_text("100%")["count"] == 0
         assert api.find_symbol("'; DROP TABLE symbols; --")["count"] == 0
         assert api.search_structure(name="*'; DROP*")["count"] == 0
         assert api.intelligent_search("DROP TABLE files")["results"]
@@ -292,7 +296,8 @@ def test_repositories_in_one_database_never_see_each_other(postgres_url, tmp_pat
         }
         assert other_store.file_text("shop/pricing.py") is None
         shop_chunks = [row.chunk_id for row in shop_store.chunks_without_vectors("test/hash/256")]
-        assert shop_chunks and other_store.chunks_by_id(shop_chunks) == {}
+        assert shop_chunks
+        assert other_store.chunks_by_id(shop_chunks) == {}
         other_store.put_vectors("test/hash/256", [(chunk_id, bytes(32)) for chunk_id in shop_chunks])
         assert shop_store.vector_coverage("test/hash/256")[0] == 0  # ids of another repository are ignored
     finally:
@@ -324,7 +329,8 @@ def test_store_locations_accept_urls_from_flag_environment_and_config(tmp_path, 
     located = store_path(root, url)
     assert (located.workspace, located.repo) == ("acme", "api-server")
     assert located.conninfo == "postgresql://ci:s3cret@db.internal:5432/maguyva?sslmode=require"
-    assert "s3cret" not in str(located) and "workspace=acme&repo=api-server" in str(located)
+    assert "s3cret" not in str(located)
+    assert "workspace=acme&repo=api-server" in str(located)
     monkeypatch.setenv("MAGUYVA_STORE", url + "&repo=api")
     assert store_path(root).repo == "api"
     monkeypatch.delenv("MAGUYVA_STORE")

@@ -16,7 +16,8 @@ def test_one_span_per_line_in_order_and_the_limit_holds():
     content = "x x x\nno\nx\n"
     assert [s.line for s in matching_lines("f", content, "x", 10)] == [1, 3]
     assert [s.line for s in matching_lines("f", content, "x", 1)] == [1]
-    assert matching_lines("f", content, "absent", 10) == [] and matching_lines("f", content, "x", 0) == []
+    assert matching_lines("f", content, "absent", 10) == []
+    assert matching_lines("f", content, "x", 0) == []
 
 
 def test_unicode_case_folding_that_changes_length_still_finds_the_line():
@@ -27,7 +28,8 @@ def test_unicode_case_folding_that_changes_length_still_finds_the_line():
 
 
 def test_the_gram_expression_ands_distinct_byte_trigrams_and_needs_three_bytes():
-    assert gram_query("ab") is None and gram_query("é") is None
+    assert gram_query("ab") is None
+    assert gram_query("é") is None
     assert gram_query("aé") == "61c3a9"  # three bytes of UTF-8
     assert (
         gram_query('Say "hi"') == "736179 AND 617920 AND 792022 AND 202268 AND 226869 AND 686922"

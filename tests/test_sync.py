@@ -72,7 +72,8 @@ def test_second_sync_writes_nothing_and_keeps_mtimes(ws_root):
         ".orkestra/cache/sync/noop.json",
     ]
     third = sync(ws_root)  # answered from the stamp: not one file written
-    assert third.returncode == 0 and "already in sync" in third.stdout
+    assert third.returncode == 0
+    assert "already in sync" in third.stdout
     assert mtimes(ws_root) == after
 
 
@@ -99,7 +100,8 @@ def test_hand_edited_generated_file_survives_without_force(ws_root):
     assert target.read_bytes() == edited
     forced = sync(ws_root, "--force")
     assert forced.returncode == 0
-    assert b"proteomic" in target.read_bytes() and b"my local note" not in target.read_bytes()
+    assert b"proteomic" in target.read_bytes()
+    assert b"my local note" not in target.read_bytes()
 
 
 def test_users_own_files_in_claude_are_never_deleted_and_stale_outputs_are_pruned(ws_root):
@@ -147,7 +149,8 @@ def test_user_settings_keys_survive_and_settings_are_never_pruned(ws_root):
     settings.write_text(json.dumps({"permissions": {"allow": ["Bash(ls:*)"]}}))
     assert sync(ws_root).returncode == 0
     merged = json.loads(settings.read_text())
-    assert merged["permissions"] == {"allow": ["Bash(ls:*)"]} and "hooks" in merged
+    assert merged["permissions"] == {"allow": ["Bash(ls:*)"]}
+    assert "hooks" in merged
     manifest = json.loads((ws_root / MANIFEST).read_text())
     assert list(manifest["merged"]) == [".claude/settings.json"]
     assert ".claude/settings.json" not in manifest["files"]

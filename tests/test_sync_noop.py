@@ -38,7 +38,9 @@ def stamped(tmp_path: Path) -> Path:
 
 def test_an_unchanged_tree_is_answered_from_the_stamp_and_a_third_sync_writes_nothing(stamped):
     report = sync(stamped)
-    assert not report.plan.drift and report.applied.written == () and report.applied.deleted == ()
+    assert not report.plan.drift
+    assert report.applied.written == ()
+    assert report.applied.deleted == ()
     assert report.plan.manifest.files  # the manifest is still read (a cheap JSON file) for the report
 
 
@@ -86,12 +88,14 @@ def test_a_drifted_output_is_still_reported_by_check_after_a_stamp(stamped):
     path = stamped / ".claude/agents/security-guardian.md"
     path.write_text(path.read_text() + "\nhand edit\n")
     check = run_cli("sync", "--check", cwd=stamped)
-    assert check.returncode == 1 and "in sync" not in check.stdout.splitlines()[-1:]
+    assert check.returncode == 1
+    assert "in sync" not in check.stdout.splitlines()[-1:]
 
 
 def test_force_never_takes_the_stamp(stamped):
     report = sync(stamped, force=True)
-    assert report.applied is not None and not report.plan.drift
+    assert report.applied is not None
+    assert not report.plan.drift
 
 
 @pytest.mark.parametrize("args", [("sync",), ("sync", "--check")])
@@ -99,7 +103,8 @@ def test_the_fast_path_prints_exactly_what_the_full_command_prints(stamped, args
     fast = run_cli(*args, cwd=stamped)
     full = run_cli(*args, cwd=stamped, env={"ORKESTRA_NO_FASTPATH": "1"})
     assert (fast.returncode, fast.stdout, fast.stderr) == (full.returncode, full.stdout, full.stderr)
-    assert fast.returncode == 0 and fast.stdout.strip() in (
+    assert fast.returncode == 0
+    assert fast.stdout.strip() in (
         "in sync",
         "wrote 0 file(s), deleted 0; already in sync",
     )

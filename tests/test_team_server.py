@@ -92,18 +92,22 @@ def test_workspace_search_fuses_repositories_by_rank_and_packs_context_like_one_
     }
     # RRF over each repository's own order: rank r of every repository comes before rank r + 1 of any
     ranks = [[r.path for r in per_repo[hit.repo]].index(hit.path) for hit in found.results]
-    assert ranks == sorted(ranks) and {hit.repo for hit in found.results} == {"shop", "billing"}
+    assert ranks == sorted(ranks)
+    assert {hit.repo for hit in found.results} == {"shop", "billing"}
     assert sorted(found.repos) == ["billing", "shop"]
     context = acme.gather_task_context("apply a discount to the invoice total", token_budget=800)
-    assert context.snippets and context.tokens_used <= 800
+    assert context.snippets
+    assert context.tokens_used <= 800
     for snippet in context.snippets:
-        assert snippet.citation.startswith(f"{snippet.repo}:") and snippet.text.split(":", 1)[0].isdigit()
+        assert snippet.citation.startswith(f"{snippet.repo}:")
+        assert snippet.text.split(":", 1)[0].isdigit()
     assert {s.repo for s in context.snippets} <= {"shop", "billing"}
 
 
 def test_a_repo_prefix_filters_and_unknown_repositories_are_refused(acme):
     only_billing = acme.intelligent_search("apply_discount", path_prefix="billing:")["results"]
-    assert only_billing and {r["repo"] for r in only_billing} == {"billing"}
+    assert only_billing
+    assert {r["repo"] for r in only_billing} == {"billing"}
     grep = acme.search_text("apply_discount", path_prefix="shop:shop/")["results"]
     assert [r["citation"] for r in grep] == [
         "shop:shop/checkout.py:5",
@@ -149,7 +153,8 @@ def test_ci_index_publishes_a_snapshot_that_clients_see(team, acme):
     assert team["published"]["store"].endswith(f"workspace=acme-{RUN}&repo=billing")
     status = {r["repo"]: r for r in acme.index_status()["repositories"]}
     assert set(status) == {"billing", "shop"}
-    assert status["billing"]["snapshot"]["commit"] == head and status["billing"]["snapshot"]["created_at"]
+    assert status["billing"]["snapshot"]["commit"] == head
+    assert status["billing"]["snapshot"]["created_at"]
     listed = run_cli("code", "repos", "--store", team["acme"], cwd=team["base"])
     assert listed.returncode == 0, listed.stderr
     assert {r["repo"]: r["snapshot"]["commit"] for r in json.loads(listed.stdout)["repositories"]}[
@@ -175,7 +180,8 @@ def test_keys_are_created_listed_revoked_and_only_their_hash_is_stored(team, pos
     )
     assert created.returncode == 0, created.stderr
     key = json.loads(created.stdout)
-    assert key["token"].startswith(f"mgv_{key['id']}_") and key["revoked_at"] is None
+    assert key["token"].startswith(f"mgv_{key['id']}_")
+    assert key["revoked_at"] is None
     with psycopg.connect(postgres_url) as conn:
         stored = conn.execute("SELECT * FROM api_keys WHERE id = %s", (key["id"],)).fetchone()
     assert key["token"].split("_", 2)[2] not in json.dumps(stored, default=str)
@@ -184,9 +190,8 @@ def test_keys_are_created_listed_revoked_and_only_their_hash_is_stored(team, pos
             "code", "keys", "list", "--store", f"{postgres_url}?workspace=keys-{RUN}", cwd=team["base"]
         ).stdout
     )
-    assert [(k["id"], k["name"]) for k in listed["keys"]] == [(key["id"], "alice")] and "token" not in listed[
-        "keys"
-    ][0]
+    assert [(k["id"], k["name"]) for k in listed["keys"]] == [(key["id"], "alice")]
+    assert "token" not in listed["keys"][0]
     revoked = run_cli(
         "code",
         "keys",
@@ -198,7 +203,8 @@ def test_keys_are_created_listed_revoked_and_only_their_hash_is_stored(team, pos
         f"keys-{RUN}",
         cwd=team["base"],
     )
-    assert revoked.returncode == 0 and json.loads(revoked.stdout)["revoked_at"]
+    assert revoked.returncode == 0
+    assert json.loads(revoked.stdout)["revoked_at"]
     unknown = run_cli(
         "code",
         "keys",
@@ -210,9 +216,11 @@ def test_keys_are_created_listed_revoked_and_only_their_hash_is_stored(team, pos
         f"keys-{RUN}",
         cwd=team["base"],
     )
-    assert unknown.returncode == 1 and "unknown API key 'nope'" in unknown.stderr
+    assert unknown.returncode == 1
+    assert "unknown API key 'nope'" in unknown.stderr
     sqlite = run_cli("code", "keys", "list", "--store", str(team["base"] / "x.db"), cwd=team["base"])
-    assert sqlite.returncode == 2 and "PostgreSQL" in sqlite.stderr
+    assert sqlite.returncode == 2
+    assert "PostgreSQL" in sqlite.stderr
 
 
 def _key(store: str, name: str, cwd: Path) -> dict:
@@ -251,9 +259,12 @@ def test_http_server_answers_only_live_keys_of_its_own_workspace(team):
         )
         cited = {r["citation"].split(":", 1)[0] for r in search.structured_content["results"]}
         assert cited == {"shop", "billing"}
-        assert crafted_repo.is_error and "no repository 'vault'" in crafted_repo.content[0].text
-        assert crafted_path.is_error and "outside the repository" in crafted_path.content[0].text
-        assert not dropped.is_error and dropped.structured_content["count"] == 0
+        assert crafted_repo.is_error
+        assert "no repository 'vault'" in crafted_repo.content[0].text
+        assert crafted_path.is_error
+        assert "outside the repository" in crafted_path.content[0].text
+        assert not dropped.is_error
+        assert dropped.structured_content["count"] == 0
         assert {r["repo"] for r in status.structured_content["repositories"]} == {"shop", "billing"}
         run_cli("code", "keys", "revoke", acme_key["id"], "--store", team["acme"], cwd=team["base"])
         assert initialize_status(url, acme_key["token"]) == 401  # revocation takes effect on the next request
@@ -279,4 +290,5 @@ def test_cli_queries_span_the_workspace_with_repo_star(team):
         f"{team['acme'].split('?')[0]}?workspace=nobody-{RUN}&repo=*",
         cwd=team["base"],
     )
-    assert missing.returncode == 1 and "no indexed repositories" in missing.stderr
+    assert missing.returncode == 1
+    assert "no indexed repositories" in missing.stderr

@@ -71,7 +71,8 @@ def test_malformed_stdin_is_recorded_and_never_fails_the_agent(git_repo):
     )
     assert (result.returncode, result.stdout) == (0, "")
     [event] = stored(git_repo)
-    assert event.name == "malformed" and event.fields["raw"] == '{"hook_event_name": "PreToolUse", "tool_na'
+    assert event.name == "malformed"
+    assert event.fields["raw"] == '{"hook_event_name": "PreToolUse", "tool_na'
 
 
 def test_an_unwritable_store_still_exits_0_with_a_note_on_stderr(git_repo):

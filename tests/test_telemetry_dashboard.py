@@ -113,7 +113,8 @@ def test_the_page_is_self_contained_with_every_chart_and_a_table_view(project):
     assert set(charts.charts) == set(CHARTS)
     for name, labels in CHARTS.items():
         chart = charts.charts[name]
-        assert chart["marks"] > 0 and not chart["empty"], name
+        assert chart["marks"] > 0, name
+        assert not chart["empty"], name
         assert all(any(label in text for text in chart["texts"]) for label in labels), (
             name,
             chart["texts"][:20],
@@ -137,13 +138,17 @@ def test_since_and_session_filter_the_page(project, tmp_path):
     )
     assert result.returncode == 0, result.stderr
     html = out.read_text()
-    assert "<b>999</b>events" in html and "<b>1</b>sessions" in html  # its malformed line has no session
-    assert "s3 · bash:pytest" in html and "s0 · bash:pytest" not in html
+    # its malformed line has no session
+    assert "<b>999</b>events" in html
+    assert "<b>1</b>sessions" in html
+    assert "s3 · bash:pytest" in html
+    assert "s0 · bash:pytest" not in html
     later = run_cli("telemetry", "dashboard", "--since", "2030-01-01", "--output", str(out), cwd=project)
     assert later.returncode == 0
     assert 'data-empty="true"' in out.read_text()
     bad = run_cli("telemetry", "dashboard", "--since", "yesterday-ish", cwd=project)
-    assert bad.returncode == 2 and "--since" in bad.stderr
+    assert bad.returncode == 2
+    assert "--since" in bad.stderr
 
 
 @pytest.mark.skipif(chromium() is None, reason="Debian's chromium is not installed (.ci/run installs it)")
@@ -161,7 +166,8 @@ def test_headless_chromium_renders_every_chart_and_takes_the_docs_screenshot(pro
         assert all(any(label in t for t in charts.charts[name]["texts"]) for label in labels), name
     shot = tmp_path / "shot.png"
     taken = run_chromium("--window-size=1400,1700", f"--screenshot={shot}", page.as_uri())
-    assert taken.returncode == 0 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", taken.stderr[-2000:]
+    assert taken.returncode == 0, taken.stderr[-2000:]
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", taken.stderr[-2000:]
     assert shot.stat().st_size > 50_000  # a blank page is a few KB
     if os.environ.get("ORKESTRA_UPDATE_SCREENSHOTS"):  # refresh the docs' picture on request only
         DOCS_SHOT.parent.mkdir(parents=True, exist_ok=True)
@@ -255,7 +261,8 @@ def test_the_time_axis_writes_distinct_labels_that_do_not_overlap(seconds):
     labels, counts = timeline(events)
     assert len(set(labels)) == len(labels)  # no two slices share a start label
     ticks = _axis_ticks(_stacked("events-over-time", "t", labels, counts))
-    assert len(ticks) >= 5 and len(set(ticks)) == len(ticks), ticks
+    assert len(ticks) >= 5, ticks
+    assert len(set(ticks)) == len(ticks), ticks
     # at 6.5 px a character, each tick ends before the next begins (the chart is 1,320 px of slices)
     assert sum(len(t) * 6.5 + 12 for t in ticks) <= 1360
 
@@ -266,14 +273,13 @@ def test_long_failure_loop_names_fit_with_the_full_name_as_tooltip():
     name = "0f8fad5b-d9cb-469f-a165-70867728950e · bash:pytest"
     svg = _hbars("failure-loops", "Failure loops", [(name, 3, "1 loop, 3 failures")])
     label = re.search(r'class="label"><title>([^<]*)</title>([^<]*)</text>', svg)
-    assert label and label.group(1) == name.replace("'", "&#x27;")
+    assert label
+    assert label.group(1) == name.replace("'", "&#x27;")
     shown = label.group(2)
-    assert (
-        len(shown) <= LABEL_CHARS
-        and "…" in shown
-        and shown.endswith("bash:pytest")
-        and shown.startswith("0f8f")
-    )
+    assert len(shown) <= LABEL_CHARS
+    assert "…" in shown
+    assert shown.endswith("bash:pytest")
+    assert shown.startswith("0f8f")
 
 
 def test_every_label_is_text_never_markup():

@@ -148,14 +148,17 @@ def test_tool_fields_keep_ids_duration_and_sizes_not_response_bodies(git_repo):
     fields = recorded.event.fields
     assert fields["tool_use_id"] == "toolu_05Read"
     assert fields["duration_ms"] == 3
-    assert "tool_response" not in fields and fields["tool_response_chars"] > 100
+    assert "tool_response" not in fields
+    assert fields["tool_response_chars"] > 100
 
 
 def test_secrets_in_prompts_and_commands_are_redacted_before_storage(git_repo):
     prompt = record_hook(fixture_payload("UserPromptSubmit", git_repo), env={}, cwd=str(git_repo), ts=TS)
     push = record_hook(fixture_payload("PostToolUseFailure-bash", git_repo), env={}, cwd=str(git_repo), ts=TS)
     text = Path(prompt.path).read_text()
-    assert "sk_test_51Habc" not in text and "hunter2" not in text and "ghp_aBcDeF" not in text
+    assert "sk_test_51Habc" not in text
+    assert "hunter2" not in text
+    assert "ghp_aBcDeF" not in text
     assert prompt.event.fields["prompt"].endswith(f"STRIPE_SECRET_KEY={MASK} and password: {MASK}")
     assert push.event.fields["tool_input"]["command"] == (
         f"git push https://deploy:{MASK}@github.com/acme/shop.git main"
@@ -193,7 +196,8 @@ def test_codex_notify_payload_maps_to_the_shared_schema(git_repo):
 def test_malformed_input_is_kept_as_a_malformed_event(raw, reason, git_repo):
     recorded = record_hook(raw, env={"CLAUDE_PROJECT_DIR": str(git_repo)}, cwd="/", ts=TS)
     assert recorded.event.labels == {"event": "malformed", "agent_tool": "claude-code", "outcome": "n/a"}
-    assert recorded.event.fields["raw"] == raw and recorded.event.fields["raw_chars"] == len(raw)
+    assert recorded.event.fields["raw"] == raw
+    assert recorded.event.fields["raw_chars"] == len(raw)
     assert recorded.event.fields["error"].startswith(reason)
     assert load_events(Path(recorded.path).parent).events == [recorded.event]
 

@@ -167,9 +167,11 @@ def test_pushed_events_come_back_with_the_schema_labels(server, git_repo):
     }
     assert labels["session_id"] == "7f3c2a10-5b1e-4c6e-9d1a-2f4b8e6c0a11"  # structured metadata
     assert labels["repository"] == git_repo.name
-    assert line["tool_name"] == "mcp__maguyva__find_symbol" and "session_id" not in line
+    assert line["tool_name"] == "mcp__maguyva__find_symbol"
+    assert "session_id" not in line
     indexed = set(get_json(f"{server.url}/loki/api/v1/labels")["data"])
-    assert indexed >= SCHEMA and not indexed & {"session_id", "tool_name", "repository", "bash_cli", "skill"}
+    assert indexed >= SCHEMA
+    assert not indexed & {"session_id", "tool_name", "repository", "bash_cli", "skill"}
     # the seeds' own queries, verbatim but for the service name
     bash = query(server, "query_range", f'{{service_name="{name}"}} | json | bash_cli="git"')
     assert [json.loads(line)["tool_name"] for _, line in entries(bash)] == ["Bash"]
@@ -196,7 +198,8 @@ def test_every_dashboard_query_runs_and_returns_the_seeded_events(server, tmp_pa
         data = wait_for(
             lambda logql=logql, path=path: (d := query(server, path, logql)) and d["result"] and d
         )
-        assert data and data["result"], (spec.title, logql)
+        assert data, (spec.title, logql)
+        assert data["result"], (spec.title, logql)
         answers[spec.title, spec.kind] = data
     calls = sum(e.name == "PreToolUse" for e in events)
     assert totals(answers["Events", "stat"], "") == {"": len(events)}
@@ -284,7 +287,8 @@ def test_killing_loki_mid_batch_loses_nothing_and_the_next_run_sends_it(server, 
         first = loki.flush(str(tmp_path), loki.target(proxy.url, service_name=name), {}, backoff=(0.01, 0.02))
     finally:
         proxy.close()
-    assert first.sent == loki.BATCH_EVENTS and first.pending == len(events) - loki.BATCH_EVENTS
+    assert first.sent == loki.BATCH_EVENTS
+    assert first.pending == len(events) - loki.BATCH_EVENTS
     assert "kept for the next run" in first.warnings[0]
     assert loki.pending_events(str(tmp_path)) == first.pending
     server.start()  # same port, same data
@@ -292,7 +296,8 @@ def test_killing_loki_mid_batch_loses_nothing_and_the_next_run_sends_it(server, 
     assert (second.sent, second.pending, second.warnings) == (first.pending, 0, [])
     count = f'sum(count_over_time({{service_name="{name}"}} [2h]))'  # exactly once: a resent entry is dropped
     data = wait_for(lambda: (d := query(server, "query", count)) and totals(d, "") == {"": len(events)} and d)
-    assert data and totals(data, "") == {"": len(events)}
+    assert data
+    assert totals(data, "") == {"": len(events)}
 
 
 def test_the_hook_never_waits_for_loki_and_keeps_what_it_cannot_send(git_repo):
@@ -329,7 +334,8 @@ def test_the_hook_never_waits_for_loki_and_keeps_what_it_cannot_send(git_repo):
     store = str(git_repo / ".orkestra" / "telemetry")
     assert wait_for(lambda: loki.pending_events(store) == 1 and not _flusher_running(store), 30)
     failed = run_cli("telemetry", "flush", cwd=git_repo, env={"ORKESTRA_LOKI_BACKOFF": ""})
-    assert failed.returncode == 1 and json.loads(failed.stdout)["pending"] == 1
+    assert failed.returncode == 1
+    assert json.loads(failed.stdout)["pending"] == 1
     stub = StubLoki()
     stub.start()
     try:
@@ -385,7 +391,9 @@ def test_pushes_are_capped_in_events_and_bytes():
         (Event(timestamp(), {"event": "Stop", "agent_tool": "claude-code"}, {"blob": "x" * 60_000}), None)
     ] * 40
     sizes = [end - start for start, end in loki.chunks(big)]
-    assert sum(sizes) == 40 and max(sizes) == 17  # 17 × ~60 KB ≤ 1 MiB
+    # 17 × ~60 KB ≤ 1 MiB
+    assert sum(sizes) == 40
+    assert max(sizes) == 17
     assert loki.chunks([]) == []
 
 
@@ -428,7 +436,8 @@ def test_hooks_appending_while_flushers_run_lose_nothing_and_duplicate_nothing(t
         for thread in flushers:
             thread.join()
         final = loki.flush(store, where, {})
-        assert final.pending == 0 and loki.pending_events(store) == 0
+        assert final.pending == 0
+        assert loki.pending_events(store) == 0
         data = query(stub, "query", 'sum by (session_id) (count_over_time({service_name="hooks-race"} [1h]))')
         assert totals(data, "session_id") == {f"w{w}": 150 for w in range(8)}
         assert sum(len(v) for v in stub.store.streams.values()) == 1200

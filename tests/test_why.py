@@ -42,7 +42,8 @@ def test_why_a_path_ranks_direct_before_history_and_cites_everything(shop):
     assert answer["via"] == "path"
     assert citations(answer) == ["GT-SHOP-001", "DEC-PR-001", "DEC-PR-003", shas["rules"][:12]]
     decision = answer["results"][1]
-    assert decision["match"] == "direct" and decision["matched_files"] == ["src/shop/pricing.py"]
+    assert decision["match"] == "direct"
+    assert decision["matched_files"] == ["src/shop/pricing.py"]
     assert decision["do"] == ["Round with round(x, 2) at the end of each pricing function."]
     assert decision["avoid"] == ["Returning unrounded floats from pricing code."]
     assert [c["sha"] for c in decision["commits"]] == [shas["rules"]]  # from source_commits and the ledger
@@ -95,9 +96,11 @@ def test_why_a_symbol_resolves_through_the_index(shop, indexed):
     with pytest.raises(OrkestraError, match="no symbol 'apply_discount'"):
         why(repo, "apply_discount")
     qualified = why(repo, "src/shop/pricing.py::apply_rebate")
-    assert qualified["via"] == "symbol" and qualified["lines"] == answer["lines"]
+    assert qualified["via"] == "symbol"
+    assert qualified["lines"] == answer["lines"]
     cli = run_cli("why", "apply_rebate", "--root", str(repo), cwd=repo)
-    assert cli.returncode == 0 and json.loads(cli.stdout)["symbol"] == "shop.pricing.apply_rebate", cli.stderr
+    assert cli.returncode == 0, cli.stderr
+    assert json.loads(cli.stdout)["symbol"] == "shop.pricing.apply_rebate", cli.stderr
 
 
 def test_why_without_an_index_still_answers_paths_and_says_why_a_symbol_cannot(shop):
@@ -105,7 +108,8 @@ def test_why_without_an_index_still_answers_paths_and_says_why_a_symbol_cannot(s
     with pytest.raises(OrkestraError, match="no Maguyva index"):
         why(repo, "apply_rebate", index_lookup=False)
     answer = why(repo, "src/shop/pricing.py::apply_rebate", index_lookup=False)
-    assert answer["via"] == "path" and "no Maguyva index" in answer["notes"][0]
+    assert answer["via"] == "path"
+    assert "no Maguyva index" in answer["notes"][0]
 
 
 def test_why_refuses_paths_outside_the_repository(shop):
@@ -123,16 +127,21 @@ def test_why_cli_json_table_and_errors(shop):
     text = run_cli(
         "why", "src/shop/new_name.py", "--format", "text", "--no-index", "--root", str(repo), cwd=repo
     )
-    assert "formerly: src/shop/old_name.py" in text.stdout and "DEC-PR-001" in text.stdout
+    assert "formerly: src/shop/old_name.py" in text.stdout
+    assert "DEC-PR-001" in text.stdout
     table = run_cli(
         "why", "src/shop/new_name.py", "--format", "table", "--no-index", "--root", str(repo), cwd=repo
     )
-    assert "┃ citation" in table.stdout and "│ DEC-PR-001" in table.stdout
+    assert "┃ citation" in table.stdout
+    assert "│ DEC-PR-001" in table.stdout
     missing = run_cli("why", "src/shop/never.py", "--no-index", "--root", str(repo), cwd=repo)
-    assert missing.returncode == 1 and "no such path" in missing.stderr
+    assert missing.returncode == 1
+    assert "no such path" in missing.stderr
     bounded = run_cli("why", "src/shop", "--no-index", "--limit", "2", "--root", str(repo), cwd=repo)
     data = json.loads(bounded.stdout)
-    assert len(data["results"]) == 2 and data["truncated"] and data["count"] == 6
+    assert len(data["results"]) == 2
+    assert data["truncated"]
+    assert data["count"] == 6
 
 
 # --- stale facts ----------------------------------------------------------------------------
@@ -153,7 +162,8 @@ def test_validate_reports_a_deleted_evidence_file_with_the_deleting_commit(shop)
     repo, shas = shop
     found = stale(repo)
     message = found[("evidence", "statements.0.evidence.1")]
-    assert "'src/shop/legacy.py' does not exist" in message and f"deleted in {shas['drop'][:10]}" in message
+    assert "'src/shop/legacy.py' does not exist" in message
+    assert f"deleted in {shas['drop'][:10]}" in message
     assert "deleted in" in found[("decision-file", "files.0")]
 
 
@@ -161,13 +171,15 @@ def test_validate_suggests_the_rename_git_knows(shop):
     repo, shas = shop
     found = stale(repo)
     for key in (("evidence", "statements.0.evidence.2"), ("decision-file", "files.1")):
-        assert "renamed it to 'src/shop/new_name.py'" in found[key] and shas["rename"][:10] in found[key]
+        assert "renamed it to 'src/shop/new_name.py'" in found[key]
+        assert shas["rename"][:10] in found[key]
 
 
 def test_validate_reports_evidence_changed_after_last_verified_with_the_commits(shop):
     repo, shas = shop
     message = stale(repo)[("evidence-changed", "statements.0.evidence.0")]
-    assert "after last_verified 2026-01-03" in message and shas["rebate"][:10] in message
+    assert "after last_verified 2026-01-03" in message
+    assert shas["rebate"][:10] in message
     assert shas["rules"][:10] not in message  # committed before the truth was verified
     assert "set last_verified" in message
     assert not any(key[1].startswith("statements.1") for key in stale(repo))  # notes.py untouched since
@@ -176,14 +188,16 @@ def test_validate_reports_evidence_changed_after_last_verified_with_the_commits(
 def test_validate_reports_a_rewritten_decision_file(shop):
     repo, shas = shop
     message = stale(repo)[("decision-rewritten", "files.2")]
-    assert "'src/shop/pricing.py' was rewritten" in message and shas["rebate"][:10] in message
+    assert "'src/shop/pricing.py' was rewritten" in message
+    assert shas["rebate"][:10] in message
     assert "--decision DEC-PR-001 --role supporting" in message
 
 
 def test_validate_reports_a_vanished_symbol(shop, indexed):
     repo, _ = shop
     message = stale(repo, True)[("evidence-symbol", "statements.0.evidence.0")]
-    assert "'apply_discount' is no longer in src/shop/pricing.py" in message and "--similar" in message
+    assert "'apply_discount' is no longer in src/shop/pricing.py" in message
+    assert "--similar" in message
 
 
 def test_validate_cli_shows_stale_facts_as_warnings_only(shop):
@@ -200,7 +214,8 @@ def test_system_status_counts_the_stale_warnings(shop):
     assert result.returncode == 0, result.stderr
     health = json.loads(result.stdout)["health"]
     assert health["validation"]["warnings"] >= 6
-    assert health["stale_facts"]["count"] >= 6 and len(health["stale_facts"]["first"]) == 5
+    assert health["stale_facts"]["count"] >= 6
+    assert len(health["stale_facts"]["first"]) == 5
     assert any("renamed it to 'src/shop/new_name.py'" in line for line in health["stale_facts"]["first"])
 
 
@@ -211,7 +226,9 @@ def test_dogfood_why_fuse_returns_the_search_decision_and_truths():
     found = citations(answer)
     assert found[:2] == ["DEC-SR-001", "GT-ORK-014"] or set(found[:2]) == {"DEC-SR-001", "GT-ORK-014"}
     decision = answer["results"][found.index("DEC-SR-001")]
-    assert decision["match"] == "direct" and decision["do"] and decision["avoid"]
+    assert decision["match"] == "direct"
+    assert decision["do"]
+    assert decision["avoid"]
     assert any(r["kind"] == "changelog" for r in answer["results"])  # the commit that made it, released
 
 
@@ -230,7 +247,8 @@ def test_a_classified_decision_takes_its_files_from_its_commits(tmp_path):
     sync_index(paths)
     classify_commit(paths, shas["rebate"], decision="DEC-PR-009")
     record = yaml.safe_load((repo / "ai_assets/reference/decisions/records/DEC-PR-009.yaml").read_text())
-    assert record["files"] == ["src/shop/pricing.py"] and record["status"] == "proposed"
+    assert record["files"] == ["src/shop/pricing.py"]
+    assert record["status"] == "proposed"
     classify_commit(paths, shas["rename"], decision="DEC-PR-009", role="supporting")
     record = yaml.safe_load((repo / "ai_assets/reference/decisions/records/DEC-PR-009.yaml").read_text())
     assert record["files"] == ["src/shop/new_name.py", "src/shop/old_name.py", "src/shop/pricing.py"]

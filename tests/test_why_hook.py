@@ -72,15 +72,18 @@ def test_covered_file_gets_ids_and_do_avoid_through_additional_context(shop):
             "session_id": f"cover-{tool}"
         }
         result = hook(event, shop)
-        assert result.returncode == 0 and result.stderr == ""
+        assert result.returncode == 0
+        assert result.stderr == ""
         answer = json.loads(result.stdout)
         assert set(answer) == {"hookSpecificOutput"}
         output = answer["hookSpecificOutput"]
         assert set(output) == {"hookEventName", "additionalContext"}  # never a permission decision
         assert output["hookEventName"] == "PreToolUse"
         context = output["additionalContext"]
-        assert "DEC-PR-001 (decision, active)" in context and "GT-SHOP-001 (truth, current)" in context
-        assert "do: Round with round(x, 2)" in context and "avoid: Passing a fraction like 0.2." in context
+        assert "DEC-PR-001 (decision, active)" in context
+        assert "GT-SHOP-001 (truth, current)" in context
+        assert "do: Round with round(x, 2)" in context
+        assert "avoid: Passing a fraction like 0.2." in context
     after = hook(
         payload(shop, "Edit", "src/shop/pricing.py")
         | {"hook_event_name": "PostToolUse", "session_id": "post"},
@@ -98,7 +101,8 @@ def test_records_shown_once_per_session_are_then_only_named(shop):
         hook(payload(shop, "Edit", "src/shop/pricing.py") | {"session_id": "dedupe"}, shop).stdout
     )
     context = again["hookSpecificOutput"]["additionalContext"]
-    assert "shown earlier this session: DEC-PR-001, GT-SHOP-001" in context and "do:" not in context
+    assert "shown earlier this session: DEC-PR-001, GT-SHOP-001" in context
+    assert "do:" not in context
     other = hook(payload(shop, "Read", "src/shop/pricing.py") | {"session_id": "another"}, shop)
     assert "do: Round with round(x, 2)" in other.stdout  # a new session sees the guidance again
     assert (shop / ".orkestra" / "memory-hook" / "dedupe.seen").read_text().split() == [
@@ -106,7 +110,8 @@ def test_records_shown_once_per_session_are_then_only_named(shop):
         "GT-SHOP-001",
     ]
     hostile = hook(payload(shop, "Read", "src/shop/pricing.py") | {"session_id": "../../../../tmp/x"}, shop)
-    assert "do: Round" in hostile.stdout and (shop / ".orkestra" / "memory-hook" / "tmpx.seen").is_file()
+    assert "do: Round" in hostile.stdout
+    assert (shop / ".orkestra" / "memory-hook" / "tmpx.seen").is_file()
 
 
 def test_relative_paths_and_project_dir_resolve(shop, tmp_path):
@@ -139,7 +144,8 @@ def test_silent_when_nothing_applies(shop, tmp_path, case):
         (tmp_path / "src").mkdir()
         data, cwd = payload(tmp_path, "Read", str(tmp_path / "src" / "pricing.py")), tmp_path
     result = hook(data, cwd)
-    assert result.returncode == 0 and result.stdout == ""
+    assert result.returncode == 0
+    assert result.stdout == ""
 
 
 def test_merge_keeps_user_hooks_is_idempotent_and_turns_off():
@@ -149,7 +155,8 @@ def test_merge_keeps_user_hooks_is_idempotent_and_turns_off():
     }
     once = merge_memory_hook(user, {"hook": True})
     assert merge_memory_hook(once, {"hook": True}) == once
-    assert once["hooks"]["PreToolUse"][0] == user["hooks"]["PreToolUse"][0] and once["model"] == "opus"
+    assert once["hooks"]["PreToolUse"][0] == user["hooks"]["PreToolUse"][0]
+    assert once["model"] == "opus"
     assert merge_memory_hook(once, {"hook": False}) == user
     assert merge_memory_hook({}, None) == {}
     custom = merge_memory_hook({}, {"hook": True}, output_dir="build/claude", state_dir="var/state")
@@ -178,7 +185,8 @@ def test_a_bad_memory_section_fails_sync_naming_it(shop, tmp_path):
     with (repo / "orkestra.yaml").open("a") as handle:
         handle.write("memory: {hook: maybe}\n")
     result = run_cli("sync", "--root", str(repo), cwd=repo)
-    assert result.returncode == 1 and "memory.hook: expected true or false" in result.stderr
+    assert result.returncode == 1
+    assert "memory.hook: expected true or false" in result.stderr
 
 
 def test_the_hook_imports_only_the_standard_library_it_needs():

@@ -18,7 +18,9 @@ def test_a_refresh_replaces_everything_remembered_of_the_old_index(tmp_path):
     try:
         assert PROMPT not in api._issue_prompts()  # read once, remembered
         api.intelligent_search("where is the checkout of a cart handled in the shop package")
-        assert api.cache.index is not None and api.cache.central  # a ranked question filled it
+        # a ranked question filled it
+        assert api.cache.index is not None
+        assert api.cache.central
         (root / ".github" / "ISSUE_TEMPLATE").mkdir(parents=True)
         (root / ".github" / "ISSUE_TEMPLATE" / "bug.md").write_text(TEMPLATE)
         git(root, "add", "-A")

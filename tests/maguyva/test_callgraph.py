@@ -246,7 +246,9 @@ def test_references_carry_their_resolution_and_possible_ones_only_when_asked(fla
     assert [(r["citation"], r["resolution"]) for r in plain["references"]] == [("app/ctx.py:10", "resolved")]
     wider = api.find_references("_AppCtxGlobals.get", include_possible=True)
     possible = [r for r in wider["references"] if r.get("possible")]
-    assert possible and all(r["resolution"] == "ambiguous" for r in possible)  # kwargs.get(…) and the like
+    # kwargs.get(…) and the like
+    assert possible
+    assert all(r["resolution"] == "ambiguous" for r in possible)
     deps = api.analyze_dependencies("app.ctx.AppContext.lookup", direction="callees")
     assert [(e["symbol"], e["resolution"]) for e in deps["entries"] if e["relation"] == "callee"] == [
         ("app.ctx._AppCtxGlobals.get", "resolved")

@@ -37,7 +37,8 @@ def test_appctxglobals_get_has_only_real_callers(flask):
     assert found["definitions"] == ["src/flask/ctx.py:68"]
     assert found["references"] == []
     possible = flask.find_references("_AppCtxGlobals.get", include_possible=True)["references"]
-    assert possible and all(r["resolution"] == "ambiguous" for r in possible)
+    assert possible
+    assert all(r["resolution"] == "ambiguous" for r in possible)
 
 
 @pytest.mark.slow

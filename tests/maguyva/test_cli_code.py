@@ -56,7 +56,8 @@ def test_the_maguyva_script_offers_the_same_commands_with_an_explicit_store(git_
     store = tmp_path / "elsewhere.db"
     done = run_cli("index", "--store", str(store), "--format", "table", cwd=git_repo, program="maguyva")
     assert done.returncode == 0, done.stderr
-    assert "python" in done.stdout and store.exists()
+    assert "python" in done.stdout
+    assert store.exists()
     status = json.loads(
         run_cli("status", cwd=git_repo, program="maguyva", env={"MAGUYVA_STORE": str(store)}).stdout
     )

@@ -41,7 +41,8 @@ def test_narrow_terminals_get_a_block_per_hit_with_intent_and_notes_first(indexe
     shown = search(indexed, 60)
     lines = shown.splitlines()
     assert lines[0] == "query: column widths for tables"
-    assert lines[1].startswith("intent: ") and lines[2].startswith("fusion: ranked")
+    assert lines[1].startswith("intent: ")
+    assert lines[2].startswith("fusion: ranked")
     assert any(line.startswith("note: semantic") for line in lines)  # no embeddings in this index
     # every line fits, but a citation or symbol wider than the terminal: alone on its line, never cut
     assert all(len(line) <= 60 for line in lines if "deeply" not in line), lines
@@ -50,7 +51,8 @@ def test_narrow_terminals_get_a_block_per_hit_with_intent_and_notes_first(indexe
         "   function app.deeply.nested.package.with.a.long.module.path.for.tables.kernel.kernel_widths_helper"
         in lines
     )
-    assert "app/util.py:1" in shown and "function app.util.compute_the_column_widths_for_tables" in shown
+    assert "app/util.py:1" in shown
+    assert "function app.util.compute_the_column_widths_for_tables" in shown
     assert f"{LONG}:1" in shown
     # the snippet keeps far more than the ~36 characters the old table cut it to
     snippet = " ".join(line.strip() for line in lines if line.startswith("   ") and "also:" not in line)
@@ -59,11 +61,13 @@ def test_narrow_terminals_get_a_block_per_hit_with_intent_and_notes_first(indexe
 
 def test_wide_terminals_get_a_table_whose_snippet_wraps_instead_of_being_cut(indexed):
     shown = search(indexed, 260)
-    assert "┃ citation" in shown and "intent: " in shown.split("┏")[0]
+    assert "┃ citation" in shown
+    assert "intent: " in shown.split("┏")[0]
     assert all(len(line) <= 260 for line in shown.splitlines())
     cells = " ".join(line.split("│")[4].strip() for line in shown.splitlines() if line.count("│") == 5)
     assert "Each column gets its natural width, then a fair share of what is left over" in cells
-    assert f"{LONG}:1" in shown and "compute_the_column_widths_for_tables" in shown
+    assert f"{LONG}:1" in shown
+    assert "compute_the_column_widths_for_tables" in shown
 
 
 def test_orkestra_code_search_prints_the_same(indexed):

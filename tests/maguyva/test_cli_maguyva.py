@@ -68,7 +68,8 @@ def test_a_missing_index_is_exit_1_with_the_same_message_through_both(tmp_path):
     git(repo, "init", "-q")
     via_orkestra, via_maguyva = both("status", cwd=repo)
     assert via_orkestra.returncode == via_maguyva.returncode == 1
-    assert via_orkestra.stderr == via_maguyva.stderr and via_orkestra.stderr.startswith("error: no index at")
+    assert via_orkestra.stderr == via_maguyva.stderr
+    assert via_orkestra.stderr.startswith("error: no index at")
 
 
 def test_hidden_aliases_keep_old_command_lines_working(indexed, tmp_path):
@@ -84,11 +85,16 @@ def test_hidden_aliases_keep_old_command_lines_working(indexed, tmp_path):
         assert done.returncode == 0, done.stderr
         assert json.loads(done.stdout)["totals"] == expected["totals"]
     grep = run_cli("code", "grep", "helper", "--root", str(indexed), "--json", cwd=elsewhere)
-    assert grep.returncode == 0 and json.loads(grep.stdout)["results"]
+    assert grep.returncode == 0
+    assert json.loads(grep.stdout)["results"]
     literal = run_cli("grep", "--repo", str(indexed), "--", "--json", cwd=elsewhere, program="maguyva")
-    assert literal.returncode == 0 and json.loads(literal.stdout)["results"] == []  # after --, a pattern
+    # after --, a pattern
+    assert literal.returncode == 0
+    assert json.loads(literal.stdout)["results"] == []
     help_text = run_cli("status", "--help", cwd=elsewhere, program="maguyva").stdout
-    assert "--repo" in help_text and "--root" not in help_text and "--json" not in help_text
+    assert "--repo" in help_text
+    assert "--root" not in help_text
+    assert "--json" not in help_text
 
 
 def test_format_table_never_cuts_the_citation_and_text_prints_records(indexed):
@@ -96,11 +102,12 @@ def test_format_table_never_cuts_the_citation_and_text_prints_records(indexed):
     table = run_cli("grep", "helper", "--format", "table", cwd=indexed, env=env, program="maguyva")
     assert table.returncode == 0, table.stderr
     assert "kernel.py:1" in table.stdout  # the long path keeps its file name and line
-    assert "app/util.py:1" in table.stdout and max(len(line) for line in table.stdout.splitlines()) <= 80
+    assert "app/util.py:1" in table.stdout
+    assert max(len(line) for line in table.stdout.splitlines()) <= 80
     text = run_cli("file", "app/util.py", "--format", "text", cwd=indexed, program="maguyva")
-    assert (
-        text.returncode == 0 and "def helper():" in text.stdout and not text.stdout.lstrip().startswith("{")
-    )
+    assert text.returncode == 0
+    assert "def helper():" in text.stdout
+    assert not text.stdout.lstrip().startswith("{")
 
 
 def test_a_terminal_gets_a_table_or_text_and_a_pipe_gets_json(monkeypatch):
@@ -113,7 +120,9 @@ def test_a_terminal_gets_a_table_or_text_and_a_pipe_gets_json(monkeypatch):
     monkeypatch.setattr(sys.stdout, "isatty", lambda: False)
     assert chosen(None, listing=True) is chosen(None, listing=False) is Format.json
     cut = shorten_middle("maguyva/retrieve/a/very/long/path/to/module.py:1234", 30)
-    assert len(cut) == 30 and cut.endswith("module.py:1234") and "…" in cut
+    assert len(cut) == 30
+    assert cut.endswith("module.py:1234")
+    assert "…" in cut
 
 
 def test_help_lists_index_first_in_one_untruncated_line_each_and_version():
@@ -122,13 +131,15 @@ def test_help_lists_index_first_in_one_untruncated_line_each_and_version():
         [sys.executable, "-m", "maguyva", "--help"], capture_output=True, text=True, env=env
     ).stdout
     commands = out.split("Commands:")[1].strip().splitlines()
-    assert commands[0].split()[0] == "index" and commands[1].split()[0] == "status"
+    assert commands[0].split()[0] == "index"
+    assert commands[1].split()[0] == "status"
     assert not any(line.rstrip().endswith("...") or "{" in line for line in commands)
     assert "blog" not in out
     version = subprocess.run(
         [sys.executable, "-m", "maguyva", "--version"], capture_output=True, text=True, env=env
     )
-    assert version.returncode == 0 and version.stdout.startswith("maguyva ")
+    assert version.returncode == 0
+    assert version.stdout.startswith("maguyva ")
 
 
 def test_status_sees_added_files_in_the_cli_and_the_mcp_tool(indexed):
@@ -155,4 +166,5 @@ def test_status_sees_added_files_in_the_cli_and_the_mcp_tool(indexed):
         {"path": "app/new.py", "state": "added"},
         {"path": "app/util.py", "state": "modified"},
     ]
-    assert tool["not_in_map_count"] == 3 and "app/new.py" in tool["uncommitted"]
+    assert tool["not_in_map_count"] == 3
+    assert "app/new.py" in tool["uncommitted"]

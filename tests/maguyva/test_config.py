@@ -38,7 +38,8 @@ def test_the_section_is_read_and_typed(tmp_path):
 
 def test_model_validate_accepts_a_mapping_from_elsewhere():
     config = MaguyvaConfig.model_validate({"store": "postgresql://db/m?workspace=w", "embeddings": {}})
-    assert config.store.startswith("postgresql://") and config.embeddings.backend == "none"
+    assert config.store.startswith("postgresql://")
+    assert config.embeddings.backend == "none"
 
 
 def test_the_model_knows_every_embedding_setting():
@@ -64,8 +65,10 @@ def test_a_bad_value_names_file_line_and_field(tmp_path, text, line, field, word
     with pytest.raises(ConfigError) as caught:
         load_maguyva_config(tmp_path)
     message = str(caught.value)
-    assert message.startswith(f"{tmp_path / 'orkestra.yaml'}:{line}: {field}: ") and words in message
-    assert isinstance(caught.value, MaguyvaError) and caught.value.exit_code == 1
+    assert message.startswith(f"{tmp_path / 'orkestra.yaml'}:{line}: {field}: ")
+    assert words in message
+    assert isinstance(caught.value, MaguyvaError)
+    assert caught.value.exit_code == 1
 
 
 def test_store_location_reports_a_bad_section_as_a_config_error(git_repo):

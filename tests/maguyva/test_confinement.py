@@ -30,7 +30,8 @@ def test_symlinks_leading_outside_the_repository_are_not_followed(git_repo, tmp_
     store = open_store(summary.store)
     try:
         assert sorted(store.known_paths()) == ["alias.py", "app/main.py"]
-        assert store.find_symbols("leaked_secret") == [] and store.find_symbols("leaked_module") == []
+        assert store.find_symbols("leaked_secret") == []
+        assert store.find_symbols("leaked_module") == []
         assert store.search_literal("leaked") == []
     finally:
         store.close()

@@ -110,4 +110,5 @@ def test_package_init_and_src_layout_give_the_import_name_as_module_prefix():
 def test_a_syntax_error_is_reported_with_its_location_and_the_rest_is_still_extracted():
     broken = extract_source("b.py", "python", b"def ok():\n    pass\n\ndef broken(:\n    pass\n")
     assert [s.name for s in broken.symbols][:1] == ["ok"]
-    assert broken.errors and broken.errors[0].startswith("b.py:4:")
+    assert broken.errors
+    assert broken.errors[0].startswith("b.py:4:")

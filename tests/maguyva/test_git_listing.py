@@ -85,13 +85,15 @@ def test_a_run_with_nothing_changed_asks_git_status_alone_and_opens_nothing(repo
     assert (again.added, again.changed, again.deleted, again.unchanged) == (0, 0, 0, first.files)
     assert (again.files, again.skipped) == (first.files, first.skipped) == (5, 1)  # the binary, remembered
     assert (again.mode, again.symbols, again.edges) == ("incremental", first.symbols, first.edges)
-    assert _centrality(store) and _centrality(store) == centrality
+    assert _centrality(store)
+    assert _centrality(store) == centrality
     db = open_store(store, readonly=True)
     try:
         record = ListingRecord.from_json(db.recorded_listing())
     finally:
         db.close()
-    assert record is not None and record.skipped == (("assets/logo.bin", "binary"),)
+    assert record is not None
+    assert record.skipped == (("assets/logo.bin", "binary"),)
 
 
 def _edit_same_size_mtime_put_back(repo):
@@ -293,5 +295,7 @@ def test_an_untracked_directory_that_becomes_a_nested_repository_is_walked_once(
     commands = _spy_git(monkeypatch)
     summary = index_repository(repo, store)
     assert commands == ["status"]
-    assert summary.files == 6 and summary.changed == summary.added == summary.deleted == 0  # gen.py once
+    # gen.py once
+    assert summary.files == 6
+    assert summary.changed == summary.added == summary.deleted == 0
     _same_as_clean(repo, store, tmp_path)

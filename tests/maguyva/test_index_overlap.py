@@ -86,11 +86,9 @@ def test_a_bulk_load_whose_deferred_work_is_taken_early_stores_the_same_database
         assert {s.path for s in store.search_literal("get_user2(")} == {"pkg/m1.py", "pkg/m2.py"}
         store.close()
     late, early = _tables(tmp_path / "late.db"), _tables(tmp_path / "early.db")
-    assert (
-        len([sql for _, _, sql in late["indexes"] if sql]) == 11
-        and late["files_grams_data"]
-        and late["centrality"]
-    )
+    assert len([sql for _, _, sql in late["indexes"] if sql]) == 11
+    assert late["files_grams_data"]
+    assert late["centrality"]
     assert early == late
 
 
@@ -187,7 +185,9 @@ def test_a_pooled_cold_index_equals_an_in_process_one_in_every_table(tmp_path, m
     for count in (1, 2):
         index_repository(tmp_path / "repo", tmp_path / f"{count}.db", full=True, workers=count)
     one, two = _tables(tmp_path / "1.db"), _tables(tmp_path / "2.db")
-    assert one["centrality"] and one["files_grams_data"] and one["edges"]
+    assert one["centrality"]
+    assert one["files_grams_data"]
+    assert one["edges"]
     assert two == one
 
 

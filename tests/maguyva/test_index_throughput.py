@@ -39,7 +39,9 @@ def main():
 
 def test_a_packed_extraction_crosses_processes_unchanged():
     extraction = extract_source("svc/users.py", "python", SOURCE)
-    assert extraction.symbols and extraction.references and extraction.chunks
+    assert extraction.symbols
+    assert extraction.references
+    assert extraction.chunks
     assert unpack(pickle.loads(pickle.dumps(pack(extraction)))) == extraction
 
 

@@ -81,7 +81,9 @@ def test_an_explicit_store_or_the_variable_asks_git_nothing(git_repo, tmp_path, 
 
 
 def test_only_a_postgres_url_or_location_names_a_postgres_store():
-    assert is_postgres_url("postgresql://u@h/db") and is_postgres_url("postgres://h/db")
+    assert is_postgres_url("postgresql://u@h/db")
+    assert is_postgres_url("postgres://h/db")
     assert is_postgres_url(PostgresLocation.parse("postgresql://u:secret@h/db?workspace=w&repo=r"))
     assert not is_postgres_url(Path("postgresql://h/db"))  # a path is a path, whatever its text
-    assert not is_postgres_url("/tmp/index.db") and not is_postgres_url(None)
+    assert not is_postgres_url("/tmp/index.db")
+    assert not is_postgres_url(None)

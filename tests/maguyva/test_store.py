@@ -211,7 +211,8 @@ def test_an_index_run_rebuilds_an_index_from_another_schema_version(tmp_path):
     summary = index_repository(repo, path)  # incremental, not --full: the old index cannot serve anyway
     store = open_store(path, readonly=True)
     try:
-        assert summary.files == 1 and store.file_text("svc/users.py") == SOURCE
+        assert summary.files == 1
+        assert store.file_text("svc/users.py") == SOURCE
     finally:
         store.close()
 
@@ -231,7 +232,8 @@ def test_a_bulk_load_finds_every_string_in_its_cache_never_in_the_unindexed_name
             path = f"svc/users{n}.py"
             extraction = extract_source(path, "python", SOURCE.encode())
             store.put_file(FileRecord(path, "python", len(SOURCE), "h", ()), 7, extraction, SOURCE)
-    assert statements and not [s for s in statements if "FROM json_each" in s and "names" in s]
+    assert statements
+    assert not [s for s in statements if "FROM json_each" in s and "names" in s]
     assert [s.qualified_name for s in store.symbols_in("svc/users2.py")][:1] == ["svc.users2.UserService"]
     store.close()
 

@@ -33,7 +33,8 @@ def test_a_literal_s_grams_are_a_subset_of_every_text_that_holds_it():
 def test_file_text_keeps_the_text_a_reader_decodes():
     assert FileText.of_source("naïve 中文\n".encode()).text == "naïve 中文\n"
     assert FileText.of_source(b"bad \xff byte").text == "bad \ufffd byte"
-    assert FileText.of("").grams == "" and FileText.of("").text == ""
+    assert FileText.of("").grams == ""
+    assert FileText.of("").text == ""
     assert grams("DEF") == "646566" == grams("def")
 
 
@@ -105,7 +106,8 @@ def test_literal_search_is_exact_through_replacements_and_deletions(tmp_path):
         store.delete_file("b.txt")
     assert store.search_literal("needle") == []
     assert [s.path for s in store.search_literal("match")] == ["a.txt"]
-    assert store.file_text("a.txt") == "no match here\n" and store.file_text("b.txt") is None
+    assert store.file_text("a.txt") == "no match here\n"
+    assert store.file_text("b.txt") is None
     db = sqlite3.connect(tmp_path / "index.db")  # FTS5's own check: the gram index matches its rows
     db.execute("INSERT INTO files_grams (files_grams, rank) VALUES ('integrity-check', 0)")
     store.close()
@@ -214,11 +216,14 @@ def test_bm25_words_are_deleted_exactly_whatever_the_line_breaks_and_bytes(git_r
     index_repository(git_repo, tmp_path / "clean.db", full=True)
     ours, clean = dump_index(store), dump_index(tmp_path / "clean.db")
     assert ours["bm25_terms"] == clean["bm25_terms"]
-    assert ("delta", 1, 1) in ours["bm25_terms"] and not any(t[0] == "alpha" for t in ours["bm25_terms"])
+    assert ("delta", 1, 1) in ours["bm25_terms"]
+    assert not any(t[0] == "alpha" for t in ours["bm25_terms"])
     (git_repo / "odd.py").unlink()
     index_repository(git_repo, store)
     terms = {t[0] for t in dump_index(store)["bm25_terms"]}
-    assert "delta" not in terms and "gamma" not in terms and "other" in terms
+    assert "delta" not in terms
+    assert "gamma" not in terms
+    assert "other" in terms
 
 
 def _words_by_definition(text: str) -> str:

@@ -61,8 +61,10 @@ def test_an_undecodable_argument_is_a_usage_error(indexed: Path, module: str, ar
     done = run_bytes(module, *args, cwd=indexed)
     stderr = done.stderr.decode()
     assert done.returncode == 2, stderr
-    assert "Traceback" not in stderr and "UnicodeEncodeError" not in stderr
-    assert f"argument {position} (" in stderr and "is not valid UTF-8 text" in stderr
+    assert "Traceback" not in stderr
+    assert "UnicodeEncodeError" not in stderr
+    assert f"argument {position} (" in stderr
+    assert "is not valid UTF-8 text" in stderr
     assert "\\x" in stderr  # the byte is shown as it was given
 
 
@@ -86,7 +88,9 @@ def test_get_file_with_a_name_too_long_for_the_file_system(indexed: Path):
     finally:
         api.close()
     done = run_bytes("orkestra", b"code", b"file", b"c" * 300, cwd=indexed)
-    assert done.returncode == 1 and b"no file" in done.stderr and b"Traceback" not in done.stderr
+    assert done.returncode == 1
+    assert b"no file" in done.stderr
+    assert b"Traceback" not in done.stderr
 
 
 def test_search_structure_refuses_over_long_filters(indexed: Path):

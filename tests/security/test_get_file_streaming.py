@@ -72,7 +72,9 @@ def test_lines_of_a_huge_file_cost_what_they_return_not_the_file(project):
     tiny_rss, tiny = _cli_peak(project, "logs/tiny.log", "--start", "1", "--end", "2", "--format", "json")
     big_rss, big = _cli_peak(project, "logs/big.log", "--start", "1", "--end", "2", "--format", "json")
     assert [line["text"] for line in big["lines"]] == ["first line", "second line"]
-    assert big["total_lines"] == 4 and big["end_line"] == 2 and not big.get("truncated")
+    assert big["total_lines"] == 4
+    assert big["end_line"] == 2
+    assert not big.get("truncated")
     assert [line["text"] for line in tiny["lines"]] == ["first line", "second line"]
     assert (big_rss - tiny_rss) / 1024 < BUDGET_MB, (big_rss, tiny_rss)
 
@@ -89,17 +91,22 @@ def test_the_last_lines_and_an_end_line_alone_are_read_by_streaming_too(project)
 def test_one_huge_line_is_cut_to_the_budget_and_says_so(project):
     rss_tiny, _ = _cli_peak(project, "logs/tiny.log", "--start", "3", "--format", "json")
     rss, answer = _cli_peak(project, "logs/big.log", "--start", "3", "--end", "3", "--format", "json")
-    assert answer["truncated"] is True and "cut after" in answer["truncation_note"]
-    assert answer["start_line"] == 3 and answer["end_line"] == 3 and answer["total_lines"] == 4
+    assert answer["truncated"] is True
+    assert "cut after" in answer["truncation_note"]
+    assert answer["start_line"] == 3
+    assert answer["end_line"] == 3
+    assert answer["total_lines"] == 4
     (line,) = answer["lines"]
-    assert set(line["text"]) == {"\x00"} and len(line["text"]) <= 3 * 8_000
+    assert set(line["text"]) == {"\x00"}
+    assert len(line["text"]) <= 3 * 8_000
     assert rss - rss_tiny < BUDGET_MB * 1024
 
 
 def test_a_long_range_returns_at_most_the_cap(project):
     rss_tiny, _ = _cli_peak(project, "logs/tiny.log", "--format", "json")
     rss, answer = _cli_peak(project, "logs/many.log", "--start", "5", "--end", "1999999", "--format", "json")
-    assert answer["truncated"] is True and answer["total_lines"] == 2_000_000
+    assert answer["truncated"] is True
+    assert answer["total_lines"] == 2_000_000
     assert answer["lines"][0] == {"line": 5, "text": "entry 5"}
     assert answer["end_line"] == answer["lines"][-1]["line"] < 10_000
     assert rss - rss_tiny < BUDGET_MB * 1024
@@ -182,7 +189,8 @@ def test_an_in_process_session_gets_the_same_lines(project):
         (1_999_999, "entry 1999999"),
         (2_000_000, "entry 2000000"),
     ]
-    assert answer["end_line"] == 2_000_000 and answer["total_lines"] == 2_000_000
+    assert answer["end_line"] == 2_000_000
+    assert answer["total_lines"] == 2_000_000
 
 
 SAMPLES = [
@@ -230,7 +238,8 @@ def test_the_cap_keeps_whole_lines_or_cuts_the_first_one(tmp_path):
     assert read_lines(path, 1, None, 10).lines == ["aaaa", "bbbb"]
     assert "lines 3-" in (read_lines(path, 1, None, 10).cut or "")
     one = read_lines(path, 2, 2, 3)
-    assert one.lines == ["bbb"] and one.cut == "line 2 cut after 3 bytes"
+    assert one.lines == ["bbb"]
+    assert one.cut == "line 2 cut after 3 bytes"
     assert read_lines(path, 1, None, MAX_FILE_BYTES).total == 3
 
 

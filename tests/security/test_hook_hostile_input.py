@@ -64,7 +64,8 @@ def test_unreadable_payload_is_stored_as_malformed_not_lost(name, git_repo):
     [event] = stored(git_repo)
     assert event.name == "malformed"
     assert reason in event.fields["error"]
-    assert event.fields["raw_chars"] > 0 and len(event.fields["raw"]) <= 2100
+    assert event.fields["raw_chars"] > 0
+    assert len(event.fields["raw"]) <= 2100
     assert "hook_event_name" in event.fields["raw"]  # the raw text is kept for inspection
 
 
@@ -89,9 +90,11 @@ def test_encode_event_never_recurses_without_bound():
         deep = [deep]
     event = parse_payload(STOP + "}", TS)._replace(fields={"session_id": "s1", "blob": deep, "bad": "\udc80"})
     line = encode_event(event)
-    assert line.endswith(b"\n") and len(line) <= MAX_LINE
+    assert line.endswith(b"\n")
+    assert len(line) <= MAX_LINE
     back = json.loads(line)
-    assert back["labels"]["event"] == "Stop" and back["fields"]["session_id"] == "s1"
+    assert back["labels"]["event"] == "Stop"
+    assert back["fields"]["session_id"] == "s1"
 
 
 def test_huge_strings_are_capped_in_labels_and_fields(git_repo):

@@ -217,5 +217,6 @@ def test_label_values_are_redacted_too(git_repo):
     }
     recorded = record_hook(json.dumps(payload), env={}, cwd=str(git_repo), ts=TS)
     line = Path(recorded.path).read_text(encoding="utf-8")
-    assert "pw-label-9" not in line and "aB3dE5fG7h" not in line
+    assert "pw-label-9" not in line
+    assert "aB3dE5fG7h" not in line
     assert _strict(line)["labels"]["reason"] == f"exit with PGPASSWORD={MASK}"

@@ -71,7 +71,8 @@ def _refused(project, *args: str, key: str | None = None) -> tuple[int, str]:
 def test_a_public_bind_without_a_key_is_refused_before_serving(project):
     code, stderr = _refused(project, "--host", "0.0.0.0")
     assert code == 2, stderr
-    assert "--no-auth" in stderr and "MAGUYVA_API_KEY" in stderr
+    assert "--no-auth" in stderr
+    assert "MAGUYVA_API_KEY" in stderr
 
 
 def test_no_auth_on_a_public_bind_warns_on_start_and_serves(project):
@@ -84,7 +85,8 @@ def test_no_auth_on_a_public_bind_warns_on_start_and_serves(project):
         assert found.structured_content["count"] == 1
     finally:
         stderr = _stop(process)
-    assert "WARNING" in stderr and "no authentication" in stderr
+    assert "WARNING" in stderr
+    assert "no authentication" in stderr
 
 
 def test_a_configured_key_is_required_for_every_request(project):
@@ -122,6 +124,8 @@ def test_the_default_bind_is_loopback_only(project):
 
 def test_a_short_key_or_a_key_with_no_auth_is_refused(project):
     code, stderr = _refused(project, key="abc")
-    assert code == 2 and "MAGUYVA_API_KEY" in stderr
+    assert code == 2
+    assert "MAGUYVA_API_KEY" in stderr
     code, stderr = _refused(project, "--no-auth", key=KEY)
-    assert code == 2 and "contradict" in stderr
+    assert code == 2
+    assert "contradict" in stderr

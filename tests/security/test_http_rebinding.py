@@ -229,7 +229,8 @@ def test_orkestra_serve_refuses_a_writable_public_bind_in_every_spelling(workspa
             timeout=120,
             env=_env(),
         )
-        assert done.returncode == 2 and "--read-only" in done.stderr, (host, done.stderr)
+        assert done.returncode == 2, (host, done.stderr)
+        assert "--read-only" in done.stderr, (host, done.stderr)
 
 
 SPELLINGS = {
@@ -367,7 +368,8 @@ def test_an_idle_timeout_that_is_no_number_of_seconds_is_refused(workspace, valu
         timeout=120,
         env=_env(),
     )
-    assert done.returncode == 2 and "session-idle-timeout" in done.stderr, (value, done.stderr)
+    assert done.returncode == 2, (value, done.stderr)
+    assert "session-idle-timeout" in done.stderr, (value, done.stderr)
 
 
 @pytest.mark.parametrize("bind", ["0:0:0:0:0:0:0:1", "[::1]"])

@@ -108,7 +108,8 @@ def test_the_mcp_tool_answers_an_error_for_a_nested_git_config(leaky, tmp_path):
         repo.close()
     assert result.is_error
     text = " ".join(getattr(c, "text", "") for c in result.content)
-    assert ".git" in text and SECRET not in text
+    assert ".git" in text
+    assert SECRET not in text
 
 
 def test_a_fifo_in_the_tree_is_skipped_not_read(git_repo, tmp_path):

@@ -27,7 +27,8 @@ def _check(repo: Path, store: Path) -> None:
     target = repo / "pkg" / "mod.py"
     _edit_keeping_stat(target)
     status = index_status(repo, store)
-    assert status.not_in_map["changed"] == ["pkg/mod.py"] and status.stale is True
+    assert status.not_in_map["changed"] == ["pkg/mod.py"]
+    assert status.stale is True
     api = Maguyva.open(repo, str(store))
     try:
         assert [e["path"] for e in api.index_status()["not_in_map"]] == ["pkg/mod.py"]
@@ -37,7 +38,8 @@ def _check(repo: Path, store: Path) -> None:
     assert summary.changed == 1
     api = Maguyva.open(repo, str(store))
     try:
-        assert api.find_symbol("omega_two")["count"] == 1 and api.find_symbol("alpha_one")["count"] == 0
+        assert api.find_symbol("omega_two")["count"] == 1
+        assert api.find_symbol("alpha_one")["count"] == 0
         assert api.index_status()["not_in_map"] == []
     finally:
         api.close()

@@ -29,7 +29,8 @@ def test_cli_index_and_status_from_a_subdirectory_use_the_top_level(repo):
     named = cli_json("code", "index", "src/flask", cwd=repo)
     assert (named["root"], named["files"], named["deleted"]) == (first["root"], first["files"], 0)
     status = cli_json("code", "status", cwd=sub)
-    assert status["root"] == first["root"] and status["totals"]["files"] == first["files"]
+    assert status["root"] == first["root"]
+    assert status["totals"]["files"] == first["files"]
     assert status["stale"] is False
     full = cli_json("code", "index", "--full", cwd=sub / "..")
     assert (full["root"], full["files"]) == (first["root"], first["files"])
@@ -56,7 +57,9 @@ def test_an_explicit_store_keeps_the_root_it_was_built_from(repo, tmp_path):
     elsewhere.mkdir()
     (elsewhere / "x.py").write_text("X = 1\n")
     refused = cli("code", "index", str(elsewhere), "--store", str(store), cwd=tmp_path)
-    assert refused.returncode != 0 and str(repo) in refused.stderr and "--full" in refused.stderr
+    assert refused.returncode != 0
+    assert str(repo) in refused.stderr
+    assert "--full" in refused.stderr
     with pytest.raises(MaguyvaError):
         from maguyva.index.pipeline import index_repository
 

@@ -32,7 +32,9 @@ def test_a_dangling_link_at_a_scaffold_path_is_kept_not_written_through(git_repo
 def test_a_linked_folder_on_the_way_is_refused_before_anything_is_written(git_repo, outside):
     os.symlink(outside, git_repo / "registries")
     result = run_cli("init", "--minimal", cwd=git_repo)
-    assert result.returncode == 1 and "registries" in result.stderr and "symlink" in result.stderr
+    assert result.returncode == 1
+    assert "registries" in result.stderr
+    assert "symlink" in result.stderr
     assert not (git_repo / "orkestra.yaml").exists()
     untouched(outside)
 
@@ -40,7 +42,8 @@ def test_a_linked_folder_on_the_way_is_refused_before_anything_is_written(git_re
 def test_a_linked_gitignore_is_neither_read_nor_appended_to(git_repo, outside):
     os.symlink(outside / "keep.txt", git_repo / ".gitignore")
     result = run_cli("init", "--minimal", cwd=git_repo)
-    assert result.returncode == 1 and ".gitignore" in result.stderr
+    assert result.returncode == 1
+    assert ".gitignore" in result.stderr
     untouched(outside)
 
 
@@ -55,5 +58,6 @@ def test_decisions_new_never_writes_into_a_linked_records_folder(tmp_path, outsi
     shutil.rmtree(records)
     os.symlink(outside, records)
     result = run_cli("decisions", "new", "--domain", "SR", cwd=root)
-    assert result.returncode == 1 and "symlink" in result.stderr, result.stdout + result.stderr
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "symlink" in result.stderr, result.stdout + result.stderr
     untouched(outside)

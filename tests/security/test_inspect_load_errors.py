@@ -34,7 +34,8 @@ def test_a_broken_orkestra_yaml_stops_every_listing(tmp_path, command):
     (root / "orkestra.yaml").write_text("version: 1\nproject: [broken\n")
     result = cli(root, *command)
     assert result.returncode == 1, result.stdout[:300]
-    assert "orkestra.yaml:" in result.stderr and "Traceback" not in result.stderr
+    assert "orkestra.yaml:" in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_a_cached_answer_still_reports_the_error(tmp_path):

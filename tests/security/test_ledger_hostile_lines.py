@@ -108,9 +108,11 @@ def test_a_hostile_ledger_line_is_reported_by_file_line_and_field_and_skipped(gi
     where = f"{rel}:{line}:1: " + (f"{field}: " if field else "")
 
     result = run_cli("mine", "validate", "--quick", "--format", "json", cwd=git_repo)
-    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert result.returncode == 1, result.stderr[-2000:]
+    assert "Traceback" not in result.stderr, result.stderr[-2000:]
     problems = [d for d in json.loads(result.stdout)["diagnostics"] if (d["path"], d["line"]) == (rel, line)]
-    assert problems and all(d["code"] in ("json", "schema") for d in problems), result.stdout
+    assert problems, result.stdout
+    assert all(d["code"] in ("json", "schema") for d in problems), result.stdout
     assert any(
         str(f"{d['path']}:{d['line']}:{d['col']}: " + (f"{d['field']}: " if d["field"] else "")) == where
         for d in problems
@@ -204,11 +206,11 @@ def test_a_huge_or_fifo_ledger_is_reported_not_read(git_repo, kind, rel):
             timeout=120,
         )
         out = result.stdout + result.stderr
-        assert "Traceback" not in out and "MemoryError" not in out, out[-3000:]
+        assert "Traceback" not in out, out[-3000:]
+        assert "MemoryError" not in out, out[-3000:]
         assert f"{rel}:1:1: cannot read: " in out, out[-3000:]
-    assert result.returncode == 0 and json.loads(result.stdout)["changelog"]["processed"] == (
-        2 if rel == NOTES else 0
-    )
+    assert result.returncode == 0
+    assert json.loads(result.stdout)["changelog"]["processed"] == (2 if rel == NOTES else 0)
 
 
 @pytest.mark.parametrize(
@@ -226,7 +228,8 @@ def test_mine_commit_input_goes_through_the_same_line_reader(git_repo, tmp_path,
     batch = tmp_path / "batch.jsonl"
     batch.write_text(line + "\n", encoding="utf-8")
     result = run_cli("mine", "commit", "--input", str(batch), cwd=git_repo)
-    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert result.returncode == 1, result.stderr[-2000:]
+    assert "Traceback" not in result.stderr, result.stderr[-2000:]
     assert result.stderr.startswith(f"{batch}:1:1: "), result.stderr
 
 

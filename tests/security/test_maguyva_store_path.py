@@ -96,7 +96,8 @@ def test_a_configured_store_reached_through_a_committed_symlink_is_refused(repo,
     assert "orkestra.yaml:3: maguyva.store: " + plant["says"] in done.stderr, done.stderr
     untouched(outside)
     done = run_cli("code", "status", cwd=repo, env={"MAGUYVA_STORE": ""})  # a read is refused too
-    assert done.returncode == 1 and plant["says"] in done.stderr
+    assert done.returncode == 1
+    assert plant["says"] in done.stderr
 
 
 def test_plain_paths_inside_and_the_users_own_choice_still_work(repo, tmp_path):
@@ -111,7 +112,8 @@ def test_plain_paths_inside_and_the_users_own_choice_still_work(repo, tmp_path):
         assert where.is_file()
     _configure(repo, "../outside/x.db")  # a hostile file does not stop the user's own --store or variable
     chosen = tmp_path / "mine" / "idx.db"
-    assert run_cli("code", "index", "--store", str(chosen), cwd=repo).returncode == 0 and chosen.is_file()
+    assert run_cli("code", "index", "--store", str(chosen), cwd=repo).returncode == 0
+    assert chosen.is_file()
     env_store = tmp_path / "env.db"
     assert run_cli("code", "index", cwd=repo, env={"MAGUYVA_STORE": str(env_store)}).returncode == 0
     assert env_store.is_file()
@@ -146,6 +148,7 @@ def test_the_mcp_server_refuses_to_start_and_writes_nothing_outside(repo, tmp_pa
         errlog.seek(0)
         assert said in errlog.read(), refused.value
     done = run_cli("code", "serve", "--repo", str(repo), cwd=repo, env={"MAGUYVA_STORE": ""}, input="")
-    assert done.returncode == 1 and said in done.stderr
+    assert done.returncode == 1
+    assert said in done.stderr
     untouched(outside)
     assert not list(repo.rglob("*.db*"))

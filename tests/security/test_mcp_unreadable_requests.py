@@ -98,11 +98,15 @@ def test_a_lone_surrogate_argument_gets_an_error_reply_over_stdio(servers, serve
     session = Stdio(servers[server])
     try:
         answer = session.ask(_call(2, tool, f'{{"{field}":"cart\\ud800total"}}'))
-        assert answer["id"] == 2 and answer["error"]["code"] == -32602, answer
+        assert answer["id"] == 2, answer
+        assert answer["error"]["code"] == -32602, answer
         message = answer["error"]["message"]
-        assert f"params.arguments.{field}" in message and "lone surrogate" in message and "\\ud800" in message
+        assert f"params.arguments.{field}" in message
+        assert "lone surrogate" in message
+        assert "\\ud800" in message
         fine = session.ask(_call(3, tool, f'{{"{field}":"cart"}}'))  # the session goes on
-        assert fine["id"] == 3 and "result" in fine
+        assert fine["id"] == 3
+        assert "result" in fine
     finally:
         session.close()
 
@@ -128,7 +132,8 @@ def test_every_unreadable_request_is_answered_with_its_id(servers, variant):
         else:
             line = f'{{"jsonrpc":"2.0","id":{request_id},"method":"tools/call","params":{{"name":"search_text","arguments":{arguments}}}}}'
         answer = session.ask(line)
-        assert answer.get("id") == expected_id and answer["error"]["code"] == code, answer
+        assert answer.get("id") == expected_id, answer
+        assert answer["error"]["code"] == code, answer
         assert "lone surrogate" in answer["error"]["message"]
     finally:
         session.close()
@@ -138,15 +143,19 @@ def test_lines_that_are_not_json_rpc_get_an_error_and_notifications_none(servers
     session = Stdio(servers["code"])
     try:
         garbage = session.ask("this is not json")
-        assert garbage["id"] is None and garbage["error"]["code"] == -32700
+        assert garbage["id"] is None
+        assert garbage["error"]["code"] == -32700
         batch = session.ask("[1, 2]")
-        assert batch["id"] is None and batch["error"]["code"] == -32600
+        assert batch["id"] is None
+        assert batch["error"]["code"] == -32600
         shapeless = session.ask('{"jsonrpc":"2.0","id":9}')
-        assert shapeless["id"] == 9 and shapeless["error"]["code"] == -32600
+        assert shapeless["id"] == 9
+        assert shapeless["error"]["code"] == -32600
         session.send('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"\\ud800"}}')
         assert session.reply(seconds=2) is None  # JSON-RPC never answers a notification
         fine = session.ask(_call(10, "search_text", '{"pattern":"cart"}'))
-        assert fine["id"] == 10 and "result" in fine
+        assert fine["id"] == 10
+        assert "result" in fine
     finally:
         session.close()
 
@@ -172,7 +181,8 @@ def test_a_lone_surrogate_over_http_is_answered_too(servers):
         }
         body = _call(2, "search_text", '{"pattern":"\\ud800"}').encode()
         answer = httpx.post(url, content=body, headers=session, timeout=10)
-        assert answer.status_code == 400 and "error" in answer.json()
+        assert answer.status_code == 400
+        assert "error" in answer.json()
     finally:
         process.terminate()
         process.communicate(timeout=20)

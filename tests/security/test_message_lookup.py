@@ -48,7 +48,9 @@ def test_a_huge_line_holding_the_message_words_is_read_only_up_to_a_cap(api):
 def test_the_lookup_stops_at_its_time_budget(api, monkeypatch):
     monkeypatch.setattr(message, "BUDGET_S", 0.0)
     found = message.find(api.store, "Error: accepts 1 arg(s), received 3 for reasons unknown", api._file_kind)
-    assert found.files == {} and found.lines == {}  # nothing looked up once the budget is spent
+    # nothing looked up once the budget is spent
+    assert found.files == {}
+    assert found.lines == {}
     monkeypatch.setattr(message, "BUDGET_S", 2.0)
     assert message.find(api.store, "Error: accepts 1 arg(s), received 3", api._file_kind).files
 
@@ -74,4 +76,6 @@ def test_the_phrases_a_question_quotes_share_one_budget(api, monkeypatch):
         parse("Where are 'accepts arg' and 'received arg' and 'arg received' written?"),
         api._file_kind,
     )
-    assert len(asked) == 3 and len(set(asked)) == 1  # three phrases, one deadline
+    # three phrases, one deadline
+    assert len(asked) == 3
+    assert len(set(asked)) == 1

@@ -91,9 +91,11 @@ def test_an_index_that_matches_no_state_is_refused_then_rebuilt(git_repo):
         with pytest.raises(OrkestraError, match=r"does not match .*run `orkestra mine sync`"):
             read(paths)
     cli = run_cli("mine", "status", cwd=git_repo)
-    assert cli.returncode == 1 and "does not match" in cli.stderr
+    assert cli.returncode == 1
+    assert "does not match" in cli.stderr
     result = sync_index(paths)
-    assert result.mode == "full" and "do not match state.json" in result.reason
+    assert result.mode == "full"
+    assert "do not match state.json" in result.reason
     assert _files(paths.index_dir) == rewritten
 
 
@@ -240,7 +242,8 @@ def test_a_classification_killed_between_its_two_ledgers_is_settled_by_the_next(
         classify_commit(paths, sha, changelog="fixed")
     monkeypatch.setattr(classify, "append_lines", real)
     processed, notes = ledger_files(paths)
-    assert calls == [notes.name, processed.name] and not processed.exists()
+    assert calls == [notes.name, processed.name]
+    assert not processed.exists()
     classify_commit(paths, sha, changelog="fixed", summary=summary)
     lines = read_records(notes)
     assert [line["sha"] for line in lines] == [sha] * (1 if summary is None else 2)

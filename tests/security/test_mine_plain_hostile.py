@@ -40,12 +40,14 @@ def test_prefixes_and_huge_numbers_in_subjects_and_bodies_are_read_without_a_tra
 
     result = run_auto(mining(repo), dry_run=True)
     got = {line["sha"]: line for line in result["entries"]}
-    assert got[suffix]["category"] == "fixed" and got[body]["category"] == "fixed"
+    assert got[suffix]["category"] == "fixed"
+    assert got[body]["category"] == "fixed"
     index = load_index(mining(repo))
     assert read_commit(index[fake]).pr is None  # a number of 5,000 digits is no PR number: read as text
     assert prefixes in got or result["for_review"] >= 1
     listed = run_cli("mine", "candidates", "--ledger", "changelog", "--full", "--suggest", cwd=repo)
-    assert listed.returncode == 0 and "Traceback" not in listed.stderr, listed.stderr
+    assert listed.returncode == 0, listed.stderr
+    assert "Traceback" not in listed.stderr, listed.stderr
     for line in listed.stdout.splitlines():
         json.loads(line)
     assert why(repo, "src/a.py", index_lookup=False)["commit_count"] == 5
@@ -75,7 +77,12 @@ def test_a_body_of_whitespace_after_fix_costs_what_any_body_of_its_size_costs():
     benign = _reading_time("x" * size + " #")
     hostile = _reading_time("fix" + " " * size + "x #")
     hostile_lines = _reading_time("fixes\n" * (size // 6) + "#")
-    assert hostile < 20 * benign + 0.005 and hostile_lines < 20 * benign + 0.005, (
+    assert hostile < 20 * benign + 0.005, (
+        benign,
+        hostile,
+        hostile_lines,
+    )
+    assert hostile_lines < 20 * benign + 0.005, (
         benign,
         hostile,
         hostile_lines,

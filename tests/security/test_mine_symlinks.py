@@ -33,7 +33,8 @@ def _linked(repo: Path, rel: str, target: Path) -> None:
 
 def _refused(result, *names: str) -> None:
     assert result.returncode == 1, result.stdout + result.stderr
-    assert "refusing to" in result.stderr and all(name in result.stderr for name in names), result.stderr
+    assert "refusing to" in result.stderr, result.stderr
+    assert all(name in result.stderr for name in names), result.stderr
 
 
 def test_a_symlinked_gitattributes_is_neither_read_nor_written(git_repo, outside):
@@ -56,7 +57,8 @@ def test_a_state_folder_configured_outside_is_refused(git_repo, outside, setting
     (git_repo / "orkestra.yaml").write_text("version: 1\n" + setting.format(outside=outside))
     commit(git_repo, "feat: one", {"a.py": "1\n"}, day=1)
     result = run_cli("mine", "sync", cwd=git_repo)
-    assert result.returncode == 1 and "refusing to write" in result.stderr, result.stderr
+    assert result.returncode == 1, result.stderr
+    assert "refusing to write" in result.stderr, result.stderr
     untouched(outside)
 
 
@@ -108,6 +110,7 @@ def test_mining_paths_configured_outside_or_into_git_are_refused(git_repo, outsi
     assert run_cli("mine", "sync", cwd=git_repo).returncode == 0
     args = [sha if arg == "HEAD" else arg for arg in command]
     result = run_cli(*args, cwd=git_repo)
-    assert result.returncode == 1 and "refusing to" in result.stderr, result.stdout + result.stderr
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "refusing to" in result.stderr, result.stdout + result.stderr
     untouched(outside)
     assert not list((git_repo / ".git" / "hooks").glob("*.jsonl"))

@@ -41,7 +41,8 @@ def test_an_out_folder_climbing_into_the_sources_is_refused_and_nothing_is_delet
     before = snapshot(repo)
     result = run_cli("plugin", "build", "--out", "build/../src", cwd=repo)
     assert result.returncode == 1, result.stdout
-    assert "src" in result.stderr and "Traceback" not in result.stderr
+    assert "src" in result.stderr
+    assert "Traceback" not in result.stderr
     assert snapshot(repo) == before
     assert not (repo / "build").exists()  # nothing made to exist before the refusal
 
@@ -69,7 +70,9 @@ def test_every_spelling_of_a_source_folder_is_refused_untouched(repo: Path, out:
     with pytest.raises(OrkestraError):
         build_plugin(repo, out)
     assert snapshot(repo) == before
-    assert not (repo / "dist").exists() and not (repo / "new").exists() and not (repo / "build").exists()
+    assert not (repo / "dist").exists()
+    assert not (repo / "new").exists()
+    assert not (repo / "build").exists()
 
 
 def test_an_absolute_path_equal_to_the_repository_or_its_parent_is_refused(repo: Path, tmp_path: Path):
@@ -113,14 +116,17 @@ def test_a_folder_outside_that_is_not_ours_is_refused_untouched(repo: Path, tmp_
 def test_a_build_of_ours_is_replaced_but_never_one_with_extra_or_changed_files(repo: Path, tmp_path: Path):
     out = tmp_path / "market"
     first = build_plugin(repo, str(out))
-    assert Path(first.marketplace) == out and (out / MARKER).is_file()
+    assert Path(first.marketplace) == out
+    assert (out / MARKER).is_file()
     listed = json.loads((out / MARKER).read_text())["files"]
     assert ".claude-plugin/marketplace.json" in listed
     (repo / "registries/commands.yaml").write_text(
         "commands:\n  ship:\n    description: Ship it.\n    body: Ship.\n"
     )
     build_plugin(repo, str(out))  # ours: replaced
-    assert (out / "plugins").is_dir() and not list(tmp_path.glob(".market.*"))  # no debris beside it
+    # no debris beside it
+    assert (out / "plugins").is_dir()
+    assert not list(tmp_path.glob(".market.*"))
 
     (out / "notes.md").write_text("my notes\n")  # a file we did not write
     with pytest.raises(OrkestraError, match=r"notes\.md"):
@@ -190,7 +196,8 @@ def test_a_store_path_naming_someone_elses_file_is_never_deleted_or_written(repo
     before = snapshot(repo)
     for args in ((), ("--full",)):
         result = _index(repo, "--store", target.name, *args)
-        assert result.returncode != 0 and "Traceback" not in result.stderr, result.stderr
+        assert result.returncode != 0, result.stderr
+        assert "Traceback" not in result.stderr, result.stderr
         assert target.name in result.stderr
     assert snapshot(repo) == before
 

@@ -69,7 +69,9 @@ def test_every_tool_answers_a_nul_with_a_message_in_a_real_session(store):
         message = _message(result)
         assert result.is_error, (name, args)
         assert "NUL character" in message or "no file name can" in message, (name, args, message)
-    assert not fine.is_error and fine.structured_content["count"] >= 1  # the connection is still usable
+    # the connection is still usable
+    assert not fine.is_error
+    assert fine.structured_content["count"] >= 1
 
 
 def test_get_file_names_the_nul_in_a_path(store):
@@ -84,7 +86,9 @@ def test_get_file_names_the_nul_in_a_path(store):
         result = anyio.run(go)
     finally:
         repo.close()
-    assert result.is_error and "NUL character" in _message(result)  # before: "path is empty"
+    # before: "path is empty"
+    assert result.is_error
+    assert "NUL character" in _message(result)
 
 
 def test_the_team_server_over_http_answers_the_same(store, tmp_path):
@@ -109,7 +113,8 @@ def test_the_team_server_over_http_answers_the_same(store, tmp_path):
         server.terminate()
         server.communicate(timeout=20)
     for result in (grep, symbol):
-        assert result.is_error and "NUL character" in _message(result), _message(result)
+        assert result.is_error, _message(result)
+        assert "NUL character" in _message(result), _message(result)
     assert not fine.is_error
 
 

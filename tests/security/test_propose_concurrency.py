@@ -131,7 +131,8 @@ def test_concurrent_http_sessions_each_take_the_next_id(workspace):
     finally:
         server.terminate()
         server.communicate(timeout=20)
-    assert len(results) == 8 and not any(r.is_error for r in results.values()), results
+    assert len(results) == 8, results
+    assert not any(r.is_error for r in results.values()), results
     _expect_consecutive(workspace, 8, {f"Proposal number {n}" for n in range(8)})
 
 
@@ -180,7 +181,8 @@ def test_an_id_taken_by_a_writer_without_the_lock_is_skipped_never_overwritten(w
 
 def test_the_lock_lives_in_the_state_folder_and_never_through_a_link(workspace, tmp_path):
     made = propose.propose_decision(workspace, "pricing", "Proposal number 1", "Summary 1.")
-    assert (workspace / ".orkestra" / propose.PROPOSE_LOCK).exists() and made["id"] == "DEC-PR-004"
+    assert (workspace / ".orkestra" / propose.PROPOSE_LOCK).exists()
+    assert made["id"] == "DEC-PR-004"
     outside = tmp_path / "outside"
     outside.mkdir()
     (workspace / ".orkestra" / propose.PROPOSE_LOCK).unlink()

@@ -35,7 +35,8 @@ def run(root: Path, *args: str, timeout: float = 300) -> subprocess.CompletedPro
 
 
 def clean(result: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
-    assert "Traceback" not in result.stderr and "RecursionError" not in result.stderr, result.stderr[-3000:]
+    assert "Traceback" not in result.stderr, result.stderr[-3000:]
+    assert "RecursionError" not in result.stderr, result.stderr[-3000:]
     assert "File name too long" not in result.stderr, result.stderr[-3000:]
     return result
 
@@ -112,7 +113,8 @@ def test_folders_nested_1100_deep_are_walked_without_a_recursion_error(tmp_path:
     assert clean(run(root, "skills", "audit", "registries/skills")).returncode == 0
     clean(run(root, "import", "--dry-run"))
     synced = clean(run(root, "sync"))  # a rendered copy 1,100 folders deep is refused, by name
-    assert synced.returncode == 1 and "folders deep" in synced.stderr
+    assert synced.returncode == 1
+    assert "folders deep" in synced.stderr
 
 
 def test_the_walker_and_the_write_guard_need_no_recursion(tmp_path: Path):
@@ -242,7 +244,8 @@ def test_vendor_metadata_tags_that_are_not_text_are_a_located_error(tmp_path: Pa
 def test_a_deep_or_wrong_typed_manifest_is_passed_over(tmp_path: Path, name: str, text: str):
     (tmp_path / name).write_text(text)
     info = read_manifest(tmp_path)  # before: RecursionError, TypeError or AttributeError
-    assert isinstance(info.name, str) and info.name
+    assert isinstance(info.name, str)
+    assert info.name
 
 
 def test_init_with_lone_surrogates_in_package_json(git_repo: Path):
@@ -272,7 +275,8 @@ def test_deeply_nested_json_the_sync_reads_is_a_named_error(tmp_path: Path, path
     (root / path).parent.mkdir(parents=True, exist_ok=True)
     (root / path).write_text('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}")
     result = clean(run(root, "sync"))
-    assert result.returncode == 1 and f"{path}: {words}" in result.stderr, result.stderr[-2000:]
+    assert result.returncode == 1, result.stderr[-2000:]
+    assert f"{path}: {words}" in result.stderr, result.stderr[-2000:]
     clean(run(root, "system", "status"))
 
 
@@ -284,5 +288,6 @@ def test_a_lone_surrogate_in_settings_json_is_a_named_error(tmp_path: Path):
     (root / path).write_text('{"env": {"X": "\\ud800"}, "ok": "\\ud83d\\ude00"}')
     words = "not valid JSON (a lone surrogate"
     result = clean(run(root, "sync"))
-    assert result.returncode == 1 and f"{path}: {words}" in result.stderr, result.stderr[-2000:]
+    assert result.returncode == 1, result.stderr[-2000:]
+    assert f"{path}: {words}" in result.stderr, result.stderr[-2000:]
     clean(run(root, "system", "status"))

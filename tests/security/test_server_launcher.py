@@ -44,14 +44,17 @@ def test_a_user_scope_plugin_never_runs_a_program_from_the_opened_repository(tmp
         capture_output=True,
         text=True,
     )
-    assert args[1] == USER_LAUNCHER and done.returncode == 0 and done.stdout.startswith("orkestra ")
+    assert args[1] == USER_LAUNCHER
+    assert done.returncode == 0
+    assert done.stdout.startswith("orkestra ")
     assert not marker.exists()  # the tool install answered; the repository's program never ran
     project = subprocess.run(  # the project launcher does run the project's own environment (by design)
         ["sh", "-c", PROJECT_LAUNCHER, "orkestra", str(repo), "--version"],
         env={"PATH": BARE_PATH, "HOME": str(home)},
         capture_output=True,
     )
-    assert project.returncode == 0 and marker.exists()
+    assert project.returncode == 0
+    assert marker.exists()
 
 
 def test_a_project_path_is_an_argument_never_shell_code(tmp_path):
@@ -68,7 +71,8 @@ def test_a_project_path_is_an_argument_never_shell_code(tmp_path):
         capture_output=True,
         text=True,
     )
-    assert done.returncode == 127 and not marker.exists()
+    assert done.returncode == 127
+    assert not marker.exists()
     assert str(repo) in done.stderr  # named in the message, as text
 
 

@@ -58,7 +58,8 @@ def test_a_sparse_manifest_is_never_read_whole(synced, tmp_path, rel, command):
     _sparse(root / rel)
     result = _run(root, *command)
     out = result.stdout + result.stderr
-    assert "MemoryError" not in out and "Traceback" not in out, out[-3000:]
+    assert "MemoryError" not in out, out[-3000:]
+    assert "Traceback" not in out, out[-3000:]
     assert result.returncode == 0, out[-3000:]
 
 
@@ -69,7 +70,8 @@ def test_a_sparse_registry_file_is_a_located_error_read_unread(synced, tmp_path)
     _sparse(root / "registries/identities.yaml")
     result = _run(root, "validate")
     out = result.stdout + result.stderr
-    assert result.returncode == 1 and "Traceback" not in out, out[-3000:]
+    assert result.returncode == 1, out[-3000:]
+    assert "Traceback" not in out, out[-3000:]
     assert "registries/identities.yaml:1:1: cannot read: larger than 16,777,216 bytes" in out, out[-3000:]
 
 
@@ -82,7 +84,8 @@ def test_a_sparse_config_is_refused_by_maguyva_unread(synced, tmp_path):
         handle.write(b"maguyva:\n  store: x.db\n")  # found by the section check, then refused by size
     result = _run(root, "status", program="maguyva")
     out = result.stdout + result.stderr
-    assert result.returncode != 0 and "Traceback" not in out, out[-3000:]
+    assert result.returncode != 0, out[-3000:]
+    assert "Traceback" not in out, out[-3000:]
     assert "larger than 1,048,576 bytes" in out, out[-3000:]
 
 
@@ -105,8 +108,11 @@ def test_a_sparse_skill_asset_is_refused_by_sync_naming_it(synced, tmp_path):
     _sparse(root / rel)
     result = _run(root, "sync")
     out = result.stdout + result.stderr
-    assert result.returncode == 1 and "Traceback" not in out and "MemoryError" not in out, out[-3000:]
-    assert rel in out and "larger than" in out, out[-3000:]
+    assert result.returncode == 1, out[-3000:]
+    assert "Traceback" not in out, out[-3000:]
+    assert "MemoryError" not in out, out[-3000:]
+    assert rel in out, out[-3000:]
+    assert "larger than" in out, out[-3000:]
 
 
 def test_a_sparse_file_where_an_owned_output_stands_is_drift_not_read(synced, tmp_path):
@@ -116,7 +122,9 @@ def test_a_sparse_file_where_an_owned_output_stands_is_drift_not_read(synced, tm
     _sparse(root / ".claude/agents/orchestrator.md")
     result = _run(root, "sync", "--check")
     out = result.stdout + result.stderr
-    assert result.returncode == 1 and "Traceback" not in out and "MemoryError" not in out, out[-3000:]
+    assert result.returncode == 1, out[-3000:]
+    assert "Traceback" not in out, out[-3000:]
+    assert "MemoryError" not in out, out[-3000:]
     assert ".claude/agents/orchestrator.md" in out, out[-3000:]
 
 
@@ -128,5 +136,8 @@ def test_a_sparse_orkestra_yaml_is_a_located_error(synced, tmp_path, command):
     _sparse(root / "orkestra.yaml")
     result = _run(root, *command)
     out = result.stdout + result.stderr
-    assert result.returncode == 1 and "Traceback" not in out and "MemoryError" not in out, out[-3000:]
-    assert "orkestra.yaml" in out and "larger than" in out, out[-3000:]
+    assert result.returncode == 1, out[-3000:]
+    assert "Traceback" not in out, out[-3000:]
+    assert "MemoryError" not in out, out[-3000:]
+    assert "orkestra.yaml" in out, out[-3000:]
+    assert "larger than" in out, out[-3000:]

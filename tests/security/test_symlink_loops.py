@@ -50,7 +50,8 @@ def test_the_index_skips_a_loop_of_links_and_says_why(looped: Path):
     status = run_cli("code", "status", "--format", "json", cwd=looped)
     assert status.returncode == 0, status.stderr
     found = run_cli("code", "symbol", "plan_route", "--format", "json", cwd=looped)
-    assert found.returncode == 0 and "app.py:1" in found.stdout
+    assert found.returncode == 0
+    assert "app.py:1" in found.stdout
     assert report["skipped"] == 5
     reasons = {s.path: s.reason for s in scan_repository(looped).skipped}
     loops = dict.fromkeys(("loop_a", "loop_b", "itself", "pkg/self"), "symlink loop")
@@ -62,7 +63,8 @@ def test_get_file_on_a_loop_is_an_error(looped: Path, target: str):
     run_cli("index", cwd=looped, program="maguyva")
     done = run_cli("code", "file", target, cwd=looped)
     assert done.returncode == 1
-    assert "a loop of symlinks" in done.stderr and "Traceback" not in done.stderr
+    assert "a loop of symlinks" in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 @pytest.mark.parametrize(
@@ -85,8 +87,10 @@ def test_why_on_a_loop_through_the_cli(looped: Path):
     run_cli("index", cwd=looped, program="maguyva")
     for target in ("pkg/self", "pkg/up/self"):
         done = run_cli("why", target, cwd=looped)
-        assert done.returncode == 1 and "Traceback" not in done.stderr
-        assert done.stderr.startswith("error: ") and "loop of symlinks" in done.stderr, done.stderr
+        assert done.returncode == 1
+        assert "Traceback" not in done.stderr
+        assert done.stderr.startswith("error: "), done.stderr
+        assert "loop of symlinks" in done.stderr, done.stderr
 
 
 def test_propose_decision_answers_an_error_for_a_name_too_long(looped: Path):

@@ -57,7 +57,8 @@ def states(tmp_path):
     shutil.copytree(root, reference, symlinks=True)
     assert cli(reference, "sync").returncode == 0
     new = outputs(reference)
-    assert old != new and len(set(old) ^ set(new)) >= 2
+    assert old != new
+    assert len(set(old) ^ set(new)) >= 2
     return root, old, new
 
 
@@ -92,7 +93,8 @@ def test_a_crash_at_each_phase_is_rolled_back_or_completed_by_the_next_check(
     assert debris(root) == []
     assert check.returncode == (1 if expected == "old" else 0), check.stderr
     assert cli(root, "sync").returncode == 0
-    assert outputs(root) == new and debris(root) == []
+    assert outputs(root) == new
+    assert debris(root) == []
 
 
 def test_kill_9_at_random_moments_ends_old_or_new_without_debris(tmp_path, states):
@@ -127,7 +129,8 @@ def test_stray_temp_files_of_an_old_killed_run_are_cleaned(tmp_path, states):
     (root / ".claude/skills/schema-migration-workflow/.SKILL.md.99.orkestra-tmp").write_text("half")
     (root / "packages/search/.GROUND_TRUTHS.md.7.orkestra-tmp").write_text("half")
     assert cli(root, "sync").returncode == 0
-    assert debris(root) == [] and outputs(root) == new
+    assert debris(root) == []
+    assert outputs(root) == new
 
 
 def test_an_owned_output_replaced_by_a_directory_is_a_clear_error(tmp_path, states):
@@ -139,8 +142,10 @@ def test_an_owned_output_replaced_by_a_directory_is_a_clear_error(tmp_path, stat
     (target / "notes.txt").write_text("mine")
     result = cli(root, "sync")
     assert result.returncode == 1
-    assert "Traceback" not in result.stderr and "IsADirectoryError" not in result.stderr
-    assert ".claude/agents/orchestrator.md" in result.stderr and "directory" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert "IsADirectoryError" not in result.stderr
+    assert ".claude/agents/orchestrator.md" in result.stderr
+    assert "directory" in result.stderr
     assert (target / "notes.txt").read_text() == "mine"
     assert outputs(root) == {k: v for k, v in old.items() if k != ".claude/agents/orchestrator.md"} | {
         ".claude/agents/orchestrator.md/notes.txt": b"mine"

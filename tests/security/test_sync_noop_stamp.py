@@ -37,7 +37,8 @@ def test_a_stamp_copied_with_its_mtimes_onto_tampered_output_is_not_trusted(tmp_
     stat = target.stat()
     text = target.read_text()
     tampered = text.replace("a", "b", 1)
-    assert len(tampered) == len(text) and tampered != text
+    assert len(tampered) == len(text)
+    assert tampered != text
     target.write_text(tampered)
     os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same size, same mtime as stamped
 

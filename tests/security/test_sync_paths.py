@@ -33,7 +33,9 @@ def test_paths_into_git_are_located_validation_errors(tmp_path, key, value):
     _set_path(root, key, value)
     found = errors(root)
     hits = [d for d in found if d["field"] == f"paths.{key}"]
-    assert hits and hits[0]["path"] == "orkestra.yaml" and hits[0]["line"] > 1, found
+    assert hits, found
+    assert hits[0]["path"] == "orkestra.yaml", found
+    assert hits[0]["line"] > 1, found
     assert ".git" in hits[0]["message"]
     before = files(root / ".git")
     assert cli(root, "sync").returncode == 1
@@ -69,10 +71,12 @@ def test_a_manifest_entry_outside_the_outputs_prunes_nothing(tmp_path, force):
     )
     result = cli(root, "sync", *(["--force"] if force else []))
     assert result.returncode == 0, result.stderr
-    assert (root / "pyproject.toml").is_file() and (root / "src/keep.py").is_file()
+    assert (root / "pyproject.toml").is_file()
+    assert (root / "src/keep.py").is_file()
     assert (root / ".git/config").is_file()
     manifest = json.loads((root / MANIFEST).read_text())
-    assert "pyproject.toml" not in manifest["files"] and "src/keep.py" not in manifest["files"]
+    assert "pyproject.toml" not in manifest["files"]
+    assert "src/keep.py" not in manifest["files"]
 
 
 def test_a_manifest_entry_inside_the_outputs_is_pruned_only_when_its_hash_matches(tmp_path):
@@ -81,5 +85,6 @@ def test_a_manifest_entry_inside_the_outputs_is_pruned_only_when_its_hash_matche
     (root / ".claude/agents/extra.md").write_text("user notes\n")
     _hostile_manifest(root, {".claude/agents/extra.md": "0" * 64})
     result = cli(root, "sync")
-    assert result.returncode == 1 and ".claude/agents/extra.md" in result.stderr
+    assert result.returncode == 1
+    assert ".claude/agents/extra.md" in result.stderr
     assert (root / ".claude/agents/extra.md").read_text() == "user notes\n"

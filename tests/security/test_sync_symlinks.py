@@ -19,7 +19,8 @@ def test_committed_symlink_into_git_hooks_never_gets_a_hook_written(tmp_path):
     (root / RENDERED_SKILL / "scripts").symlink_to("../../../.git/hooks")
     result = cli(root, "sync")
     assert result.returncode == 1
-    assert "symlink" in result.stderr and f"{RENDERED_SKILL}/scripts" in result.stderr
+    assert "symlink" in result.stderr
+    assert f"{RENDERED_SKILL}/scripts" in result.stderr
     assert "Traceback" not in result.stderr
     assert not (root / ".git/hooks/post-checkout").exists()
     assert not (root / ".git/hooks/plan.sh").exists()
@@ -46,7 +47,8 @@ def test_no_component_of_an_output_may_be_a_symlink(tmp_path, link, target):
     (root / link).symlink_to(target)
     result = cli(root, "sync")
     assert result.returncode == 1, result.stdout
-    assert "symlink" in result.stderr and link in result.stderr, result.stderr
+    assert "symlink" in result.stderr, result.stderr
+    assert link in result.stderr, result.stderr
     assert "Traceback" not in result.stderr
     assert files(root / ".git") == before_git
     assert files(outside) == before_out
@@ -175,7 +177,8 @@ def test_the_catalog_cache_never_writes_through_a_symlink_or_outside(tmp_path, s
     before = files(root / ".git")
     result = cli(root, "agents", "list")
     assert "Traceback" not in result.stderr
-    assert list(outside.iterdir()) == [] and files(root / ".git") == before
+    assert list(outside.iterdir()) == []
+    assert files(root / ".git") == before
 
 
 @pytest.mark.parametrize(

@@ -89,7 +89,8 @@ def test_the_hook_never_writes_through_a_committed_symlink(git_repo, tmp_path, l
     assert done.stderr.startswith("orkestra-hook: event not recorded: UnsafeStoreDir: store folder " + says)
     untouched(outside)
     report = run_cli("telemetry", "report", cwd=git_repo)  # nor is the outside folder read for a report
-    assert report.returncode == 1 and f"telemetry.store_dir: store folder {says}" in report.stderr
+    assert report.returncode == 1
+    assert f"telemetry.store_dir: store folder {says}" in report.stderr
 
 
 def test_a_linked_day_file_or_outbox_folder_is_not_written_through(git_repo, tmp_path):
@@ -99,11 +100,13 @@ def test_a_linked_day_file_or_outbox_folder_is_not_written_through(git_repo, tmp
     today = datetime.now(UTC).strftime("%Y-%m-%d")
     (store / f"events-{today}.jsonl").symlink_to(outside / "keep.txt")
     done = _hook(git_repo)
-    assert done.returncode == 0 and "event not recorded" in done.stderr
+    assert done.returncode == 0
+    assert "event not recorded" in done.stderr
     (store / f"events-{today}.jsonl").unlink()
     (store / "loki").symlink_to(outside)
     done = _hook(git_repo, "--loki-endpoint", "http://127.0.0.1:9")  # the outbox: enqueued, never sent
-    assert done.returncode == 0 and "'loki' is a symlink" in done.stderr.replace(str(store) + "/", "")
+    assert done.returncode == 0
+    assert "'loki' is a symlink" in done.stderr.replace(str(store) + "/", "")
     untouched(outside)
 
 
@@ -114,7 +117,8 @@ def test_an_absolute_store_dir_given_by_the_user_goes_anywhere(git_repo, tmp_pat
     assert len(list(chosen.glob("events-*.jsonl"))) == 1
     done = _hook(git_repo)  # and the default lands in the project, git-ignored
     store = git_repo / ".orkestra" / "telemetry"
-    assert (done.returncode, done.stderr) == (0, "") and len(list(store.glob("events-*.jsonl"))) == 1
+    assert (done.returncode, done.stderr) == (0, "")
+    assert len(list(store.glob("events-*.jsonl"))) == 1
     assert (store / ".gitignore").read_text() == "# orkestra telemetry: local only\n*\n"
     report = run_cli("telemetry", "report", "--store-dir", str(chosen), "--format", "json", cwd=git_repo)
     assert report.returncode == 0, report.stderr
@@ -135,7 +139,8 @@ def test_the_flusher_never_opens_its_lock_or_rejected_folder_through_a_link(git_
     (outbox / "outbox.jsonl").write_text('{"x": 1}\n')
     (outbox / "lock").symlink_to(outside / "lock")
     done = run_cli("telemetry", "flush", cwd=git_repo, env={"ORKESTRA_LOKI_BACKOFF": "0"})
-    assert done.returncode == 1 and "loki/lock' is a symlink" in done.stderr, done.stderr
+    assert done.returncode == 1, done.stderr
+    assert "loki/lock' is a symlink" in done.stderr, done.stderr
     (outbox / "lock").unlink()
     (git_repo / ".orkestra").rename(tmp_path / "moved")
     (git_repo / ".orkestra").symlink_to(outside)

@@ -46,8 +46,10 @@ def test_sync_with_a_hostile_workspace_template_fails_cleanly_and_runs_nothing(t
     )
     result = cli(root, "sync")
     assert result.returncode == 1
-    assert "templates/agent.md.j2:2:" in result.stderr and "Traceback" not in result.stderr
-    assert not (root / "PWNED").exists() and not (root / ".claude/agents").exists()
+    assert "templates/agent.md.j2:2:" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (root / "PWNED").exists()
+    assert not (root / ".claude/agents").exists()
 
 
 def test_the_packaged_templates_still_render_in_the_sandbox(tmp_path):
@@ -72,4 +74,5 @@ def test_a_template_that_never_finishes_is_stopped_with_a_located_error(tmp_path
     finally:
         if pending[0] > 0:
             signal.setitimer(signal.ITIMER_REAL, *pending)
-    assert "agent.md.j2:2:" in str(info.value) and "longer than" in str(info.value)
+    assert "agent.md.j2:2:" in str(info.value)
+    assert "longer than" in str(info.value)

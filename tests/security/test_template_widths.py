@@ -70,7 +70,9 @@ def _render(tmp_path: Path, body: str) -> dict:
     result = subprocess.run(
         [sys.executable, "-c", RUN, str(folder)], capture_output=True, text=True, timeout=120
     )
-    assert result.returncode == 0 and result.stdout, result.stderr[-2000:]  # a MemoryError is a failure
+    # a MemoryError is a failure
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout, result.stderr[-2000:]
     return json.loads(result.stdout)
 
 
@@ -105,4 +107,5 @@ def test_sync_with_a_padding_bomb_in_a_workspace_template_exits_1_naming_the_lin
     result = cli(root, "sync")
     assert result.returncode == 1, result.stderr[-2000:]
     assert "templates/agent.md.j2:4: template refused by the sandbox: center width" in result.stderr
-    assert "Traceback" not in result.stderr and "MemoryError" not in result.stderr
+    assert "Traceback" not in result.stderr
+    assert "MemoryError" not in result.stderr

@@ -50,7 +50,9 @@ def test_the_changelog_writes_escapes_not_controls(hostile_history: Path):
     assert done.returncode == 0, done.stderr
     changelog = (hostile_history / "CHANGELOG.md").read_text(encoding="utf-8")
     assert RAW_CONTROL.search(changelog) is None
-    assert "\\x1b]52;c;cHduZWQ=\\x07copied" in changelog and "safe EVIL" in changelog  # CR: whitespace there
+    # CR: whitespace there
+    assert "\\x1b]52;c;cHduZWQ=\\x07copied" in changelog
+    assert "safe EVIL" in changelog
     assert "\\x9b31m" in changelog
 
 
@@ -84,4 +86,5 @@ def test_code_listings_and_errors_show_escapes(hostile_history: Path):
     assert "\x1b[31m" not in done.stdout
     error = run_cli("agents", "info", "x\x1b]0;owned\x07", cwd=hostile_history)
     assert error.returncode == 1
-    assert "\x1b" not in error.stderr and "\\x1b]0;owned\\x07" in error.stderr
+    assert "\x1b" not in error.stderr
+    assert "\\x1b]0;owned\\x07" in error.stderr

@@ -653,7 +653,8 @@ def test_a_huge_sparse_file_is_reported_without_being_read(tmp_path):
 
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     found = [f for f in audit_skill_dir(folder).findings if f.rule == "file.unreviewable"]
-    assert found and "too large" in found[0].message
+    assert found
+    assert "too large" in found[0].message
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 500_000  # KiB
 
 

@@ -39,12 +39,14 @@ def _index(repo: Path, *extra: str) -> dict:
 
 def test_the_index_skips_a_name_that_is_not_utf8_and_keeps_the_rest(latin1_tree: Path):
     report = _index(latin1_tree)
-    assert report["files"] == 1 and report["skipped"] == 1
+    assert report["files"] == 1
+    assert report["skipped"] == 1
     assert {s.path: s.reason for s in scan_repository(latin1_tree).skipped} == {
         LATIN1: "file name is not valid UTF-8"
     }
     found = run_cli("symbol", "plan_route", "--format", "json", cwd=latin1_tree, program="maguyva")
-    assert found.returncode == 0 and "ok.py:1" in found.stdout
+    assert found.returncode == 0
+    assert "ok.py:1" in found.stdout
 
 
 def test_incremental_runs_over_the_name_change_nothing_and_do_not_fail(latin1_tree: Path):
@@ -55,7 +57,8 @@ def test_incremental_runs_over_the_name_change_nothing_and_do_not_fail(latin1_tr
     assert _index(latin1_tree)["skipped"] == 2
     assert _index(latin1_tree, "--full")["files"] == 1
     status = run_cli("status", "--format", "json", cwd=latin1_tree, program="maguyva")
-    assert status.returncode == 0 and "Traceback" not in status.stderr
+    assert status.returncode == 0
+    assert "Traceback" not in status.stderr
 
 
 def test_a_registry_file_name_that_is_not_utf8_is_reported_not_a_traceback(git_repo: Path):
@@ -63,10 +66,15 @@ def test_a_registry_file_name_that_is_not_utf8_is_reported_not_a_traceback(git_r
     (git_repo / "registries" / "agents" / os.fsdecode(b"bad\xff.yaml")).write_text("name: bad\n")
     for command in (("validate",), ("sync", "--check"), ("system", "status"), ("agents", "list")):
         done = run_cli(*command, cwd=git_repo, env={"PYTHONIOENCODING": "utf-8"})
-        assert "Traceback" not in done.stderr and "UnicodeEncodeError" not in done.stderr, (
+        assert "Traceback" not in done.stderr, (
+            command,
+            done.stderr,
+        )
+        assert "UnicodeEncodeError" not in done.stderr, (
             command,
             done.stderr,
         )
         assert done.returncode in (0, 1), (command, done.returncode)
     validated = run_cli("validate", cwd=git_repo, env={"PYTHONIOENCODING": "utf-8"})
-    assert validated.returncode == 1 and "registries/agents/bad" in validated.stdout + validated.stderr
+    assert validated.returncode == 1
+    assert "registries/agents/bad" in validated.stdout + validated.stderr

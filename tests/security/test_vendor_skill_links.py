@@ -72,4 +72,5 @@ def test_a_linked_skill_md_is_refused(tmp_path):
     (vendor / "SKILL.md").rename(real)
     os.symlink(real, vendor / "SKILL.md")
     result = run_cli(*INGEST[:2], str(vendor), *INGEST[2:], cwd=root)
-    assert result.returncode == 1 and "a symbolic link" in result.stderr
+    assert result.returncode == 1
+    assert "a symbolic link" in result.stderr

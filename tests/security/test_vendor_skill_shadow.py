@@ -38,7 +38,8 @@ def test_a_vendor_skill_renaming_itself_to_an_internal_skill_is_refused(tmp_path
     assert f"would shadow the skill {INTERNAL!r}" in found[0]["message"]
     synced = cli(root, "sync")
     assert synced.returncode == 1
-    assert "frontmatter.extra.name" in synced.stderr and "Traceback" not in synced.stderr
+    assert "frontmatter.extra.name" in synced.stderr
+    assert "Traceback" not in synced.stderr
     assert not (root / ".claude/skills/acme-shadow").exists()
     rendered = list((root / ".claude").rglob("SKILL.md")) if (root / ".claude").exists() else []
     names = [line for p in rendered for line in p.read_text().splitlines() if line == f"name: {INTERNAL}"]
@@ -76,4 +77,5 @@ def test_a_vendor_skill_carrying_hooks_in_its_rendered_frontmatter_is_refused(tm
     assert synced.returncode == 1
     assert not (root / ".claude/skills/acme-hooked").exists()
     audit = cli(root, "skills", "audit", VENDOR.format(name="hooked").rsplit("/", 1)[0], "--format", "json")
-    assert audit.returncode == 1 and "config.agent-settings" in audit.stdout
+    assert audit.returncode == 1
+    assert "config.agent-settings" in audit.stdout

@@ -37,10 +37,12 @@ def test_a_malformed_vendor_frontmatter_is_a_located_error(tmp_path, front, fiel
     (root / VENDOR).write_text(f"---\n{front}---\n# Deploy\n\nRun it.\n")
     result = cli(root, "validate")
     assert result.returncode == 1
-    assert "Traceback" not in result.stderr and "Error:" not in result.stderr
+    assert "Traceback" not in result.stderr
+    assert "Error:" not in result.stderr
     hits = [d for d in errors(root) if d["path"] == VENDOR]
     assert hits, errors(root)
-    assert hits[0]["line"] == line and hits[0]["field"] == field, hits
+    assert hits[0]["line"] == line, hits
+    assert hits[0]["field"] == field, hits
 
 
 @pytest.mark.parametrize(
@@ -65,7 +67,8 @@ def test_a_bad_vendor_root_is_a_located_error(tmp_path, path, words):
         )
     )
     result = cli(root, "validate")
-    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
     found = errors(root)
     hits = [
         d
@@ -74,7 +77,8 @@ def test_a_bad_vendor_root_is_a_located_error(tmp_path, path, words):
     ]
     assert hits, found
     if hits[0]["path"] == "registries/metadata.yaml":
-        assert hits[0]["line"] == 4 and hits[0]["field"] == "vendor_roots.0.path"
+        assert hits[0]["line"] == 4
+        assert hits[0]["field"] == "vendor_roots.0.path"
 
 
 def test_a_well_formed_vendor_skill_still_loads(tmp_path):

@@ -60,7 +60,8 @@ def test_parse_refuses_with_a_located_error(text, words):
         parse_yaml(text, "registries/agents/bomb.yaml", line_offset=1)
     assert time.perf_counter() - start < 5
     diagnostic = info.value.diagnostic
-    assert diagnostic.path == "registries/agents/bomb.yaml" and diagnostic.line >= 2
+    assert diagnostic.path == "registries/agents/bomb.yaml"
+    assert diagnostic.line >= 2
     assert words in diagnostic.message
 
 
@@ -93,8 +94,10 @@ def test_an_alias_bomb_anywhere_fails_fast_with_a_located_error(tmp_path, rel, c
     assert seconds < 60
     assert result.returncode == 1, result.stderr[-2000:]
     out = result.stdout + result.stderr
-    assert f"{rel}:" in out and "alias" in out
-    assert "Traceback" not in out and "MemoryError" not in out
+    assert f"{rel}:" in out
+    assert "alias" in out
+    assert "Traceback" not in out
+    assert "MemoryError" not in out
 
 
 def test_duplicate_identity_key_is_a_located_error(tmp_path):
@@ -126,9 +129,8 @@ def test_duplicate_command_overriding_status_is_refused(tmp_path):
     )
     result, _ = _cli(root, "sync")
     assert result.returncode == 1
-    assert "registries/commands.yaml:" in result.stderr and f"duplicate key {name!r}" in result.stderr, (
-        result.stderr
-    )
+    assert "registries/commands.yaml:" in result.stderr, result.stderr
+    assert f"duplicate key {name!r}" in result.stderr, result.stderr
     assert not (root / ".claude").exists()
 
 

@@ -61,9 +61,8 @@ def test_maguyva_config_reader_locates_a_bad_scalar_at_its_field(case):
     with pytest.raises(ConfigError) as info:
         load_document(f"maguyva:\n  store: x.db\n  embeddings: {{batch: {value}}}\n", "orkestra.yaml")
     assert (info.value.line, info.value.field) == (3, "maguyva.embeddings.batch")
-    assert str(info.value).startswith("orkestra.yaml:3: maguyva.embeddings.batch: ") and words in str(
-        info.value
-    )
+    assert str(info.value).startswith("orkestra.yaml:3: maguyva.embeddings.batch: ")
+    assert words in str(info.value)
 
 
 @pytest.mark.parametrize(
@@ -78,7 +77,8 @@ def test_maguyva_config_reader_locates_a_bad_scalar_at_its_field(case):
 def test_keys_anchors_merges_and_sets_are_checked_too(text, field):
     with pytest.raises(SourceError) as info:
         parse_yaml(text, "x.yaml")
-    assert info.value.diagnostic.field == field and "is not" in info.value.diagnostic.message
+    assert info.value.diagnostic.field == field
+    assert "is not" in info.value.diagnostic.message
 
 
 def test_good_scalars_still_load_as_before():
@@ -127,8 +127,10 @@ def test_validate_reports_a_bad_scalar_in_any_file_with_file_line_col_and_field(
         where = f"{rel}:1:8: x_bad: "
     result = run_cli("validate", cwd=root)
     out = result.stdout + result.stderr
-    assert result.returncode == 1 and "Traceback" not in out, out[-3000:]
-    assert where in out and words in out, out[-3000:]
+    assert result.returncode == 1, out[-3000:]
+    assert "Traceback" not in out, out[-3000:]
+    assert where in out, out[-3000:]
+    assert words in out, out[-3000:]
 
 
 @pytest.mark.parametrize("program, args", [("orkestra", ("code", "status")), ("maguyva", ("status",))])
@@ -139,5 +141,8 @@ def test_maguyva_commands_report_a_bad_scalar_in_their_config_section(tmp_path, 
     lines = config.read_text().splitlines()
     result = run_cli(*args, cwd=root, program=program)
     out = result.stdout + result.stderr
-    assert result.returncode != 0 and "Traceback" not in out, out[-3000:]
-    assert f"orkestra.yaml:{len(lines)}" in out and "maguyva.store" in out and "is not an integer" in out, out
+    assert result.returncode != 0, out[-3000:]
+    assert "Traceback" not in out, out[-3000:]
+    assert f"orkestra.yaml:{len(lines)}" in out, out
+    assert "maguyva.store" in out, out
+    assert "is not an integer" in out, out
