@@ -84,3 +84,11 @@
     right: [(function_expression) (arrow_function) (generator_function)]) @def.function))
 ; A function as an object's property: ``module.exports = { send: function (body) {…} }``, ``{ onClick: () => … }``
 (pair key: (property_identifier) @name value: [(function_expression) (arrow_function) (generator_function)]) @def.function
+
+; ---- function declarations (last: the two languages' own definitions follow them) ----
+(function_declaration name: (identifier) @name) @def.function
+((comment) @doc . (function_declaration name: (identifier) @name) @def.function
+  (#match? @doc "^/\\*\\*"))
+((comment) @doc . (export_statement declaration: (function_declaration name: (identifier) @name) @def.function)
+  (#match? @doc "^/\\*\\*"))
+(generator_function_declaration name: (identifier) @name) @def.function

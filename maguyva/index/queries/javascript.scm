@@ -1,15 +1,8 @@
 ; JavaScript definitions and references (capture contract: maguyva/index/extract.py).
 ; inherits: _ecmascript
-; (variables, calls, imports, facts and CommonJS exports: _ecmascript.scm, shared with TypeScript)
+; (function declarations, variables, calls, imports, facts and CommonJS exports: _ecmascript.scm, shared with TypeScript)
 
 ; ---- definitions (a JSDoc variant of a pattern is merged with it by the engine) ----
-(function_declaration name: (identifier) @name) @def.function
-((comment) @doc . (function_declaration name: (identifier) @name) @def.function
-  (#match? @doc "^/\\*\\*"))
-((comment) @doc . (export_statement declaration: (function_declaration name: (identifier) @name) @def.function)
-  (#match? @doc "^/\\*\\*"))
-(generator_function_declaration name: (identifier) @name) @def.function
-
 (class_declaration name: (identifier) @name) @def.class
 ((comment) @doc . (class_declaration name: (identifier) @name) @def.class
   (#match? @doc "^/\\*\\*"))

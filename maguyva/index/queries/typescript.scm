@@ -1,16 +1,10 @@
 ; TypeScript definitions and references (capture contract: maguyva/index/extract.py).
 ; Shares JavaScript's expression syntax but names classes and types with type_identifier.
 ; inherits: _ecmascript
-; (variables, calls, imports, facts and CommonJS exports: _ecmascript.scm, shared with JavaScript)
+; (function declarations, variables, calls, imports, facts and CommonJS exports: _ecmascript.scm, shared with JavaScript)
 
 ; ---- definitions ----
-(function_declaration name: (identifier) @name) @def.function
-((comment) @doc . (function_declaration name: (identifier) @name) @def.function
-  (#match? @doc "^/\\*\\*"))
-((comment) @doc . (export_statement declaration: (function_declaration name: (identifier) @name) @def.function)
-  (#match? @doc "^/\\*\\*"))
 (function_signature name: (identifier) @name) @def.function
-(generator_function_declaration name: (identifier) @name) @def.function
 
 [(class_declaration name: (type_identifier) @name)
  (abstract_class_declaration name: (type_identifier) @name)] @def.class
