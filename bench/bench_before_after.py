@@ -7,12 +7,13 @@ and tree, then a table of the median of each numeric figure, before → after, w
 
 * ``cli``: ``bench_cli.py --only-floors`` — CLI start-up next to ``python -c "import typer"``.
 * ``sync``: ``bench_sync.py --cli`` — the no-op ``orkestra sync`` next to ``python -c pass``.
-* ``mine``: ``bench_mine.py`` — ``mine sync`` on a generated history next to ``git log``.
+* ``mine``: ``bench_mine.py`` — ``mine sync``, incremental sync and the changelog render.
+* ``floor``: ``bench_mine_scale.py`` — ``mine sync --full`` next to the git commands it runs, alone.
 * ``index``: ``bench_index.py --skip-stdlib`` — a cold index and one-file updates of one fixed
   corpus (``--corpus``, the *before* tree by default, so both sides index the same files).
 
     .venv/bin/python bench/bench_before_after.py --before /path/to/old/checkout [--rounds 2]
-        [--only cli,sync,mine,index] [--commits 3000]
+        [--only cli,sync,mine,floor,index] [--commits 3000]
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from pathlib import Path
 
 AFTER = Path(__file__).resolve().parent.parent
 LABELS = ("name", "bench", "measure", "command", "corpus", "what")
+# the figures the table compares; counts (files, commits, agents…) are the same on both sides
+FIGURES = ("ms", "_s", "seconds", "per_s", "ratio", "rss", "mb", "pss")
 
 
 def commands(args: argparse.Namespace, corpus: Path) -> dict[str, list[str]]:
@@ -34,6 +37,7 @@ def commands(args: argparse.Namespace, corpus: Path) -> dict[str, list[str]]:
         "cli": ["bench_cli.py", "--only-floors", "--repeat", str(args.repeat)],
         "sync": ["bench_sync.py", "--cli", "--repeat", str(args.repeat * 2)],
         "mine": ["bench_mine.py", "--commits", str(args.commits), "--repeat", "1"],
+        "floor": ["bench_mine_scale.py", "--commits", str(args.commits * 5)],
         "index": ["bench_index.py", "--skip-stdlib", "--repo", str(corpus), "--updates", "5"],
     }
 
@@ -80,7 +84,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--commits", type=int, default=3000)
-    parser.add_argument("--only", default="cli,sync,mine,index")
+    parser.add_argument("--only", default="cli,sync,mine,floor,index")
     args = parser.parse_args()
     trees = {"before": args.before.resolve(), "after": args.after.resolve()}
     table = commands(args, (args.corpus or args.before).resolve())
@@ -96,7 +100,7 @@ def main() -> None:
                         figures.setdefault(key, {}).setdefault(side, []).append(value)
     print(f"\n{'bench':6} {'measurement':42} {'figure':34} {'before':>11} {'after':>11} {'after/before':>12}")
     for (bench, name, metric), sides in figures.items():
-        if "before" not in sides or "after" not in sides:
+        if "before" not in sides or "after" not in sides or not any(f in metric for f in FIGURES):
             continue
         old, new = statistics.median(sides["before"]), statistics.median(sides["after"])
         ratio = f"{new / old:.2f}" if old else "-"
