@@ -201,6 +201,25 @@ def test_passing_the_share_of_changed_files_rebuilds_the_whole_index(indexed, mo
         assert _top(index, query) == _top(_full(api), query)
 
 
+def test_a_change_that_moves_a_field_average_rebuilds_the_whole_index(indexed, monkeypatch):
+    repo, api = indexed
+    # one file of 31, far under the share, but its one long function moves the definitions' body average
+    body = "\n".join(f"    step_{i} = compute_{i}(step_{i - 1})" for i in range(1, 400))
+    (repo / "long.py").write_text(f"def long_pipeline(step_0):\n{body}\n    return step_399\n")
+    _commit(repo)
+    seen = _count_tokenised(monkeypatch)
+    index_repository(repo)
+    assert len(seen) == N_FILES + 2  # the new file for the update, then every file for the full build
+    assert int(_cached(api)["drift"]) == 0
+    index = load_file_index(api.store, api.store_location)
+    assert index.averages == _full(api).averages
+    (repo / "mod_05.py").write_text(_module(5) + "\n# edited\n")  # a small edit after it: updated again
+    _commit(repo)
+    seen.clear()
+    index_repository(repo)
+    assert seen == ["mod_05.py"]
+
+
 @pytest.mark.parametrize("damage", ["truncated", "ids_out_of_range", "temporary_left"])
 def test_a_damaged_or_killed_cache_is_rebuilt_whole(indexed, monkeypatch, damage):
     repo, api = indexed

@@ -123,15 +123,26 @@ def definition_fields(symbols: list, text: str) -> tuple[Mapping[str, Counter], 
 Averages = tuple[dict[str, float], dict[str, float]]
 
 
-def averages(documents: list[FileFields]) -> Averages:
-    """Each field's mean length over the files (FIELDS) and over their definitions (DEF_FIELDS)."""
-    n = max(1, len(documents))
-    average = {f: (sum(sum(d.fields[f].values()) for d in documents) / n) or 1.0 for f in FIELDS}
-    n_defs = max(1, sum(len(d.symbols) for d in documents))
-    def_average = {
-        f: (sum(sum(fields[f].values()) for d in documents for fields in d.symbols) / n_defs) or 1.0
-        for f in DEF_FIELDS
-    }
+def lengths(documents: list[FileFields]) -> np.ndarray:
+    """Per file, what the field averages are summed from: the length of each of its FIELDS, the summed
+    length of each DEF_FIELDS over its definitions, and its number of definitions."""
+    out = np.zeros((len(documents), len(FIELDS) + len(DEF_FIELDS) + 1), dtype=np.float64)
+    for row, d in enumerate(documents):
+        out[row, : len(FIELDS)] = [sum(d.fields[f].values()) for f in FIELDS]
+        out[row, len(FIELDS) : -1] = [
+            sum(sum(fields[f].values()) for fields in d.symbols) for f in DEF_FIELDS
+        ]
+        out[row, -1] = len(d.symbols)
+    return out
+
+
+def averages(sizes: np.ndarray) -> Averages:
+    """Each field's mean length over the files (FIELDS) and over their definitions (DEF_FIELDS), from
+    the files' ``lengths``."""
+    total = sizes.sum(axis=0) if len(sizes) else np.zeros(sizes.shape[1])
+    n, n_defs = max(1, len(sizes)), max(1, int(total[-1]))
+    average = {f: (float(total[i]) / n) or 1.0 for i, f in enumerate(FIELDS)}
+    def_average = {f: (float(total[len(FIELDS) + i]) / n_defs) or 1.0 for i, f in enumerate(DEF_FIELDS)}
     return average, def_average
 
 
@@ -201,12 +212,14 @@ class FileIndex:
         self.kinds: np.ndarray | None = None
         # the field averages (file level, definition level) the pseudo-frequencies were computed with
         self.averages: Averages | None = None
+        self.lengths: np.ndarray | None = None  # per file, what the averages sum (``lengths``)
 
     @classmethod
     def build(cls, documents: list[FileFields], frozen: Averages | None = None) -> FileIndex:
         """Index ``documents``; ``frozen`` field averages (an incremental update's) replace their own."""
         paths = [d.path for d in documents]
-        average, def_average = frozen if frozen is not None else averages(documents)
+        sizes = lengths(documents)
+        average, def_average = frozen if frozen is not None else averages(sizes)
         collected: dict[str, tuple[list[int], list[float]]] = {}
         by_symbol: dict[str, tuple[list[int], list[float]]] = {}
         symbol_file: list[int] = []
@@ -243,6 +256,7 @@ class FileIndex:
             np.asarray(factor, dtype=np.float32),
         )
         built.averages = (dict(average), dict(def_average))
+        built.lengths = sizes
         return built
 
     def files_with(self, name: str) -> int:

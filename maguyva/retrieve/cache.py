@@ -9,8 +9,10 @@ A cache made for an older set of files is updated for the changed files only: it
 file's content hash and the field averages its pseudo-frequencies were computed with, drops the
 postings of changed and deleted files (and of their definitions), adds those of changed and added
 files computed with the same (frozen) averages, and renumbers files and definitions. Frozen
-averages let BM25's length normalisation drift a little, so once the files changed since the last
-full build pass ``REBUILD_SHARE`` of the files the index is rebuilt whole.
+averages let BM25's length normalisation drift a little, so the index is rebuilt whole once the files
+changed since the last full build pass ``REBUILD_SHARE`` of the files, or once a field's average over
+the files as they are now (kept per file in the cache, so known without reading them) moves more than
+``AVERAGE_DRIFT`` from the frozen one.
 """
 
 from __future__ import annotations
@@ -24,13 +26,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from maguyva.retrieve.bm25f import ArrayPostings, FileIndex, documents_of
+from maguyva.retrieve.bm25f import ArrayPostings, FileIndex, averages, documents_of
 
 if TYPE_CHECKING:
     from maguyva.store.base import Store
 
 CACHE_VERSION = "bm25f-9"  # 3: definition-level BM25F; 4: stems drop a final e and a doubled consonant; 5: containers weigh 0.75; 6: sorted term arrays, file PageRank and kinds; 7: ASCII terms ≤ 48; 8: types and interfaces weigh half; 9: file hashes and field averages kept for updates
 REBUILD_SHARE = 0.2  # files changed since the last full build, as a share of all files, that force one
+AVERAGE_DRIFT = 0.1  # a field average's relative move from the frozen one that forces a full build
 _DAMAGED = (OSError, ValueError, KeyError, IndexError, TypeError, zipfile.BadZipFile)
 
 States = dict[str, tuple[int, int, str]]
@@ -159,9 +162,11 @@ def _update(place: Path, store: Store, states: States) -> tuple[FileIndex, int] 
             data[name] for name in ("symbol_terms", "symbol_offsets", "symbol_ids", "symbol_values")
         )
         symbol_file, symbol_factor = data["symbol_file"], data["symbol_factor"]
+        sizes = data["lengths"]
     n_defs = len(symbol_file)
     if not (
         len(hashes) == len(old_paths) == len(set(old_paths))
+        and sizes.shape == (len(old_paths), len(average) + len(def_average) + 1)
         and len(symbol_factor) == n_defs
         and _well_formed(*files, len(old_paths))
         and _well_formed(*symbols, n_defs)
@@ -182,6 +187,11 @@ def _update(place: Path, store: Store, states: States) -> tuple[FileIndex, int] 
     frozen = ({f: float(v) for f, v in average.items()}, {f: float(v) for f, v in def_average.items()})
     added = FileIndex.build(documents_of(store, fresh), frozen)
     added_file = np.asarray([position[p] for p in fresh], np.int64)
+    now = np.zeros((len(paths), sizes.shape[1]), dtype=np.float64)
+    now[kept[kept >= 0]] = sizes[kept >= 0]
+    now[added_file] = added.lengths
+    if _moved(frozen, averages(now)) > AVERAGE_DRIFT:
+        return None
     # definitions: the kept ones in their old order, the added ones after, then sorted by file (stable)
     kept_defs = np.flatnonzero(kept[symbol_file] >= 0) if n_defs else np.zeros(0, np.int64)
     all_file = np.concatenate([kept[symbol_file[kept_defs]], added_file[added.symbol_file]])
@@ -198,9 +208,16 @@ def _update(place: Path, store: Store, states: States) -> tuple[FileIndex, int] 
         all_file[order].astype(np.int32),
         all_factor[order],
     )
-    index.averages = frozen
+    index.averages, index.lengths = frozen, now
     add_file_facts(index, store)
     return index, drift
+
+
+def _moved(frozen: tuple[dict, dict], now: tuple[dict, dict]) -> float:
+    """The largest relative move of a field average from the frozen one."""
+    return max(
+        abs(now[level][f] - frozen[level][f]) / frozen[level][f] for level in (0, 1) for f in frozen[level]
+    )
 
 
 def _well_formed(terms: np.ndarray, offsets: np.ndarray, ids: np.ndarray, values: np.ndarray, n: int) -> bool:
@@ -307,6 +324,7 @@ def _write(place: Path, key: str, index: FileIndex, hashes: list[str], drift: in
             hashes=np.asarray(json.dumps(hashes)),
             averages=np.asarray(json.dumps(index.averages)),
             drift=np.asarray(drift),
+            lengths=index.lengths,
             terms=terms,
             offsets=offsets,
             ids=ids,
