@@ -4,6 +4,7 @@ files changed since the last full build or when the cache is damaged."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -220,7 +221,7 @@ def test_a_change_that_moves_a_field_average_rebuilds_the_whole_index(indexed, m
     assert seen == ["mod_05.py"]
 
 
-@pytest.mark.parametrize("damage", ["truncated", "ids_out_of_range", "temporary_left"])
+@pytest.mark.parametrize("damage", ["truncated", "ids_out_of_range", "zero_averages", "temporary_left"])
 def test_a_damaged_or_killed_cache_is_rebuilt_whole(indexed, monkeypatch, damage):
     repo, api = indexed
     place = cache_path(api.store_location)
@@ -229,6 +230,13 @@ def test_a_damaged_or_killed_cache_is_rebuilt_whole(indexed, monkeypatch, damage
     elif damage == "ids_out_of_range":  # a well-read file whose postings point past the files
         arrays = _cached(api)
         arrays["ids"] = arrays["ids"] + N_FILES
+        with open(place, "wb") as out:
+            np.savez(out, **arrays)
+    elif damage == "zero_averages":  # well-formed arrays, averages no build could have made
+        arrays = _cached(api)
+        arrays["averages"] = np.asarray(
+            json.dumps([dict.fromkeys(bm25f.FIELDS, 0), dict.fromkeys(bm25f.DEF_FIELDS, 0)])
+        )
         with open(place, "wb") as out:
             np.savez(out, **arrays)
     else:  # a writer killed mid-way: its temporary file beside the old cache

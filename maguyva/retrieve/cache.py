@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from maguyva.retrieve.bm25f import ArrayPostings, FileIndex, averages, documents_of
+from maguyva.retrieve.bm25f import DEF_FIELDS, FIELDS, ArrayPostings, FileIndex, averages, documents_of
 
 if TYPE_CHECKING:
     from maguyva.store.base import Store
@@ -34,7 +34,16 @@ if TYPE_CHECKING:
 CACHE_VERSION = "bm25f-9"  # 3: definition-level BM25F; 4: stems drop a final e and a doubled consonant; 5: containers weigh 0.75; 6: sorted term arrays, file PageRank and kinds; 7: ASCII terms ≤ 48; 8: types and interfaces weigh half; 9: file hashes and field averages kept for updates
 REBUILD_SHARE = 0.2  # files changed since the last full build, as a share of all files, that force one
 AVERAGE_DRIFT = 0.1  # a field average's relative move from the frozen one that forces a full build
-_DAMAGED = (OSError, ValueError, KeyError, IndexError, TypeError, zipfile.BadZipFile)
+_DAMAGED = (
+    OSError,
+    ValueError,
+    KeyError,
+    IndexError,
+    TypeError,
+    AttributeError,
+    ArithmeticError,
+    zipfile.BadZipFile,
+)
 
 States = dict[str, tuple[int, int, str]]
 
@@ -166,7 +175,10 @@ def _update(place: Path, store: Store, states: States) -> tuple[FileIndex, int] 
     n_defs = len(symbol_file)
     if not (
         len(hashes) == len(old_paths) == len(set(old_paths))
-        and sizes.shape == (len(old_paths), len(average) + len(def_average) + 1)
+        and sizes.shape == (len(old_paths), len(FIELDS) + len(DEF_FIELDS) + 1)
+        and sorted(average) == sorted(FIELDS)
+        and sorted(def_average) == sorted(DEF_FIELDS)
+        and all(float(v) > 0 for v in [*average.values(), *def_average.values()])
         and len(symbol_factor) == n_defs
         and _well_formed(*files, len(old_paths))
         and _well_formed(*symbols, n_defs)
