@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 
+CONFIG_FILE = "orkestra.yaml"  # the workspace's marker (``orkestra.workspace.root`` re-exports it)
+
 
 def nearest_root(start, markers, exists=os.path.exists):
     """The nearest directory at or above ``start`` (links resolved) holding one of ``markers`` (names),

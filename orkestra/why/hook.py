@@ -18,6 +18,7 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 
+from orkestra.fs.roots import CONFIG_FILE, nearest_root
 from orkestra.why.lookup import LOOKUP_NAME, covering, read_lookup
 
 FILE_TOOLS = {
@@ -34,16 +35,10 @@ USAGE = "usage: orkestra-why-hook [--lookup PATH] [--state DIR]  (a Claude Code 
 
 
 def _project(payload: dict, env: Mapping[str, str]) -> str | None:
+    """The nearest folder holding orkestra.yaml at or above the project dir (else the cwd), else the start."""
     for start in (env.get("CLAUDE_PROJECT_DIR"), payload.get("cwd")):
         if isinstance(start, str) and start and os.path.isdir(start):
-            folder = os.path.realpath(start)
-            while True:  # the nearest folder holding orkestra.yaml, else the start itself
-                if os.path.isfile(os.path.join(folder, "orkestra.yaml")):
-                    return folder
-                parent = os.path.dirname(folder)
-                if parent == folder:
-                    return os.path.realpath(start)
-                folder = parent
+            return nearest_root(start, (CONFIG_FILE,), os.path.isfile) or os.path.realpath(start)
     return None
 
 

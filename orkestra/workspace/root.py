@@ -5,9 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from orkestra.fs.roots import nearest_root
+from orkestra.fs.roots import CONFIG_FILE, nearest_root
 
-CONFIG_FILE = "orkestra.yaml"
 # Defaults of ``paths:`` (``orkestra.workspace.config.Paths``) for callers that do without the model
 # when there is no orkestra.yaml (mining)
 STATE_DIR = ".orkestra"
