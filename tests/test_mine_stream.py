@@ -377,14 +377,24 @@ def test_claims_exclude_each_other_across_a_fork(monkeypatch):
     claims = lanes.Claims()
     claims.listed(total)
 
-    def take_all(front: bool) -> list[int]:
-        return [run[0] for run in iter(lambda: claims.take(front, most=1), None)]
-
     context = multiprocessing.get_context("fork")
+    parent_started, child_started = context.Event(), context.Event()
+
+    def take_all(front: bool, started, other) -> list[int]:
+        """Claims until none is left; after its first, a side waits for the other's first, so the two
+        really race (a fork's start-up would otherwise let the parent take all 4,000 first)."""
+        taken = []
+        for run in iter(lambda: claims.take(front, most=1), None):
+            taken.append(run[0])
+            if len(taken) == 1:
+                started.set()
+                other.wait(30)
+        return taken
+
     theirs, their_end = context.Pipe(duplex=False)
-    child = context.Process(target=lambda: their_end.send(take_all(False)))
+    child = context.Process(target=lambda: their_end.send(take_all(False, child_started, parent_started)))
     child.start()
-    mine = take_all(True)
+    mine = take_all(True, parent_started, child_started)
     child_took = theirs.recv()
     child.join()
     assert sorted(mine + child_took) == list(range(total))
