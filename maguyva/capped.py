@@ -1,5 +1,5 @@
 """The one capped reader of repository content, shared by both packages (orkestra re-exports it from
-``orkestra.workspace.links``).
+``orkestra.fs.links``).
 
 A cloned repository can hold a 3 GB sparse ``pyproject.toml``, ``package.json`` or registry file (it
 costs its author nothing on disk), or a FIFO where a file is expected (``open`` and ``read`` would
@@ -14,12 +14,40 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 class NotRegularFile(OSError):
     """A path that is a FIFO, a socket, a device or a folder where a file is expected."""
+
+
+def _open_regular(path: str | os.PathLike[str], follow: bool) -> tuple[int, os.stat_result]:
+    """A blocking descriptor of the regular file ``path`` and its ``fstat``, checked before any read."""
+    fd = os.open(path, _READ_FLAGS | (0 if follow else os.O_NOFOLLOW))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = (
+                "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file (a FIFO, socket or device)"
+            )
+            raise NotRegularFile(errno.EINVAL, kind, os.fspath(path))
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, info
+
+
+def open_regular(path: str | os.PathLike[str], *, follow: bool = True) -> BinaryIO:
+    """The regular file ``path`` opened for reading, checked as ``read_regular`` checks it, for a reader
+    that takes only what it needs of a large file (a cache's key before its arrays)."""
+    fd, _ = _open_regular(path, follow)
+    return os.fdopen(fd, "rb")
 
 
 def read_regular(path: str | os.PathLike[str], limit: int | None = None, *, follow: bool = True) -> bytes:
@@ -29,18 +57,10 @@ def read_regular(path: str | os.PathLike[str], limit: int | None = None, *, foll
     ``open`` or ``read`` for ever), a device or a socket is refused as ``NotRegularFile``; a file larger
     than ``limit`` bytes is refused unread (a sparse 3 GB file costs nothing). ``follow=False`` also
     refuses a symlink at ``path`` itself (ELOOP). Other failures are the usual ``OSError``s."""
-    flags = _READ_FLAGS | (0 if follow else os.O_NOFOLLOW)
-    fd = os.open(path, flags)
+    fd, info = _open_regular(path, follow)
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            kind = (
-                "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file (a FIFO, socket or device)"
-            )
-            raise NotRegularFile(errno.EINVAL, kind, os.fspath(path))
         if limit is not None and info.st_size > limit:
             raise NotRegularFile(errno.EFBIG, f"larger than {limit:,} bytes", os.fspath(path))
-        os.set_blocking(fd, True)
         chunks, size = [], 0
         cap = None if limit is None else limit + 1
         while cap is None or size < cap:

@@ -21,11 +21,14 @@ import hashlib
 import json
 import os
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from maguyva.capped import open_regular
 from maguyva.retrieve.bm25f import DEF_FIELDS, FIELDS, ArrayPostings, FileIndex, averages, documents_of
 
 if TYPE_CHECKING:
@@ -106,7 +109,7 @@ def prepare(store: Store, location: str) -> None:
         return
     if place.is_file():
         try:
-            with np.load(place, allow_pickle=False) as data:
+            with _opened(place) as data:
                 if str(data["key"]) == index_key(store):
                     return
         except _DAMAGED:
@@ -132,8 +135,16 @@ def add_file_facts(index: FileIndex, store: Store) -> None:
     )
 
 
+@contextmanager
+def _opened(place: Path) -> Iterator[Any]:
+    """The cache's arrays, from a regular file at ``place`` itself: a symlink planted there (the store's
+    folder may sit in a checkout) or a FIFO is refused, and the cache rebuilt over it."""
+    with open_regular(place, follow=False) as handle, np.load(handle, allow_pickle=False) as data:
+        yield data
+
+
 def _read(place: Path, key: str) -> FileIndex | None:
-    with np.load(place, allow_pickle=False) as data:
+    with _opened(place) as data:
         if str(data["key"]) != key:
             return None
         paths = json.loads(str(data["paths"]))
@@ -159,7 +170,7 @@ def _read(place: Path, key: str) -> FileIndex | None:
 def _update(place: Path, store: Store, states: States) -> tuple[FileIndex, int] | None:
     """The cached index updated for the files whose content hash changed, were added or deleted, and
     the count of files changed since the last full build; None when a full build is due."""
-    with np.load(place, allow_pickle=False) as data:
+    with _opened(place) as data:
         if str(data["version"]) != CACHE_VERSION:
             return None
         old_paths = json.loads(str(data["paths"]))

@@ -47,3 +47,31 @@ def test_a_pickled_or_damaged_ranker_cache_is_rebuilt_not_loaded(git_repo):
         fresh.close()
     finally:
         api.close()
+
+
+def test_a_symlink_or_fifo_where_the_ranker_cache_lives_is_never_read_through(git_repo, tmp_path):
+    """The store's folder may sit in a checkout: a cache path planted as a link to a valid cache elsewhere
+    (or as a FIFO, which would block a reader for ever) is refused, and a real cache written in its place."""
+    import os
+
+    (git_repo / "app.py").write_text("def charge_card(amount):\n    return amount\n")
+    git(git_repo, "add", "-A")
+    git(git_repo, "commit", "-qm", "init")
+    index_repository(git_repo)
+    api = Maguyva.open(git_repo)
+    try:
+        place = cache_path(api.store_location)
+        outside = tmp_path / "elsewhere.rank.npz"
+        outside.write_bytes(place.read_bytes())  # a well-formed cache with this very key
+        before = outside.read_bytes()
+        place.unlink()
+        place.symlink_to(outside)
+        assert load_file_index(api.store, api.store_location).paths == ["app.py"]
+        assert not place.is_symlink()  # replaced by a file of our own
+        assert outside.read_bytes() == before  # the link's target untouched
+        place.unlink()
+        os.mkfifo(place)
+        assert load_file_index(api.store, api.store_location).paths == ["app.py"]  # not blocked
+        assert place.is_file()
+    finally:
+        api.close()
